@@ -1,0 +1,50 @@
+# erabox: every target bootstraps its own virtual environment (.venv) first.
+# Fresh machine: `make run` starts the box, `make test` runs the whole test suite.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test lint bench soak gallery sounds install clean
+
+$(STAMP): pyproject.toml tools/bootstrap.sh
+	@sh tools/bootstrap.sh "$(PYTHON)" "$(VENV)"
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+## run: start the box (the real parts on a Pi; a desktop window or the terminal elsewhere)
+run: $(STAMP)
+	$(BIN)/erabox run $(ARGS)
+
+## test: the whole test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest -q $(ARGS)
+
+## lint: ruff on everything, mypy (strict) on the pure core
+lint: $(STAMP)
+	$(BIN)/ruff check device tests tools
+	$(BIN)/mypy
+
+## bench: timing, latency and footprint figures from the real daemon
+bench: $(STAMP)
+	$(BIN)/erabox bench $(ARGS)
+
+## soak: hours of virtual play through the core plus real play through the daemon
+soak: $(STAMP)
+	$(BIN)/erabox bench --soak $(ARGS)
+
+## gallery: regenerate docs/screens/ (every screen, both languages)
+gallery: $(STAMP)
+	$(BIN)/python tools/gallery.py
+
+## sounds: regenerate sounds/ from tools/make_sounds.py (deterministic)
+sounds: $(STAMP)
+	$(BIN)/python tools/make_sounds.py
+
+## install: on a Raspberry Pi, `sudo make install` sets up /opt/erabox, the user and the unit
+install:
+	sh tools/install.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""`python -m device` is `erabox`."""
+
+from .cli import main
+
+raise SystemExit(main())

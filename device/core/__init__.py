@@ -1,0 +1,1 @@
+"""The pure game core: no clock, no I/O."""

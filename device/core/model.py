@@ -1,0 +1,194 @@
+"""The vocabulary of the game core: inputs, states, effects and the screen model.
+
+Everything here is a plain value (enums and frozen dataclasses). The core (`machine.py`) takes
+an `Input` or a `Tick` plus the current time and returns a new `Game` and a tuple of effects;
+adapters turn effects into sound, pixels, LED flashes and files. Nothing in this package reads
+a clock, sleeps, plays, draws or touches the filesystem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Button(StrEnum):
+    """A physical button, or `both` (NEXT and ERA held together)."""
+
+    NEXT = "next"
+    ERA = "era"
+    BOTH = "both"
+    VOL_UP = "vol_up"
+    VOL_DOWN = "vol_down"
+
+
+class Gesture(StrEnum):
+    """`press` fires on release before the hold time; `hold` fires once at the threshold."""
+
+    PRESS = "press"
+    HOLD = "hold"
+
+
+class Mode(StrEnum):
+    """How an era is played: timed 9-minute action phase, or counted in rounds."""
+
+    REALTIME = "realtime"
+    INTRO = "intro"
+
+
+class Phase(StrEnum):
+    """The states of `ux.md`. `confirm` is an open question shown over another phase."""
+
+    SETUP = "setup"
+    LEAD_IN = "lead_in"
+    RUNNING = "running"
+    PAUSED = "paused"
+    INTRO_ROUND = "intro_round"
+    SCHOLARS = "scholars"
+    SCORING = "scoring"
+    GAME_OVER = "game_over"
+    CONFIRM = "confirm"
+
+
+class Question(StrEnum):
+    """What a `confirm` screen asks."""
+
+    RESTART_ERA = "restart_era"
+    NEW_GAME = "new_game"
+
+
+class Sound(StrEnum):
+    """One-shot cue sounds."""
+
+    GONG = "gong"
+    CRY = "cry"
+    TICK = "tick"
+
+
+class MusicAction(StrEnum):
+    START = "music_start"
+    STOP = "music_stop"
+    PAUSE = "music_pause"
+    RESUME = "music_resume"
+
+
+class Prompt(StrEnum):
+    """Transient messages over a screen."""
+
+    SCHOLARS = "scholars"  # real-time: "Appoint scholars!" over the clock
+    RESUMED = "resumed"  # after a restart
+    PAUSE_HINT = "pause_hint"  # NEXT pressed while running: "hold NEXT to pause"
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Input:
+    """A gesture the buttons produced."""
+
+    button: Button
+    gesture: Gesture
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time has passed (a deadline from `next_deadline` was reached)."""
+
+
+Event = Input | Tick
+
+
+# --- effects ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaySound:
+    """Play a cue now. `era` lets an adapter pick per-era sounds or skip cues a track carries."""
+
+    sound: Sound
+    era: int
+
+
+@dataclass(frozen=True)
+class Music:
+    """Start/stop/pause/resume the era's music.
+
+    `elapsed` is the era's running time at this moment (seconds since the start gong), so an
+    adapter can start or resume at the right position (loop position, or a soundtrack file's
+    offset) even when nothing was loaded before, e.g. after a restart or a late sound card.
+    `mode` says whether the era is timed: a publisher's timed track only fits a real-time era.
+    """
+
+    action: MusicAction
+    era: int
+    mode: Mode
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class SetVolume:
+    """Master volume, 0.0 .. 1.0."""
+
+    level: float
+
+
+@dataclass(frozen=True)
+class FlashCue:
+    """Flash the cue LED (with every gong and scholar cry)."""
+
+    sound: Sound
+
+
+@dataclass(frozen=True)
+class ShowPrompt:
+    """A prompt appeared (also part of the screen model; this is for event logs)."""
+
+    prompt: Prompt
+
+
+@dataclass(frozen=True)
+class Save:
+    """Persist this clock-free snapshot (see `snapshot.py`)."""
+
+    snapshot: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Show:
+    """Draw this screen."""
+
+    screen: Screen
+
+
+Effect = PlaySound | Music | SetVolume | FlashCue | ShowPrompt | Save | Show
+
+
+# --- the screen model -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything the OLED shows, as data. `device.ui` turns it into a 128x64 image.
+
+    `kind` is the phase whose screen is drawn (for `confirm`, `question` says what is asked and
+    `kind` is `confirm`). Fields that do not apply to a kind are None.
+    """
+
+    kind: Phase
+    era: int
+    mode: Mode
+    new_game: bool = False  # setup of Era I of a fresh game: shows "New game"
+    seconds_left: int | None = None  # running/paused: whole seconds left, rounded up
+    length_s: float = 540.0  # real-time era length, for the progress bar
+    elapsed: float | None = None  # running/paused: running seconds, for the progress bar
+    cue_marks: tuple[float, ...] = ()  # scholar cue times, marked on the progress bar
+    countdown: int | None = None  # lead_in: 5..1
+    round: int | None = None  # intro_round / scholars
+    rounds: int = 15
+    start_player: str | None = None  # intro: colour of the start player (after scholars: next)
+    scoring_step: int | None = None  # scoring: index into the checklist of rules.md
+    question: Question | None = None  # confirm
+    prompt: Prompt | None = None  # overlay: scholars / resumed / pause_hint
+    volume: int | None = None  # percent, shown while it is being changed
