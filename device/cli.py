@@ -1,10 +1,115 @@
-"""Command line: `erabox run`, `erabox simulate`, `erabox bench`."""
+"""Command line: `erabox run`, `erabox simulate`, `erabox bench`.
+
+Exit codes: 0 success, 1 a runtime failure, 2 bad usage, config or script (message on stderr
+naming the file, line or key).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from device import __version__
+from device.config_file import load_config
+from device.core.config import ConfigError
+from device.core.script import ScriptError, ScriptLine, parse_script
+
+
+def _read_script(name: str, stdin: TextIO) -> list[ScriptLine]:
+    if name == "-":
+        return parse_script(stdin.read(), "<stdin>")
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScriptError(f"{name}: cannot read the script ({exc.strerror or exc})") from None
+    return parse_script(text, name)
+
+
+def _json_line(stream: TextIO) -> Any:
+    def emit(event: dict[str, Any]) -> None:
+        stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+    return emit
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from device.simulate import simulate
+
+    config = load_config(args.config)
+    script = _read_script(args.script, sys.stdin) if args.script else []
+    on_screen = None
+    if args.frames:
+        from device.frames import FrameWriter
+
+        on_screen = FrameWriter(Path(args.frames), config.language)
+    simulate(config, script, args.until, _json_line(sys.stdout), on_screen)
+    sys.stdout.flush()
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from device.app import run
+
+    return run(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from device.bench import main as bench_main
+
+    return bench_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="erabox", description="The soundtrack and timer box for Time of Empires.")
+    parser.add_argument("--version", action="version", version=f"erabox {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the box (real parts, or simulated ones on a laptop)")
+    run.add_argument("--config", metavar="FILE", help="TOML config (see erabox.example.toml)")
+    run.add_argument("--display", default="auto", metavar="KIND",
+                     help="auto (default), ssd1306, window, terminal, png:DIR, none")
+    run.add_argument("--audio", default="auto", choices=["auto", "none"],
+                     help="auto (default: pygame's mixer, silent if no device) or none")
+    run.add_argument("--script", metavar="FILE", help="replay timed inputs in real time")
+    run.add_argument("--events", metavar="FILE|-", help="write JSON-lines events here")
+    run.set_defaults(func=cmd_run)
+
+    sim = sub.add_parser("simulate", help="run the game core on a virtual clock")
+    sim.add_argument("--config", metavar="FILE", help="TOML config")
+    sim.add_argument("--script", metavar="FILE|-", help="timed inputs ('-' = stdin)")
+    sim.add_argument("--until", type=float, metavar="SECONDS",
+                     help="stop at this virtual time (default: 700 s after the last line)")
+    sim.add_argument("--frames", metavar="DIR", help="also write every distinct screen as PNG")
+    sim.set_defaults(func=cmd_simulate)
+
+    bench = sub.add_parser("bench", help="timing, latency and footprint figures")
+    bench.add_argument("--out", metavar="FILE", default="bench-results/bench.json",
+                       help="where the JSON results go (default: bench-results/bench.json)")
+    bench.add_argument("--quick", action="store_true", help="a shorter run")
+    bench.add_argument("--soak", action="store_true",
+                       help="the soak: hours of virtual play plus real play with random input")
+    bench.add_argument("--soak-minutes", type=float, default=10.0, metavar="MIN",
+                       help="real-play part of the soak (default 10)")
+    bench.add_argument("--virtual-hours", type=float, default=8.0, metavar="H",
+                       help="virtual-play part of the soak (default 8)")
+    bench.set_defaults(func=cmd_bench)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("erabox: not wired yet", file=sys.stderr)
-    return 1
+    """Entry point of the `erabox` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except (ConfigError, ScriptError) as exc:
+        print(f"erabox: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

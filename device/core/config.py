@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import PurePath
 from typing import Any
 
@@ -321,8 +322,7 @@ def _increasing(table: _Table, key: str, default: tuple[float, ...], below: floa
         if isinstance(v, bool) or not isinstance(v, int | float) or (integers and
                                                                      not isinstance(v, int)):
             raise table.fail(key, expected)
-    if any(not 0 < v < below for v in value) or any(b <= a for a, b in zip(value, value[1:],
-                                                                            strict=False)):
+    if any(not 0 < v < below for v in value) or any(b <= a for a, b in pairwise(value)):
         raise table.fail(key, expected)
     return tuple(float(v) for v in value)
 

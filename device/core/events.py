@@ -1,0 +1,54 @@
+"""The JSON-lines event stream of `erabox simulate` and `erabox run --events` (simulate.md).
+
+`EventRecorder` turns what happened (inputs, effects, the game after each step) into event
+dicts in time order; the caller decides where they go (stdout, a file, a list in a test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .machine import Game, describe
+from .model import Effect, Input, Music, PlaySound, ShowPrompt
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+class EventRecorder:
+    """Builds event dicts. A `state` event is emitted when any field but `elapsed` changes."""
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+        self._last_state: dict[str, Any] | None = None
+
+    def input(self, event: Input, t: float) -> None:
+        self._emit({"t": _t(t), "type": "input", "button": event.button.value,
+                    "gesture": event.gesture.value})
+
+    def effects(self, effects: Iterable[Effect], t: float) -> None:
+        for effect in effects:
+            if isinstance(effect, PlaySound):
+                self._emit({"t": _t(t), "type": "sound", "sound": effect.sound.value,
+                            "era": effect.era})
+            elif isinstance(effect, Music):
+                self._emit({"t": _t(t), "type": "sound", "sound": effect.action.value,
+                            "era": effect.era})
+            elif isinstance(effect, ShowPrompt):
+                self._emit({"t": _t(t), "type": "prompt", "prompt": effect.prompt.value})
+
+    def state(self, game: Game, t: float) -> None:
+        fields = describe(game, t)
+        key = {k: v for k, v in fields.items() if k != "elapsed"}
+        if key != self._last_state:
+            self._last_state = key
+            self._emit({"t": _t(t), "type": "state", **fields})
+
+    def step(self, effects: Iterable[Effect], game: Game, t: float) -> None:
+        """Everything one step produced: its sounds and prompts, then the state if changed."""
+        self.effects(effects, t)
+        self.state(game, t)
+
+
+def _t(t: float) -> float:
+    return round(t, 3)

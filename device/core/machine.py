@@ -1,0 +1,559 @@
+"""The game as a pure state machine: `step(game, event, now) -> (game, effects)`.
+
+The box has one job: run three eras of Time of Empires on time. Each era opens in `setup`,
+where NEXT toggles its mode and ERA starts it:
+
+    setup --ERA--> lead_in --(lead_in_s)--> running --(length_s)--> scoring --ERA--> setup ...
+                   (real-time)              <--NEXT hold--> paused
+    setup --ERA--> intro_round 1 --NEXT--> ... --> scholars --NEXT--> ... --> scoring
+                   (introductory)            (after rounds 5 and 10)  (after round 15)
+    scoring of Era III --ERA--> game_over
+
+A real-time era keeps one anchor: the `now` at which its running time was zero, shifted
+forward by every pause. Every cue's deadline is `anchor + cue_time`, so lateness never
+accumulates however often the loop wakes. While paused the running time is held instead.
+
+A `confirm` question (restart the era / new game) is drawn over whatever phase is underneath;
+the phase keeps running, so a cue that falls due still fires (and closes the question).
+
+Inputs with no entry in the table of `ux.md` change nothing and return no effects. Time only
+enters as `now` (seconds on any monotonic clock); the machine never reads a clock itself.
+`next_deadline` tells a loop when to call `step(game, Tick(), now)` next.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .config import Config
+from .model import (
+    Button,
+    Effect,
+    Event,
+    FlashCue,
+    Gesture,
+    Input,
+    Mode,
+    Music,
+    MusicAction,
+    Phase,
+    PlaySound,
+    Prompt,
+    Question,
+    Save,
+    Screen,
+    SetVolume,
+    Show,
+    ShowPrompt,
+    Sound,
+)
+
+SCHEMA_VERSION = 1
+ERAS = 3
+SCORING_STEPS = 6  # the scoring checklist of rules.md
+QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
+SAVE_EVERY_S = 5.0  # while running, at least this often
+PAUSE_HINT_S = 3.0
+RESUMED_PROMPT_S = 5.0
+VOLUME_SHOWN_S = 2.0
+VOLUME_STEP = 0.1
+EPS = 1e-6  # float slack when comparing a deadline with `now`
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One entry of a real-time era's timeline, at `at` seconds of running time."""
+
+    at: float
+    sound: Sound
+    ends_era: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """The whole game state. Build the first one with `new_game(config)`."""
+
+    config: Config
+    phase: Phase  # never CONFIRM: a question is shown over `phase`
+    era: int
+    mode: Mode
+    volume: float
+    era_start_player: int = 0  # index into config.players of this era's first start player
+    # real-time era
+    anchor: float | None = None  # `now` at running time 0, shifted by pauses (running)
+    held_elapsed: float | None = None  # running time while paused
+    lead_in_started: float | None = None
+    lead_in_ticks: int = 0  # lead-in ticks already played
+    cues_done: int = 0  # entries of `timeline(config)` already fired
+    # introductory era
+    round: int | None = None
+    # scoring
+    scoring_step: int = 0
+    # transient (not saved): question, prompt overlay, volume overlay, save clock
+    question: Question | None = None
+    question_until: float | None = None
+    prompt: Prompt | None = None
+    prompt_until: float | None = None
+    volume_until: float | None = None
+    save_due: float | None = None
+
+
+def new_game(config: Config, volume: float | None = None) -> Game:
+    """A fresh game: `setup` of Era I in the default mode, Era I start player = oldest player."""
+    return Game(
+        config=config,
+        phase=Phase.SETUP,
+        era=1,
+        mode=config.default_mode,
+        volume=config.audio.volume if volume is None else volume,
+    )
+
+
+def timeline(config: Config) -> tuple[Cue, ...]:
+    """The cues of a real-time era in firing order: scholar cries, final ticks, end gong."""
+    rt = config.realtime
+    cues = [Cue(at, Sound.CRY) for at in rt.scholar_cues_s]
+    cues += [Cue(rt.length_s - k, Sound.TICK) for k in range(rt.final_ticks_s, 0, -1)
+             if rt.length_s - k > 0]
+    cues.append(Cue(rt.length_s, Sound.GONG, ends_era=True))
+    # At equal times a cry comes before a tick; the end gong is last by construction.
+    order = {Sound.CRY: 0, Sound.TICK: 1, Sound.GONG: 2}
+    return tuple(sorted(cues, key=lambda c: (c.at, order[c.sound])))
+
+
+# --- queries ----------------------------------------------------------------------------------
+
+
+def elapsed(game: Game, now: float) -> float | None:
+    """Running seconds of the current real-time era, or None outside one."""
+    if game.phase is Phase.RUNNING and game.anchor is not None:
+        return max(0.0, now - game.anchor)
+    if game.phase is Phase.PAUSED:
+        return game.held_elapsed
+    return None
+
+
+def start_player_index(game: Game) -> int:
+    """Index of the current start player: the era's first, moved left once per scholar call
+    that has been resolved (in the introductory era)."""
+    index = game.era_start_player
+    if game.mode is Mode.INTRO and game.round is not None:
+        index += sum(1 for r in game.config.intro.scholar_after_rounds if r < game.round)
+    return index % len(game.config.players)
+
+
+def start_player(game: Game) -> str | None:
+    """Colour of the start player, shown while an introductory era is set up or played."""
+    if game.mode is Mode.INTRO and game.phase in (Phase.SETUP, Phase.INTRO_ROUND,
+                                                  Phase.SCHOLARS):
+        return game.config.players[start_player_index(game)]
+    return None
+
+
+def state_name(game: Game) -> Phase:
+    """The state as `ux.md` names it: `confirm` while a question is open."""
+    return Phase.CONFIRM if game.question is not None else game.phase
+
+
+def describe(game: Game, now: float) -> dict[str, Any]:
+    """The fields of a `state` event line (see simulate.md)."""
+    running = elapsed(game, now)
+    return {
+        "state": state_name(game).value,
+        "era": game.era,
+        "mode": game.mode.value,
+        "round": game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
+        "start_player": start_player(game),
+        "elapsed": None if running is None else round(running, 3),
+    }
+
+
+def screen(game: Game, now: float) -> Screen:
+    """The screen model for this moment."""
+    cfg = game.config
+    running = elapsed(game, now)
+    seconds_left = None
+    if running is not None:
+        seconds_left = max(0, math.ceil(cfg.realtime.length_s - running - EPS))
+    countdown = None
+    if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
+        countdown = max(1, cfg.realtime.lead_in_s - int(now - game.lead_in_started + EPS))
+    player = start_player(game)
+    if game.phase is Phase.SCHOLARS:  # the screen names who starts next
+        player = cfg.players[(start_player_index(game) + 1) % len(cfg.players)]
+    return Screen(
+        kind=state_name(game),
+        era=game.era,
+        mode=game.mode,
+        new_game=game.phase is Phase.SETUP and game.era == 1,
+        seconds_left=seconds_left,
+        length_s=cfg.realtime.length_s,
+        elapsed=running,
+        cue_marks=cfg.realtime.scholar_cues_s,
+        countdown=countdown,
+        round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
+        rounds=cfg.intro.rounds,
+        start_player=player,
+        scoring_step=game.scoring_step if game.phase is Phase.SCORING else None,
+        question=game.question,
+        prompt=game.prompt,
+        volume=round(game.volume * 100) if game.volume_until is not None else None,
+    )
+
+
+def next_deadline(game: Game, now: float) -> float | None:
+    """When the loop must call `step(game, Tick(), t)` next, or None to wait for input only.
+
+    Includes the next whole second of the displayed clock, so the screen changes exactly on
+    the second.
+    """
+    deadlines = [d for d, _ in _timers(game)]
+    if game.phase is Phase.RUNNING and game.anchor is not None:
+        left = game.config.realtime.length_s - (now - game.anchor)
+        boundary = game.config.realtime.length_s - (math.ceil(left - EPS) - 1)
+        deadlines.append(game.anchor + boundary)
+    return min(deadlines) if deadlines else None
+
+
+# --- the step function --------------------------------------------------------------------------
+
+
+def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """Advance to `now` (firing every due cue in order), then apply `event`."""
+    before = game
+    game, effects = _advance(game, now)
+    if isinstance(event, Input):
+        game, more = _on_input(game, event, now)
+        effects += more
+    return game, effects + _after(before, game, now)
+
+
+def restore(
+    snapshot: dict[str, Any], config: Config, now: float
+) -> tuple[Game, tuple[Effect, ...]]:
+    """The game after a restart, from a saved snapshot (see `snapshot.py` for validation).
+
+    A real-time era comes back paused at its saved running time; an introductory era at the
+    same round and start player; either way "Resumed" is shown.
+    """
+    phase = Phase(snapshot["phase"])
+    mode = Mode(snapshot["mode"])
+    era = int(snapshot["era"])
+    game = Game(
+        config=config,
+        phase=phase,
+        era=era,
+        mode=mode,
+        volume=float(snapshot["volume"]),
+        era_start_player=int(snapshot["era_start_player"]) % len(config.players),
+        round=snapshot.get("round"),
+        scoring_step=int(snapshot.get("scoring_step", 0)) % SCORING_STEPS,
+    )
+    effects: list[Effect] = [SetVolume(game.volume)]
+    if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
+        game = replace(game, phase=Phase.SETUP)
+    elif phase in (Phase.RUNNING, Phase.PAUSED):
+        held = min(max(0.0, float(snapshot["elapsed"])), config.realtime.length_s)
+        done = sum(1 for c in timeline(config) if c.at < held + EPS and not c.ends_era)
+        done = max(done, min(int(snapshot.get("cues_done", 0)), len(timeline(config)) - 1))
+        game = replace(game, phase=Phase.PAUSED, held_elapsed=held, cues_done=done)
+    elif phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
+        effects.append(Music(MusicAction.RESUME, era, mode, 0.0))
+    game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
+    effects.append(ShowPrompt(Prompt.RESUMED))
+    effects.append(Show(screen(game, now)))
+    return game, tuple(effects)
+
+
+def snapshot(game: Game, now: float) -> dict[str, Any]:
+    """A clock-free record of the game, enough for `restore` after a power cut."""
+    running = elapsed(game, now)
+    return {
+        "schema": SCHEMA_VERSION,
+        "phase": game.phase.value,
+        "era": game.era,
+        "mode": game.mode.value,
+        "round": game.round,
+        "era_start_player": game.era_start_player,
+        "start_player": start_player(game),  # for people reading the file
+        "elapsed": None if running is None else round(running, 3),
+        "cues_done": game.cues_done,
+        "scoring_step": game.scoring_step,
+        "volume": game.volume,
+    }
+
+
+# --- timers -----------------------------------------------------------------------------------
+
+
+def _timers(game: Game) -> list[tuple[float, str]]:
+    """Every pending deadline that changes the game, with what it is."""
+    timers: list[tuple[float, str]] = []
+    cfg = game.config
+    if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
+        timers.append((game.lead_in_started + game.lead_in_ticks, "lead_in"))
+    if game.phase is Phase.RUNNING and game.anchor is not None:
+        cues = timeline(cfg)
+        if game.cues_done < len(cues):
+            timers.append((game.anchor + cues[game.cues_done].at, "cue"))
+        if game.save_due is not None:
+            timers.append((game.save_due, "save"))
+    for until, name in ((game.question_until, "question"), (game.prompt_until, "prompt"),
+                        (game.volume_until, "volume")):
+        if until is not None:
+            timers.append((until, name))
+    return timers
+
+
+def _advance(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """Fire every timer due at `now`, earliest first."""
+    effects: tuple[Effect, ...] = ()
+    for _ in range(10_000):  # a bound, not a poll: each pass retires one timer
+        due = [(d, name) for d, name in _timers(game) if d <= now + EPS]
+        if not due:
+            return game, effects
+        _, name = min(due)
+        game, more = _fire(game, name, now)
+        effects += more
+    raise RuntimeError("timers did not settle")  # unreachable: every _fire retires its timer
+
+
+def _fire(game: Game, name: str, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    cfg = game.config
+    if name == "lead_in":
+        if game.lead_in_ticks < cfg.realtime.lead_in_s:
+            return replace(game, lead_in_ticks=game.lead_in_ticks + 1), (
+                PlaySound(Sound.TICK, game.era),)
+        assert game.lead_in_started is not None
+        return _begin_running(game, game.lead_in_started + cfg.realtime.lead_in_s)
+    if name == "cue":
+        return _fire_cue(game, now)
+    if name == "save":
+        return replace(game, save_due=now + SAVE_EVERY_S), (Save(snapshot(game, now)),)
+    if name == "question":
+        return replace(game, question=None, question_until=None), ()
+    if name == "prompt":
+        return replace(game, prompt=None, prompt_until=None), ()
+    return replace(game, volume_until=None), ()  # "volume"
+
+
+def _fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    cue = timeline(game.config)[game.cues_done]
+    game = replace(game, cues_done=game.cues_done + 1)
+    effects: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
+    if cue.sound is Sound.TICK:
+        return game, effects
+    # A gong or a cry is a cue the table must act on: it closes any open question.
+    game = replace(game, question=None, question_until=None)
+    effects += (FlashCue(cue.sound),)
+    if cue.ends_era:
+        assert game.anchor is not None
+        game = _enter_scoring(game)
+        effects += (Music(MusicAction.STOP, game.era, Mode.REALTIME, cue.at),)
+        return game, effects
+    until = now + game.config.realtime.scholar_prompt_s
+    return replace(game, prompt=Prompt.SCHOLARS, prompt_until=until), effects + (
+        ShowPrompt(Prompt.SCHOLARS),)
+
+
+def _begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
+    game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
+                   lead_in_ticks=0, cues_done=0, save_due=at + SAVE_EVERY_S,
+                   question=None, question_until=None)
+    return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
+                  Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
+
+
+def _enter_scoring(game: Game) -> Game:
+    """The era is over. The start player who ends an introductory era starts the next one."""
+    return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
+                   anchor=None, held_elapsed=None, cues_done=0, round=None, scoring_step=0,
+                   prompt=None, prompt_until=None, save_due=None)
+
+
+# --- inputs -----------------------------------------------------------------------------------
+
+
+def _on_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    button, gesture = event.button, event.gesture
+    if button in (Button.VOL_UP, Button.VOL_DOWN):
+        step_by = VOLUME_STEP if button is Button.VOL_UP else -VOLUME_STEP
+        level = round(min(1.0, max(0.0, game.volume + step_by)), 2)
+        return replace(game, volume=level, volume_until=now + VOLUME_SHOWN_S), (
+            SetVolume(level),)
+    if button is Button.BOTH:
+        if gesture is Gesture.HOLD:
+            return _ask(game, Question.NEW_GAME, now), ()
+        return game, ()
+    if game.question is not None:
+        return _answer(game, event, now)
+    handler = _TABLE.get((game.phase, button, gesture))
+    if handler is None:  # "-" in ux.md's table: nothing happens
+        return game, ()
+    return handler(game, now)
+
+
+def _answer(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    closed = replace(game, question=None, question_until=None)
+    if (event.button, event.gesture) == (Button.NEXT, Gesture.PRESS):
+        return closed, ()
+    if (event.button, event.gesture) != (Button.ERA, Gesture.PRESS):
+        return game, ()
+    stop = _stop_music(game, now)
+    if game.question is Question.NEW_GAME:
+        return new_game(game.config, volume=game.volume), stop
+    # Restart this era: back to its setup, with the start player it began with.
+    return replace(
+        new_game(game.config, volume=game.volume),
+        era=game.era, era_start_player=game.era_start_player,
+    ), stop
+
+
+def _stop_music(game: Game, now: float) -> tuple[Effect, ...]:
+    if game.phase in (Phase.RUNNING, Phase.PAUSED, Phase.INTRO_ROUND, Phase.SCHOLARS):
+        return (Music(MusicAction.STOP, game.era, game.mode, elapsed(game, now) or 0.0),)
+    return ()
+
+
+def _ask(game: Game, question: Question, now: float) -> Game:
+    return replace(game, question=question, question_until=now + QUESTION_TIMEOUT_S)
+
+
+def _toggle_mode(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    mode = Mode.INTRO if game.mode is Mode.REALTIME else Mode.REALTIME
+    return replace(game, mode=mode), ()
+
+
+def _start_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    if game.mode is Mode.INTRO:
+        game = replace(game, phase=Phase.INTRO_ROUND, round=1)
+        return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
+                      Music(MusicAction.START, game.era, Mode.INTRO, 0.0))
+    if game.config.realtime.lead_in_s == 0:
+        return _begin_running(game, now)
+    game = replace(game, phase=Phase.LEAD_IN, lead_in_started=now, lead_in_ticks=1)
+    return game, (PlaySound(Sound.TICK, game.era),)
+
+
+def _cancel_lead_in(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return replace(game, phase=Phase.SETUP, lead_in_started=None, lead_in_ticks=0), ()
+
+
+def _pause_hint(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    if game.prompt is Prompt.SCHOLARS:  # the scholar call matters more than a hint
+        return game, ()
+    # Screen only: the event stream's prompts are the table's (scholars, resumed).
+    return replace(game, prompt=Prompt.PAUSE_HINT, prompt_until=now + PAUSE_HINT_S), ()
+
+
+def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    held = elapsed(game, now) or 0.0
+    game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None)
+    return game, (Music(MusicAction.PAUSE, game.era, Mode.REALTIME, held),)
+
+
+def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    held = game.held_elapsed or 0.0
+    game = replace(game, phase=Phase.RUNNING, anchor=now - held, held_elapsed=None,
+                   save_due=now + SAVE_EVERY_S)
+    if game.prompt is Prompt.RESUMED:
+        game = replace(game, prompt=None, prompt_until=None)
+    return game, (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
+
+
+def _ask_restart_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return _ask(game, Question.RESTART_ERA, now), ()
+
+
+def _next_round(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    intro = game.config.intro
+    r = game.round or 1
+    if r >= intro.rounds:
+        game = _enter_scoring(game)
+        return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
+                      Music(MusicAction.STOP, game.era, Mode.INTRO, 0.0))
+    if r in intro.scholar_after_rounds:
+        return replace(game, phase=Phase.SCHOLARS), (PlaySound(Sound.CRY, game.era),
+                                                     FlashCue(Sound.CRY))
+    return replace(game, round=r + 1), ()
+
+
+def _scholars_done(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """Everyone appointed; the box went left: the next round, with the new start player."""
+    return replace(game, phase=Phase.INTRO_ROUND, round=(game.round or 1) + 1), ()
+
+
+def _undo_round(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    r = game.round or 1
+    if r <= 1:
+        return game, ()
+    if r - 1 in game.config.intro.scholar_after_rounds:
+        return replace(game, phase=Phase.SCHOLARS, round=r - 1), ()
+    return replace(game, round=r - 1), ()
+
+
+def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return replace(game, phase=Phase.INTRO_ROUND), ()
+
+
+def _next_scoring_step(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return replace(game, scoring_step=(game.scoring_step + 1) % SCORING_STEPS), ()
+
+
+def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    if game.era >= ERAS:
+        return replace(game, phase=Phase.GAME_OVER, scoring_step=0), ()
+    return replace(game, phase=Phase.SETUP, era=game.era + 1, mode=game.config.default_mode,
+                   scoring_step=0), ()
+
+
+def _fresh_game(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return new_game(game.config, volume=game.volume), ()
+
+
+_Handler = Callable[[Game, float], tuple[Game, tuple[Effect, ...]]]
+P, H = Gesture.PRESS, Gesture.HOLD
+N, E = Button.NEXT, Button.ERA
+
+# The table of ux.md. A missing entry is a "-": nothing happens.
+_TABLE: dict[tuple[Phase, Button, Gesture], _Handler] = {
+    (Phase.SETUP, N, P): _toggle_mode,
+    (Phase.SETUP, E, P): _start_era,
+    (Phase.LEAD_IN, E, H): _cancel_lead_in,
+    (Phase.RUNNING, N, P): _pause_hint,
+    (Phase.RUNNING, N, H): _pause,
+    (Phase.RUNNING, E, H): _ask_restart_era,
+    (Phase.PAUSED, N, P): _resume,
+    (Phase.PAUSED, N, H): _resume,
+    (Phase.PAUSED, E, H): _ask_restart_era,
+    (Phase.INTRO_ROUND, N, P): _next_round,
+    (Phase.INTRO_ROUND, N, H): _undo_round,
+    (Phase.INTRO_ROUND, E, H): _ask_restart_era,
+    (Phase.SCHOLARS, N, P): _scholars_done,
+    (Phase.SCHOLARS, N, H): _undo_scholars,
+    (Phase.SCORING, N, P): _next_scoring_step,
+    (Phase.SCORING, E, P): _next_era,
+    (Phase.GAME_OVER, E, H): _fresh_game,
+}
+
+
+# --- after every step -----------------------------------------------------------------------
+
+
+def _save_key(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != "elapsed"}
+
+
+def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
+    """Save whenever anything worth keeping changed; always hand out the current screen
+    (adapters skip unchanged screens)."""
+    effects: list[Effect] = []
+    record = snapshot(game, now)
+    if _save_key(record) != _save_key(snapshot(before, now)):
+        effects.append(Save(record))
+    effects.append(Show(screen(game, now)))
+    return tuple(effects)

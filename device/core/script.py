@@ -1,0 +1,88 @@
+"""Timed input scripts (simulate.md): `<seconds> <button> <gesture>`, `<seconds> restart`,
+`<seconds> end`. Blank lines and `#` comments are ignored; times never go backwards.
+
+The whole script is checked before anything runs: a bad line raises `ScriptError` naming the
+file and line, so a typo never plays half a game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .model import Button, Gesture, Input
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be run. The message is `file:line: problem`."""
+
+
+@dataclass(frozen=True)
+class Restart:
+    """A power cut and restart at this moment."""
+
+
+@dataclass(frozen=True)
+class End:
+    """Stop here."""
+
+
+Action = Input | Restart | End
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    at: float
+    action: Action
+    line: int
+
+
+def parse_script(text: str, source: str = "<script>") -> list[ScriptLine]:
+    """Parse a whole script, or raise `ScriptError` for its first bad line."""
+    lines: list[ScriptLine] = []
+    last = 0.0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+
+        def fail(problem: str, number: int = number, raw: str = raw) -> ScriptError:
+            return ScriptError(f"{source}:{number}: {problem}: {raw.strip()!r}")
+
+        try:
+            at = float(words[0])
+        except ValueError:
+            raise fail("expected a time in seconds first") from None
+        if not math.isfinite(at) or at < 0:
+            raise fail("the time must be a number of seconds, 0 or more")
+        if at < last:
+            raise fail(f"times must not go backwards (the line before is at {last:g} s)")
+        last = at
+        action = _action(words[1:], fail)
+        lines.append(ScriptLine(at, action, number))
+        if isinstance(action, End):
+            break
+    return lines
+
+
+def _action(words: list[str], fail: Callable[[str], ScriptError]) -> Action:
+    if words == ["restart"]:
+        return Restart()
+    if words == ["end"]:
+        return End()
+    buttons = ", ".join(b.value for b in Button)
+    if len(words) != 2:
+        raise fail(f"expected '<seconds> <button> <gesture>' (buttons: {buttons}), "
+                   "'<seconds> restart' or '<seconds> end'")
+    try:
+        button = Button(words[0])
+    except ValueError:
+        raise fail(f"unknown button {words[0]!r} (buttons: {buttons})") from None
+    try:
+        gesture = Gesture(words[1])
+    except ValueError:
+        raise fail(f"unknown gesture {words[1]!r} (gestures: press, hold)") from None
+    if button is Button.BOTH and gesture is not Gesture.HOLD:
+        raise fail("'both' only takes 'hold' (both buttons held together)")
+    return Input(button, gesture)

@@ -1,0 +1,70 @@
+"""The saved game: JSON text <-> a validated, clock-free snapshot.
+
+The snapshot is what `machine.snapshot` produces. Reading is strict: a file from another schema
+version, or one that does not describe a game this box could be in, raises `SnapshotError`; the
+caller then moves the file aside and starts a fresh game. It never crashes the box.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .config import Config
+from .machine import ERAS, SCHEMA_VERSION, SCORING_STEPS
+from .model import Mode, Phase
+
+
+class SnapshotError(ValueError):
+    """A saved game that cannot be used (corrupt, foreign or from another schema version)."""
+
+
+def dumps(snapshot: dict[str, Any]) -> str:
+    """The snapshot as JSON text (stable key order, one line)."""
+    return json.dumps(snapshot, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def loads(text: str, config: Config) -> dict[str, Any]:
+    """Parse and check a saved snapshot against what the box can resume."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SnapshotError(f"not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise SnapshotError("not a JSON object")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise SnapshotError(f"schema version {data.get('schema')!r}, this box reads "
+                            f"{SCHEMA_VERSION}")
+
+    def need(key: str, ok: bool, expected: str) -> None:
+        if not ok:
+            raise SnapshotError(f"'{key}' should be {expected}, is {data.get(key)!r}")
+
+    phases = {p.value for p in Phase} - {Phase.CONFIRM.value}
+    need("phase", data.get("phase") in phases, "a state name")
+    need("mode", data.get("mode") in {m.value for m in Mode}, "'realtime' or 'intro'")
+    need("era", _int(data.get("era")) and 1 <= data["era"] <= ERAS, f"1..{ERAS}")
+    need("era_start_player", _int(data.get("era_start_player"))
+         and data["era_start_player"] >= 0, "a player index")
+    need("volume", _number(data.get("volume")) and 0 <= data["volume"] <= 1, "0..1")
+    need("scoring_step", _int(data.get("scoring_step"))
+         and 0 <= data["scoring_step"] < SCORING_STEPS, f"0..{SCORING_STEPS - 1}")
+    need("cues_done", _int(data.get("cues_done")) and data["cues_done"] >= 0, "a count")
+    phase = Phase(data["phase"])
+    if phase in (Phase.RUNNING, Phase.PAUSED):
+        need("elapsed", _number(data.get("elapsed")) and data["elapsed"] >= 0,
+             "running seconds")
+    if phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
+        need("round", _int(data.get("round")) and 1 <= data["round"] <= config.intro.rounds,
+             f"a round 1..{config.intro.rounds}")
+    else:
+        data["round"] = None
+    return data
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
