@@ -1,0 +1,278 @@
+"""Where the 128x64 screen goes: one small interface, several backends.
+
+Everything above this module only knows `Display.show(image)`: a 128x64 Pillow image in mode
+"1" (lit pixel = 1). Backends here:
+
+- `NullDisplay`: keeps the last image and counts frames (tests, benchmarks, `--display none`).
+- `PngDisplay`: every distinct frame as `DIR/NNNN-<label>.png` (`--display png:DIR`,
+  `erabox simulate --frames DIR`).
+- `TerminalDisplay`: the screen drawn with half-block characters, 2 pixel rows per text row.
+- `Ssd1306Display` (in `oled.py`): the real OLED over I2C, on its own worker thread.
+
+`open_display(kind, config)` picks one by the `--display` names. "window" and "auto" belong to
+the app (it knows whether a desktop is there); it can call `probe_ssd1306` for "auto".
+
+Every backend skips a frame identical to the one before: the game redraws often (every tick),
+but the picture changes at most once a second, and on the real panel each frame costs ~1 KiB
+of I2C traffic.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+from PIL import Image
+
+if TYPE_CHECKING:
+    from ..core.config import DisplayConfig
+
+WIDTH = 128
+HEIGHT = 64
+DISPLAY_KINDS = ("ssd1306", "terminal", "png:DIR", "none")
+
+log = logging.getLogger("erabox.display")
+
+
+class DisplayError(ValueError):
+    """A display that cannot be opened as asked (unknown kind, unusable frame directory...)."""
+
+
+class Display(Protocol):
+    """Something that shows 128x64 1-bit frames.
+
+    `problem` is None while the display works; otherwise one line saying what is wrong, for
+    the app to log or show ("OLED not answering at 0x3C on /dev/i2c-1 ...").
+    """
+
+    problem: str | None
+
+    def show(self, image: Image.Image, label: str | None = None) -> None:
+        """Show a 128x64 mode "1" image. `label` names the frame where a backend keeps them."""
+        ...
+
+    def close(self) -> None:
+        """Release the device. Showing after close is not allowed."""
+        ...
+
+
+def frame_bytes(image: Image.Image) -> bytes:
+    """The frame's pixels as packed bytes (rows of 16 bytes, MSB = leftmost pixel).
+
+    Used to compare frames and to hand a frame to another thread without sharing the caller's
+    (mutable) image. Raises `ValueError` for anything but a 128x64 mode "1" image.
+    """
+    if not isinstance(image, Image.Image):
+        raise ValueError(f"a display frame must be a PIL image, got {type(image).__name__}")
+    if image.size != (WIDTH, HEIGHT) or image.mode != "1":
+        raise ValueError(
+            f"a display frame must be a {WIDTH}x{HEIGHT} mode '1' image, "
+            f"got {image.size[0]}x{image.size[1]} mode {image.mode!r}"
+        )
+    return image.tobytes()
+
+
+def frame_image(frame: bytes) -> Image.Image:
+    """The image back from `frame_bytes`."""
+    return Image.frombytes("1", (WIDTH, HEIGHT), frame)
+
+
+class NullDisplay:
+    """Shows nothing; keeps the last image and counts frames (for tests and benchmarks)."""
+
+    def __init__(self) -> None:
+        self.problem: str | None = None
+        self.last: Image.Image | None = None
+        self.last_label: str | None = None
+        self.frames = 0  # show() calls
+        self.changes = 0  # frames that differed from the one before
+        self._last_frame: bytes | None = None
+
+    def show(self, image: Image.Image, label: str | None = None) -> None:
+        """Keep a copy of `image`."""
+        frame = frame_bytes(image)
+        self.frames += 1
+        if frame != self._last_frame:
+            self.changes += 1
+            self._last_frame = frame
+            self.last = frame_image(frame)
+            self.last_label = label
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+# Characters that are safe in a file name on every filesystem the frames may land on.
+_UNSAFE_LABEL = re.compile(r"[^A-Za-z0-9._+-]+")
+
+
+class PngDisplay:
+    """Writes every distinct frame to `directory` as `NNNN-<label>.png` (128x64, 1-bit).
+
+    NNNN counts written frames from 0000. Without a label the frame is labelled with the
+    seconds since the display was opened ("12.345"), so names sort and read like
+    `erabox simulate --frames`, whose labels are virtual seconds ("185.000").
+    A write that fails (disk full, directory removed) is logged once and sets `problem`;
+    the box keeps going and later frames are tried again.
+    """
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DisplayError(
+                f"cannot write frames to {self.directory}: {exc.strerror or exc}"
+            ) from None
+        if not self.directory.is_dir():
+            raise DisplayError(f"cannot write frames to {self.directory}: not a directory")
+        self.problem: str | None = None
+        self.written: list[Path] = []
+        self._count = 0
+        self._last_frame: bytes | None = None
+        self._opened = time.monotonic()
+
+    def show(self, image: Image.Image, label: str | None = None) -> None:
+        """Write `image` unless it equals the previous frame."""
+        frame = frame_bytes(image)
+        if frame == self._last_frame:
+            return
+        if label is None:
+            label = f"{time.monotonic() - self._opened:.3f}"
+        name = f"{self._count:04d}-{_UNSAFE_LABEL.sub('_', label) or '_'}.png"
+        path = self.directory / name
+        try:
+            frame_image(frame).save(path, format="PNG")
+        except OSError as exc:
+            if self.problem is None:
+                log.warning("cannot write frame %s: %s (will keep trying)", path, exc)
+            self.problem = f"cannot write frames to {self.directory}: {exc.strerror or exc}"
+            return  # _last_frame unchanged: the same picture is tried again next time
+        if self.problem is not None:
+            log.info("writing frames to %s again", self.directory)
+            self.problem = None
+        self._last_frame = frame
+        self._count += 1
+        self.written.append(path)
+
+    def close(self) -> None:
+        """Files are closed after each frame; nothing to release."""
+
+
+# Two pixel rows per character: (top lit, bottom lit) -> character.
+HALF_BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+_HOME = "\x1b[H"
+_CLEAR = "\x1b[2J"
+_HIDE_CURSOR = "\x1b[?25l"
+_SHOW_CURSOR = "\x1b[?25h"
+
+
+def half_block_text(image: Image.Image) -> list[str]:
+    """The frame as 32 lines of 128 half-block characters (lit pixel = ink)."""
+    frame = frame_bytes(image)
+    rows = [_row_bits(frame, y) for y in range(HEIGHT)]
+    return [
+        "".join(HALF_BLOCKS[(top, bottom)] for top, bottom in zip(rows[y], rows[y + 1],
+                                                                  strict=True))
+        for y in range(0, HEIGHT, 2)
+    ]
+
+
+def _row_bits(frame: bytes, y: int) -> list[bool]:
+    stride = WIDTH // 8
+    row = frame[y * stride:(y + 1) * stride]
+    return [bool(byte & (0x80 >> bit)) for byte in row for bit in range(8)]
+
+
+class TerminalDisplay:
+    """The screen in a terminal: 32 lines of 128 half-block characters.
+
+    On a TTY each new frame is redrawn in place (cursor home, cursor hidden until `close`);
+    otherwise (a pipe or a file) frames follow each other, each followed by an empty line.
+    Unchanged frames are not redrawn. A stream that fails (closed terminal) is logged once.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.problem: str | None = None
+        try:
+            self.tty = stream.isatty()
+        except (AttributeError, ValueError):
+            self.tty = False
+        self._last_frame: bytes | None = None
+        self._started = False
+
+    def show(self, image: Image.Image, label: str | None = None) -> None:
+        """Draw `image` unless it equals the previous frame."""
+        frame = frame_bytes(image)
+        if frame == self._last_frame:
+            return
+        text = "\n".join(half_block_text(image)) + "\n"
+        if self.tty:
+            prefix = _HOME if self._started else _HIDE_CURSOR + _CLEAR + _HOME
+            text = prefix + text
+        else:
+            text += "\n"
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError) as exc:
+            if self.problem is None:
+                log.warning("cannot draw on the terminal: %s", exc)
+            self.problem = f"terminal not writable: {exc}"
+            return
+        self._started = True
+        self._last_frame = frame
+
+    def close(self) -> None:
+        """Give the terminal its cursor back."""
+        if self.tty and self._started:
+            try:
+                self.stream.write(_SHOW_CURSOR)
+                self.stream.flush()
+            except (OSError, ValueError):
+                pass  # the terminal is gone; nothing left to restore
+
+
+def open_display(kind: str, config: DisplayConfig, *, stream: TextIO | None = None) -> Display:
+    """Open the display named by `--display KIND`: "ssd1306", "terminal", "png:DIR", "none".
+
+    `stream` is where "terminal" draws (default: standard output). The SSD1306 never raises
+    here when the panel is missing: it reports through `problem` and keeps retrying.
+    Raises `DisplayError` (a ValueError) for an unknown kind or an unusable frame directory.
+    """
+    if kind == "none":
+        return NullDisplay()
+    if kind == "terminal":
+        if stream is None:
+            import sys
+
+            stream = sys.stdout
+        return TerminalDisplay(stream)
+    if kind.startswith("png:"):
+        directory = kind[len("png:"):]
+        if not directory:
+            raise DisplayError("--display png:DIR needs a directory, e.g. png:/tmp/frames")
+        return PngDisplay(directory)
+    if kind == "ssd1306":
+        # Imported here rather than at the top: oled.py builds on this module.
+        from .oled import Ssd1306Display
+
+        return Ssd1306Display(config)
+    raise DisplayError(
+        f"unknown display {kind!r}: expected one of {', '.join(DISPLAY_KINDS)}"
+        " (or 'window'/'auto' through erabox run)"
+    )
+
+
+def probe_ssd1306(config: DisplayConfig) -> bool:
+    """True when an SSD1306 answers on the configured bus at 0x3C or 0x3D (for `auto`).
+
+    Use `oled.find_ssd1306` to learn which of the two addresses answered.
+    """
+    from .oled import find_ssd1306
+
+    return find_ssd1306(config) is not None
