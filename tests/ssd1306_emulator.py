@@ -159,7 +159,7 @@ class Ssd1306Emulator:
         self.commands.append((opcode, arguments))
         self._execute(opcode, arguments)
 
-    def _execute(self, op: int, args: tuple[int, ...]) -> None:  # noqa: C901 - a command table
+    def _execute(self, op: int, args: tuple[int, ...]) -> None:
         if op == 0x81:
             self.contrast = args[0]
         elif op in (0xA4, 0xA5):

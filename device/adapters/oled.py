@@ -304,7 +304,7 @@ class Ssd1306Display:
                 if frame is not None and seq != self._sent_seq:
                     self._send(frame)
                     self.frames_sent += 1
-            except Exception as exc:  # noqa: BLE001 - a display failure must not end the box
+            except Exception as exc:  # a display failure must not end the box
                 self._panel = None
                 retry_at = time.monotonic() + self.retry_s
                 self._report(self._describe(exc), exc)
