@@ -1,0 +1,226 @@
+#!/bin/sh
+# Install erabox as a system service on Raspberry Pi OS (or any Debian with systemd).
+# Run it as `sudo make install` from a checkout; run it again to upgrade (every step is
+# idempotent, and the user's /etc/erabox/erabox.toml is never overwritten).
+#
+# Steps:
+#   1. apt-get installs what is missing (python3-venv, i2c-tools, alsa-utils; build tools only
+#      where no lgpio wheel exists)
+#   2. copies this tree to /opt/erabox (without .venv, .git and caches), owned by root
+#   3. builds /opt/erabox/.venv with tools/bootstrap.sh and precompiles the bytecode (the
+#      service sees /opt read-only)
+#   4. creates the system user `erabox` with systemd-sysusers (groups gpio, i2c, audio)
+#   5. installs /etc/erabox/erabox.toml from erabox.example.toml if there is none yet
+#   6. installs erabox.service, enables it and (re)starts it
+#
+# Usage: sh tools/install.sh [--dry-run] [--no-venv]
+#   --dry-run   print what would be done, change nothing (no root needed)
+#   --no-venv   skip step 3 (staging a tree whose venv is built elsewhere; tests)
+# Environment:
+#   ERABOX_ROOT=DIR  lay every file out under DIR instead of / and leave the running system
+#                    alone: no apt-get, the user goes into DIR/etc/passwd
+#                    (systemd-sysusers --root), the unit is enabled offline (systemctl --root),
+#                    nothing is started. For tests and SD-card images.
+#   PYTHON=python3   interpreter for the venv (3.11 or newer)
+set -eu
+
+root=${ERABOX_ROOT:-}
+python=${PYTHON:-python3}
+dry_run=no
+build_venv=yes
+
+for arg in "$@"; do
+    case $arg in
+        --dry-run) dry_run=yes ;;
+        --no-venv) build_venv=no ;;
+        -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+prefix=/opt/erabox                 # where the box lives on the target system
+dest=$root$prefix                  # where this run writes it
+unit_dir=$root/etc/systemd/system
+config=$root/etc/erabox/erabox.toml
+# Files are read by the unprivileged service user: world-readable, root-owned, whatever the
+# caller's umask.
+umask 022
+
+say() { printf '==> %s\n' "$*"; }
+warn() { printf 'install.sh: warning: %s\n' "$*" >&2; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+# Every change to the system goes through `run`, so --dry-run shows it instead.
+run() {
+    if [ "$dry_run" = yes ]; then
+        printf '    would run: %s\n' "$*"
+    else
+        printf '    + %s\n' "$*"
+        "$@"
+    fi
+}
+
+on_live_system() { [ -z "$root" ]; }
+
+# ---- 0. Preconditions ----------------------------------------------------------------------
+if [ ! -f "$src/pyproject.toml" ] || [ ! -f "$src/systemd/erabox.service" ]; then
+    die "run me from an erabox checkout (missing pyproject.toml or systemd/erabox.service in $src)"
+fi
+case $root in
+    ''|/*) ;;
+    *) die "ERABOX_ROOT must be an absolute path, got '$root'" ;;
+esac
+
+if on_live_system; then
+    if [ "$dry_run" = no ] && [ "$(id -u)" != 0 ]; then
+        die "needs root to install a system service: sudo make install"
+    fi
+    # shellcheck source=/dev/null  # the OS's own file, read for ID and ID_LIKE
+    os_id=$(if . /etc/os-release 2>/dev/null; then echo "${ID:-} ${ID_LIKE:-}"; fi)
+    case " $os_id " in
+        *" debian "*|*" raspbian "*) ;;
+        *) die "needs Raspberry Pi OS or another Debian (apt and systemd); this is '${os_id:-unknown}'" ;;
+    esac
+    [ -d /run/systemd/system ] || die "systemd is not running here, so the service cannot be installed"
+    if ! grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null; then
+        warn "this is not a Raspberry Pi: the box will run with whatever parts it finds"
+    fi
+fi
+
+# ---- 1. Packages ---------------------------------------------------------------------------
+# python3-venv: the venv (Pi OS forbids pip outside one, PEP 668). i2c-tools: i2cdetect, to find
+# the OLED. alsa-utils: aplay -l / speaker-test, to choose and test the sound card.
+# Never RPi.GPIO: its edge detection fails on Bookworm kernels and the Pi 5.
+packages="python3 python3-venv i2c-tools alsa-utils"
+
+# lgpio ships wheels only for 64-bit ARM and CPython 3.11/3.12; elsewhere (32-bit Pi OS,
+# Python 3.13 on Trixie) pip builds it from source, which needs SWIG and a compiler. Built with
+# PYPI=1 its setup.py compiles the bundled C library in, so liblgpio-dev is not needed.
+lgpio_from_source=no
+case $(uname -m) in
+    aarch64)
+        case $("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) in
+            3.11|3.12) ;;
+            *) lgpio_from_source=yes ;;
+        esac ;;
+    armv7l|armv6l)
+        lgpio_from_source=yes
+        # No PyPI wheels for 32-bit ARM: pip takes pygame and Pillow from piwheels (set up in
+        # Pi OS's /etc/pip.conf), and those wheels link the system's SDL2 and image libraries.
+        packages="$packages libsdl2-2.0-0 libsdl2-mixer-2.0-0 libsdl2-image-2.0-0"
+        packages="$packages libsdl2-ttf-2.0-0 libopenjp2-7 libtiff6" ;;
+esac
+if [ "$lgpio_from_source" = yes ]; then
+    packages="$packages swig python3-dev gcc"
+fi
+
+missing=""
+for package in $packages; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || missing="$missing $package"
+done
+if ! on_live_system; then
+    say "packages: not touched under ERABOX_ROOT (the target needs:$packages)"
+elif [ -z "$missing" ]; then
+    say "packages: all present"
+else
+    say "packages: installing$missing"
+    run apt-get update -qq
+    # shellcheck disable=SC2086  # word splitting of the package list is intended
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# ---- 2. The code ---------------------------------------------------------------------------
+copy_tree() {  # copy_tree FROM TO
+    # Build the new tree beside the old one, carry the venv over (it is tied to $prefix, not to
+    # the files), then swap: files deleted upstream disappear, nothing half-copied is left.
+    from=$1 to=$2
+    staging=$to.new
+    rm -rf "$staging"
+    mkdir -p "$staging"
+    tar -C "$from" -cf - \
+        --exclude=./.venv --exclude=./.git --exclude=./erabox.egg-info \
+        --exclude=__pycache__ --exclude='*.pyc' --exclude=./.pytest_cache \
+        --exclude=./.mypy_cache --exclude=./.ruff_cache --exclude=./.hypothesis . |
+        tar -C "$staging" --no-same-owner --no-same-permissions -xf -
+    if [ -d "$to/.venv" ]; then
+        mv "$to/.venv" "$staging/.venv"
+    fi
+    rm -rf "$to"
+    mv "$staging" "$to"
+}
+
+if [ "$src" = "$dest" ]; then
+    say "code: already running from $dest"
+else
+    say "code: $src -> $dest"
+    run mkdir -p "$(dirname "$dest")"
+    run copy_tree "$src" "$dest"
+fi
+
+# ---- 3. The venv ---------------------------------------------------------------------------
+if [ "$build_venv" = no ]; then
+    say "venv: skipped (--no-venv)"
+else
+    say "venv: $dest/.venv"
+    if [ "$lgpio_from_source" = yes ]; then
+        # Read by lgpio's setup.py: link its bundled C sources statically.
+        export PYPI=1
+    fi
+    # bootstrap.sh installs the project from the current directory.
+    run sh -c 'cd "$1" && sh tools/bootstrap.sh "$2" "$1/.venv"' bootstrap "$dest" "$python"
+    # The service sees /opt read-only, so Python could never cache its bytecode there: compile
+    # it now instead of at every start (seconds on a Pi Zero 2 W).
+    run "$dest/.venv/bin/python" -m compileall -q "$dest/device"
+fi
+
+# ---- 4. The user ---------------------------------------------------------------------------
+say "user: erabox (groups gpio, i2c, audio)"
+run install -D -m 0644 "$src/systemd/erabox.sysusers" "$root/etc/sysusers.d/erabox.conf"
+if on_live_system; then
+    run systemd-sysusers erabox.conf
+else
+    run systemd-sysusers --root="$root" erabox.conf
+fi
+
+# ---- 5. The config -------------------------------------------------------------------------
+if [ -e "$config" ]; then
+    say "config: keeping $config"
+elif [ -f "$src/erabox.example.toml" ]; then
+    say "config: $config (from erabox.example.toml)"
+    run install -D -m 0644 "$src/erabox.example.toml" "$config"
+else
+    warn "no erabox.example.toml in $src: the box runs on its built-in defaults until" \
+         "$config exists"
+fi
+
+# ---- 6. The service ------------------------------------------------------------------------
+say "service: $unit_dir/erabox.service"
+run install -D -m 0644 "$src/systemd/erabox.service" "$unit_dir/erabox.service"
+if on_live_system; then
+    run systemctl daemon-reload
+    run systemctl enable erabox.service
+    # restart, not start: after an upgrade the running box must pick up the new code. It saves
+    # the game on SIGTERM and comes back paused where it was.
+    run systemctl restart erabox.service
+else
+    run systemctl --root="$root" enable erabox.service
+fi
+
+# ---- Done ----------------------------------------------------------------------------------
+if on_live_system && command -v raspi-config >/dev/null 2>&1; then
+    # raspi-config's get_i2c prints 0 when the I2C bus is enabled.
+    if [ "$(raspi-config nonint get_i2c 2>/dev/null || echo 1)" != 0 ]; then
+        warn "I2C is off, so the OLED stays dark: sudo raspi-config nonint do_i2c 0, then reboot"
+    fi
+fi
+if [ "$dry_run" = yes ]; then
+    say "dry run: nothing was changed"
+else
+    say "done. The box runs as the service erabox:"
+    echo "    logs:    journalctl -u erabox -f"
+    echo "    status:  systemctl status erabox"
+    echo "    config:  /etc/erabox/erabox.toml"
+    echo "             (then: sudo systemctl restart erabox)"
+fi
