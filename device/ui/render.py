@@ -1,0 +1,557 @@
+"""Screen model -> 128x64 1-bit image. Pure: no clock, no display, no files beyond the font.
+
+Drawing happens in two steps, so the second can be tested on its own:
+
+1. `layout(screen)` decides what goes where: a status row on top (which era, or "Resumed";
+   the small clock when the big one is covered; the no-sound mark and the volume on the
+   right), a column of content rows in the middle (big digits, titles, the progress bar),
+   and one hint row at the bottom naming the button to press. Content rows are spread evenly
+   over the space between status and hint, so each kind and language finds its own spacing.
+   Every piece of text is fitted to its width here (wrapped, scaled down, or visibly
+   abbreviated), and the result is a `Layout` of placed items with their boxes.
+2. `render(screen)` paints those items into a new image.
+
+Every `Screen` renders, even one the core should never produce (a missing round, an era 7):
+the box keeps showing something sensible rather than stopping on a drawing error.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from PIL import Image, ImageDraw
+
+from device.core.model import Mode, Phase, Prompt, Question, Screen
+
+from .glyphs import BIG_ROWS, NO_SOUND_ICON, big_text_image, big_text_width, icon_image
+from .strings import SCORING_STEPS, check_language, clock_text, colour_name, era_name, say
+from .text import LINE_PX, TextBlock, fit_text, line_image, text_width
+
+WIDTH, HEIGHT = 128, 64
+STATUS_TOP, STATUS_HEIGHT = 0, LINE_PX  # the status row: y 0..7
+CONTENT_TOP, CONTENT_BOTTOM = 9, 56  # content rows: y 9..55
+HINT_TOP = HEIGHT - LINE_PX  # the hint row: y 56..63
+GAP = 3  # px between items side by side (label and digits, status marks)
+
+# (scale, max_lines) choices for a text row, tried in order.
+Sizes = tuple[tuple[int, int], ...]
+ONE_LINE: Sizes = ((1, 1),)
+TITLE: Sizes = ((2, 1), (1, 1))
+EMPHASIS: Sizes = ((2, 1), (1, 2))
+QUESTION: Sizes = ((2, 2), (1, 3))
+
+
+# --- placed items -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle on the screen: left, top, width, height in pixels."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @property
+    def right(self) -> int:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> int:
+        return self.y + self.h
+
+    def overlaps(self, other: Box) -> bool:
+        """True if the two boxes share at least one pixel."""
+        return (
+            self.x < other.right
+            and other.x < self.right
+            and self.y < other.bottom
+            and other.y < self.bottom
+        )
+
+    def inside_screen(self) -> bool:
+        """True if the whole box lies on the 128x64 screen."""
+        return self.x >= 0 and self.y >= 0 and self.right <= WIDTH and self.bottom <= HEIGHT
+
+
+@dataclass(frozen=True)
+class TextItem:
+    """Small text (Misaki, scaled 1x or 2x); `inverted` draws it dark on a lit bar."""
+
+    role: str
+    source: str  # the whole string asked for, before wrapping
+    block: TextBlock
+    box: Box
+    inverted: bool = False
+
+
+@dataclass(frozen=True)
+class DigitsItem:
+    """Big digits ("9:00", "12/15", "5") in the box's own pixel font."""
+
+    role: str
+    text: str
+    scale_x: int
+    scale_y: int
+    box: Box
+
+
+@dataclass(frozen=True)
+class ProgressItem:
+    """The era's progress bar: `fraction` done, scholar cues marked at `marks` (fractions)."""
+
+    fraction: float
+    marks: tuple[float, ...]
+    box: Box
+    role: str = "progress"
+
+
+@dataclass(frozen=True)
+class IconItem:
+    """A small pixel icon (the no-sound mark)."""
+
+    role: str
+    rows: tuple[str, ...]
+    box: Box
+
+
+Item = TextItem | DigitsItem | ProgressItem | IconItem
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything one frame shows, placed. `render` only paints this."""
+
+    items: tuple[Item, ...]
+
+    def roles(self) -> list[str]:
+        """The roles of the items, top to bottom as placed."""
+        return [item.role for item in self.items]
+
+
+# --- content rows (before placement) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _TextRow:
+    role: str
+    text: str
+    sizes: Sizes = ONE_LINE
+    inverted: bool = False
+
+    def fitted(self) -> TextBlock:
+        return fit_text(self.text, WIDTH, self.sizes)
+
+    def height(self) -> int:
+        block = self.fitted()
+        # A lit bar gets one blank pixel row per scale step above the text; Misaki's cell
+        # already has its blank row below, so the text sits in the middle of the bar.
+        return block.height + (block.scale if self.inverted else 0)
+
+
+@dataclass(frozen=True)
+class _DigitsRow:
+    role: str
+    text: str
+    scales: tuple[tuple[int, int], ...]  # (x, y) scales, tried until the row fits the width
+    label: str = ""  # small text left of the digits ("Round")
+
+    def chosen(self) -> tuple[int, int]:
+        label_w = text_width(self.label) + GAP if self.label else 0
+        for scale_x, scale_y in self.scales:
+            if label_w + big_text_width(self.text, scale_x) <= WIDTH:
+                return scale_x, scale_y
+        return self.scales[-1]
+
+    def height(self) -> int:
+        return BIG_ROWS * self.chosen()[1]
+
+
+@dataclass(frozen=True)
+class _ProgressRow:
+    fraction: float
+    marks: tuple[float, ...]
+
+    def height(self) -> int:
+        return 11  # 2 px of cue marks above and below a 7 px bar
+
+
+_Row = _TextRow | _DigitsRow | _ProgressRow
+
+
+@dataclass
+class _Plan:
+    """What a kind of screen wants shown, before overlays and placement."""
+
+    status: str  # left of the status row
+    rows: list[_Row]
+    hint: str = ""
+    hint_inverted: bool = False
+    status_inverted: bool = False
+    status_clock: str = ""  # small clock in the status row, when the big one is not shown
+
+
+# --- what each kind of screen shows -----------------------------------------------------------
+
+
+def _plan_setup(screen: Screen, language: str) -> _Plan:
+    era = era_name(screen.era, language)
+    if screen.mode is Mode.INTRO:
+        mode = say(language, "mode_intro", rounds=screen.rounds)
+    else:
+        mode = say(language, "mode_realtime", length=clock_text(screen.length_s))
+    return _Plan(
+        status=say(language, "new_game" if screen.new_game else "setup"),
+        rows=[
+            _TextRow("title", era, TITLE),
+            _TextRow("mode", mode, EMPHASIS, inverted=True),
+            _TextRow("hint_next", say(language, "hint_toggle_mode")),
+        ],
+        hint=say(language, "hint_start_era", era=era),
+    )
+
+
+def _plan_lead_in(screen: Screen, language: str) -> _Plan:
+    countdown = "-" if screen.countdown is None else str(max(0, screen.countdown))
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=[
+            _TextRow("label", say(language, "lead_in")),
+            _DigitsRow("countdown", countdown, ((5, 5), (4, 5), (3, 5), (2, 5), (1, 5))),
+        ],
+        hint=say(language, "hint_back"),
+    )
+
+
+def _progress(screen: Screen) -> _ProgressRow:
+    length = screen.length_s if screen.length_s > 0 else 1.0
+    if screen.elapsed is not None:
+        done = screen.elapsed / length
+    elif screen.seconds_left is not None:
+        done = (length - screen.seconds_left) / length
+    else:
+        done = 0.0
+    marks = tuple(cue / length for cue in screen.cue_marks if 0 < cue < length)
+    return _ProgressRow(min(1.0, max(0.0, done)), marks)
+
+
+_CLOCK_SCALES = ((4, 4), (3, 4), (2, 4), (1, 4))
+
+
+def _plan_running(screen: Screen, language: str) -> _Plan:
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=[
+            _DigitsRow("clock", clock_text(screen.seconds_left), _CLOCK_SCALES),
+            _progress(screen),
+        ],
+        hint=say(language, "action_phase"),
+    )
+
+
+def _plan_paused(screen: Screen, language: str) -> _Plan:
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=[
+            _TextRow("title", say(language, "paused"), TITLE),
+            # Smaller than the running clock: the word "Paused" is what must be seen first.
+            _DigitsRow("clock", clock_text(screen.seconds_left), ((3, 3), (2, 3), (1, 3))),
+        ],
+        hint=say(language, "hint_resume"),
+    )
+
+
+def _plan_intro_round(screen: Screen, language: str) -> _Plan:
+    current = "-" if screen.round is None else str(screen.round)
+    rows: list[_Row] = [
+        _DigitsRow(
+            "round",
+            f"{current}/{screen.rounds}",
+            ((3, 4), (2, 4), (2, 3), (1, 3)),
+            label=say(language, "round"),
+        )
+    ]
+    if screen.start_player is not None:
+        colour = colour_name(screen.start_player, language)
+        rows.append(_TextRow("start_player", say(language, "start_player", colour=colour)))
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=rows,
+        hint=say(language, "hint_next_round"),
+    )
+
+
+def _plan_scholars(screen: Screen, language: str) -> _Plan:
+    rows: list[_Row] = [
+        _TextRow("title", say(language, "scholars_title"), EMPHASIS),
+        _TextRow("pass_left", say(language, "scholars_pass")),
+    ]
+    if screen.start_player is not None:
+        colour = colour_name(screen.start_player, language)
+        rows.append(_TextRow("next_start", say(language, "scholars_next", colour=colour), EMPHASIS))
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=rows,
+        hint=say(language, "hint_resume_game"),
+    )
+
+
+def _plan_scoring(screen: Screen, language: str) -> _Plan:
+    era = era_name(screen.era, language)
+    rows: list[_Row] = [_TextRow("title", say(language, "scoring_title", era=era), ((1, 2),))]
+    if screen.scoring_step is not None:
+        index = min(len(SCORING_STEPS) - 1, max(0, screen.scoring_step))
+        step = say(
+            language,
+            "scoring_step",
+            step=index + 1,
+            steps=len(SCORING_STEPS),
+            text=say(language, SCORING_STEPS[index]),
+        )
+        rows.append(_TextRow("step", step, EMPHASIS))
+    rows.append(_TextRow("hint_next", say(language, "hint_next_step")))
+    if screen.era >= 3:
+        hint = say(language, "hint_final_scoring")
+    else:
+        hint = say(language, "hint_prepare_era", era=era_name(screen.era + 1, language))
+    return _Plan(status=era, rows=rows, hint=hint)
+
+
+def _plan_game_over(screen: Screen, language: str) -> _Plan:
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=[_TextRow("title", say(language, "game_over"), QUESTION)],
+        hint=say(language, "hint_new_game"),
+    )
+
+
+_QUESTION_KEYS = {
+    Question.RESTART_ERA: "question_restart_era",
+    Question.NEW_GAME: "question_new_game",
+}
+
+
+def _plan_confirm(screen: Screen, language: str) -> _Plan:
+    key = _QUESTION_KEYS.get(screen.question) if screen.question is not None else None
+    question = say(language, key) if key else "?"
+    return _Plan(
+        status=era_name(screen.era, language),
+        rows=[_TextRow("question", question, QUESTION)],
+        hint=say(language, "confirm_answers"),
+        # A question over a running era does not stop its clock: keep it in sight.
+        status_clock="" if screen.seconds_left is None else clock_text(screen.seconds_left),
+    )
+
+
+_PLANS: dict[Phase, Callable[[Screen, str], _Plan]] = {
+    Phase.SETUP: _plan_setup,
+    Phase.LEAD_IN: _plan_lead_in,
+    Phase.RUNNING: _plan_running,
+    Phase.PAUSED: _plan_paused,
+    Phase.INTRO_ROUND: _plan_intro_round,
+    Phase.SCHOLARS: _plan_scholars,
+    Phase.SCORING: _plan_scoring,
+    Phase.GAME_OVER: _plan_game_over,
+    Phase.CONFIRM: _plan_confirm,
+}
+
+
+def _with_prompt(plan: _Plan, screen: Screen, language: str) -> _Plan:
+    """Lay a prompt over the plan: where each one goes is part of the screen design."""
+    if screen.prompt is Prompt.RESUMED:
+        return replace(plan, status=say(language, "prompt_resumed"), status_inverted=True)
+    if screen.prompt is Prompt.PAUSE_HINT:
+        return replace(plan, hint=say(language, "prompt_pause_hint"), hint_inverted=True)
+    if screen.prompt is Prompt.SCHOLARS:
+        prompt = _TextRow("prompt", say(language, "prompt_scholars"), QUESTION, inverted=True)
+        clocks = [row for row in plan.rows if isinstance(row, _DigitsRow) and row.role == "clock"]
+        if clocks:
+            # "Appoint scholars!" covers the big clock; the time moves up to the status row.
+            rows = [prompt if row is clocks[0] else row for row in plan.rows]
+            return replace(plan, rows=rows, status_clock=clocks[0].text)
+        return replace(plan, hint=prompt.text, hint_inverted=True)
+    return plan
+
+
+# --- placement --------------------------------------------------------------------------------
+
+
+def _place_text(role: str, text: str, block: TextBlock, y: int, *, inverted: bool) -> TextItem:
+    """A text row across the screen: centred, or a full-width bar when inverted."""
+    if inverted:
+        box = Box(0, y, WIDTH, block.height + block.scale)
+    else:
+        box = Box((WIDTH - block.width) // 2, y, block.width, block.height)
+    return TextItem(role, text, block, box, inverted)
+
+
+def _place_row(row: _Row, y: int) -> list[Item]:
+    if isinstance(row, _TextRow):
+        return [_place_text(row.role, row.text, row.fitted(), y, inverted=row.inverted)]
+    if isinstance(row, _DigitsRow):
+        scale_x, scale_y = row.chosen()
+        digits_w = big_text_width(row.text, scale_x)
+        height = BIG_ROWS * scale_y
+        if not row.label:
+            x = (WIDTH - digits_w) // 2
+            return [DigitsItem(row.role, row.text, scale_x, scale_y, Box(x, y, digits_w, height))]
+        label = fit_text(row.label, WIDTH - digits_w - GAP, ONE_LINE)
+        x = (WIDTH - label.width - GAP - digits_w) // 2
+        # The label sits on the digits' baseline, like a unit written before a number.
+        label_box = Box(x, y + height - label.height, label.width, label.height)
+        digits_box = Box(x + label.width + GAP, y, digits_w, height)
+        return [
+            TextItem(f"{row.role}_label", row.label, label, label_box),
+            DigitsItem(row.role, row.text, scale_x, scale_y, digits_box),
+        ]
+    return [ProgressItem(row.fraction, row.marks, Box(2, y, WIDTH - 4, row.height()))]
+
+
+def _place_column(rows: Sequence[_Row], top: int, bottom: int) -> list[Item]:
+    """Spread the rows evenly over y top..bottom-1 (equal gaps above, between and below)."""
+    heights = [row.height() for row in rows]
+    free = bottom - top - sum(heights)
+    gaps = len(rows) + 1
+    items: list[Item] = []
+    y = top
+    for index, (row, height) in enumerate(zip(rows, heights, strict=True)):
+        # Integer gaps that add up to `free` exactly, the larger ones first.
+        y += max(0, free * (index + 1) // gaps - free * index // gaps)
+        items.extend(_place_row(row, y))
+        y += height
+    return items
+
+
+def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool) -> list[Item]:
+    """The status row: era (or a prompt) on the left, small clock, marks on the right."""
+    items: list[Item] = []
+    right = WIDTH
+    if screen.volume is not None:
+        volume = say(language, "volume", percent=screen.volume)
+        block = fit_text(volume, WIDTH // 2, ONE_LINE)
+        right -= block.width
+        items.append(TextItem("volume", volume, block, Box(right, STATUS_TOP, block.width, 8)))
+        right -= GAP
+    if no_sound:
+        icon_w, icon_h = len(NO_SOUND_ICON[0]), len(NO_SOUND_ICON)
+        right -= icon_w
+        items.append(IconItem("no_sound", NO_SOUND_ICON, Box(right, STATUS_TOP, icon_w, icon_h)))
+        right -= GAP
+    if plan.status_clock:
+        block = fit_text(plan.status_clock, WIDTH, ONE_LINE)
+        x = min((WIDTH - block.width) // 2, right - block.width)
+        items.append(TextItem("status_clock", plan.status_clock, block, Box(x, 0, block.width, 8)))
+        right = x - GAP
+    if plan.status:
+        # A lit label gets a pixel of margin left and right and a row above its text.
+        pad = 1 if plan.status_inverted else 0
+        block = fit_text(plan.status, max(8, right - 2 * pad), ONE_LINE)
+        box = Box(0, STATUS_TOP, block.width + 2 * pad, STATUS_HEIGHT + pad)
+        items.append(TextItem("status", plan.status, block, box, plan.status_inverted))
+    return items
+
+
+def layout(screen: Screen, *, language: str = "en", no_sound: bool = False) -> Layout:
+    """Decide what `screen` shows and where, in `language` ("en" or "ja").
+
+    Raises `ValueError` for an unknown language; any screen model is laid out.
+    """
+    check_language(language)
+    plan = _with_prompt(_PLANS[screen.kind](screen, language), screen, language)
+    items = _place_status(plan, screen, language, no_sound)
+    items.extend(_place_column(plan.rows, CONTENT_TOP, CONTENT_BOTTOM))
+    if plan.hint:
+        block = fit_text(plan.hint, WIDTH, ONE_LINE)
+        if plan.hint_inverted:
+            # The lit bar runs to the bottom edge; the text keeps the hint row's baseline.
+            box = Box(0, HINT_TOP - 1, WIDTH, block.height + 1)
+        else:
+            box = Box((WIDTH - block.width) // 2, HINT_TOP, block.width, block.height)
+        items.append(TextItem("hint", plan.hint, block, box, plan.hint_inverted))
+    return Layout(tuple(items))
+
+
+# --- painting ---------------------------------------------------------------------------------
+
+
+def _paint_text(image: Image.Image, item: TextItem) -> None:
+    block, box = item.block, item.box
+    ink = 1
+    if item.inverted:
+        image.paste(1, (box.x, box.y, box.right, box.bottom))
+        ink = 0
+    y = box.bottom - block.height  # a lit bar's extra rows are above the text
+    for line in block.lines:
+        mask = line_image(line, block.scale)
+        x = box.x + (box.w - mask.width) // 2  # each line centred in the item's box
+        image.paste(ink, (x, y, x + mask.width, y + mask.height), mask)
+        y += mask.height
+
+
+def _paint_progress(draw: ImageDraw.ImageDraw, item: ProgressItem) -> None:
+    box = item.box
+    bar_top, bar_bottom = box.y + 2, box.bottom - 3  # 7 px bar, 2 px of marks either side
+    draw.rectangle((box.x, bar_top, box.right - 1, bar_bottom), outline=1, fill=0)
+    inner = box.w - 4
+    done = round(item.fraction * inner)
+    if done > 0:
+        draw.rectangle((box.x + 2, bar_top + 2, box.x + 1 + done, bar_bottom - 2), fill=1)
+    for mark in item.marks:
+        x = box.x + 2 + round(mark * inner)
+        draw.line((x, box.y, x, bar_top - 1), fill=1)
+        draw.line((x, bar_bottom + 1, x, box.bottom - 1), fill=1)
+        # Inside the bar the mark shows as a gap in the fill (or a dot in the empty part).
+        draw.line((x, bar_top + 2, x, bar_bottom - 2), fill=0 if x <= box.x + 1 + done else 1)
+
+
+def render(screen: Screen, *, language: str = "en", no_sound: bool = False) -> Image.Image:
+    """Draw `screen` as a new 128x64 mode "1" image (lit pixels = 1), in `language`.
+
+    `no_sound` adds the no-sound mark to the status row (the box runs without audio).
+    Raises `ValueError` for an unknown language; every screen model renders.
+    """
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    for item in layout(screen, language=language, no_sound=no_sound).items:
+        if isinstance(item, TextItem):
+            _paint_text(image, item)
+        elif isinstance(item, DigitsItem):
+            mask = big_text_image(item.text, item.scale_x, item.scale_y)
+            image.paste(1, (item.box.x, item.box.y, item.box.right, item.box.bottom), mask)
+        elif isinstance(item, ProgressItem):
+            _paint_progress(draw, item)
+        else:
+            mask = icon_image(item.rows)
+            image.paste(1, (item.box.x, item.box.y, item.box.right, item.box.bottom), mask)
+    return image
+
+
+def render_times_ms(samples: int = 200, *, language: str = "en") -> list[float]:
+    """Time `samples` renders in ms each: a running clock counting down (a new face every
+    frame, as on the box), interleaved with every sample screen."""
+    from .samples import sample_screens  # the samples import this module
+
+    screens = [screen for _, screen in sample_screens()]
+    times: list[float] = []
+    for index in range(samples):
+        if index % 2:
+            screen = screens[index // 2 % len(screens)]
+        else:
+            left = 540 - index // 2 % 541
+            screen = Screen(
+                Phase.RUNNING, 2, Mode.REALTIME, seconds_left=left, elapsed=540.0 - left,
+                cue_marks=(180.0, 360.0),
+            )
+        start = time.perf_counter()
+        render(screen, language=language)
+        times.append((time.perf_counter() - start) * 1000.0)
+    return times
+
+
+def render_time_ms(samples: int = 200, *, language: str = "en") -> float:
+    """Mean time to render one frame, in ms (for `make bench`)."""
+    times = render_times_ms(samples, language=language)
+    return sum(times) / len(times)

@@ -1,0 +1,85 @@
+"""Sample screens: one or more of every kind and overlay, as the game core would produce them.
+
+The gallery draws these, the render tests check them, and the display test and the bench reuse
+them as realistic frames.
+"""
+
+from __future__ import annotations
+
+from device.core.model import Mode, Phase, Prompt, Question, Screen
+
+_CUES = (180.0, 360.0)
+
+
+def _running(elapsed: float, **fields: object) -> Screen:
+    """A real-time Era II screen at `elapsed` running seconds."""
+    left = max(0, int(540 - elapsed + 0.999))  # whole seconds left, rounded up like the core
+    return Screen(
+        Phase.RUNNING,
+        2,
+        Mode.REALTIME,
+        seconds_left=left,
+        elapsed=elapsed,
+        cue_marks=_CUES,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def sample_screens() -> list[tuple[str, Screen]]:
+    """(name, screen) for every kind of screen and every overlay; names are file-name safe."""
+    intro = Mode.INTRO
+    return [
+        ("setup_new_game", Screen(Phase.SETUP, 1, Mode.REALTIME, new_game=True)),
+        ("setup_era2_intro", Screen(Phase.SETUP, 2, intro)),
+        ("setup_era3_realtime", Screen(Phase.SETUP, 3, Mode.REALTIME)),
+        ("lead_in", Screen(Phase.LEAD_IN, 1, Mode.REALTIME, countdown=5)),
+        ("running_start", _running(0.0)),
+        ("running", _running(250.4)),
+        ("running_scholars", _running(182.0, prompt=Prompt.SCHOLARS)),
+        ("running_pause_hint", _running(400.0, prompt=Prompt.PAUSE_HINT)),
+        ("running_last_seconds", _running(532.5)),
+        (
+            "paused",
+            Screen(Phase.PAUSED, 2, Mode.REALTIME, seconds_left=440, elapsed=100.0,
+                   cue_marks=_CUES),
+        ),
+        (
+            "paused_resumed",
+            Screen(Phase.PAUSED, 3, Mode.REALTIME, seconds_left=301, elapsed=239.0,
+                   cue_marks=_CUES, prompt=Prompt.RESUMED),
+        ),
+        ("intro_round", Screen(Phase.INTRO_ROUND, 1, intro, round=7, start_player="blue")),
+        (
+            "intro_round_resumed",
+            Screen(Phase.INTRO_ROUND, 2, intro, round=12, start_player="green",
+                   prompt=Prompt.RESUMED),
+        ),
+        (
+            "intro_round_other_colour",
+            Screen(Phase.INTRO_ROUND, 3, intro, round=1, start_player="turquoise"),
+        ),
+        ("scholars", Screen(Phase.SCHOLARS, 1, intro, round=5, start_player="yellow")),
+        ("scoring_step1", Screen(Phase.SCORING, 1, Mode.REALTIME, scoring_step=0)),
+        ("scoring_step2", Screen(Phase.SCORING, 2, intro, scoring_step=1)),
+        ("scoring_era3_step3", Screen(Phase.SCORING, 3, Mode.REALTIME, scoring_step=2)),
+        ("game_over", Screen(Phase.GAME_OVER, 3, Mode.REALTIME)),
+        (
+            "confirm_restart_era",
+            Screen(Phase.CONFIRM, 2, Mode.REALTIME, seconds_left=301, elapsed=239.0,
+                   cue_marks=_CUES, question=Question.RESTART_ERA),
+        ),
+        ("confirm_new_game", Screen(Phase.CONFIRM, 1, intro, question=Question.NEW_GAME)),
+        ("running_volume", _running(250.4, volume=80)),
+        ("intro_round_volume", Screen(Phase.INTRO_ROUND, 2, intro, round=3, start_player="red",
+                                      volume=100)),
+    ]
+
+
+def sample_renders() -> list[tuple[str, Screen, bool]]:
+    """(name, screen, no_sound) for the gallery: every sample, plus no-sound mark variants."""
+    screens = dict(sample_screens())
+    return [(name, screen, False) for name, screen in sample_screens()] + [
+        ("running_no_sound", screens["running"], True),
+        ("scholars_no_sound", screens["scholars"], True),
+        ("running_no_sound_volume", screens["running_volume"], True),
+    ]

@@ -1,0 +1,181 @@
+"""Every word the OLED shows, in English and Japanese: one catalogue per language, same keys.
+
+The Japanese strings use the rulebook's own terms (時代, 学者の任命, 入門の時代, ラウンド,
+スタートプレイヤー, 得点計算フェイズ, 新たなゲーム, 次ラウンド, ゲームの再開, 銅鑼), so a table that
+reads the rulebook reads the box the same way. Button names stay NEXT / ERA in both languages:
+they are printed on the box.
+
+A zero-width space (\u200b) marks where a Japanese line should break if it must; it is not
+drawn. Placeholders are `str.format` fields; `SAMPLE_VALUES` holds one value for each, so tests can
+render every string of both catalogues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+LANGUAGES = ("en", "ja")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "era": "Era {numeral}",
+        "setup": "Setup",
+        "new_game": "New game",
+        "mode_realtime": "Real-time {length}",
+        "mode_intro": "Intro {rounds} rounds",
+        "hint_toggle_mode": "NEXT: change mode",
+        "hint_start_era": "ERA: start {era}",
+        "lead_in": "Start gong in",
+        "hint_back": "hold ERA: back",
+        "action_phase": "Action phase",
+        "paused": "Paused",
+        "hint_resume": "NEXT: resume",
+        "round": "Round",
+        "start_player": "Start player: {colour}",
+        "hint_next_round": "NEXT: next round",
+        "scholars_title": "Appoint scholars",
+        "scholars_pass": "pass the box left:",
+        "scholars_next": "{colour} starts",
+        "hint_resume_game": "NEXT: resume game",
+        "scoring_title": "{era} complete - scoring",
+        "scoring_step": "{step}/{steps} {text}",
+        "scoring_1": "Destruction",
+        "scoring_2": "Construction bonus",
+        "scoring_3": "Leader cards",
+        "scoring_4": "Wonder cards",
+        "scoring_5": "Cultural influence",
+        "scoring_6": "City sieges",
+        "hint_next_step": "NEXT: next step",
+        "hint_prepare_era": "ERA: prepare {era}",
+        "hint_final_scoring": "ERA: final scoring",
+        "game_over": "Game over - final scoring",
+        "hint_new_game": "hold ERA: new game",
+        "question_restart_era": "Restart this era?",
+        "question_new_game": "New game?",
+        "confirm_answers": "ERA: yes / NEXT: no",
+        "prompt_scholars": "Appoint scholars!",
+        "prompt_resumed": "Resumed",
+        "prompt_pause_hint": "hold NEXT to pause",
+        "volume": "Vol {percent}%",
+    },
+    "ja": {
+        "era": "時代{numeral}",
+        "setup": "準備フェイズ",
+        "new_game": "新たなゲーム",
+        "mode_realtime": "リアルタイム {length}",
+        "mode_intro": "入門の時代 {rounds}ラウンド",
+        "hint_toggle_mode": "NEXT: モード切替",
+        "hint_start_era": "ERA: {era}の開始",
+        "lead_in": "開始の銅鑼まで",
+        "hint_back": "ERA長押し: 戻る",
+        "action_phase": "アクションフェイズ",
+        "paused": "一時停止",
+        "hint_resume": "NEXT: 再開",
+        "round": "ラウンド",
+        "start_player": "スタートプレイヤー: {colour}",
+        "hint_next_round": "NEXT: 次ラウンド",
+        "scholars_title": "学者の任命",
+        "scholars_pass": "ボックスを左隣へ渡す",
+        "scholars_next": "新たなスタートプレイヤー: {colour}",
+        "hint_resume_game": "NEXT: ゲームの再開",
+        "scoring_title": "{era}終了 - 得点計算フェイズ",
+        "scoring_step": "{step}/{steps} {text}",
+        "scoring_1": "破壊",
+        "scoring_2": "建設ボーナス",
+        "scoring_3": "指導者カードの割り当て",
+        "scoring_4": "驚異カードの得点計算",
+        "scoring_5": "文化的影響力",
+        "scoring_6": "都市の包囲",
+        "hint_next_step": "NEXT: 次の手順",
+        "hint_prepare_era": "ERA: {era}の準備",
+        "hint_final_scoring": "ERA: 最終得点計算",
+        "game_over": "ゲーム終了 - 最終得点計算",
+        "hint_new_game": "ERA長押し: 新たなゲーム",
+        "question_restart_era": "この時代を\u200bやり直す？",  # \u200b: break here
+        "question_new_game": "新たなゲーム？",
+        "confirm_answers": "ERA: はい / NEXT: いいえ",
+        "prompt_scholars": "学者の任命！",
+        "prompt_resumed": "再開しました",
+        "prompt_pause_hint": "NEXT長押しで一時停止",
+        "volume": "音量{percent}%",
+    },
+}
+
+# The scoring checklist of rules.md, in order: keys of its short step texts.
+SCORING_STEPS = tuple(f"scoring_{n}" for n in range(1, 7))
+
+# Colour names a player list may use, as the Japanese rulebook writes them. Names not listed
+# here are shown as given (a table may well call its colours something else).
+COLOUR_NAMES_JA: dict[str, str] = {
+    "red": "赤",
+    "blue": "青",
+    "green": "緑",
+    "yellow": "黄",
+    "black": "黒",
+    "white": "白",
+    "purple": "紫",
+    "orange": "橙",
+    "pink": "ピンク",
+    "brown": "茶",
+    "grey": "灰",
+    "gray": "灰",
+}
+
+_ERA_NUMERALS = {
+    "en": {1: "I", 2: "II", 3: "III"},
+    # The rulebook writes 時代Ⅰ/Ⅱ/Ⅲ with the Roman numeral characters.
+    "ja": {1: "Ⅰ", 2: "Ⅱ", 3: "Ⅲ"},
+}
+
+# One value per placeholder, for tests and the gallery: long on purpose (the widest era
+# numeral, two-digit numbers, the longest clock) so "it fits" means it fits for real values.
+SAMPLE_VALUES: dict[str, str] = {
+    "numeral": "III",
+    "length": "10:00",
+    "rounds": "15",
+    "era": "Era III",
+    "colour": "yellow",
+    "step": "6",
+    "steps": "6",
+    "text": "Cultural influence",
+    "percent": "100",
+}
+
+
+def check_language(language: str) -> str:
+    """Return `language` if a catalogue exists for it, else raise a `ValueError` naming both."""
+    if language not in STRINGS:
+        raise ValueError(f"unknown language {language!r}: expected one of {', '.join(LANGUAGES)}")
+    return language
+
+
+def say(language: str, key: str, **values: object) -> str:
+    """The string `key` in `language`, with its placeholders filled from `values`."""
+    template = STRINGS[check_language(language)][key]
+    return template.format(**values) if values else template
+
+
+def era_name(era: int, language: str) -> str:
+    """"Era II" / "時代Ⅱ"; an era outside I..III (a bad snapshot) shows its number."""
+    numeral = _ERA_NUMERALS[check_language(language)].get(era, str(era))
+    return say(language, "era", numeral=numeral)
+
+
+def colour_name(colour: str, language: str) -> str:
+    """A player colour in `language`: known colours translated, unknown ones shown as given."""
+    if check_language(language) == "ja":
+        return COLOUR_NAMES_JA.get(colour.strip().lower(), colour)
+    return colour
+
+
+def clock_text(seconds: float | None) -> str:
+    """Whole seconds as m:ss ("9:00", "10:00"); unknown time as "-:--"."""
+    if seconds is None:
+        return "-:--"
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def filled(template: str, values: Mapping[str, str] = SAMPLE_VALUES) -> str:
+    """`template` with every placeholder filled from `values` (tests and the gallery)."""
+    return template.format(**values)
