@@ -371,6 +371,9 @@ def _with_prompt(plan: _Plan, screen: Screen, language: str) -> _Plan:
         if clocks:
             # "Appoint scholars!" covers the big clock; the time moves up to the status row.
             rows = [prompt if row is clocks[0] else row for row in plan.rows]
+            if sum(row.height() for row in rows) > CONTENT_BOTTOM - CONTENT_TOP:
+                # Beside other rows (a paused clock has its title) it takes small type.
+                rows = [replace(prompt, sizes=((1, 2),)) if row is prompt else row for row in rows]
             return replace(plan, rows=rows, status_clock=clocks[0].text)
         return replace(plan, hint=prompt.text, hint_inverted=True)
     return plan

@@ -1,0 +1,26 @@
+"""Regenerate docs/screens/: every screen in English and Japanese (`make gallery`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing
+
+from device.ui.gallery import write_gallery  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the gallery (default `docs/screens/`) and say how many files were written."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
+    args = parser.parse_args(argv)
+    written = write_gallery(args.out)
+    print(f"wrote {len(written)} files to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
