@@ -360,3 +360,21 @@ def test_restart_in_era_two_keeps_the_era_and_its_start_player() -> None:
                                                                      "realtime")
     era_three = [e for e in states(events) if e["era"] == 3 and e["state"] == "intro_round"]
     assert era_three[0]["start_player"] == "green"
+
+
+def test_a_cue_just_after_the_last_save_still_fires_after_a_restart() -> None:
+    """The running time is saved rounded to the millisecond; a power cut a fraction of a
+    millisecond before a cry must not lose that cry (or repeat it)."""
+    gong = LEAD_IN
+    # Pause so that the saves after resuming fall 0.4 ms before the first cry.
+    pause = gong + CUES[0] - 5 - 0.0004
+    resume = pause + 20
+    cut = resume + 5 + 0.0002  # after the 5 s save, before the cry
+    back = cut + 10
+    script = (Script().at(0, "era press").at(pause, "next hold").at(resume, "next press")
+              .at(cut, "restart").at(back, "next press"))
+    events = run(script.text(), until=back + LENGTH)
+    cries = times(events, "cry")
+    assert [t for t in cries if t < cut] == []
+    assert len(cries) == len(CUES)
+    assert cries[0] == pytest.approx(back, abs=2e-3)
