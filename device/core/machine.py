@@ -257,7 +257,10 @@ def restore(
         game = replace(game, phase=Phase.SETUP)
     elif phase in (Phase.RUNNING, Phase.PAUSED):
         held = min(max(0.0, float(snapshot["elapsed"])), config.realtime.length_s)
-        done = sum(1 for c in timeline(config) if c.at < held + EPS and not c.ends_era)
+        # `elapsed` is saved rounded to the millisecond, so a cue less than that after it may
+        # not have fired yet: only cues clearly before it count as done here; `cues_done`
+        # says whether a cue at the saved time itself already fired.
+        done = sum(1 for c in timeline(config) if c.at < held - 1e-3 and not c.ends_era)
         done = max(done, min(int(snapshot.get("cues_done", 0)), len(timeline(config)) - 1))
         game = replace(game, phase=Phase.PAUSED, held_elapsed=held, cues_done=done)
     elif phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
