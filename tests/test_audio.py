@@ -240,6 +240,8 @@ def _scenario_main(spec_file: str) -> None:
             wait_until(lambda n=step[1]: attempts[0] >= n, f"{step[1]} open attempts")
         elif kind == "advance":  # ["advance", seconds] on the fake clock
             now[0] += step[1]
+        elif kind == "pull_device":  # the sound card goes away behind the adapter's back
+            pygame.mixer.quit()
         elif kind == "retry_now":
             marks["retry"] = frames()
             audio.retry_now()
@@ -535,6 +537,37 @@ def test_a_late_sound_card_brings_the_music_back_at_the_right_position(tmp_path:
     gain = np.linalg.norm(segment) / np.linalg.norm(loop[position:position + 4410])
     assert gain == pytest.approx(0.5, abs=0.02)
     assert aa.find_cue(rec.stream, GONG[:4410], RATE, threshold=0.5) == []
+
+
+def test_a_device_lost_mid_game_gives_one_warning_and_comes_back(tmp_path: Path) -> None:
+    """The mixer dies while the music plays (a USB card pulled): cues keep coming without an
+    exception or more warnings; when the device opens again the loop is where the era is."""
+    sounds = make_sounds(tmp_path / "sounds")
+    rec = record(tmp_path, [
+        ["apply", ["music", "start", 1, "realtime", 0.0]],
+        ["wait", 0.3],
+        ["pull_device"],
+        ["repeat", 3, [["sound", "gong", 1], ["sound", "tick", 1], ["volume", 0.6]]],
+        ["apply", ["music", "pause", 1, "realtime", 1.0]],
+        ["apply", ["music", "resume", 1, "realtime", 1.0]],
+        ["advance", 0.85],  # the era clock (still at 1.0 from the RESUME) runs on: 1.85 s
+        ["retry_now"],  # the disk driver starts a new recording here
+        ["wait", 0.4],
+    ], sounds=sounds, clock=100.0)
+    assert rec.errors == [] and rec.problem is None
+    warnings = rec.logged("WARNING")
+    assert len(warnings) == 1
+    lost, back = rec.changes  # the app was told twice: sound lost, sound back
+    assert lost is not None and lost.startswith("no sound: the sound device stopped working")
+    assert warnings[0].startswith(lost) and back is None
+    loop = _read_wav(sounds / "era1.ogg")
+    start = aa.sound_spans(rec.stream)[0].start
+    segment = rec.stream[start:start + 4410]
+    position, score = aa.locate(segment, loop)
+    assert score > 0.99 and position == round(1.85 * RATE)
+    # the volume set while there was no device holds
+    gain = np.linalg.norm(segment) / np.linalg.norm(loop[position:position + 4410])
+    assert gain == pytest.approx(0.6, abs=0.02)
 
 
 if __name__ == "__main__":
