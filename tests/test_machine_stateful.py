@@ -1,0 +1,318 @@
+"""Random play: hypothesis mashes every button at random moments through whole games.
+
+The test drives the core as the box's loop does: it wakes at every deadline `next_deadline`
+names on the way to the next input, then hands the input in. From the effects alone it keeps
+its own account of each real-time era (start gong, pauses, resumes, restarts) and checks:
+
+- each scholar cry and the end gong fire exactly once per real-time era, in order, at their
+  running times, and never while the era is paused;
+- introductory rounds never skip: each step moves the round by at most one;
+- eras only move forward, except by a new game ("New game?" yes, or ERA hold in game_over);
+- `next_deadline` is never in the past after a step; the machine never raises;
+- snapshot -> JSON -> loads -> restore works from every moment, keeping era, mode, round and
+  start player (a real-time era comes back paused at its running time);
+- no era music plays in setup, lead-in, scoring, game over or a pause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, settings
+from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    rule,
+)
+
+from device.core.config import Config, IntroConfig, RealtimeConfig
+from device.core.machine import (
+    Game,
+    describe,
+    elapsed,
+    new_game,
+    next_deadline,
+    restore,
+    snapshot,
+    state_name,
+    step,
+)
+from device.core.model import (
+    Button,
+    Effect,
+    Event,
+    Gesture,
+    Input,
+    Mode,
+    Music,
+    MusicAction,
+    Phase,
+    PlaySound,
+    Question,
+    Save,
+    Sound,
+    Tick,
+)
+from device.core.snapshot import dumps, loads
+
+CONFIGS = [
+    Config(),
+    # Short eras with many cues, so that random play finishes many of them.
+    Config(players=("red", "blue"), default_mode=Mode.INTRO,
+           realtime=RealtimeConfig(length_s=40.0, scholar_cues_s=(5.0, 12.5, 30.0, 39.5),
+                                   lead_in_s=2, final_ticks_s=3, scholar_prompt_s=4.0),
+           intro=IntroConfig(rounds=6, scholar_after_rounds=(1, 3, 5))),
+    Config(players=("red", "blue", "green"),
+           realtime=RealtimeConfig(length_s=25.0, scholar_cues_s=(10.0, 20.0), lead_in_s=0,
+                                   final_ticks_s=0),
+           intro=IntroConfig(rounds=4, scholar_after_rounds=(2,))),
+]
+TOLERANCE = 2e-3  # the saved running time is rounded to the millisecond
+
+waits = st.one_of(st.just(0.0), st.floats(0, 2), st.floats(0, 30), st.floats(0, 700))
+buttons = st.sampled_from(list(Button))
+gestures = st.sampled_from(list(Gesture))
+
+
+def tally(what: str) -> None:
+    """Count what random play reached (`pytest --hypothesis-show-statistics` shows it)."""
+    if currently_in_test_context():
+        event(what)
+
+
+@dataclass
+class EraRun:
+    """Our own account of one real-time era, kept from the effects only."""
+
+    era: int
+    anchor: float | None  # wall time of running time 0, while running
+    held: float | None = None  # running time, while paused
+    cries: list[float] = field(default_factory=list)  # running times they fired at
+
+    def running(self, now: float) -> float:
+        assert self.anchor is not None, "a cue while the era is paused"
+        return now - self.anchor
+
+
+class RandomPlay(RuleBasedStateMachine):
+    """One box, played at random."""
+
+    config: Config
+    game: Game
+    now: float
+    saved: dict[str, Any] | None
+    run: EraRun | None
+    music: MusicAction
+
+    @initialize(config=st.sampled_from(CONFIGS))
+    def switch_on(self, config: Config) -> None:
+        self.config = config
+        self.game = new_game(config)
+        self.now = 0.0
+        self.saved = None
+        self.run = None
+        self.music = MusicAction.STOP
+
+    # --- driving the core as the loop does --------------------------------------------------
+
+    def wait(self, seconds: float) -> None:
+        until = self.now + seconds
+        while (due := next_deadline(self.game, self.now)) is not None and due <= until:
+            self.now = max(self.now, due)
+            self.feed(Tick())
+        self.now = until
+
+    def feed(self, event: Event) -> None:
+        before = self.game
+        self.game, effects = step(before, event, self.now)
+        self.account(effects)
+        self.check_step(before, event, effects)
+
+    # --- rules --------------------------------------------------------------------------------
+
+    @rule(button=buttons, gesture=gestures, wait=waits)
+    def gesture(self, button: Button, gesture: Gesture, wait: float) -> None:
+        self.wait(wait)
+        self.feed(Input(button, gesture))
+
+    @rule(wait=waits, toggle=st.booleans())
+    def play_on(self, wait: float, toggle: bool) -> None:
+        """What a table would do next, so that random play also gets through whole games."""
+        self.wait(wait)
+        state = state_name(self.game)
+        moves = {
+            Phase.SETUP: [(Button.NEXT, Gesture.PRESS)] * toggle + [(Button.ERA, Gesture.PRESS)],
+            Phase.PAUSED: [(Button.NEXT, Gesture.PRESS)],
+            Phase.INTRO_ROUND: [(Button.NEXT, Gesture.PRESS)],
+            Phase.SCHOLARS: [(Button.NEXT, Gesture.PRESS)],
+            Phase.SCORING: [(Button.ERA, Gesture.PRESS)],
+            Phase.GAME_OVER: [(Button.ERA, Gesture.HOLD)],
+            Phase.CONFIRM: [(Button.NEXT, Gesture.PRESS)],
+        }.get(state, [])
+        for button, gesture in moves:
+            self.feed(Input(button, gesture))
+        if state in (Phase.LEAD_IN, Phase.RUNNING):
+            self.wait(self.config.realtime.lead_in_s + self.config.realtime.length_s)
+
+    @rule(wait=waits)
+    def time_passes(self, wait: float) -> None:
+        self.wait(wait)
+
+    @rule(wait=waits)
+    def power_cut(self, wait: float) -> None:
+        """The plug is pulled; the box restarts from what it last saved, through JSON."""
+        self.wait(wait)
+        self.music = MusicAction.STOP  # the process died with its mixer
+        if self.saved is None:  # nothing saved yet: a fresh game, as on first start
+            self.game, self.run = new_game(self.config), None
+            return
+        was = self.game
+        snap = loads(dumps(self.saved), self.config)
+        self.game, effects = restore(snap, self.config, self.now)
+        if self.run is not None and snap["phase"] in ("running", "paused"):
+            tally("a power cut in a real-time era")
+            self.run.anchor, self.run.held = None, snap["elapsed"]
+        else:
+            self.run = None
+        self.account(effects)
+        assert self.game.era == was.era and self.game.mode is was.mode
+        self.check_deadline()
+
+    # --- our account of the effects -----------------------------------------------------------
+
+    def account(self, effects: tuple[Effect, ...]) -> None:
+        now = self.now
+        for effect in effects:
+            if isinstance(effect, Save):
+                self.saved = effect.snapshot
+            elif isinstance(effect, Music):
+                self.account_music(effect)
+        starts = any(isinstance(e, Music) and e.action is MusicAction.START for e in effects)
+        for effect in effects:
+            if not isinstance(effect, PlaySound) or self.run is None or starts:
+                continue
+            assert effect.era == self.run.era
+            rt = self.config.realtime
+            if effect.sound is Sound.CRY:
+                running = self.run.running(now)
+                expected = rt.scholar_cues_s[len(self.run.cries)]  # the next one, in order
+                assert running == pytest.approx(expected, abs=TOLERANCE)
+                self.run.cries.append(running)
+                tally("a scholar cry in a real-time era")
+            elif effect.sound is Sound.GONG:
+                assert self.run.running(now) == pytest.approx(rt.length_s, abs=TOLERANCE)
+                assert len(self.run.cries) == len(rt.scholar_cues_s)  # none lost
+                tally("a real-time era ended")
+                self.run = None
+            elif effect.sound is Sound.TICK:
+                left = rt.length_s - self.run.running(now)
+                assert 0 < round(left) <= rt.final_ticks_s
+                assert left == pytest.approx(round(left), abs=TOLERANCE)
+
+    def account_music(self, music: Music) -> None:
+        now = self.now
+        self.music = music.action
+        if music.mode is not Mode.REALTIME:
+            return
+        if music.action is MusicAction.START:
+            assert self.run is None
+            self.run = EraRun(era=music.era, anchor=now)
+        elif self.run is None:
+            assert music.action is MusicAction.STOP
+        elif music.action is MusicAction.PAUSE:
+            self.run.held = self.run.running(now)
+            self.run.anchor = None
+            assert music.elapsed == pytest.approx(self.run.held, abs=TOLERANCE)
+        elif music.action is MusicAction.RESUME:
+            assert self.run.held is not None and self.run.anchor is None
+            self.run.anchor, self.run.held = now - self.run.held, None
+        elif music.action is MusicAction.STOP and self.game.phase is not Phase.SCORING:
+            self.run = None  # the era was abandoned ("restart era?" or "new game?" yes)
+
+    # --- checks -------------------------------------------------------------------------------
+
+    def check_step(self, before: Game, event: Event, effects: tuple[Effect, ...]) -> None:
+        after = self.game
+        self.check_deadline()
+        if state_name(after) is Phase.GAME_OVER:
+            tally("game over")
+        # Eras move forward one at a time, from scoring; back to Era I only by a new game.
+        if after.era < before.era:
+            new_game_yes = (before.question is Question.NEW_GAME
+                            and event == Input(Button.ERA, Gesture.PRESS))
+            game_over_hold = (state_name(before) is Phase.GAME_OVER
+                              and event == Input(Button.ERA, Gesture.HOLD))
+            assert new_game_yes or game_over_hold
+            assert (after.era, after.phase) == (1, Phase.SETUP)
+        elif after.era > before.era:
+            assert after.era == before.era + 1
+            assert state_name(before) is Phase.SCORING
+            assert event == Input(Button.ERA, Gesture.PRESS)
+        # Introductory rounds never skip.
+        was, now = describe(before, self.now), describe(after, self.now)
+        if was["round"] is not None and now["round"] is not None and was["era"] == now["era"]:
+            assert abs(now["round"] - was["round"]) <= 1
+        if now["round"] is not None and was["round"] is None:
+            assert now["round"] == 1  # an introductory era opens on round 1
+        # No era music under a screen without a running era.
+        if after.phase in (Phase.SETUP, Phase.LEAD_IN, Phase.SCORING, Phase.GAME_OVER,
+                           Phase.PAUSED):
+            assert self.music is not MusicAction.START and self.music is not MusicAction.RESUME
+        # A cue never fires in a paused era.
+        if before.phase is Phase.PAUSED and after.phase is Phase.PAUSED:
+            assert not [e for e in effects if isinstance(e, PlaySound)]
+
+    def check_deadline(self) -> None:
+        due = next_deadline(self.game, self.now)
+        assert due is None or due >= self.now
+
+    @invariant()
+    def survives_a_save_and_restore(self) -> None:
+        if not hasattr(self, "game"):
+            return
+        text = dumps(snapshot(self.game, self.now))
+        back, _ = restore(loads(text, self.config), self.config, self.now)
+        was, now = describe(self.game, self.now), describe(back, self.now)
+        assert (now["era"], now["mode"]) == (was["era"], was["mode"])
+        if self.game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
+            assert (now["round"], now["start_player"]) == (was["round"], was["start_player"])
+        if self.game.phase in (Phase.RUNNING, Phase.PAUSED):
+            assert back.phase is Phase.PAUSED
+            running = elapsed(self.game, self.now)
+            assert running is not None
+            assert elapsed(back, self.now) == pytest.approx(running, abs=TOLERANCE)
+
+
+RandomPlay.TestCase.settings = settings(
+    max_examples=120, stateful_step_count=50, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow])
+TestRandomPlay = RandomPlay.TestCase
+
+
+def test_random_play_reaches_whole_games() -> None:
+    """The random player is not stuck in setup: a purposeful run ends a whole game."""
+    machine = RandomPlay()
+    machine.switch_on(CONFIGS[1])
+    for _ in range(200):
+        machine.play_on(0.5, toggle=False)
+        if state_name(machine.game) is Phase.GAME_OVER:
+            break
+    assert state_name(machine.game) is Phase.GAME_OVER
+    machine.teardown()
+
+
+def test_random_play_notices_a_lost_cry() -> None:
+    """The account is not blind: a machine that skips a cue is caught."""
+    machine = RandomPlay()
+    machine.switch_on(CONFIGS[1])
+    machine.feed(Input(Button.NEXT, Gesture.PRESS))  # to real-time
+    machine.feed(Input(Button.ERA, Gesture.PRESS))
+    machine.wait(machine.config.realtime.lead_in_s + 1)
+    machine.game = replace(machine.game, cues_done=1)  # sabotage: the first cry is gone
+    with pytest.raises(AssertionError):
+        machine.wait(machine.config.realtime.length_s)
