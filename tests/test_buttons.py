@@ -158,6 +158,13 @@ def test_chord_fires_once_even_if_re_pressed() -> None:
     assert out == [(3.1, Input(BOTH, HOLD))]
 
 
+def test_each_new_chord_can_fire_both_again() -> None:
+    first = [(0.0, NEXT, True), (0.1, ERA, True), (3.5, ERA, False), (3.6, NEXT, False)]
+    second = [(t + 10.0, b, d) for t, b, d in first]
+    out = run(recogniser(), first + second, until=20.0)
+    assert out == [(3.1, Input(BOTH, HOLD)), (13.1, Input(BOTH, HOLD))]
+
+
 def test_released_half_of_a_chord_is_free_again_after_both_are_up() -> None:
     edges = [(0.0, NEXT, True), (0.1, ERA, True), (0.5, ERA, False), (0.6, NEXT, False),
              *tap(ERA, 1.0, 0.1)]
