@@ -240,6 +240,12 @@ def _scenario_main(spec_file: str) -> None:
             wait_until(lambda n=step[1]: attempts[0] >= n, f"{step[1]} open attempts")
         elif kind == "advance":  # ["advance", seconds] on the fake clock
             now[0] += step[1]
+        elif kind == "wait_preloaded":  # ["wait_preloaded", file name]: decoded in the background
+            def preloaded(name: str = step[1]) -> bool:
+                cache = audio._decoded_cache  # white-box: nothing but the preload fills it here
+                return cache is not None and cache[0].name == name
+
+            wait_until(preloaded, f"{step[1]} to be decoded in the background")
         elif kind == "pull_device":  # the sound card goes away behind the adapter's back
             pygame.mixer.quit()
         elif kind == "retry_now":
@@ -462,6 +468,22 @@ def test_track_resumes_after_a_restart_at_offset_plus_elapsed(
     after, score_after = aa.locate(rec.stream[spans[1].start:spans[1].start + seg], track,
                                    circular=False)
     assert score_after > 0.99 and abs(after - (before + seg)) <= 2
+
+
+def test_an_era_loop_is_decoded_while_its_setup_screen_shows(tmp_path: Path) -> None:
+    """Decoding at the start gong would stall the app's loop; the setup screen's Show starts
+    it in the background, and START then plays that decoded loop from its beginning."""
+    sounds = make_sounds(tmp_path / "sounds")
+    rec = record(tmp_path, [
+        ["apply", ["show", 2, "realtime"]],
+        ["wait_preloaded", "era2.ogg"],
+        ["apply", ["music", "start", 2, "realtime", 0.0]],
+        ["wait", 0.3],
+    ], sounds=sounds)
+    assert not rec.errors and not rec.logged("ERROR")
+    start = aa.sound_spans(rec.stream)[0].start
+    position, score = aa.locate(rec.stream[start:start + 4410], _read_wav(sounds / "era2.ogg"))
+    assert position == 0 and score > 0.99
 
 
 def test_unreadable_files_are_reported_once_and_the_built_in_plays(tmp_path: Path) -> None:

@@ -184,6 +184,9 @@ class Audio:
         self._cues: dict[Sound, Any] = {}
         self._rate = config.rate
         self._decoded_cache: tuple[Path, bytes] | None = None  # one era's music at a time
+        self._preload: tuple[Path, str] | None = None  # decode this ahead (file, fallback text)
+        self._preloading: Path | None = None  # being decoded by the background thread now
+        self._streamed: dict[Path, bool] = {}
         self._music_sound: Any = None  # keeps the playing rotated loop alive
         self._now: _NowPlaying | None = None
         self._memo: _MusicMemo | None = None
@@ -255,6 +258,7 @@ class Audio:
             return
         if isinstance(effect, Show):
             self._modes[effect.screen.era] = effect.screen.mode
+            self._want_preload(effect.screen.era, effect.screen.mode)
         elif isinstance(effect, SetVolume):
             self._master = min(max(float(effect.level), 0.0), 1.0)
             if self._open:
@@ -308,6 +312,53 @@ class Audio:
             # a timed soundtrack only fits a timed era; an intro era gets the built-in loop
             return ("track", Path(choice.music)) if mode is Mode.REALTIME else ("loop", built_in)
         return "loop", Path(choice.music)
+
+    def _want_preload(self, era: int, mode: Mode) -> None:
+        """Have the background thread decode this era's music while its setup screen shows.
+
+        Decoding a minute of OGG takes ~0.6 s on a laptop and seconds on a Pi; done at the
+        start gong it would hold up the app's loop (screen and buttons) that long.
+        """
+        if not self._open:
+            return
+        source, path = self._plan(era, mode)
+        if source == "track":
+            if self._streamed.setdefault(path, _streams(path)):
+                return  # streamed from the file: nothing to decode
+            fallback = "the built-in era music and cues play instead"
+        else:
+            fallback = self._fallback_text(path)
+        cached = self._decoded_cache is not None and self._decoded_cache[0] == path
+        if cached or path == self._preloading or str(path) in self._bad_files:
+            return
+        self._preload = (path, fallback)
+        self._cond.notify_all()
+
+    def _preload_now(self, path: Path, fallback: str) -> None:
+        """Decode `path` without holding the lock, then hand it over as the cached music."""
+        pygame = _pygame()
+        raw = b""
+        error: object = "it holds no sound"
+        try:
+            raw = bytes(pygame.mixer.Sound(str(path)).get_raw())
+        except (pygame.error, OSError) as exc:
+            error = exc
+        with self._cond:
+            self._preloading = None
+            if len(raw) >= FRAME_BYTES:
+                self._decoded_cache = (path, raw)
+            elif self._open:  # a closed mixer fails every file: that is not the file's fault
+                self._bad_file(path, error, fallback)
+            self._cond.notify_all()
+
+    def _wait_for_preload(self, path: Path | None = None, timeout: float = 30.0) -> None:
+        """Wait (releasing the lock) while the background thread decodes `path` (None: any)."""
+        deadline = time.monotonic() + timeout
+        while self._preloading is not None and path in (None, self._preloading):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._cond.wait(left)
 
     # --- music --------------------------------------------------------------------------------
 
@@ -386,6 +437,7 @@ class Audio:
 
     def _decoded(self, path: Path, fallback: str) -> bytes | None:
         """The file's samples in the mixer's format; one era's music is kept (and cached)."""
+        self._wait_for_preload(path)  # it is being decoded already: do not do it twice
         if self._decoded_cache is not None and self._decoded_cache[0] == path:
             return self._decoded_cache[1]
         if str(path) in self._bad_files:
@@ -565,6 +617,7 @@ class Audio:
 
     def _shut_mixer(self) -> None:
         """Drop every mixer object, then close the mixer (objects must not outlive it)."""
+        self._wait_for_preload()  # no decoding may run while the mixer closes
         self._open = False
         self._now = None
         self._music_sound = None
@@ -626,6 +679,7 @@ class Audio:
 
     def _run(self) -> None:
         while True:
+            job: tuple[Path, str] | None = None
             with self._cond:
                 if self._closed:
                     return
@@ -641,11 +695,17 @@ class Audio:
                     if self._retry_at is not None:
                         wait = max(self._retry_at - time.monotonic(), 0.0)
                         sleep = wait if sleep is None else min(sleep, wait)
+                if self._preload is not None and self._open:
+                    job, self._preload = self._preload, None
+                    self._preloading = job[0]
+                    self._decoded_cache = None  # free the last era's music before decoding
                 changed = self._take_changed()
-                if not changed:
+                if not changed and job is None:
                     self._cond.wait(sleep)
             if changed:
                 self._notify()
+            if job is not None:
+                self._preload_now(*job)
 
     def _take_changed(self) -> bool:
         changed, self._changed = self._changed, False
