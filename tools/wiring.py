@@ -1,0 +1,317 @@
+"""Draw the box's wiring diagram (docs/wiring.png) and print its wiring table.
+
+One source of truth for how the parts meet the Raspberry Pi's 40-pin header: `CONNECTIONS`
+below. `hardware.md` embeds the table this prints (`--table`), and the picture is drawn from the
+same data, so the two cannot drift apart; tests/test_systemd.py checks both against the
+config's default pins.
+
+    python tools/wiring.py                 # writes docs/wiring.png
+    python tools/wiring.py --table         # prints the Markdown wiring table
+    python tools/wiring.py --out FILE.png  # writes elsewhere
+
+The drawing is plain Pillow: the header in the middle with every pin named, the parts on both
+sides, each wire routed in its own lane so that no two wires share a segment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
+from PIL import __version__ as PILLOW_VERSION
+from PIL import features as pillow_features
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "docs" / "wiring.png"
+
+# The Raspberry Pi 40-pin header (every model since the B+, including the Pi 5), by physical
+# pin number. Odd pins form the column nearer the board's edge... on the drawing: left column.
+HEADER: dict[int, str] = {
+    1: "3V3", 2: "5V", 3: "GPIO2", 4: "5V", 5: "GPIO3", 6: "GND", 7: "GPIO4", 8: "GPIO14",
+    9: "GND", 10: "GPIO15", 11: "GPIO17", 12: "GPIO18", 13: "GPIO27", 14: "GND",
+    15: "GPIO22", 16: "GPIO23", 17: "3V3", 18: "GPIO24", 19: "GPIO10", 20: "GND",
+    21: "GPIO9", 22: "GPIO25", 23: "GPIO11", 24: "GPIO8", 25: "GND", 26: "GPIO7",
+    27: "GPIO0", 28: "GPIO1", 29: "GPIO5", 30: "GND", 31: "GPIO6", 32: "GPIO12",
+    33: "GPIO13", 34: "GND", 35: "GPIO19", 36: "GPIO16", 37: "GPIO26", 38: "GPIO20",
+    39: "GND", 40: "GPIO21",
+}
+# Second names worth printing beside a pin, for the functions the box uses.
+PIN_ROLES: dict[int, str] = {3: "SDA", 5: "SCL", 12: "PCM CLK", 35: "PCM FS", 40: "PCM DOUT"}
+
+
+@dataclass(frozen=True)
+class Connection:
+    """One wire: a part's terminal to a header pin."""
+
+    part: str  # the part as named in hardware.md
+    terminal: str  # the terminal as printed on the part
+    pin: int  # physical header pin
+    colour: str  # wire colour on the drawing (and a sensible jumper colour)
+    role: str  # what it is for, in the game's words
+    required: bool = True
+
+
+RED, BLACK, BLUE, YELLOW = "#d62728", "#202020", "#1f5fbf", "#d4a000"
+GREEN, ORANGE, PURPLE, BROWN, GREY = "#2ca02c", "#ff7f0e", "#8e44ad", "#8c564b", "#7f7f7f"
+
+CONNECTIONS: tuple[Connection, ...] = (
+    Connection("OLED", "VCC", 1, RED, "3.3 V supply for the SSD1306"),
+    Connection("OLED", "SDA", 3, BLUE, "I2C data (bus 1)"),
+    Connection("OLED", "SCL", 5, YELLOW, "I2C clock (bus 1)"),
+    Connection("OLED", "GND", 9, BLACK, "ground"),
+    Connection("NEXT button", "leg 1", 11, GREEN, "next round / pause (internal pull-up)"),
+    Connection("ERA button", "leg 1", 13, ORANGE, "new era / restart era (internal pull-up)"),
+    Connection("VOL+ button", "leg 1", 15, PURPLE, "volume up", required=False),
+    Connection("buttons", "leg 2 (all)", 25, BLACK, "shared ground of NEXT, ERA, VOL+"),
+    Connection("VOL- button", "leg 1", 16, BROWN, "volume down", required=False),
+    Connection("VOL- button", "leg 2", 14, BLACK, "ground", required=False),
+    Connection("cue LED", "anode via 330 ohm", 18, GREY, "flashes with every cue",
+               required=False),
+    Connection("cue LED", "cathode", 20, BLACK, "ground", required=False),
+    Connection("MAX98357A", "Vin", 4, RED, "5 V supply for the amplifier", required=False),
+    Connection("MAX98357A", "GND", 6, BLACK, "ground", required=False),
+    Connection("MAX98357A", "BCLK", 12, BLUE, "I2S bit clock", required=False),
+    Connection("MAX98357A", "LRC", 35, YELLOW, "I2S word select", required=False),
+    Connection("MAX98357A", "DIN", 40, GREEN, "I2S data", required=False),
+)
+
+
+def bcm_of(pin: int) -> int | None:
+    """The BCM GPIO number of a physical pin, or None for power and ground pins."""
+    name = HEADER[pin]
+    return int(name.removeprefix("GPIO")) if name.startswith("GPIO") else None
+
+
+def markdown_table() -> str:
+    """The wiring table for hardware.md, one row per wire."""
+    rows = [
+        "| part | terminal | header pin | Pi signal | what for | needed |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in CONNECTIONS:
+        signal = HEADER[c.pin]
+        if c.pin in PIN_ROLES:
+            signal += f" ({PIN_ROLES[c.pin]})"
+        needed = "yes" if c.required else "optional"
+        rows.append(f"| {c.part} | {c.terminal} | {c.pin} | {signal} | {c.role} | {needed} |")
+    return "\n".join(rows)
+
+
+# ---- Drawing ---------------------------------------------------------------------------------
+
+WIDTH, HEIGHT = 1500, 1010
+ROW_TOP, ROW_STEP = 150, 38  # y of header row 0 (pins 1 and 2), distance between rows
+LEFT_PIN_X, RIGHT_PIN_X = 620, 900  # the two pin columns, with the pin names between them
+PIN_RADIUS = 9
+BELOW_HEADER_Y = ROW_TOP + 20 * ROW_STEP + 10  # corridor for wires crossing to the other side
+
+
+def pin_xy(pin: int) -> tuple[int, int]:
+    """Centre of a header pin on the drawing."""
+    row = (pin - 1) // 2
+    return (LEFT_PIN_X if pin % 2 else RIGHT_PIN_X, ROW_TOP + row * ROW_STEP)
+
+
+def row_y(pin: int) -> int:
+    return pin_xy(pin)[1]
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    # Pillow's own bundled font, so the drawing needs nothing from the system.
+    return ImageFont.load_default(size=size)
+
+
+@dataclass
+class _Part:
+    """A part drawn as a labelled box. Terminals sit on the edge facing the header, except
+    `back` ones, on the far edge, whose wires go round the outside of the part."""
+
+    title: str
+    subtitle: str
+    x: int
+    y: int
+    w: int
+    h: int
+    faces_right: bool  # the part is left of the header, so its front edge is its right edge
+    terminals: dict[str, int]  # front terminal name -> y
+    back: dict[str, int] = field(default_factory=dict)  # back terminal name -> y
+
+    def terminal_xy(self, name: str) -> tuple[int, int]:
+        front_x, back_x = (self.x + self.w, self.x) if self.faces_right else (self.x,
+                                                                             self.x + self.w)
+        if name in self.back:
+            return (back_x, self.back[name])
+        return (front_x, self.terminals[name])
+
+
+def _parts() -> dict[str, _Part]:
+    """Where each part sits. Front terminals line up with their pins' rows, so those wires are
+    straight; the amplifier's I2S data lines leave from its back and go round."""
+    oled = _Part("SSD1306 OLED", "128x64, I2C 0x3C", 60, row_y(1) - 30, 250, 200, True,
+                 {"VCC": row_y(1), "SDA": row_y(3), "SCL": row_y(5), "GND": row_y(9)})
+    parts = {"OLED": oled}
+    for name, pin in (("NEXT", 11), ("ERA", 13), ("VOL+", 15)):
+        parts[f"{name} button"] = _Part(name, "button", 170, row_y(pin) - 16, 140, 32, True,
+                                        {"leg 1": row_y(pin)})
+    parts["VOL- button"] = _Part("VOL-", "button", 1130, row_y(14) - 10, 200, 60, False,
+                                 {"leg 2": row_y(14), "leg 1": row_y(16)})
+    parts["cue LED"] = _Part("cue LED", "+ 330 ohm", 1130, row_y(18) - 10, 200, 60, False,
+                             {"anode via 330 ohm": row_y(18), "cathode": row_y(20)})
+    parts["MAX98357A"] = _Part("MAX98357A", "I2S amplifier", 1100, row_y(2) - 30, 230,
+                               row_y(12) - row_y(2) + 52, False,
+                               {"Vin": row_y(4), "GND": row_y(6), "BCLK": row_y(12)},
+                               back={"LRC": row_y(6), "DIN": row_y(8)})
+    return parts
+
+
+def _wire(draw: ImageDraw.ImageDraw, points: list[tuple[int, int]], colour: str) -> None:
+    draw.line(points, fill=colour, width=4, joint="curve")
+    for x, y in (points[0], points[-1]):
+        draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
+
+
+def _route(part: _Part, terminal: str, pin: int, back_lane: int) -> list[tuple[int, int]]:
+    """The wire's corner points from a part's terminal to a header pin."""
+    tx, ty = part.terminal_xy(terminal)
+    hx, hy = pin_xy(pin)
+    pin_on_left = bool(pin % 2)
+    if terminal not in part.back:
+        if ty == hy:
+            return [(tx, ty), (hx, hy)]
+        lane = (hx + tx) // 2
+        return [(tx, ty), (lane, ty), (lane, hy), (hx, hy)]
+    # From the back edge: out, then down outside everything on this side.
+    if pin_on_left == part.faces_right:  # the pin is in this side's column
+        return [(tx, ty), (back_lane, ty), (back_lane, hy), (hx, hy)]
+    far_x = LEFT_PIN_X - 60 if pin_on_left else RIGHT_PIN_X + 60
+    return [(tx, ty), (back_lane, ty), (back_lane, BELOW_HEADER_Y), (far_x, BELOW_HEADER_Y),
+            (far_x, hy), (hx, hy)]
+
+
+def draw_wiring() -> Image.Image:
+    """The whole diagram as an RGB image."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), "white")
+    draw = ImageDraw.Draw(img)
+    title, label, small = _font(30), _font(17), _font(14)
+
+    draw.text((40, 24), "erabox wiring: Raspberry Pi 40-pin header seen from above, "
+              "pin 1 top left", font=title, fill="black")
+    draw.text((40, 70), "Buttons join a GPIO to GND (internal pull-ups, no resistors). "
+              "Grey outlines are optional parts. Numbers are physical pins, names BCM.",
+              font=label, fill="#444444")
+
+    # The header: a board with both pin columns and every pin's name between them.
+    draw.rounded_rectangle((LEFT_PIN_X - 30, ROW_TOP - 28, RIGHT_PIN_X + 30,
+                            ROW_TOP + 19 * ROW_STEP + 28), radius=12, fill="#1e6b3a")
+    used = {c.pin for c in CONNECTIONS}
+    for pin, name in HEADER.items():
+        x, y = pin_xy(pin)
+        if name == "GND":
+            fill = "#202020"
+        elif name in ("5V", "3V3"):
+            fill = RED
+        else:
+            fill = "#e0c060" if pin in used else "#a8a8a8"
+        draw.ellipse((x - PIN_RADIUS, y - PIN_RADIUS, x + PIN_RADIUS, y + PIN_RADIUS),
+                     fill=fill, outline="white", width=2)
+        text = name + (f" {PIN_ROLES[pin]}" if pin in PIN_ROLES else "")
+        colour = "white" if pin in used else "#9fc7ad"
+        inner, outer = (("lm", "rm"), (16, -16)) if pin % 2 else (("rm", "lm"), (-16, 16))
+        draw.text((x + outer[0], y), text, font=small, fill=colour, anchor=inner[0])
+        draw.text((x + outer[1], y - 12), str(pin), font=small, fill="#cfe8d6",
+                  anchor=inner[1])
+
+    # Parts.
+    parts = _parts()
+    optional = {c.part for c in CONNECTIONS if not c.required}
+    for key, part in parts.items():
+        box = (part.x, part.y, part.x + part.w, part.y + part.h)
+        dashed = key in optional
+        draw.rectangle(box, fill="#f4f4f4", outline="#8a8a8a" if dashed else "black",
+                       width=3)
+        tx = part.x + 12 if part.faces_right else part.x + part.w - 12
+        anchor = "la" if part.faces_right else "ra"
+        if part.h >= 50:
+            draw.text((tx, part.y + 8), part.title, font=label, fill="black", anchor=anchor)
+            draw.text((tx, part.y + 30), part.subtitle, font=small, fill="#555555",
+                      anchor=anchor)
+        else:
+            draw.text((part.x + 12, part.y + part.h // 2), part.title, font=label,
+                      fill="black", anchor="lm")
+        for name in (*part.terminals, *part.back):
+            px, py = part.terminal_xy(name)
+            at_right_edge = px == part.x + part.w
+            shown = name if name.startswith("leg") else name.split(" ")[0]
+            draw.text((px - 8 if at_right_edge else px + 8, py), shown,
+                      font=small, fill="black", anchor="rm" if at_right_edge else "lm")
+
+    # The OLED's screen, so the module is recognisable.
+    oled = parts["OLED"]
+    draw.rectangle((oled.x + 14, oled.y + 60, oled.x + 164, oled.y + 180), fill="#101828")
+    draw.text((oled.x + 89, oled.y + 120), "6:42", font=_font(44), fill="#8fd3ff",
+              anchor="mm")
+    # The shared ground of the left-hand buttons: a bus joining their second legs.
+    bus_x = 130
+    button_ys = [row_y(p) for p in (11, 13, 15)]
+    for y in button_ys:
+        draw.line((bus_x, y, 170, y), fill=BLACK, width=4)
+        draw.ellipse((bus_x - 5, y - 5, bus_x + 5, y + 5), fill=BLACK)
+    draw.text((bus_x - 10, button_ys[0]), "leg 2", font=small, fill="black", anchor="rm")
+    # The speaker on the amplifier's output.
+    amp = parts["MAX98357A"]
+    sx, sy = amp.x + 60, amp.y + amp.h - 70
+    draw.rectangle((sx - 30, sy - 18, sx - 14, sy + 18), fill="#505050")
+    draw.polygon([(sx - 14, sy - 18), (sx + 14, sy - 38), (sx + 14, sy + 38),
+                  (sx - 14, sy + 18)], fill="#707070")
+    draw.text((sx + 24, sy), "speaker\n4-8 ohm", font=small, fill="#555555", anchor="lm")
+
+    # Wires; back-edge wires each get their own lane outside the parts.
+    back_lane = max(p.x + p.w for p in parts.values()) + 30
+    for c in CONNECTIONS:
+        if c.part == "buttons":
+            hx, hy = pin_xy(c.pin)
+            _wire(draw, [(bus_x, button_ys[-1]), (bus_x, hy), (hx, hy)], c.colour)
+            continue
+        part = parts[c.part]
+        _wire(draw, _route(part, c.terminal, c.pin, back_lane), c.colour)
+        if c.terminal in part.back:
+            back_lane += 22
+
+    draw.text((40, HEIGHT - 40), "Generated by tools/wiring.py from its CONNECTIONS table; "
+              "hardware.md has the same table.", font=small, fill="#666666")
+    return img
+
+
+def png_info() -> PngImagePlugin.PngInfo:
+    """Text chunks naming the renderer, so a test knows when a pixel comparison is fair."""
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Software", "erabox tools/wiring.py")
+    info.add_text("Renderer", renderer_id())
+    return info
+
+
+def renderer_id() -> str:
+    """Pillow and FreeType versions: text rasterises differently across them."""
+    return f"Pillow {PILLOW_VERSION}, FreeType {pillow_features.version('freetype2')}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: write the PNG (default) or print the Markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", action="store_true", help="print the Markdown table")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="PNG to write")
+    args = parser.parse_args(argv)
+    if args.table:
+        print(markdown_table())
+        return 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    draw_wiring().save(args.out, pnginfo=png_info(), optimize=True)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
