@@ -1,0 +1,436 @@
+"""`erabox run`: the one composition root. Config -> adapters -> one loop.
+
+Threads and who owns what:
+- the loop thread (`Box.run_loop`) owns the game, the mixer calls, the LED and the event log.
+  It sleeps on its inbox until the next deadline of the game or the next input, whichever
+  comes first: no polling. Deadlines come from the game's single monotonic anchor, so a late
+  wake-up never shifts the next cue.
+- gpiozero's and our buttons thread only put `Input`s on the inbox.
+- the screen worker renders the newest screen model and hands it to the display (whose own
+  worker may take 25 ms per I2C frame): a slow screen never delays a cue.
+- the main thread installs signal handlers and, with a desktop window, runs its event loop
+  (SDL wants video on the main thread); otherwise it just waits for the loop to finish.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from device import SOUNDS_DIR
+from device.adapters.state_file import StateFile, resolve_state_path
+from device.config_file import load_config
+from device.core.config import Config
+from device.core.events import EventRecorder
+from device.core.machine import Game, new_game, next_deadline, restore, screen, snapshot, step
+from device.core.model import (
+    Effect,
+    FlashCue,
+    Input,
+    Music,
+    MusicAction,
+    PlaySound,
+    Save,
+    Screen,
+    SetVolume,
+    Show,
+    Tick,
+)
+from device.core.script import End, Restart, ScriptLine, parse_script
+
+log = logging.getLogger("erabox")
+
+
+# --- inbox items besides Input ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stop:
+    """End the loop: save and close (SIGTERM, window closed, script `end`)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """An adapter's status changed (e.g. the sound card vanished): redraw the screen."""
+
+
+@dataclass(frozen=True)
+class PowerCut:
+    """A script's `restart`: drop everything but the state file and come back from it."""
+
+
+Trace = Callable[[str, float], None]
+
+
+# --- the screen worker ----------------------------------------------------------------------------
+
+
+class ScreenWorker:
+    """Renders the newest screen model on its own thread and hands it to the display.
+
+    Only the newest screen matters: if two arrive while one is being drawn, the older is
+    skipped. Identical screens (with identical status marks) are not redrawn.
+    """
+
+    def __init__(self, display: Any, language: str, trace: Trace | None = None) -> None:
+        from device.ui.render import render
+
+        self._render = render
+        self._display = display
+        self._language = language
+        self._trace = trace
+        self._cond = threading.Condition()
+        self._pending: tuple[Screen, bool, float] | None = None
+        self._last: tuple[Screen, bool] | None = None
+        self._stopped = False
+        self.frames = 0
+        self._thread = threading.Thread(target=self._run, name="erabox-screen", daemon=True)
+        self._thread.start()
+
+    def show(self, screen_model: Screen, no_sound: bool, t: float) -> None:
+        with self._cond:
+            self._pending = (screen_model, no_sound, t)
+            self._cond.notify()
+
+    def close(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+        self._thread.join(timeout=2.0)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None and not self._stopped:
+                    self._cond.wait()
+                if self._pending is None:
+                    return
+                screen_model, no_sound, t = self._pending
+                self._pending = None
+            if (screen_model, no_sound) == self._last:
+                continue
+            self._last = (screen_model, no_sound)
+            try:
+                image = self._render(screen_model, language=self._language, no_sound=no_sound)
+                self._display.show(image)
+                self.frames += 1
+            except Exception:  # a drawing bug must not take the box down
+                log.exception("could not draw the screen")
+                continue
+            if self._trace is not None:
+                self._trace("frame", t)
+
+
+# --- the loop -------------------------------------------------------------------------------------
+
+
+class Box:
+    """The game loop: one thread owning the game, the mixer calls and the event log."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        state_file: StateFile,
+        audio: Any = None,
+        screen_worker: ScreenWorker | None = None,
+        led: Any = None,
+        events: EventRecorder | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        trace: Trace | None = None,
+    ) -> None:
+        self.config = config
+        self.state_file = state_file
+        self.audio = audio
+        self.screen_worker = screen_worker
+        self.led = led
+        self.events = events
+        self.clock = clock
+        self.trace = trace
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.ready_at = clock()
+        self.game: Game = new_game(config)
+        self.stopped = threading.Event()
+        self.cue_log: list[tuple[float, float, str]] = []  # (due, dispatched, sound) for bench
+
+    # Called from any thread (button callbacks, signal handlers, the window).
+    def post(self, item: Input | Stop | Redraw | PowerCut) -> None:
+        """Hand an event to the loop (thread-safe, also from a signal handler)."""
+        self.inbox.put(item)
+
+    def start_game(self) -> None:
+        """Come back from the state file, or start a fresh game."""
+        now = self.clock()
+        saved = self.state_file.load(self.config)
+        if saved is None:
+            self.game = new_game(self.config)
+            effects: tuple[Effect, ...] = (SetVolume(self.game.volume),
+                                           Show(screen(self.game, now)))
+        else:
+            self.game, effects = restore(saved, self.config, now)
+            log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],
+                     saved["phase"])
+        self._apply(effects, now)
+        if self.events is not None:
+            self.events.state(self.game, now - self.ready_at)
+
+    def run_loop(self) -> None:
+        """Run until a `Stop` arrives. Saves the game on the way out."""
+        try:
+            self._loop()
+        finally:
+            self.stopped.set()
+
+    def _loop(self) -> None:
+        while True:
+            now = self.clock()
+            due = next_deadline(self.game, now)
+            try:
+                if due is None:
+                    item = self.inbox.get()
+                else:
+                    item = self.inbox.get(timeout=max(0.0, due - now))
+            except queue.Empty:
+                item = None
+            now = self.clock()
+            if isinstance(item, Stop):
+                log.info("stopping (%s)", item.reason)
+                self._shutdown(now)
+                return
+            if isinstance(item, PowerCut):
+                self._power_cut(now)
+                continue
+            if isinstance(item, Input):
+                if self.trace is not None:
+                    self.trace("input", now)
+                if self.events is not None:
+                    self.events.input(item, now - self.ready_at)
+                self._step(item, now, due=None)
+            elif isinstance(item, Redraw):
+                self._show(screen(self.game, now), now)
+            else:
+                self._step(Tick(), now, due=due)
+
+    def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
+        self.game, effects = step(self.game, event, now)
+        if self.trace is not None and isinstance(event, Input):
+            self.trace("state", self.clock())
+        for effect in effects:
+            if isinstance(effect, PlaySound) and due is not None:
+                self.cue_log.append((due, now, effect.sound.value))
+        self._apply(effects, now)
+        if self.events is not None:
+            self.events.state(self.game, now - self.ready_at)
+
+    def _apply(self, effects: tuple[Effect, ...], now: float) -> None:
+        """Sound first (it is what must be on time), then LED, save, screen, log."""
+        sound = [e for e in effects if isinstance(e, PlaySound | Music | SetVolume)]
+        if self.audio is not None:
+            for effect in sound:
+                self.audio.apply(effect)
+        if sound and self.trace is not None:
+            self.trace("mixer", self.clock())
+        for effect in effects:
+            if isinstance(effect, FlashCue) and self.led is not None:
+                self.led.flash()
+            elif isinstance(effect, Save):
+                self.state_file.save(effect.snapshot)
+        shows = [e for e in effects if isinstance(e, Show)]
+        if shows:
+            self._show(shows[-1].screen, now)
+        if self.events is not None:
+            self.events.effects(effects, now - self.ready_at)
+
+    def _show(self, screen_model: Screen, now: float) -> None:
+        if self.screen_worker is not None:
+            no_sound = self.audio is not None and self.audio.problem is not None
+            self.screen_worker.show(screen_model, no_sound, now)
+
+    def _power_cut(self, now: float) -> None:
+        """A script's `restart`: silence, forget, and come back from the state file."""
+        if self.audio is not None:
+            self.audio.apply(Music(MusicAction.STOP, self.game.era, self.game.mode, 0.0))
+        self.state_file.flush()
+        self.start_game()
+
+    def _shutdown(self, now: float) -> None:
+        self.state_file.save(snapshot(self.game, now))
+        self.state_file.close()
+
+
+# --- choosing the parts ---------------------------------------------------------------------------
+
+
+def has_desktop() -> bool:
+    """Whether a desktop window can be opened here."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def choose_display_kind(kind: str, config: Config) -> str:
+    """`auto`: the OLED when one answers, else a desktop window, else the terminal."""
+    if kind != "auto":
+        return kind
+    from device.adapters.display import probe_ssd1306
+
+    if probe_ssd1306(config.display):
+        return "ssd1306"
+    if has_desktop():
+        return "window"
+    if sys.stdout.isatty():
+        return "terminal"
+    return "none"
+
+
+def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | None]:
+    if not target:
+        return None, None
+    stream: TextIO = sys.stdout if target == "-" else open(  # noqa: SIM115 (closed at exit)
+        target, "w", encoding="utf-8", buffering=1)
+
+    def emit(event: dict[str, Any]) -> None:
+        stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+        stream.flush()
+
+    return EventRecorder(emit), (None if target == "-" else stream)
+
+
+def _script_player(lines: list[ScriptLine], box: Box, buttons: Any,
+                   stop: threading.Event) -> threading.Thread:
+    """Replays script lines in real time (run.md): gestures go through the mock pins."""
+
+    def play() -> None:
+        for line in lines:
+            delay = box.ready_at + line.at - box.clock()
+            if delay > 0 and stop.wait(delay):
+                return
+            action = line.action
+            if isinstance(action, End):
+                box.post(Stop("script end"))
+                return
+            if isinstance(action, Restart):
+                box.post(PowerCut())
+            elif buttons is not None and buttons.mock and _fitted(buttons, action):
+                buttons.perform(action)
+            else:  # real pins cannot be pushed by software: hand the gesture over directly
+                box.post(action)
+
+    thread = threading.Thread(target=play, name="erabox-script", daemon=True)
+    thread.start()
+    return thread
+
+
+def _fitted(buttons: Any, action: Input) -> bool:
+    from device.core.model import Button
+
+    wanted = (Button.NEXT, Button.ERA) if action.button is Button.BOTH else (action.button,)
+    return all(b in buttons.fitted for b in wanted)
+
+
+def run(args: argparse.Namespace, *, trace: Trace | None = None) -> int:
+    """`erabox run`. Returns the exit code."""
+    logging.basicConfig(
+        level=os.environ.get("ERABOX_LOG", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    config = load_config(args.config)
+    script = None
+    if args.script:
+        try:
+            text = Path(args.script).read_text(encoding="utf-8")
+        except OSError as exc:
+            from device.core.script import ScriptError
+
+            raise ScriptError(f"{args.script}: cannot read the script ({exc})") from None
+        script = parse_script(text, args.script)
+
+    state_path = resolve_state_path(config)
+    log.info("erabox starting: config %s, state file %s", config.source, state_path)
+    state_file = StateFile(state_path)
+    events, events_file = _event_stream(args.events)
+
+    # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
+    from device.adapters.buttons import Buttons, CueLed, default_pin_factory
+
+    choice = default_pin_factory()
+    audio = None
+    if args.audio == "auto":
+        from device.adapters.audio import Audio
+
+        audio = Audio(config.audio, SOUNDS_DIR)
+
+    kind = choose_display_kind(args.display, config)
+    window = None
+    if kind == "window":
+        from device.adapters.window import WindowDisplay
+
+        window = WindowDisplay(config)
+        display: Any = window
+    else:
+        from device.adapters.display import open_display
+
+        display = open_display(kind, config.display)
+    log.info("display: %s", kind)
+    screen_worker = ScreenWorker(display, config.language, trace)
+
+    led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
+    box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
+              events=events, trace=trace)
+    buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory)
+    if audio is not None:
+        audio.on_change = lambda: box.post(Redraw())
+
+    stop_script = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        box.post(Stop(signal.Signals(signum).name))
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    keyboard = None
+    try:
+        box.ready_at = box.clock()
+        box.start_game()
+        log.info("ready")
+        loop = threading.Thread(target=box.run_loop, name="erabox-loop")
+        loop.start()
+        if script is not None:
+            _script_player(script, box, buttons, stop_script)
+        if window is not None:
+            window.run(buttons, box.post, box.stopped)  # returns when the box stops
+        else:
+            if kind == "terminal" and sys.stdin.isatty():
+                from device.adapters.keyboard import KeyboardInput
+
+                keyboard = KeyboardInput(buttons, box.post)
+        loop.join()  # a plain join: signal handlers still run on the main thread
+    finally:
+        stop_script.set()
+        if keyboard is not None:
+            keyboard.close()
+        buttons.close()
+        led.close()
+        screen_worker.close()
+        with contextlib.suppress(Exception):
+            display.close()
+        if audio is not None:
+            audio.close()
+        if events_file is not None:
+            events_file.close()
+    return 0

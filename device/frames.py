@@ -1,0 +1,23 @@
+"""`erabox simulate --frames DIR`: every distinct screen of a simulated game as a PNG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from device.adapters.display import PngDisplay
+from device.core.model import Screen
+from device.ui.render import render
+
+
+class FrameWriter:
+    """Renders each new screen model and writes it as `DIR/NNNN-<t>.png` (t: virtual seconds).
+
+    Screens that differ as data but draw the same pixels are written once.
+    """
+
+    def __init__(self, directory: Path, language: str) -> None:
+        self.display = PngDisplay(directory)
+        self.language = language
+
+    def __call__(self, screen: Screen, t: float) -> None:
+        self.display.show(render(screen, language=self.language), label=f"{t:.3f}")
