@@ -372,6 +372,24 @@ def test_pause_keeps_the_position_to_the_sample(tmp_path: Path) -> None:
     assert rec.seconds(second.start - first.stop) == pytest.approx(0.5, abs=0.15)
 
 
+def test_start_while_paused_restarts_the_era_music_from_the_beginning(tmp_path: Path) -> None:
+    """"Restart era" from a paused era: START must not stay paused nor go on where it was."""
+    sounds = make_sounds(tmp_path / "sounds")
+    rec = record(tmp_path, [
+        ["apply", ["music", "start", 1, "realtime", 0.0]],
+        ["wait", 0.4],
+        ["apply", ["music", "pause", 1, "realtime", 0.4]],
+        ["wait", 0.3],
+        ["apply", ["music", "start", 1, "realtime", 0.0]],
+        ["wait", 0.4],
+    ], sounds=sounds)
+    spans = aa.sound_spans(rec.stream)
+    assert len(spans) == 2, spans
+    position, score = aa.locate(rec.stream[spans[1].start:spans[1].start + 4410],
+                                _read_wav(sounds / "era1.ogg"))
+    assert position == 0 and score > 0.99
+
+
 def test_resume_with_nothing_loaded_starts_at_the_elapsed_position(tmp_path: Path) -> None:
     """After a restart the core sends RESUME with the saved running time: 4.25 s into a 2 s
     loop is 0.25 s into it. A clock that stands still makes the expected position exact."""

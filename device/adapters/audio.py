@@ -306,7 +306,7 @@ class Audio:
         if not 1 <= era <= len(self.config.eras):
             return "loop", built_in
         choice = self.config.eras[era - 1]
-        if not choice.music or choice.music in self._bad_files:
+        if not choice.music or str(Path(choice.music)) in self._bad_files:
             return "loop", built_in
         if choice.music_kind == "track":
             # a timed soundtrack only fits a timed era; an intro era gets the built-in loop
