@@ -32,7 +32,7 @@ from typing import Any, TextIO
 from device import SOUNDS_DIR
 from device.adapters.state_file import StateFile, resolve_state_path
 from device.config_file import load_config
-from device.core.config import Config
+from device.core.config import Config, ConfigError
 from device.core.events import EventRecorder
 from device.core.machine import Game, new_game, next_deadline, restore, screen, snapshot, step
 from device.core.model import (
@@ -383,9 +383,12 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None) -> int:
         window = WindowDisplay(config)
         display: Any = window
     else:
-        from device.adapters.display import open_display
+        from device.adapters.display import DisplayError, open_display
 
-        display = open_display(kind, config.display)
+        try:
+            display = open_display(kind, config.display)
+        except DisplayError as exc:
+            raise ConfigError(f"--display {kind}: {exc}") from None
     log.info("display: %s", kind)
     screen_worker = ScreenWorker(display, config.language, trace)
 

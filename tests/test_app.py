@@ -1,0 +1,191 @@
+"""The box end to end, in process: gpiozero's MockFactory drives the real `Button` code, the
+loop runs the core on the real clock, the real renderer draws into a display that keeps the
+last frame. Checks the states, sounds and screens that pin edges produce."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from device.adapters.buttons import Buttons
+from device.adapters.display import NullDisplay, frame_bytes
+from device.adapters.state_file import StateFile
+from device.app import Box, ScreenWorker, Stop
+from device.core.config import parse_config
+from device.core.events import EventRecorder
+from device.core.model import Phase
+from device.ui.render import render
+
+CONFIG = """
+[realtime]
+length_s = 60
+scholar_cues_s = [30]
+lead_in_s = 0
+final_ticks_s = 0
+
+[buttons]
+hold_s = 0.3
+both_s = 0.6
+bounce_s = 0.02
+"""
+
+
+@dataclass
+class Rig:
+    box: Box
+    buttons: Buttons
+    factory: MockFactory
+    display: NullDisplay
+    screens: ScreenWorker
+    events: list[dict[str, Any]]
+    changed: threading.Condition
+
+    def pin(self, number: int) -> Any:
+        return self.factory.pin(number)
+
+    def wait(self, predicate: Callable[[list[dict[str, Any]]], Any], what: str,
+             timeout: float = 10.0) -> Any:
+        """Wait (on a condition, not a guess) until the event list satisfies `predicate`."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                result = predicate(self.events)
+                if result:
+                    return result
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out waiting for {what}; events: "
+                                         f"{self.events[-8:]}")
+                self.changed.wait(left)
+
+    def inputs(self) -> list[tuple[str, str]]:
+        return [(e["button"], e["gesture"]) for e in self.events if e["type"] == "input"]
+
+    def press(self, number: int, seconds: float = 0.1) -> None:
+        self.pin(number).drive_low()
+        time.sleep(seconds)  # the stimulus: how long the finger stays down
+        self.pin(number).drive_high()
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    config = parse_config(CONFIG, "test.toml")
+    events: list[dict[str, Any]] = []
+    changed = threading.Condition()
+
+    def emit(event: dict[str, Any]) -> None:
+        with changed:
+            events.append(event)
+            changed.notify_all()
+
+    display = NullDisplay()
+    screens = ScreenWorker(display, "en")
+    state_file = StateFile(tmp_path / "state.json")
+    box = Box(config, state_file=state_file, screen_worker=screens,
+              events=EventRecorder(emit))
+    factory = MockFactory()
+    buttons = Buttons(config.buttons, box.post, pin_factory=factory)
+    box.start_game()
+    loop = threading.Thread(target=box.run_loop)
+    loop.start()
+    try:
+        yield Rig(box, buttons, factory, display, screens, events, changed)
+    finally:
+        box.post(Stop("test over"))
+        loop.join(timeout=5)
+        buttons.close()
+        screens.close()
+        factory.close()
+    assert not loop.is_alive()
+
+
+def last_state(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    states = [e for e in events if e["type"] == "state"]
+    return states[-1] if states else None
+
+
+def wait_screen(rig: Rig, kind: Phase) -> None:
+    """Wait until the display holds exactly the rendered screen of `kind`."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        shown = rig.screens._last
+        image = rig.display.last
+        if shown is not None and image is not None and shown[0].kind is kind:
+            assert frame_bytes(image) == frame_bytes(render(shown[0], language="en",
+                                                            no_sound=shown[1]))
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the display never showed {kind}")
+
+
+def test_era_press_starts_the_era_with_a_gong(rig: Rig) -> None:
+    rig.press(27)
+    rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "running", "running")
+    sounds = [e["sound"] for e in rig.events if e["type"] == "sound"]
+    assert sounds == ["gong", "music_start"]
+    assert rig.inputs() == [("era", "press")]
+    wait_screen(rig, Phase.RUNNING)
+
+
+def test_next_hold_pauses_and_press_resumes(rig: Rig) -> None:
+    rig.press(27)
+    rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "running", "running")
+    rig.pin(17).drive_low()
+    # The hold fires at the threshold, while the button is still down.
+    rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "paused", "paused")
+    rig.pin(17).drive_high()
+    wait_screen(rig, Phase.PAUSED)
+    time.sleep(0.1)  # the stimulus: the finger is up for a moment before pressing again
+    rig.press(17)
+    rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "running", "resumed")
+    assert rig.inputs() == [("era", "press"), ("next", "hold"), ("next", "press")]
+    sounds = [e["sound"] for e in rig.events if e["type"] == "sound"]
+    assert sounds == ["gong", "music_start", "music_pause", "music_resume"]
+
+
+def test_both_held_asks_new_game_and_suppresses_single_gestures(rig: Rig) -> None:
+    rig.pin(17).drive_low()
+    rig.pin(27).drive_low()
+    rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "confirm", "confirm")
+    rig.pin(17).drive_high()
+    rig.pin(27).drive_high()
+    wait_screen(rig, Phase.CONFIRM)
+    time.sleep(0.1)  # the stimulus: fingers up for a moment
+    rig.press(27)  # ERA: yes
+    rig.wait(lambda ev: len(rig.inputs()) >= 2, "the answer")
+    assert rig.inputs() == [("both", "hold"), ("era", "press")]
+    state = rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "setup" and
+                     last_state(ev), "setup")
+    assert state["era"] == 1 and state["mode"] == "realtime"
+
+
+def test_a_5ms_glitch_is_not_a_press(rig: Rig) -> None:
+    pin = rig.pin(17)
+    pin.drive_low()
+    time.sleep(0.005)  # the glitch
+    pin.drive_high()
+    # A real press on ERA afterwards: once it is seen, the glitch had its chance to count.
+    rig.press(27)
+    rig.wait(lambda ev: ("era", "press") in rig.inputs(), "the ERA press")
+    assert rig.inputs() == [("era", "press")]
+    assert (last_state(rig.events) or {}).get("mode") == "realtime"  # NEXT would toggle it
+
+
+def test_next_press_in_setup_toggles_the_mode_on_screen(rig: Rig) -> None:
+    rig.press(17)
+    state = rig.wait(lambda ev: (last_state(ev) or {}).get("mode") == "intro" and
+                     last_state(ev), "intro mode")
+    assert state["state"] == "setup" and state["start_player"] == "red"
+    deadline = time.monotonic() + 10
+    while rig.screens._last is None or rig.screens._last[0].mode.value != "intro":
+        assert time.monotonic() < deadline, "the setup screen never showed the intro mode"
+        time.sleep(0.01)
+    assert rig.display.last is not None
+    assert frame_bytes(rig.display.last) == frame_bytes(render(rig.screens._last[0]))
