@@ -316,7 +316,7 @@ class Ssd1306Display:
 
     def _start_panel(self) -> Any:
         """Open the bus if needed and initialise the panel (the driver sends a blank frame)."""
-        import adafruit_ssd1306  # late: pulls in Blinka, only wanted when a panel is used
+        import adafruit_ssd1306  # type: ignore[import-untyped]  # late: pulls in Blinka
 
         if self._bus is None:
             self._bus = LinuxI2CBus(self.config.i2c_bus)
