@@ -119,7 +119,7 @@ class ScreenWorker:
                     self._cond.wait()
                 if self._pending is None:
                     return
-                screen_model, no_sound, t = self._pending
+                screen_model, no_sound, _step_t = self._pending
                 self._pending = None
             if (screen_model, no_sound) == self._last:
                 continue
@@ -132,7 +132,8 @@ class ScreenWorker:
                 log.exception("could not draw the screen")
                 continue
             if self._trace is not None:
-                self._trace("frame", t)
+                # The hand-over time, not the step's `t`: input-to-frame latency ends here.
+                self._trace("frame", time.monotonic())
 
 
 # --- the loop -------------------------------------------------------------------------------------
@@ -342,8 +343,15 @@ def _fitted(buttons: Any, action: Input) -> bool:
     return all(b in buttons.fitted for b in wanted)
 
 
-def run(args: argparse.Namespace, *, trace: Trace | None = None) -> int:
-    """`erabox run`. Returns the exit code."""
+def run(args: argparse.Namespace, *, trace: Trace | None = None,
+        on_ready: Callable[[Box, Any], None] | None = None) -> int:
+    """`erabox run`. Returns the exit code.
+
+    Hooks for `erabox bench` (in-process runs): `trace(kind, t)` reports "input", "state",
+    "mixer" and "frame" moments on the monotonic clock; `on_ready(box, buttons)` is called on
+    the main thread once the loop runs, with the `Box` and the `Buttons` (to drive mock pins).
+    It must return quickly; whoever it starts ends the run with `box.post(Stop(...))`.
+    """
     logging.basicConfig(
         level=os.environ.get("ERABOX_LOG", "INFO").upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -415,6 +423,8 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None) -> int:
         loop.start()
         if script is not None:
             _script_player(script, box, buttons, stop_script)
+        if on_ready is not None:
+            on_ready(box, buttons)
         if window is not None:
             window.run(buttons, box.post, box.stopped)  # returns when the box stops
         else:
