@@ -64,7 +64,7 @@ class WindowDisplay:
         self.size = (panel_w + 2 * MARGIN, panel_h + 3 * MARGIN + BUTTON_H + 20)
         self.panel_rect = (MARGIN, MARGIN, panel_w, panel_h)
         y = MARGIN * 2 + panel_h
-        big = (panel_w - MARGIN) // 2 - 70
+        big = (panel_w - MARGIN) // 2 - 100
         pins = config.buttons
         fitted_vol = pins.vol_up_pin is not None and pins.vol_down_pin is not None
         self.keys = [
