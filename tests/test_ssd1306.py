@@ -355,9 +355,16 @@ def test_missing_i2c_bus_is_a_clear_problem() -> None:
         display.show(text())  # keeps accepting frames
     finally:
         display.close()
-    opened = open_display("ssd1306", config)
-    assert isinstance(opened, Ssd1306Display)
-    opened.close()
+    told: list[str | None] = []
+    reported.clear()
+    opened = open_display("ssd1306", config,
+                          on_problem=lambda problem: (told.append(problem), reported.set()))
+    try:
+        assert isinstance(opened, Ssd1306Display)
+        assert reported.wait(TIMEOUT)
+        assert told[0] is not None and "/dev/i2c-97" in told[0]
+    finally:
+        opened.close()
 
 
 def test_linux_bus_sends_the_bytes_the_driver_gives(tmp_path, monkeypatch) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
@@ -237,11 +238,18 @@ class TerminalDisplay:
                 pass  # the terminal is gone; nothing left to restore
 
 
-def open_display(kind: str, config: DisplayConfig, *, stream: TextIO | None = None) -> Display:
+def open_display(
+    kind: str,
+    config: DisplayConfig,
+    *,
+    stream: TextIO | None = None,
+    on_problem: Callable[[str | None], None] | None = None,
+) -> Display:
     """Open the display named by `--display KIND`: "ssd1306", "terminal", "png:DIR", "none".
 
     `stream` is where "terminal" draws (default: standard output). The SSD1306 never raises
-    here when the panel is missing: it reports through `problem` and keeps retrying.
+    here when the panel is missing: it reports through `problem` (and `on_problem`, called
+    from its worker thread whenever the problem changes) and keeps retrying.
     Raises `DisplayError` (a ValueError) for an unknown kind or an unusable frame directory.
     """
     if kind == "none":
@@ -261,7 +269,7 @@ def open_display(kind: str, config: DisplayConfig, *, stream: TextIO | None = No
         # Imported here rather than at the top: oled.py builds on this module.
         from .oled import Ssd1306Display
 
-        return Ssd1306Display(config)
+        return Ssd1306Display(config, on_problem=on_problem)
     raise DisplayError(
         f"unknown display {kind!r}: expected one of {', '.join(DISPLAY_KINDS)}"
         " (or 'window'/'auto' through erabox run)"
