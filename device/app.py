@@ -343,6 +343,18 @@ def _fitted(buttons: Any, action: Input) -> bool:
     return all(b in buttons.fitted for b in wanted)
 
 
+def _warn_undrawable_names(config: Config) -> None:
+    """Player colours come from the config: say once if the screen cannot draw one."""
+    from device.ui.strings import colour_name
+    from device.ui.text import unsupported_characters
+
+    for colour in config.players:
+        missing = unsupported_characters(colour_name(colour, config.language))
+        if missing:
+            log.warning("players: the screen has no glyph for %s in %r; it shows '?' there",
+                        " ".join(sorted(missing)), colour)
+
+
 def run(args: argparse.Namespace, *, trace: Trace | None = None,
         on_ready: Callable[[Box, Any], None] | None = None) -> int:
     """`erabox run`. Returns the exit code.
@@ -368,6 +380,7 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
             raise ScriptError(f"{args.script}: cannot read the script ({exc})") from None
         script = parse_script(text, args.script)
 
+    _warn_undrawable_names(config)
     state_path = resolve_state_path(config)
     log.info("erabox starting: config %s, state file %s", config.source, state_path)
     state_file = StateFile(state_path)

@@ -212,3 +212,26 @@ def test_bad_config_exits_2_naming_the_key(tmp_path: Path, bad: str) -> None:
     key = "length_s" if "length_s" in bad else "volume"
     assert key in result.stderr and "bad.toml" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_unopenable_audio_driver_runs_silent_with_one_warning(tmp_path: Path) -> None:
+    events_file = tmp_path / "events.jsonl"
+    (tmp_path / "erabox.toml").write_text(SHORT_ERA)
+    (tmp_path / "s.script").write_text("0.2 era press\n5.0 end\n")
+    env = daemon_env(tmp_path)
+    env["SDL_AUDIODRIVER"] = "no_such_driver"
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+         "--display", "none", "--audio", "auto", "--script", str(tmp_path / "s.script"),
+         "--events", str(events_file)],
+        env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    # The era still ran on time: gong, two cries, gong, scoring.
+    events = read_events(events_file)
+    assert [e["sound"] for e in events if e["type"] == "sound"] == [
+        "gong", "music_start", "cry", "cry", "gong", "music_stop"]
+    assert [e["state"] for e in events if e["type"] == "state"][-1] == "scoring"
+    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
+    sound_warnings = [line for line in warnings if "sound" in line.lower()]
+    assert len(sound_warnings) == 1, warnings
+    assert "Traceback" not in result.stderr
