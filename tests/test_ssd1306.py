@@ -330,17 +330,51 @@ def test_probe_finds_the_panel_at_either_address() -> None:
     assert device_answers(other, 0x27)
 
 
-def test_display_at_0x3d(make_display) -> None:
+def test_display_at_0x3d(make_display, caplog) -> None:
     at_3d = EmulatedI2CBus({0x3D: Ssd1306Emulator()})
     display = make_display(address=0x3D, on_bus=at_3d)
     display.show(text())
     assert display.flush(TIMEOUT)
     assert_same_pixels(at_3d.chip.panel_image(), text())
+    assert not caplog.records
 
+
+def test_panel_at_the_other_address_is_used_and_said(make_display, caplog) -> None:
+    at_3d = EmulatedI2CBus({0x3D: Ssd1306Emulator()})
+    display = make_display(address=0x3C, on_bus=at_3d)
+    display.show(text())
+    assert display.flush(TIMEOUT)
+    assert_same_pixels(at_3d.chip.panel_image(), text())
+    assert display.problem is None
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "0x3D" in warning and "display.address" in warning
+
+
+def test_no_panel_at_either_address(make_display) -> None:
+    elsewhere = EmulatedI2CBus({0x27: Ssd1306Emulator()})
     reported = threading.Event()
-    wrong = make_display(address=0x3C, on_bus=at_3d, on_problem=lambda problem: reported.set())
+    display = make_display(on_bus=elsewhere, on_problem=lambda problem: reported.set())
     assert reported.wait(TIMEOUT)
-    assert wrong.problem is not None and "0x3C" in wrong.problem
+    assert display.problem is not None
+    assert "not answering at 0x3C on emulated-i2c (nor at 0x3D)" in display.problem
+    assert elsewhere.chip.commands == []  # nothing was sent to a chip that is not ours
+
+
+class ClaimedBus(EmulatedI2CBus):
+    """i2c-dev when a kernel driver owns the address: selecting it fails with EBUSY."""
+
+    def writeto(self, address: int, buffer: object, *, start: int = 0,
+                end: int | None = None) -> None:
+        raise OSError(errno.EBUSY, "Device or resource busy")
+
+    readfrom_into = writeto
+
+
+def test_address_claimed_by_a_kernel_driver(make_display) -> None:
+    reported = threading.Event()
+    display = make_display(on_bus=ClaimedBus(), on_problem=lambda problem: reported.set())
+    assert reported.wait(TIMEOUT)
+    assert display.problem is not None and "claimed by a kernel driver" in display.problem
 
 
 def test_missing_i2c_bus_is_a_clear_problem() -> None:

@@ -279,7 +279,8 @@ def open_display(
 def probe_ssd1306(config: DisplayConfig) -> bool:
     """True when an SSD1306 answers on the configured bus at 0x3C or 0x3D (for `auto`).
 
-    Use `oled.find_ssd1306` to learn which of the two addresses answered.
+    `open_display("ssd1306", config)` then finds it at either address; `oled.find_ssd1306`
+    says which one answered.
     """
     from .oled import find_ssd1306
 

@@ -126,11 +126,16 @@ class LinuxI2CBus:
         view[:] = data
 
     def scan(self) -> list[int]:
-        """Addresses that acknowledge a quick write, like `i2cdetect -q`."""
+        """Addresses that acknowledge a quick write or are in use, like `i2cdetect -q`."""
         found = []
         for address in range(0x08, 0x78):
-            if device_answers(self, address):
-                found.append(address)
+            try:
+                if device_answers(self, address):
+                    found.append(address)
+            except OSError as exc:
+                if exc.errno != errno.EBUSY:
+                    raise
+                found.append(address)  # claimed by a kernel driver ("UU" in i2cdetect)
         return found
 
     def close(self) -> None:
@@ -145,7 +150,8 @@ class LinuxI2CBus:
 def device_answers(bus: I2CBus, address: int) -> bool:
     """Whether a device acknowledges `address`: a zero-length write, else a one-byte read.
 
-    The same probe `I2CDevice` makes before the driver talks to the panel.
+    The same probe `I2CDevice` makes before the driver talks to the panel. Raises the
+    OSError (EBUSY) when a kernel driver has claimed the address.
     """
     while not bus.try_lock():
         time.sleep(0)
@@ -153,12 +159,15 @@ def device_answers(bus: I2CBus, address: int) -> bool:
         try:
             bus.writeto(address, b"")
             return True
-        except OSError:
-            pass
+        except OSError as exc:
+            if exc.errno == errno.EBUSY:
+                raise  # there, but a kernel driver owns it: not "absent"
         try:
             bus.readfrom_into(address, bytearray(1))
             return True
-        except OSError:
+        except OSError as exc:
+            if exc.errno == errno.EBUSY:
+                raise
             return False
     finally:
         bus.unlock()
@@ -177,17 +186,23 @@ def find_ssd1306(config: DisplayConfig, bus: I2CBus | None = None) -> int | None
         except OSError:
             return None
     try:
-        order = [config.address] + [a for a in SSD1306_ADDRESSES if a != config.address]
-        for address in order:
-            try:
-                if device_answers(bus, address):
-                    return address
-            except OSError:  # e.g. EBUSY: claimed by a kernel driver, not ours to use
-                continue
-        return None
+        return _find_address(config, bus)[0]
     finally:
         if opened is not None:
             opened.close()
+
+
+def _find_address(config: DisplayConfig, bus: I2CBus) -> tuple[int | None, OSError | None]:
+    """The answering address, or None and the error that says why not (if not a plain NACK)."""
+    order = [config.address] + [a for a in SSD1306_ADDRESSES if a != config.address]
+    refused: OSError | None = None
+    for address in order:
+        try:
+            if device_answers(bus, address):
+                return address, None
+        except OSError as exc:  # e.g. EBUSY: claimed by a kernel driver, not ours to use
+            refused = refused or exc
+    return None, refused
 
 
 # Bit order reversed, for each byte value (MSB-first pixel rows -> LSB-first page columns).
@@ -210,6 +225,9 @@ def panel_bytes(image: Image.Image) -> bytes:
 
 class Ssd1306Display:
     """The SSD1306 OLED as a `Display`; see the module docstring.
+
+    The panel is looked for at `config.address` first, then at the other SSD1306 address (a
+    warning says so): a jumper set otherwise than the config should not leave the box blind.
 
     `bus`: an I2C bus object to use instead of opening `/dev/i2c-<config.i2c_bus>` (tests pass
     an emulated one; it is not closed by `close`). `retry_s`: the least time between two
@@ -237,6 +255,7 @@ class Ssd1306Display:
         self._bus_name = getattr(bus, "name", None) or f"/dev/i2c-{config.i2c_bus}"
         self._panel: Any = None  # the driver, once the panel answered its initialisation
         self._failing = False  # logged already: stay quiet until it works again
+        self._address_warned: int | None = None  # the unconfigured address we said we use
         self._cond = threading.Condition()
         self._newest: bytes | None = None  # frame_bytes of the newest frame shown
         self._newest_seq = 0
@@ -315,14 +334,22 @@ class Ssd1306Display:
                 self._cond.notify_all()
 
     def _start_panel(self) -> Any:
-        """Open the bus if needed and initialise the panel (the driver sends a blank frame)."""
+        """Open the bus if needed, find the panel and initialise it (the driver blanks it)."""
         import adafruit_ssd1306  # type: ignore[import-untyped]  # late: pulls in Blinka
 
         if self._bus is None:
             self._bus = LinuxI2CBus(self.config.i2c_bus)
+        address, refused = _find_address(self.config, self._bus)
+        if address is None:
+            raise refused or OSError(errno.EREMOTEIO, os.strerror(errno.EREMOTEIO))
+        if address != self.config.address and address != self._address_warned:
+            # The SA0 jumper says otherwise than the config: show the game rather than nothing.
+            self._address_warned = address
+            log.warning("display: no OLED at the configured 0x%02X but one at 0x%02X on %s;"
+                        " using it (set display.address = 0x%02X)", self.config.address,
+                        address, self._bus_name, address)
         try:
-            panel = adafruit_ssd1306.SSD1306_I2C(WIDTH, HEIGHT, self._bus,
-                                                 addr=self.config.address)
+            panel = adafruit_ssd1306.SSD1306_I2C(WIDTH, HEIGHT, self._bus, addr=address)
         except ValueError as exc:  # I2CDevice's probe: "No I2C device at address"
             raise OSError(errno.ENXIO, str(exc)) from exc
         panel.contrast(self.config.contrast)
@@ -338,7 +365,8 @@ class Ssd1306Display:
         self._panel.show()
 
     def _describe(self, exc: BaseException) -> str:
-        where = f"0x{self.config.address:02X} on {self._bus_name}"
+        at = f"0x{self.config.address:02X} on {self._bus_name}"
+        other = " or ".join(f"0x{a:02X}" for a in SSD1306_ADDRESSES if a != self.config.address)
         retry = f"; retrying every {self.retry_s:g} s"
         if isinstance(exc, ImportError):
             return f"SSD1306 driver not installed ({exc}); install adafruit-circuitpython-ssd1306"
@@ -348,12 +376,13 @@ class Ssd1306Display:
         if isinstance(exc, PermissionError):
             return f"no permission to open {self._bus_name} (add the user to group 'i2c')"
         if isinstance(exc, OSError) and exc.errno == errno.EBUSY:
-            return (f"I2C address {where} is claimed by a kernel driver (an ssd1306 overlay "
+            return (f"I2C address {at} is claimed by a kernel driver (an ssd1306 overlay "
                     f"in config.txt?){retry}")
         if isinstance(exc, OSError) and exc.errno in (errno.EREMOTEIO, errno.ENXIO, errno.EIO,
                                                       errno.ETIMEDOUT, errno.EAGAIN):
-            return f"OLED not answering at {where} ({os.strerror(exc.errno)}){retry}"
-        return f"OLED at {where} failed: {exc!r}{retry}"
+            return (f"OLED not answering at {at} (nor at {other}): "
+                    f"{os.strerror(exc.errno)}{retry}")
+        return f"OLED at {at} failed: {exc!r}{retry}"
 
     def _report(self, problem: str | None, exc: BaseException | None) -> None:
         """Log a failure once (not per frame) and its end; keep `problem` current."""
@@ -365,8 +394,7 @@ class Ssd1306Display:
                 log.error("display: %s", problem, exc_info=exc)
         elif problem is None and self._failing:
             self._failing = False
-            log.info("display: OLED at 0x%02X on %s answering again",
-                     self.config.address, self._bus_name)
+            log.info("display: OLED on %s answering again", self._bus_name)
         if problem != self.problem:
             self.problem = problem
             if self._on_problem is not None:
