@@ -13,6 +13,7 @@ fsync never delays a cue; `close()` writes whatever is pending before returning.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -46,11 +47,17 @@ def write_atomically(path: Path, text: str) -> None:
     """Replace `path` with `text` so that a power cut leaves the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        # The old file is untouched; do not leave half a new one lying beside it.
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
     try:
         fd = os.open(path.parent, os.O_RDONLY)
     except OSError:
