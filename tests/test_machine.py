@@ -7,6 +7,7 @@ the whole `Game` must come back equal and no sound or music may be asked for. `b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
@@ -15,7 +16,16 @@ import pytest
 from conftest import Table
 
 from device.core.config import Config, RealtimeConfig
-from device.core.machine import Game, elapsed, next_deadline, screen, start_player, state_name, step
+from device.core.machine import (
+    Game,
+    describe,
+    elapsed,
+    next_deadline,
+    screen,
+    start_player,
+    state_name,
+    step,
+)
 from device.core.model import (
     Button,
     Effect,
@@ -28,6 +38,7 @@ from device.core.model import (
     PlaySound,
     Prompt,
     Question,
+    Save,
     SetVolume,
     Sound,
     Tick,
@@ -545,3 +556,44 @@ def test_the_machine_never_reads_a_clock() -> None:
     after_a = step(a.game, Tick(), a.now + 50)[0]
     after_b = step(b.game, Tick(), b.now + 50)[0]
     assert after_a == after_b
+
+
+def test_appoint_scholars_shows_over_the_clock_for_15_s() -> None:
+    t = Table(CFG)
+    t.do(E, P)
+    cry = LEAD_IN + FIRST_CUE
+    t.wait_until(cry + RT.scholar_prompt_s - 0.01)
+    assert screen(t.game, t.now).prompt is Prompt.SCHOLARS
+    t.do(N, P)  # a pause hint does not push the scholar call off the screen
+    assert screen(t.game, t.now).prompt is Prompt.SCHOLARS
+    t.wait_until(cry + RT.scholar_prompt_s + 0.01)
+    assert screen(t.game, t.now).prompt is None
+    assert screen(t.game, t.now).seconds_left is not None  # the clock is still shown
+
+
+def test_a_running_era_is_saved_at_least_every_5_s() -> None:
+    t = Table(CFG)
+    t.do(E, P)
+    t.wait_until(LEAD_IN + 100)
+    t.do(N, H)
+    t.wait(30)
+    t.do(N, H)
+    t.wait_until(LEAD_IN + 30 + RT.length_s + 1)
+    running = [(LEAD_IN, LEAD_IN + 100), (LEAD_IN + 130, LEAD_IN + 30 + RT.length_s)]
+    saves = [at for at, e in t.log if isinstance(e, Save)]
+    for start, end in running:
+        within = [start, *[s for s in saves if start <= s <= end], end]
+        assert max(b - a for a, b in itertools.pairwise(within)) <= 5.0 + 1e-6
+
+
+def test_every_state_change_is_saved() -> None:
+    t = intro_table(0)
+    for gesture in [P] * 7 + [H] * 3 + [P] * 2:
+        before = describe(t.game, t.now)
+        effects = t.do(N, gesture)
+        after = describe(t.game, t.now)
+        if after != before:
+            saved = [e.snapshot for e in effects if isinstance(e, Save)]
+            assert len(saved) == 1
+            assert (saved[0]["round"], saved[0]["start_player"]) == (after["round"],
+                                                                     after["start_player"])

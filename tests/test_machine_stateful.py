@@ -259,6 +259,14 @@ class RandomPlay(RuleBasedStateMachine):
             assert abs(now["round"] - was["round"]) <= 1
         if now["round"] is not None and was["round"] is None:
             assert now["round"] == 1  # an introductory era opens on round 1
+        # Every change worth keeping is saved at once (the question is not worth keeping).
+        def kept(game: Game, shown: dict[str, Any]) -> tuple[Any, ...]:
+            return (game.phase, shown["era"], shown["mode"], shown["round"],
+                    shown["start_player"])
+
+        if kept(before, was) != kept(after, now):
+            saves = [e.snapshot for e in effects if isinstance(e, Save)]
+            assert saves and saves[-1]["phase"] == after.phase.value
         # No era music under a screen without a running era.
         if after.phase in (Phase.SETUP, Phase.LEAD_IN, Phase.SCORING, Phase.GAME_OVER,
                            Phase.PAUSED):

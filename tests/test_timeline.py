@@ -378,3 +378,22 @@ def test_a_cue_just_after_the_last_save_still_fires_after_a_restart() -> None:
     assert [t for t in cries if t < cut] == []
     assert len(cries) == len(CUES)
     assert cries[0] == pytest.approx(back, abs=2e-3)
+
+
+@pytest.mark.parametrize("how", ["era hold in game over", "both hold, yes"])
+def test_a_new_game_starts_with_the_oldest_player_again(how: str) -> None:
+    config = replace(CFG, players=THREE, default_mode=Mode.INTRO)
+    script = Script()
+    for _ in range(3):  # three introductory eras: the start player moves on each time
+        script.then(1, "era press")
+        intro_presses(script, PRESSES_PER_INTRO_ERA)
+        script.then(1, "era press")
+    if how == "era hold in game over":
+        script.then(1, "era hold")
+    else:
+        script.then(1, "both hold").then(1, "era press")
+    script.then(1, "era press")
+    events = run(script.text(), config)
+    firsts = [(e["era"], e["start_player"]) for e in states(events)
+              if e["state"] == "intro_round" and e["round"] == 1]
+    assert firsts == [(1, "red"), (2, "green"), (3, "blue"), (1, "red")]
