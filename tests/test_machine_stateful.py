@@ -297,7 +297,7 @@ class RandomPlay(RuleBasedStateMachine):
 
 
 RandomPlay.TestCase.settings = settings(
-    max_examples=120, stateful_step_count=50, deadline=None,
+    max_examples=200, stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 TestRandomPlay = RandomPlay.TestCase
 
