@@ -241,8 +241,11 @@ class Box:
         """Sound first (it is what must be on time), then LED, save, screen, log."""
         sound = [e for e in effects if isinstance(e, PlaySound | Music | SetVolume)]
         if self.audio is not None:
-            for effect in sound:
-                self.audio.apply(effect)
+            # Screens too: they tell the mixer each era's mode before its first cue, and the
+            # setup screen lets it decode that era's music ahead of the start gong.
+            for effect in effects:
+                if isinstance(effect, PlaySound | Music | SetVolume | Show):
+                    self.audio.apply(effect)
         if sound and self.trace is not None:
             self.trace("mixer", self.clock())
         for effect in effects:

@@ -47,6 +47,7 @@ CUE_CHANNELS: dict[Sound, int] = {Sound.GONG: 1, Sound.CRY: 2, Sound.TICK: 3}
 DUCKING_CUES = frozenset({Sound.GONG, Sound.CRY})
 DUCK_DOWN_S = 0.15  # ramp from full music to ducked
 DUCK_UP_S = 0.4  # ramp back after the last cue ended
+DUCK_UNTIL_DB = 20.0  # the music comes back once a cue has fallen this far below its peak
 RAMP_STEP_S = 0.015  # how often a running ramp sets the channel volume
 RETRY_S = 3.0  # how often a missing sound device is looked for again
 STOP_FADE_MS = 250  # a loop fades out this fast on STOP (a hard stop clicks)
@@ -81,6 +82,23 @@ def _pygame() -> Any:
     import pygame
 
     return pygame
+
+
+def loud_seconds(raw: bytes, rate: int, channels: int = 2, window_s: float = 0.05) -> float:
+    """How long a cue stays loud: until its last window within `DUCK_UNTIL_DB` of its peak.
+
+    A gong rings for seconds after the strike; ducking the music for all of that would leave
+    the first bars of every era muffled. The music comes back as the cue fades instead.
+    """
+    samples = memoryview(raw).cast("h")
+    if len(samples) == 0:
+        return 0.0
+    step = max(1, round(rate * window_s)) * channels
+    peaks = [max(max(w), -min(w)) for w in (samples[i:i + step]
+                                             for i in range(0, len(samples), step))]
+    threshold = max(peaks) * 10 ** (-DUCK_UNTIL_DB / 20)
+    last = max(i for i, peak in enumerate(peaks) if peak >= threshold)
+    return min((last + 1) * step, len(samples)) / channels / rate
 
 
 def gain_from_db(db: float) -> float:
@@ -182,6 +200,7 @@ class Audio:
         self._ramp: _Ramp | None = None
         self._cues_end: float | None = None  # when the last ducking cue stops sounding
         self._cues: dict[Sound, Any] = {}
+        self._cue_loud_s: dict[Sound, float] = {}  # how long each cue ducks the music
         self._rate = config.rate
         self._decoded_cache: tuple[Path, bytes] | None = None  # one era's music at a time
         self._preload: tuple[Path, str] | None = None  # decode this ahead (file, fallback text)
@@ -508,7 +527,7 @@ class Audio:
         channel.play(cue)
         if sound in DUCKING_CUES and self.config.duck_db > 0:
             now = time.monotonic()
-            ends = now + float(cue.get_length())
+            ends = now + self._cue_loud_s.get(sound, float(cue.get_length()))
             self._cues_end = max(self._cues_end or 0.0, ends)
             target = -self.config.duck_db
             if self._duck_db > target and (self._ramp is None or self._ramp.to_db != target):
@@ -666,6 +685,8 @@ class Audio:
                                 else f"the built-in {sound.value} plays instead")
                     self._bad_file(path, exc, fallback)
             self._cues[sound] = cue
+            if cue is not None:
+                self._cue_loud_s[sound] = loud_seconds(cue.get_raw(), self._rate)
 
     def _bad_file(self, path: Path, why: object, fallback: str) -> None:
         """Report an unreadable sound file once, naming it; it is not tried again."""
