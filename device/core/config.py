@@ -300,10 +300,12 @@ def _players(top: _Table) -> tuple[str, ...]:
     value = top.get("players")
     if value is None:
         return DEFAULT_PLAYERS
-    expected = "a list of 2 to 4 different colour names, oldest player first"
+    expected = ("a list of 2 to 4 different colour names (printable, up to 16 characters),"
+                " oldest player first")
     if not isinstance(value, list) or not 2 <= len(value) <= 4:
         raise top.fail("players", expected)
-    if not all(isinstance(v, str) and v.strip() for v in value) or len(set(value)) != len(value):
+    if not all(isinstance(v, str) and v.strip() and v.isprintable() and len(v) <= 16
+               for v in value) or len(set(value)) != len(value):
         raise top.fail("players", expected)
     return tuple(v.strip() for v in value)
 

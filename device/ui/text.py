@@ -11,6 +11,7 @@ last line and ends it with "‥", and says so (`TextBlock.abbreviated`).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -46,8 +47,12 @@ def _notdef_mask() -> bytes:
 @lru_cache(maxsize=4096)
 def has_glyph(char: str) -> bool:
     """True if Misaki draws `char` (spaces count as drawable)."""
-    if char.isspace() or char == BREAK_HINT:
+    if char in (" ", "\u3000", "\u00a0", BREAK_HINT):
         return True
+    # Control and format characters (str.isspace() counts even "\x1e" as space) would make
+    # FreeType fail rather than draw the .notdef box: they are never drawable.
+    if unicodedata.category(char)[0] in "CZ":
+        return False
     return bytes(misaki().getmask(char, mode="1")) != _notdef_mask()
 
 
