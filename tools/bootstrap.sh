@@ -23,9 +23,11 @@ fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 
-extras=test
-case "$(uname -m)" in
-    aarch64|armv7l|armv6l) [ -e /proc/device-tree/model ] && grep -qa "Raspberry Pi" /proc/device-tree/model && extras=test,pi ;;
-esac
+# The test tools by default; `sudo make install` sets ERABOX_EXTRAS=pi so a Pi Zero does not
+# carry mypy and numpy. On a Raspberry Pi the `pi` extra (lgpio) is always added.
+extras=${ERABOX_EXTRAS:-test}
+if [ -e /proc/device-tree/model ] && grep -qa "Raspberry Pi" /proc/device-tree/model; then
+    case ",$extras," in *,pi,*) ;; *) extras="$extras,pi" ;; esac
+fi
 echo "installing erabox[$extras] into $venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[$extras]"

@@ -169,7 +169,8 @@ else
         export PYPI=1
     fi
     # bootstrap.sh installs the project from the current directory.
-    run sh -c 'cd "$1" && sh tools/bootstrap.sh "$2" "$1/.venv"' bootstrap "$dest" "$python"
+    run sh -c 'cd "$1" && ERABOX_EXTRAS=pi sh tools/bootstrap.sh "$2" "$1/.venv"' bootstrap \
+        "$dest" "$python"
     # The service sees /opt read-only, so Python could never cache its bytecode there: compile
     # it now instead of at every start (seconds on a Pi Zero 2 W).
     run "$dest/.venv/bin/python" -m compileall -q "$dest/device"
