@@ -287,7 +287,8 @@ def has_desktop() -> bool:
 
 
 def choose_display_kind(kind: str, config: Config) -> str:
-    """`auto`: the OLED when one answers, else a desktop window, else the terminal."""
+    """`auto`: the OLED when one answers, else a desktop window, else the terminal, else (a
+    headless box) the OLED's bus if there is one."""
     if kind != "auto":
         return kind
     from device.adapters.display import probe_ssd1306
@@ -298,6 +299,10 @@ def choose_display_kind(kind: str, config: Config) -> str:
         return "window"
     if sys.stdout.isatty():
         return "terminal"
+    if Path(f"/dev/i2c-{config.display.i2c_bus}").exists():
+        # Headless with an I2C bus: this is a box whose OLED did not answer yet (loose cable,
+        # slow power-up). Use it anyway: it logs the problem and keeps retrying.
+        return "ssd1306"
     return "none"
 
 
