@@ -61,8 +61,8 @@ def parse_script(text: str, source: str = "<script>") -> list[ScriptLine]:
         last = at
         action = _action(words[1:], fail)
         lines.append(ScriptLine(at, action, number))
-        if isinstance(action, End):
-            break
+    # Lines after an `end` never run, but a typo there is still reported: a script is checked
+    # whole or not run at all.
     return lines
 
 

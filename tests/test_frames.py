@@ -1,0 +1,77 @@
+"""`erabox simulate --frames DIR`: one PNG per distinct screen of a whole scripted game."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from device.adapters.display import frame_bytes
+from device.core.config import Config
+from device.core.model import Phase, Screen
+from device.core.script import parse_script
+from device.simulate import simulate
+from device.ui.render import render
+
+# Era I real-time (a pause and a NEXT hint in it), Era II introductory (15 rounds with two
+# scholar calls and an undo), Era III real-time, scoring steps, game over, new game.
+GAME = "\n".join([
+    "0 era press",
+    "100 next press",
+    "200 next hold",
+    "250 next press",
+    "600 next press",
+    "601 era press",
+    "602 next press",
+    "603 era press",
+    *[f"{604 + k} next press" for k in range(17)],
+    "630 next hold",
+    "631 next press",
+    "640 era press",
+    "641 era press",
+    "1300 era press",
+    "1301 era hold",
+    "1310 both hold",
+    "1311 era press",
+])
+
+
+def test_frames_are_one_png_per_distinct_screen_of_a_whole_game(tmp_path: Path) -> None:
+    (tmp_path / "game.script").write_text(GAME + "\n")
+    frames = tmp_path / "frames"
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "simulate", "--script", str(tmp_path / "game.script"),
+         "--until", "1320", "--frames", str(frames)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    files = sorted(frames.iterdir())
+    names = [f.name for f in files]
+    assert all(re.fullmatch(r"\d{4}-\d+\.\d{3}\.png", n) for n in names), names[:5]
+    assert [int(n[:4]) for n in names] == list(range(len(names)))
+    times = [float(n[5:-4]) for n in names]
+    assert times == sorted(times) and times[-1] <= 1320
+
+    # The same game through the core, keeping the screen models it showed.
+    shown: list[tuple[Screen, float]] = []
+    simulate(Config(), parse_script(GAME), 1320.0, lambda event: None,
+             lambda screen, t: shown.append((screen, t)))
+    expected: list[tuple[bytes, float]] = []
+    for screen, t in shown:
+        pixels = frame_bytes(render(screen))
+        if not expected or expected[-1][0] != pixels:
+            expected.append((pixels, t))
+    assert len(files) == len(expected)
+    for file, (pixels, t) in zip(files, expected, strict=True):
+        with Image.open(file) as image:
+            assert image.size == (128, 64) and image.mode == "1"
+            assert frame_bytes(image) == pixels, file.name
+        assert float(file.name[5:-4]) == round(t, 3)
+    kinds = {screen.kind for screen, _ in shown}
+    assert {Phase.SETUP, Phase.LEAD_IN, Phase.RUNNING, Phase.PAUSED, Phase.INTRO_ROUND,
+            Phase.SCHOLARS, Phase.SCORING, Phase.GAME_OVER, Phase.CONFIRM} <= kinds
+    # A running clock changes every second: the nine minutes of a real-time era alone give
+    # hundreds of distinct frames.
+    assert len(files) > 1000
