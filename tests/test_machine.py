@@ -597,3 +597,36 @@ def test_every_state_change_is_saved() -> None:
             assert len(saved) == 1
             assert (saved[0]["round"], saved[0]["start_player"]) == (after["round"],
                                                                      after["start_player"])
+
+
+def test_the_clock_on_screen_changes_exactly_on_each_second() -> None:
+    """The loop wakes on every whole second of running time (and only changes the displayed
+    seconds there), so the clock on screen ticks on the second, through a pause too."""
+    from device.core.machine import new_game, next_deadline, screen, step
+    from device.core.model import Button, Gesture, Input, Tick
+
+    config = Config()
+    game, _ = step(new_game(config), Input(Button.ERA, Gesture.PRESS), 0.0)
+    now, lead_in = 0.0, config.realtime.lead_in_s
+    while game.phase is not Phase.RUNNING:
+        now = next_deadline(game, now) or now
+        game, _ = step(game, Tick(), now)
+    assert now == lead_in
+    shown = screen(game, now).seconds_left
+    assert shown == 540
+    # 2.3 s in, a pause of 7.25 s: the clock then ticks at gong + 3.0 + 7.25, + 4.0 + 7.25 ...
+    game, _ = step(game, Tick(), lead_in + 2.3)
+    game, _ = step(game, Input(Button.NEXT, Gesture.HOLD), lead_in + 2.3)
+    game, _ = step(game, Input(Button.NEXT, Gesture.PRESS), lead_in + 9.55)
+    now = lead_in + 9.55
+    changes = []
+    while now < lead_in + 20:
+        due = next_deadline(game, now)
+        assert due is not None and due > now
+        before = screen(game, due - 1e-4).seconds_left
+        game, _ = step(game, Tick(), due)
+        after = screen(game, due).seconds_left
+        if after != before:
+            changes.append(round(due - lead_in - 7.25, 6))
+        now = due
+    assert changes[:8] == [3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
