@@ -70,10 +70,11 @@ def noise(seed: int) -> Image.Image:
 
 
 def numbered(n: int) -> Image.Image:
-    """Distinct frames: frame n has pixels 0..n of the top row lit."""
+    """Distinct frames (for n below 128 * 128): pixels 0..n of the top row lit, and a marker
+    for every 128 frames in the bottom row."""
     image = blank()
     ImageDraw.Draw(image).line((0, 0, n % 128, 0), fill=1)
-    image.putpixel((n // 128, 63), 1)
+    image.putpixel(((n // 128) % 128, 63), 1)
     return image
 
 
