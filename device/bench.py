@@ -1,0 +1,327 @@
+"""`erabox bench` (`make bench`) and `erabox bench --soak` (`make soak`).
+
+The bench measures the real daemon on this machine and prints one table (target, measured,
+PASS/MISS per line) and writes every figure as JSON (`--out`, default
+`bench-results/bench.json`):
+
+1. cue lateness and the end-of-era error after pauses (`benchmarks.cues`), side by side with
+   a naive `time.sleep(1)` countdown doing the same eras (`benchmarks.naive`);
+2. input latency from the mock pin's release edge to the new state, the mixer call and the
+   frame handed to the display (`benchmarks.latency`);
+3. footprint: CPU while an era runs, frames per minute, peak RSS, start-up time, shutdown
+   time, render time (`benchmarks.footprint`).
+
+`--soak` instead runs hours of virtual play through the core and minutes of real play through
+the daemon with random gestures (`benchmarks.soak`). `--quick` is a short smoke run.
+
+Exit code 0 when everything ran and every correctness check held (timing targets are
+reported, not enforced), 1 when a measurement failed or a correctness check did not hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from device import __version__
+from device.benchmarks.report import Line, below, equals, info, table
+
+log = logging.getLogger("erabox.bench")
+
+DEFAULT_OUT = "bench-results/bench.json"  # the `--out` default of `erabox bench`
+DEFAULT_SOAK_OUT = "bench-results/soak.json"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much of each measurement to do."""
+
+    eras: int = 3  # compressed real-time eras for cue timing
+    era_length_s: int = 30
+    pauses_per_era: int = 10
+    pause_s: float = 0.5  # mean pause length
+    gestures: int = 200  # taps for input latency
+    cpu_window_s: float = 60.0  # running-era window for CPU and frames per minute
+    starts: int = 5  # `erabox run` spawns for start-up time (the last also gives peak RSS)
+    rss_era_s: float = 10.0  # how long the last spawn runs an era before its memory is read
+    render_samples: int = 300
+    seed: int = 2026
+
+
+FULL = Plan()
+QUICK = Plan(eras=1, era_length_s=5, pauses_per_era=2, pause_s=0.3, gestures=40,
+             cpu_window_s=10.0, starts=1, rss_era_s=2.0, render_samples=60)
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    model = ""
+    with contextlib.suppress(OSError):  # only a Raspberry Pi (or another board) has this
+        model = Path("/proc/device-tree/model").read_text().strip("\x00\n")
+    return {
+        "erabox": __version__,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "model": model,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "sdl_audio_driver": os.environ.get("SDL_AUDIODRIVER", "dummy"),
+    }
+
+
+def _section(results: dict[str, Any], name: str, what: str,
+             measure: Callable[[], dict[str, Any]]) -> None:
+    """Run one measurement; a failure is recorded (and printed) and the bench goes on."""
+    print(f"erabox bench: {what} ...", file=sys.stderr, flush=True)
+    began = time.monotonic()
+    try:
+        results[name] = measure()
+    except Exception as exc:
+        results.setdefault("errors", {})[name] = f"{type(exc).__name__}: {exc}"
+        print(f"erabox bench: {name} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        log.debug("%s failed", name, exc_info=True)
+        results.setdefault("error_tracebacks", {})[name] = traceback.format_exc(limit=8)
+    results.setdefault("section_seconds", {})[name] = round(time.monotonic() - began, 1)
+
+
+def run_bench(plan: Plan, workdir: Path) -> dict[str, Any]:
+    """Every measurement of `make bench`; returns the results (see `bench_lines`)."""
+    from device.benchmarks import cues, footprint, latency, naive
+
+    rng = random.Random(plan.seed)
+    results: dict[str, Any] = {"plan": asdict(plan)}
+    _section(results, "render", "render time",
+             lambda: footprint.measure_render(plan.render_samples))
+    _section(results, "process", f"start-up ({plan.starts}x), peak RSS, shutdown",
+             lambda: footprint.measure_process(plan.starts, plan.rss_era_s, workdir / "proc"))
+
+    era_plans = cues.plan_eras(plan.eras, plan.era_length_s, plan.pauses_per_era,
+                               plan.pause_s, rng)
+
+    def cue_timing() -> dict[str, Any]:
+        # The naive timer runs the same eras at the same time, in a process of its own.
+        naive_proc = naive.start_naive(era_plans)
+        try:
+            measured = cues.measure_cues(era_plans, workdir / "cues")
+            budget = plan.eras * (plan.era_length_s + plan.pauses_per_era * 2 * plan.pause_s)
+            measured["naive"] = naive.finish_naive(naive_proc, timeout=budget + 60)
+        finally:
+            if naive_proc.poll() is None:
+                naive_proc.kill()
+                naive_proc.wait()
+        return measured
+
+    minutes = plan.eras * (plan.era_length_s + plan.pauses_per_era * plan.pause_s) / 60
+    _section(results, "cues", f"cue timing, {plan.eras} era(s) of {plan.era_length_s} s with "
+             f"{plan.pauses_per_era} pauses each (~{minutes:.1f} min)", cue_timing)
+    _section(results, "latency", f"input latency, {plan.gestures} taps",
+             lambda: latency.measure_latency(plan.gestures, workdir / "latency", rng))
+    _section(results, "cpu", f"CPU while an era runs ({plan.cpu_window_s:g} s)",
+             lambda: footprint.measure_cpu(plan.cpu_window_s, workdir / "cpu"))
+    return results
+
+
+def _get(results: dict[str, Any], *path: str) -> Any:
+    value: Any = results
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+def bench_lines(results: dict[str, Any]) -> list[Line]:
+    """The table of `make bench`."""
+    lines: list[Line] = []
+    cue = results.get("cues", {})
+    pauses = _get(cue, "config", "pauses_per_era")
+    lines += [
+        info("cues", f"lateness p50 ({_get(cue, 'lateness', 'n')} cues)",
+             f"{_get(cue, 'lateness', 'p50_ms')} ms"),
+        below("cues", "lateness p99", _get(cue, "lateness", "p99_ms"), 2, "ms", 3),
+        below("cues", "lateness max", _get(cue, "lateness", "max_ms"), 10, "ms", 3),
+        info("cues", "lateness at the mixer p99 / max",
+             f"{_get(cue, 'lateness_at_mixer', 'p99_ms')} / "
+             f"{_get(cue, 'lateness_at_mixer', 'max_ms')} ms"),
+        below("cues", f"end-of-era error, worst era ({pauses} pauses each)",
+              _get(cue, "end_error_max_abs_ms"), 5, "ms", 3),
+        equals("cues", "eras with a wrong cue count",
+               None if not cue else len(cue.get("cue_count_problems", [])), 0),
+    ]
+    naive_error = _get(cue, "naive", "end_error_max_abs_ms")
+    ours = _get(cue, "end_error_max_abs_ms")
+    lines.append(info("naive", "sleep(1) timer: end-of-era error, worst era",
+                      f"{naive_error} ms"))
+    if naive_error is not None and ours:
+        lines.append(info("naive", "naive error / erabox error", f"x{naive_error / ours:,.0f}"))
+    lines.append(info("naive", "sleep(1) timer: cue lateness p50 / max", _naive_cues(cue)))
+
+    lat = results.get("latency", {})
+    after = lat.get("after_debounce", {})
+    raw = lat.get("raw", {})
+    n = lat.get("gestures")
+    lines += [
+        below("input", f"to state p99, after debounce ({n} taps)",
+              _get(after, "state", "p99_ms"), 5, "ms", 3),
+        below("input", "to frame p99, after debounce", _get(after, "frame", "p99_ms"), 20, "ms",
+              3),
+        info("input", "to mixer p99, after debounce", f"{_get(after, 'mixer', 'p99_ms')} ms"),
+        info("input", "to state / frame p50, after debounce",
+             f"{_get(after, 'state', 'p50_ms')} / {_get(after, 'frame', 'p50_ms')} ms"),
+        info("input", f"to state / frame p99, raw (incl. {lat.get('bounce_ms')} ms debounce)",
+             f"{_get(raw, 'state', 'p99_ms')} / {_get(raw, 'frame', 'p99_ms')} ms"),
+        info("input", "to state / frame max, raw",
+             f"{_get(raw, 'state', 'max_ms')} / {_get(raw, 'frame', 'max_ms')} ms"),
+    ]
+
+    cpu = results.get("cpu", {})
+    proc = results.get("process", {})
+    render = results.get("render", {})
+    lines += [
+        below("footprint", f"CPU while an era runs ({cpu.get('window_s')} s window)",
+              cpu.get("cpu_percent_of_core"), 1, "% of a core", 3),
+        info("footprint", "CPU seconds per minute of running era",
+             f"{cpu.get('cpu_s_per_min')} s"),
+        info("footprint", "frames sent per minute while running", f"{cpu.get('frames_per_min')}"),
+        below("footprint", "peak RSS (erabox run, era playing)", proc.get("peak_rss_mb"), 80,
+              "MB", 1),
+        below("footprint", f"start-up to ready, median of {proc.get('starts')}",
+              proc.get("ready_median_s"), 1.5, "s", 3),
+        info("footprint", "start-up to ready, slowest", f"{proc.get('ready_max_s')} s"),
+        below("footprint", "exit after SIGTERM, slowest",
+              max(proc["shutdown_after_sigterm_s"]) if proc.get("shutdown_after_sigterm_s")
+              else None, 2, "s", 3),
+        info("footprint", "render a frame p50 / p99",
+             f"{render.get('p50_ms')} / {render.get('p99_ms')} ms"),
+    ]
+    return lines
+
+
+def _naive_cues(cue: dict[str, Any]) -> str:
+    eras = _get(cue, "naive", "eras") or []
+    p50 = [e["cue_lateness"]["p50_ms"] for e in eras if e["cue_lateness"]["n"]]
+    worst = [e["cue_lateness"]["max_ms"] for e in eras if e["cue_lateness"]["n"]]
+    if not p50:
+        return "not measured"
+    return f"{max(p50):.0f} / {max(worst):.0f} ms"
+
+
+def run_soak(hours: float, minutes: float, workdir: Path, seed: int) -> dict[str, Any]:
+    """Every part of `make soak`."""
+    from device.benchmarks import soak
+
+    rng = random.Random(seed)
+    results: dict[str, Any] = {"plan": {"virtual_hours": hours, "real_minutes": minutes,
+                                        "seed": seed}}
+    _section(results, "virtual", f"soak: {hours:g} h of virtual play through the core",
+             lambda: soak.virtual_soak(hours, rng))
+    _section(results, "real", f"soak: {minutes:g} min of real play through the daemon",
+             lambda: soak.real_soak(minutes, workdir / "soak", rng))
+    return results
+
+
+def soak_lines(results: dict[str, Any]) -> list[Line]:
+    """The table of `make soak`."""
+    virtual = results.get("virtual", {})
+    real = results.get("real", {})
+    vcheck = virtual.get("cue_check", {})
+    rcheck = real.get("cue_check", {})
+    lost = None
+    if real:
+        lost = real["gestures_performed"] - real["inputs_received"]
+    return [
+        equals("soak virtual", f"exceptions ({virtual.get('virtual_hours')} h, "
+               f"{virtual.get('gestures')} gestures)", virtual.get("exceptions"), 0),
+        equals("soak virtual", "eras with wrong cues", vcheck.get("problem_count"), 0),
+        info("soak virtual", "real-time eras checked: completed / cut short",
+             f"{vcheck.get('realtime_eras_completed')} / {vcheck.get('realtime_eras_cut_short')}"
+             f" ({vcheck.get('cues_checked')} cues)"),
+        equals("soak real", f"exceptions ({real.get('minutes')} min, "
+               f"{real.get('gestures_performed')} gestures)", real.get("exceptions"), 0),
+        equals("soak real", "gestures lost (performed - received)", lost, 0),
+        equals("soak real", "eras with wrong cues", rcheck.get("problem_count"), 0),
+        info("soak real", "real-time eras checked: completed / cut short",
+             f"{rcheck.get('realtime_eras_completed')} / {rcheck.get('realtime_eras_cut_short')}"
+             f" ({rcheck.get('cues_checked')} cues, worst timing "
+             f"{rcheck.get('max_cue_timing_error_ms')} ms)"),
+        below("soak real", "RSS growth after warm-up (first quarter)",
+              real.get("rss_growth_after_warmup_mb"), 2, "MB", 2),
+        info("soak real", "RSS start / after warm-up / end",
+             f"{real.get('rss_start_mb')} / {real.get('rss_after_warmup_mb')} / "
+             f"{real.get('rss_end_mb')} MB"),
+    ]
+
+
+def correctness_failures(results: dict[str, Any]) -> list[str]:
+    """Checks that must hold (not timing targets): counts, exceptions, lost gestures."""
+    failures = [f"{name} did not run: {error}"
+                for name, error in results.get("errors", {}).items()]
+    failures += results.get("cues", {}).get("cue_count_problems", [])
+    for part in ("virtual", "real"):
+        section = results.get(part)
+        if section is None:
+            continue
+        if section.get("exceptions"):
+            failures.append(f"soak {part}: {section['exceptions']} exceptions")
+        if section["cue_check"]["problem_count"]:
+            failures.append(f"soak {part}: {section['cue_check']['problems'][0]}")
+    real = results.get("real")
+    if real and real["gestures_performed"] != real["inputs_received"]:
+        failures.append("soak real: gestures were lost")
+    return failures
+
+
+def main(args: argparse.Namespace) -> int:
+    """`erabox bench [--out FILE] [--quick] [--soak] [--soak-minutes MIN] [--virtual-hours H]`."""
+    # The in-process daemon logs through the same root logger: keep its INFO lines out of the
+    # table, but let warnings and errors through.
+    logging.basicConfig(level=os.environ.get("ERABOX_LOG", "WARNING").upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    out = Path(args.out)
+    if args.soak and args.out == DEFAULT_OUT:  # `make soak` must not overwrite `make bench`
+        out = Path(DEFAULT_SOAK_OUT)
+    began = time.monotonic()
+    report: dict[str, Any] = {"kind": "soak" if args.soak else "bench", "quick": args.quick,
+                              "machine": machine(),
+                              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    with tempfile.TemporaryDirectory(prefix="erabox-bench-") as tmp:
+        if args.soak:
+            hours = 0.5 if args.quick else args.virtual_hours
+            minutes = 0.5 if args.quick else args.soak_minutes
+            results = run_soak(hours, minutes, Path(tmp), FULL.seed)
+            lines = soak_lines(results)
+        else:
+            results = run_bench(QUICK if args.quick else FULL, Path(tmp))
+            lines = bench_lines(results)
+    report.update(results)
+    report["total_seconds"] = round(time.monotonic() - began, 1)
+    report["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    report["table"] = [line.as_dict() for line in lines]
+    failures = correctness_failures(results)
+    report["correctness_failures"] = failures
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+    print(table(lines))
+    print(f"\n{report['machine']['platform']}, {report['machine']['cpus']} CPUs, "
+          f"Python {report['machine']['python']}, SDL audio "
+          f"{report['machine']['sdl_audio_driver']}; {report['total_seconds']} s; "
+          f"JSON: {out}")
+    for failure in failures:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
