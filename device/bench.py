@@ -168,7 +168,8 @@ def bench_lines(results: dict[str, Any]) -> list[Line]:
                       f"{naive_error} ms"))
     if naive_error is not None and ours:
         lines.append(info("naive", "naive error / erabox error", f"x{naive_error / ours:,.0f}"))
-    lines.append(info("naive", "sleep(1) timer: cue lateness p50 / max", _naive_cues(cue)))
+    lines.append(info("naive", "sleep(1) timer: cue error p50 / max (early or late)",
+                      _naive_cues(cue)))
 
     lat = results.get("latency", {})
     after = lat.get("after_debounce", {})
@@ -196,9 +197,14 @@ def bench_lines(results: dict[str, Any]) -> list[Line]:
               cpu.get("cpu_percent_of_core"), 1, "% of a core", 3),
         info("footprint", "CPU seconds per minute of running era",
              f"{cpu.get('cpu_s_per_min')} s"),
-        info("footprint", "frames sent per minute while running", f"{cpu.get('frames_per_min')}"),
-        below("footprint", "peak RSS (erabox run, era playing)", proc.get("peak_rss_mb"), 80,
-              "MB", 1),
+        info("footprint", "frames handed to the display per minute, running",
+             f"{cpu.get('frames_per_min')}"),
+        below("footprint", "peak RSS, era playing (dev venv: numpy present)",
+              proc.get("peak_rss_mb"), 80, "MB", 1),
+        below("footprint", "peak RSS, era playing (as the Pi service: no numpy)",
+              _get(proc, "without_numpy", "peak_rss_mb"), 80, "MB", 1),
+        info("footprint", "RSS at ready / with the era's music loaded",
+             f"{proc.get('rss_at_ready_mb')} / {proc.get('rss_at_end_mb')} MB"),
         below("footprint", f"start-up to ready, median of {proc.get('starts')}",
               proc.get("ready_median_s"), 1.5, "s", 3),
         info("footprint", "start-up to ready, slowest", f"{proc.get('ready_max_s')} s"),
@@ -213,8 +219,8 @@ def bench_lines(results: dict[str, Any]) -> list[Line]:
 
 def _naive_cues(cue: dict[str, Any]) -> str:
     eras = _get(cue, "naive", "eras") or []
-    p50 = [e["cue_lateness"]["p50_ms"] for e in eras if e["cue_lateness"]["n"]]
-    worst = [e["cue_lateness"]["max_ms"] for e in eras if e["cue_lateness"]["n"]]
+    p50 = [e["cue_error"]["p50_ms"] for e in eras if e["cue_error"]["n"]]
+    worst = [e["cue_error"]["max_ms"] for e in eras if e["cue_error"]["n"]]
     if not p50:
         return "not measured"
     return f"{max(p50):.0f} / {max(worst):.0f} ms"
@@ -301,8 +307,9 @@ def main(args: argparse.Namespace) -> int:
                               "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     with tempfile.TemporaryDirectory(prefix="erabox-bench-") as tmp:
         if args.soak:
-            hours = 0.5 if args.quick else args.virtual_hours
-            minutes = 0.5 if args.quick else args.soak_minutes
+            # --quick: at most half an hour of virtual play and half a minute of real play.
+            hours = min(args.virtual_hours, 0.5) if args.quick else args.virtual_hours
+            minutes = min(args.soak_minutes, 0.5) if args.quick else args.soak_minutes
             results = run_soak(hours, minutes, Path(tmp), FULL.seed)
             lines = soak_lines(results)
         else:

@@ -216,5 +216,6 @@ def measure_cues(plans: list[EraPlan], workdir: Path) -> dict[str, Any]:
         "final_ticks_s": 10,
         "pauses_per_era": len(plans[0].pauses),
         "hold_s": HOLD_S,
+        "toml": era_config(plans[0]),
     }
     return result

@@ -106,7 +106,7 @@ class Daemon:
     """`erabox run` as a child process, with its log lines read as they come."""
 
     def __init__(self, workdir: Path, config_text: str, extra: list[str] | None = None,
-                 name: str = "daemon") -> None:
+                 name: str = "daemon", command: list[str] | None = None) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         config = workdir / f"{name}.toml"
         config.write_text(config_text, encoding="utf-8")
@@ -120,7 +120,7 @@ class Daemon:
         self.log: list[str] = []
         self.spawned = time.monotonic()
         self.proc = subprocess.Popen(
-            [*erabox_command(), "run", "--config", str(config), "--display", "none",
+            [*(command or erabox_command()), "run", "--config", str(config), "--display", "none",
              *(extra or [])],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, text=True,
@@ -178,8 +178,18 @@ class Daemon:
         self.proc.wait()
 
 
+# `erabox run` as the Pi service has it: the service venv carries only the `pi` extra, so no
+# numpy, which pygame imports whenever it can (~11 MB here). The dev venv has numpy for tests.
+WITHOUT_NUMPY = [sys.executable, "-c",
+                 "import sys; sys.modules['numpy'] = None; from device.cli import main; "
+                 "sys.exit(main(sys.argv[1:]))"]
+
+
 def measure_process(starts: int, era_s: float, workdir: Path) -> dict[str, Any]:
-    """Start-up time over `starts` spawns; on the last, run an era `era_s` for the peak RSS."""
+    """Start-up time over `starts` spawns; the last runs an era `era_s` for the peak RSS.
+
+    One more spawn runs the same era without numpy importable, as the Pi service runs.
+    """
     ready: list[float] = []
     shutdown: list[float] = []
     for index in range(starts - 1):
@@ -190,15 +200,32 @@ def measure_process(starts: int, era_s: float, workdir: Path) -> dict[str, Any]:
         finally:
             if daemon.proc.poll() is None:
                 daemon.kill()
-    # The last spawn plays an era with its music loaded, then reports its memory.
-    script = workdir / "era.script"
+    era = _era_memory(workdir / "era", era_s, erabox_command())
+    ready.append(era.pop("ready_s"))
+    shutdown.append(era.pop("shutdown_s"))
+    pi_like = _era_memory(workdir / "era-no-numpy", era_s, WITHOUT_NUMPY)
+    return {
+        "starts": len(ready),
+        "ready_s": [round(r, 3) for r in ready],
+        "ready_median_s": round(percentile(ready, 50), 3),
+        "ready_max_s": round(max(ready), 3),
+        "shutdown_after_sigterm_s": [round(s, 3) for s in shutdown],
+        **era,
+        "without_numpy": pi_like,
+    }
+
+
+def _era_memory(workdir: Path, era_s: float, command: list[str]) -> dict[str, Any]:
+    """Spawn the daemon, start an era (its music loaded), run `era_s`, read its memory."""
     workdir.mkdir(parents=True, exist_ok=True)
+    script = workdir / "era.script"
     script.write_text("0.2 era press\n", encoding="utf-8")
     events = workdir / "era.events"
-    daemon = Daemon(workdir / "era", RUNNING_ERA_CONFIG,
-                    ["--script", str(script), "--events", str(events)], name="era")
+    daemon = Daemon(workdir, RUNNING_ERA_CONFIG,
+                    ["--script", str(script), "--events", str(events)], name="era",
+                    command=command)
     try:
-        ready.append(daemon.wait_ready())
+        ready = daemon.wait_ready()
         at_ready = _proc_status(daemon.proc.pid)
         started = time.monotonic()
         _wait_for_running(events, daemon, timeout=20.0)
@@ -209,30 +236,24 @@ def measure_process(starts: int, era_s: float, workdir: Path) -> dict[str, Any]:
         cpu_after = _proc_cpu_seconds(daemon.proc.pid)
         ran = time.monotonic() - started
         status = _proc_status(daemon.proc.pid)
-        shutdown.append(daemon.terminate())
-        problems = daemon.problems()
-        exit_code = daemon.proc.returncode
+        shutdown = daemon.terminate()
     finally:
         if daemon.proc.poll() is None:
             daemon.kill()
-    children_peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    peak_kb = status.get("VmHWM", children_peak_kb)
+    peak_kb = status.get("VmHWM", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     cpu = None
     if cpu_before is not None and cpu_after is not None:
         cpu = round((cpu_after - cpu_before) / era_s * 100, 3)
     return {
-        "starts": len(ready),
-        "ready_s": [round(r, 3) for r in ready],
-        "ready_median_s": round(percentile(ready, 50), 3),
-        "ready_max_s": round(max(ready), 3),
-        "shutdown_after_sigterm_s": [round(s, 3) for s in shutdown],
+        "ready_s": ready,
+        "shutdown_s": shutdown,
         "peak_rss_mb": round(peak_kb / 1024, 2),
         "rss_at_ready_mb": round(at_ready.get("VmRSS", 0) / 1024, 2),
         "rss_at_end_mb": round(status.get("VmRSS", 0) / 1024, 2),
         "era_run_s": round(ran, 2),
         "subprocess_cpu_percent_of_core": cpu,
-        "exit_code": exit_code,
-        "log_problems": problems,
+        "exit_code": daemon.proc.returncode,
+        "log_problems": daemon.problems(),
     }
 
 

@@ -79,7 +79,9 @@ def naive_era(plan: dict[str, Any], era: int) -> dict[str, Any]:
         "era": era,
         "paused_s": round(paused_total, 4),
         "end_error_ms": round((end - (start + length + paused_total)) * 1000, 3),
-        "cue_lateness": summary_ms(late),
+        # Either way: a whole-second tick fires a cue up to a second late, or early after a
+        # pause that the countdown only noticed on its next tick.
+        "cue_error": summary_ms([abs(x) for x in late]),
     }
 
 
