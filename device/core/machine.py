@@ -191,7 +191,9 @@ def screen(game: Game, now: float) -> Screen:
         new_game=game.phase is Phase.SETUP and game.era == 1,
         seconds_left=seconds_left,
         length_s=cfg.realtime.length_s,
-        elapsed=running,
+        # Whole running seconds: the screen only changes on the second, so two moments within
+        # the same second give equal screens (and the display skips the second one).
+        elapsed=None if running is None else float(math.floor(running + EPS)),
         cue_marks=cfg.realtime.scholar_cues_s,
         countdown=countdown,
         round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
@@ -335,7 +337,12 @@ def _fire(game: Game, name: str, now: float) -> tuple[Game, tuple[Effect, ...]]:
     if name == "cue":
         return _fire_cue(game, now)
     if name == "save":
-        return replace(game, save_due=now + SAVE_EVERY_S), (Save(snapshot(game, now)),)
+        # From the due time, not from `now`: saves stay on the clock's second boundaries (one
+        # wake-up serves both) instead of drifting by the loop's lateness.
+        due = (game.save_due or now) + SAVE_EVERY_S
+        if due <= now:  # the loop was held up for longer than a save period
+            due = now + SAVE_EVERY_S
+        return replace(game, save_due=due), (Save(snapshot(game, now)),)
     if name == "question":
         return replace(game, question=None, question_until=None), ()
     if name == "prompt":

@@ -182,7 +182,7 @@ class Screen:
     new_game: bool = False  # setup of Era I of a fresh game: shows "New game"
     seconds_left: int | None = None  # running/paused: whole seconds left, rounded up
     length_s: float = 540.0  # real-time era length, for the progress bar
-    elapsed: float | None = None  # running/paused: running seconds, for the progress bar
+    elapsed: float | None = None  # running/paused: whole running seconds, for the progress bar
     cue_marks: tuple[float, ...] = ()  # scholar cue times, marked on the progress bar
     countdown: int | None = None  # lead_in: 5..1
     round: int | None = None  # intro_round / scholars
