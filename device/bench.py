@@ -264,10 +264,11 @@ def soak_lines(results: dict[str, Any]) -> list[Line]:
              f"{rcheck.get('realtime_eras_completed')} / {rcheck.get('realtime_eras_cut_short')}"
              f" ({rcheck.get('cues_checked')} cues, worst timing "
              f"{rcheck.get('max_cue_timing_error_ms')} ms)"),
-        below("soak real", "RSS growth after warm-up (first quarter)",
-              real.get("rss_growth_after_warmup_mb"), 2, "MB", 2),
-        info("soak real", "RSS start / after warm-up / end",
-             f"{real.get('rss_start_mb')} / {real.get('rss_after_warmup_mb')} / "
+        below("soak real", "RSS growth, start to end", real.get("rss_growth_mb"), 2, "MB", 2),
+        below("soak real", "RSS growth, second half", real.get("rss_growth_second_half_mb"), 2,
+              "MB", 2),
+        info("soak real", "RSS start / half-way / end",
+             f"{real.get('rss_start_mb')} / {real.get('rss_half_way_mb')} / "
              f"{real.get('rss_end_mb')} MB"),
     ]
 
