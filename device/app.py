@@ -363,6 +363,23 @@ def _warn_undrawable_names(config: Config) -> None:
                         " ".join(sorted(missing)), colour)
 
 
+def _return_big_buffers_to_the_system() -> None:
+    """Ask glibc to give large blocks (a decoded era loop is ~12 MB) back to the system when
+    they are freed. By default it keeps them in its heap, and a box that has played three eras
+    would sit on ~40 MB it no longer uses (measured by `make soak`). Same effect as
+    MALLOC_MMAP_THRESHOLD_=1048576; a no-op off glibc."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        m_mmap_threshold = -3
+        libc.mallopt(m_mmap_threshold, 1 << 20)
+    except (OSError, AttributeError) as exc:
+        log.debug("mallopt unavailable: %s", exc)
+
+
 def run(args: argparse.Namespace, *, trace: Trace | None = None,
         on_ready: Callable[[Box, Any], None] | None = None) -> int:
     """`erabox run`. Returns the exit code.
@@ -377,6 +394,7 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    _return_big_buffers_to_the_system()
     config = load_config(args.config)
     script = None
     if args.script:
