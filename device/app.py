@@ -424,12 +424,19 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
 
     kind = choose_display_kind(args.display, config)
     window = None
+    display: Any = None
     if kind == "window":
         from device.adapters.window import WindowDisplay
 
-        window = WindowDisplay(config)
-        display: Any = window
-    else:
+        try:
+            window = WindowDisplay(config)
+            display = window
+        except Exception as exc:  # pygame.error: no usable desktop after all
+            if args.display == "window":
+                raise ConfigError(f"--display window: cannot open a window ({exc})") from None
+            kind = "terminal" if sys.stdout.isatty() else "none"
+            log.warning("cannot open a window (%s); using the %s display instead", exc, kind)
+    if display is None:
         from device.adapters.display import DisplayError, open_display
 
         try:

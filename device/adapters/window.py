@@ -81,6 +81,11 @@ class WindowDisplay:
             ]
         self._down: set[Button] = set()
         pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+            # SDL found no desktop and fell back to drawing nowhere: nobody would see it.
+            pygame.display.quit()
+            raise RuntimeError(f"no desktop to draw on (SDL fell back to its {driver} driver)")
         pygame.font.init()
         self._redraw_event = pygame.event.custom_type()
         self._surface = pygame.display.set_mode(self.size)
