@@ -24,6 +24,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,7 +167,9 @@ class Box:
         self.ready_at = clock()
         self.game: Game = new_game(config)
         self.stopped = threading.Event()
-        self.cue_log: list[tuple[float, float, str]] = []  # (due, dispatched, sound) for bench
+        # (due, dispatched, sound) of the latest cues fired by a deadline: what `make bench`
+        # measures lateness from. Bounded: a box may run for months.
+        self.cue_log: deque[tuple[float, float, str]] = deque(maxlen=10_000)
 
     # Called from any thread (button callbacks, signal handlers, the window).
     def post(self, item: Input | Stop | Redraw | PowerCut) -> None:
