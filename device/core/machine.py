@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from .config import Config
@@ -112,6 +113,7 @@ def new_game(config: Config, volume: float | None = None) -> Game:
     )
 
 
+@cache  # the config is frozen: build each era's timeline once, not on every step
 def timeline(config: Config) -> tuple[Cue, ...]:
     """The cues of a real-time era in firing order: scholar cries, final ticks, end gong."""
     rt = config.realtime
