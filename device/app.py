@@ -326,6 +326,8 @@ def _script_player(lines: list[ScriptLine], box: Box, buttons: Any,
                    stop: threading.Event) -> threading.Thread:
     """Replays script lines in real time (run.md): gestures go through the mock pins."""
 
+    from device.adapters.buttons import act_out
+
     def play() -> None:
         for line in lines:
             delay = box.ready_at + line.at - box.clock()
@@ -337,21 +339,12 @@ def _script_player(lines: list[ScriptLine], box: Box, buttons: Any,
                 return
             if isinstance(action, Restart):
                 box.post(PowerCut())
-            elif buttons is not None and buttons.mock and _fitted(buttons, action):
-                buttons.perform(action)
-            else:  # real pins cannot be pushed by software: hand the gesture over directly
-                box.post(action)
+            else:
+                act_out(action, buttons, box.post)
 
     thread = threading.Thread(target=play, name="erabox-script", daemon=True)
     thread.start()
     return thread
-
-
-def _fitted(buttons: Any, action: Input) -> bool:
-    from device.core.model import Button
-
-    wanted = (Button.NEXT, Button.ERA) if action.button is Button.BOTH else (action.button,)
-    return all(b in buttons.fitted for b in wanted)
 
 
 def _warn_undrawable_names(config: Config) -> None:

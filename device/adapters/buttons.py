@@ -511,6 +511,17 @@ class Buttons:
                 log.debug("buttons: on_input failed again (%d failures)", self._failures)
 
 
+def act_out(gesture: Input, buttons: Buttons | None, post: Callable[[Input], None]) -> None:
+    """Act out `gesture` on the simulated pins, so it goes through gpiozero like a finger;
+    hand it over with `post` instead when the pins are real or the button is not fitted
+    (software cannot push a real button). Used by `--script` and the terminal keys."""
+    wanted = CHORD if gesture.button is Button.BOTH else (gesture.button,)
+    if buttons is not None and buttons.mock and all(b in buttons.fitted for b in wanted):
+        buttons.perform(gesture)
+    else:
+        post(gesture)
+
+
 # --- the cue LED ------------------------------------------------------------------------------
 
 

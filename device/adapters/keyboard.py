@@ -18,6 +18,7 @@ import tty
 from collections.abc import Callable
 from typing import Any
 
+from device.adapters.buttons import act_out
 from device.core.model import Button, Gesture, Input
 
 log = logging.getLogger("erabox.keyboard")
@@ -34,16 +35,6 @@ KEYS = {
     "-": Input(Button.VOL_DOWN, Gesture.PRESS),
 }
 HELP = "keys: n/N NEXT press/hold, e/E ERA press/hold, b both (new game), +/- volume, q quit"
-
-
-def act_out(gesture: Input, buttons: Any, post: Callable[[Any], None]) -> None:
-    """Drive the simulated pins for `gesture`, or hand it over directly when the pins are real
-    or the button is not fitted."""
-    wanted = (Button.NEXT, Button.ERA) if gesture.button is Button.BOTH else (gesture.button,)
-    if buttons.mock and all(b in buttons.fitted for b in wanted):
-        buttons.perform(gesture)
-    else:
-        post(gesture)
 
 
 class KeyboardInput:
