@@ -376,6 +376,21 @@ def _return_big_buffers_to_the_system() -> None:
         log.debug("mallopt unavailable: %s", exc)
 
 
+def _selftest_if_next_held(config: Config, choice: Any, display: Any, audio: Any,
+                           led: Any) -> None:
+    """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
+    from device.selftest import held_at_power_up, run_selftest
+
+    if not held_at_power_up(config, choice.factory):
+        return
+    log.info("NEXT held at power-up: running the self-test")
+    from device.adapters.oled import find_ssd1306
+
+    run_selftest(config, pin_factory=choice.factory, pin_factory_name=choice.name,
+                 display=display, audio=audio, led=led,
+                 oled_address=find_ssd1306(config.display), out=lambda line: log.info("%s", line))
+
+
 def run(args: argparse.Namespace, *, trace: Trace | None = None,
         on_ready: Callable[[Box, Any], None] | None = None) -> int:
     """`erabox run`. Returns the exit code.
@@ -445,6 +460,7 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
               events=events, trace=trace)
+    _selftest_if_next_held(config, choice, display, audio, led)
     buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory)
     if audio is not None:
         audio.on_change = lambda: box.post(Redraw())

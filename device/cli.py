@@ -1,4 +1,4 @@
-"""Command line: `erabox run`, `erabox simulate`, `erabox bench`.
+"""Command line: `erabox run`, `erabox simulate`, `erabox bench`, `erabox selftest`.
 
 Exit codes: 0 success, 1 a runtime failure, 2 bad usage, config or script (message on stderr
 naming the file, line or key).
@@ -61,6 +61,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from device.selftest import main as selftest_main
+
+    return selftest_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="erabox", description="The soundtrack and timer box for Time of Empires.")
@@ -96,6 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--virtual-hours", type=float, default=8.0, metavar="H",
                        help="virtual-play part of the soak (default 8)")
     bench.set_defaults(func=cmd_bench)
+    test = sub.add_parser("selftest", help="check the buttons, LED, screen and speaker one by one")
+    test.add_argument("--config", metavar="FILE", help="TOML config")
+    test.add_argument("--display", default="auto", metavar="KIND",
+                      help="auto (default: the OLED if one answers), ssd1306, terminal, png:DIR,"
+                           " none")
+    test.add_argument("--audio", default="auto", choices=["auto", "none"],
+                      help="auto (default: pygame's mixer) or none")
+    test.add_argument("--seconds", type=float, default=60.0, metavar="S",
+                      help="how long to watch the buttons at most (default 60)")
+    test.add_argument("--pattern-seconds", type=float, default=1.5, metavar="S",
+                      help="how long each test pattern and sound lasts (default 1.5)")
+    test.set_defaults(func=cmd_selftest)
     return parser
 
 
