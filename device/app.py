@@ -33,9 +33,11 @@ from typing import Any, TextIO
 from device import SOUNDS_DIR
 from device.adapters.state_file import StateFile, resolve_state_path
 from device.config_file import load_config
+from device.core import care
+from device.core.care import Look
 from device.core.config import Config, ConfigError
 from device.core.events import EventRecorder
-from device.core.machine import Game, new_game, next_deadline, restore, screen, snapshot, step
+from device.core.machine import EPS, Game, new_game, next_deadline, restore, screen, snapshot, step
 from device.core.model import (
     Effect,
     FlashCue,
@@ -88,23 +90,29 @@ class ScreenWorker:
     """
 
     def __init__(self, display: Any, language: str, trace: Trace | None = None) -> None:
+        from device.ui.look import apply_look
         from device.ui.render import render
 
         self._render = render
+        self._apply_look = apply_look
         self._display = display
         self._language = language
         self._trace = trace
         self._cond = threading.Condition()
-        self._pending: tuple[Screen, bool, float] | None = None
-        self._last: tuple[Screen, bool] | None = None
+        self._pending: tuple[Screen, bool, float, Look, int] | None = None
+        self._last: tuple[Screen, bool, Look] | None = None
+        self._contrast: int | None = None
         self._stopped = False
         self.frames = 0
         self._thread = threading.Thread(target=self._run, name="erabox-screen", daemon=True)
         self._thread.start()
 
-    def show(self, screen_model: Screen, no_sound: bool, t: float) -> None:
+    def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
+             contrast: int = 255) -> None:
+        """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
+        `contrast` (0..255; displays without one ignore it)."""
         with self._cond:
-            self._pending = (screen_model, no_sound, t)
+            self._pending = (screen_model, no_sound, t, look or Look(), contrast)
             self._cond.notify()
 
     def close(self) -> None:
@@ -120,14 +128,20 @@ class ScreenWorker:
                     self._cond.wait()
                 if self._pending is None:
                     return
-                screen_model, no_sound, _step_t = self._pending
+                screen_model, no_sound, _step_t, look, contrast = self._pending
                 self._pending = None
-            if (screen_model, no_sound) == self._last:
+            try:
+                if contrast != self._contrast and hasattr(self._display, "set_contrast"):
+                    self._display.set_contrast(contrast)
+                    self._contrast = contrast
+            except Exception:
+                log.exception("could not set the screen's contrast")
+            if (screen_model, no_sound, look) == self._last:
                 continue
-            self._last = (screen_model, no_sound)
+            self._last = (screen_model, no_sound, look)
             try:
                 image = self._render(screen_model, language=self._language, no_sound=no_sound)
-                self._display.show(image)
+                self._display.show(self._apply_look(image, look))
                 self.frames += 1
             except Exception:  # a drawing bug must not take the box down
                 log.exception("could not draw the screen")
@@ -166,6 +180,7 @@ class Box:
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.ready_at = clock()
         self.game: Game = new_game(config)
+        self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.stopped = threading.Event()
         # (due, dispatched, sound) of the latest cues fired by a deadline: what `make bench`
         # measures lateness from. Bounded: a box may run for months.
@@ -179,6 +194,7 @@ class Box:
     def start_game(self) -> None:
         """Come back from the state file, or start a fresh game."""
         now = self.clock()
+        self.care = care.begin(now)
         saved = self.state_file.load(self.config)
         if saved is None:
             self.game = new_game(self.config)
@@ -203,14 +219,21 @@ class Box:
         while True:
             now = self.clock()
             due = next_deadline(self.game, now)
+            wake = due
+            if self.screen_worker is not None:  # the screen's look changes on its own clock
+                look_due = care.next_deadline(self.care, screen(self.game, now), now)
+                wake = look_due if due is None else min(due, look_due)
             try:
-                if due is None:
+                if wake is None:
                     item = self.inbox.get()
                 else:
-                    item = self.inbox.get(timeout=max(0.0, due - now))
+                    item = self.inbox.get(timeout=max(0.0, wake - now))
             except queue.Empty:
                 item = None
             now = self.clock()
+            if item is None and (due is None or due > now + EPS):
+                self._show(screen(self.game, now), now)  # only the look changed
+                continue
             if isinstance(item, Stop):
                 log.info("stopping (%s)", item.reason)
                 self._shutdown(now)
@@ -223,6 +246,11 @@ class Box:
                     self.trace("input", now)
                 if self.events is not None:
                     self.events.input(item, now - self.ready_at)
+                self.care, acts = care.on_press(self.care, screen(self.game, now), now)
+                if not acts:  # a dark screen: the press only wakes it
+                    log.info("screen woken by a press (the press did nothing else)")
+                    self._show(screen(self.game, now), now)
+                    continue
                 self._step(item, now, due=None)
             elif isinstance(item, Redraw):
                 self._show(screen(self.game, now), now)
@@ -265,7 +293,10 @@ class Box:
     def _show(self, screen_model: Screen, now: float) -> None:
         if self.screen_worker is not None:
             no_sound = self.audio is not None and self.audio.problem is not None
-            self.screen_worker.show(screen_model, no_sound, now)
+            self.care = care.on_screen(self.care, screen_model, now)
+            look = care.look(self.care, screen_model, now)
+            contrast = look.contrast(self.game.config.display.contrast)
+            self.screen_worker.show(screen_model, no_sound, now, look, contrast)
 
     def _power_cut(self, now: float) -> None:
         """A script's `restart`: silence, forget, and come back from the state file."""

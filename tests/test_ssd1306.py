@@ -511,3 +511,16 @@ def test_emulated_bus_nacks_like_i2c_dev() -> None:
         assert bus.failed == 2 and bus.transactions == 0
     finally:
         bus.unlock()
+
+
+def test_set_contrast_reaches_the_panel_for_oled_care(make_display, bus) -> None:
+    display = make_display(contrast=200)
+    display.show(checkerboard())
+    assert display.flush(TIMEOUT)
+    display.set_contrast(8)  # OLED care dims
+    assert display.flush(TIMEOUT)
+    assert bus.chip.contrast == 8
+    assert_same_pixels(bus.chip.panel_image(), checkerboard())  # the picture is untouched
+    display.set_contrast(200)
+    assert display.flush(TIMEOUT)
+    assert bus.chip.contrast == 200

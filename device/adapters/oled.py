@@ -261,6 +261,8 @@ class Ssd1306Display:
         self._newest_seq = 0
         self._sent_seq = 0
         self._closing = False
+        self._contrast = config.contrast  # wanted (OLED care dims through it)
+        self._sent_contrast: int | None = None  # on the panel now (None: not known)
         self._worker = threading.Thread(target=self._run, name="erabox-oled", daemon=True)
         self._worker.start()
 
@@ -276,6 +278,16 @@ class Ssd1306Display:
                 return
             self._newest = frame
             self._newest_seq += 1
+            self._cond.notify_all()
+
+    def set_contrast(self, level: int) -> None:
+        """Set the panel's contrast (0..255) soon, on the worker; returns at once."""
+        level = min(255, max(0, int(level)))
+        with self._cond:
+            if level == self._contrast:
+                return
+            self._contrast = level
+            self._newest_seq += 1  # wake the worker, even without a new frame
             self._cond.notify_all()
 
     def flush(self, timeout: float = 5.0) -> bool:
@@ -316,10 +328,14 @@ class Ssd1306Display:
                         break
                     else:
                         self._cond.wait()
-                seq, frame = self._newest_seq, self._newest
+                seq, frame, contrast = self._newest_seq, self._newest, self._contrast
             try:
                 if self._panel is None:
                     self._panel = self._start_panel()
+                    self._sent_contrast = self.config.contrast
+                if contrast != self._sent_contrast:
+                    self._panel.contrast(contrast)
+                    self._sent_contrast = contrast
                 if frame is not None and seq != self._sent_seq:
                     self._send(frame)
                     self.frames_sent += 1
