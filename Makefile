@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test lint bench soak gallery sounds install clean
+.PHONY: run test lint bench soak gallery sounds install wheelhouse system-test clean
 
 $(STAMP): pyproject.toml tools/bootstrap.sh
 	@sh tools/bootstrap.sh "$(PYTHON)" "$(VENV)"
@@ -43,8 +43,19 @@ sounds: $(STAMP)
 	$(BIN)/python tools/make_sounds.py
 
 ## install: on a Raspberry Pi, `sudo make install` sets up /opt/erabox, the user and the unit
+## (offline when wheelhouse/<machine>/ exists: see `make wheelhouse`)
 install:
 	sh tools/install.sh
+
+## wheelhouse: on any machine with internet, download the Pi's Python packages into wheelhouse/
+## (aarch64 and armv7l, CPython 3.11) for an offline `sudo make install`; checks they are wheels
+wheelhouse:
+	$(PYTHON) tools/wheelhouse.py $(ARGS)
+
+## system-test: boot a fresh Debian 12 VM, install from a clean clone as the README says, and
+## play eras through the real systemd service and an ALSA loopback card (needs root, QEMU)
+system-test:
+	sh tools/systemtest/run.sh $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

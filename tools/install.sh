@@ -13,26 +13,33 @@
 #   5. installs /etc/erabox/erabox.toml from erabox.example.toml if there is none yet
 #   6. installs erabox.service, enables it and (re)starts it
 #
-# Usage: sh tools/install.sh [--dry-run] [--no-venv]
-#   --dry-run   print what would be done, change nothing (no root needed)
-#   --no-venv   skip step 3 (staging a tree whose venv is built elsewhere; tests)
+# Usage: sh tools/install.sh [--dry-run] [--no-venv] [--list-packages]
+#   --dry-run        print what would be done, change nothing (no root needed)
+#   --no-venv        skip step 3 (staging a tree whose venv is built elsewhere; tests)
+#   --list-packages  print the Debian packages this machine needs, one a line, and stop
 # Environment:
 #   ERABOX_ROOT=DIR  lay every file out under DIR instead of / and leave the running system
 #                    alone: no apt-get, the user goes into DIR/etc/passwd
 #                    (systemd-sysusers --root), the unit is enabled offline (systemctl --root),
 #                    nothing is started. For tests and SD-card images.
 #   PYTHON=python3   interpreter for the venv (3.11 or newer)
+#   ERABOX_WHEELHOUSE=DIR  install the Python packages from DIR only, with no network (made
+#                    by `make wheelhouse` on any machine with internet). Default: the checkout's
+#                    wheelhouse/<machine>/ when it exists (e.g. wheelhouse/aarch64).
+#   ERABOX_MACHINE=M with --list-packages: the packages for machine M (aarch64, armv7l, ...)
 set -eu
 
 root=${ERABOX_ROOT:-}
 python=${PYTHON:-python3}
 dry_run=no
 build_venv=yes
+list_packages=no
 
 for arg in "$@"; do
     case $arg in
         --dry-run) dry_run=yes ;;
         --no-venv) build_venv=no ;;
+        --list-packages) list_packages=yes ;;
         -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
     esac
@@ -72,7 +79,7 @@ case $root in
     *) die "ERABOX_ROOT must be an absolute path, got '$root'" ;;
 esac
 
-if on_live_system; then
+if on_live_system && [ "$list_packages" = no ]; then
     if [ "$dry_run" = no ] && [ "$(id -u)" != 0 ]; then
         die "needs root to install a system service: sudo make install"
     fi
@@ -93,26 +100,48 @@ fi
 # the OLED. alsa-utils: aplay -l / speaker-test, to choose and test the sound card.
 # Never RPi.GPIO: its edge detection fails on Bookworm kernels and the Pi 5.
 packages="python3 python3-venv i2c-tools alsa-utils"
+# Runtime libraries that the binary wheels (pygame, Pillow, lgpio, sysv_ipc) link but do not
+# bundle, found by reading their .so files (tools/wheelhouse.py lists them per machine). Minimal
+# images (Pi OS Lite, Debian minbase) lack some, and a missing one fails only at import: without
+# libglib2.0-0 pygame's mixer (its MIDI library links GLib) does not load and the service runs
+# silent. tests/test_install.py checks that every library the installed wheels need is covered
+# here (device/syslibs.py maps library names to packages); if one is missing all the same, the
+# box names its package in the log and in `systemctl status erabox`.
+packages="$packages libglib2.0-0 libx11-6 zlib1g libstdc++6 libgcc-s1 libc6"
 
-# lgpio ships wheels only for 64-bit ARM and CPython 3.11/3.12; elsewhere (32-bit Pi OS,
-# Python 3.13 on Trixie) pip builds it from source, which needs SWIG and a compiler. Built with
-# PYPI=1 its setup.py compiles the bundled C library in, so liblgpio-dev is not needed.
+# lgpio ships wheels for 64-bit ARM (manylinux_2_34) and 32-bit ARMv7 (linux_armv7l) for
+# CPython 3.11/3.12; elsewhere (armv6l: Pi Zero W / Pi 1, Python 3.13 on Trixie) pip builds it
+# from source, which needs SWIG and a compiler. Built with PYPI=1 its setup.py compiles the
+# bundled C library in, so liblgpio-dev is not needed.
 lgpio_from_source=no
-case $(uname -m) in
+machine=${ERABOX_MACHINE:-$(uname -m)}
+python_version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null ||
+                 true)
+case $machine in
     aarch64)
-        case $("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) in
+        case $python_version in
             3.11|3.12) ;;
             *) lgpio_from_source=yes ;;
         esac ;;
     armv7l|armv6l)
-        lgpio_from_source=yes
-        # No PyPI wheels for 32-bit ARM: pip takes pygame and Pillow from piwheels (set up in
-        # Pi OS's /etc/pip.conf), and those wheels link the system's SDL2 and image libraries.
+        case $machine:$python_version in
+            armv7l:3.11|armv7l:3.12) ;;
+            *) lgpio_from_source=yes ;;
+        esac
+        # No PyPI wheels of pygame and Pillow for 32-bit ARM (tools/wheelhouse.py shows it): pip
+        # takes them from piwheels, set up in Pi OS's /etc/pip.conf, and those wheels link the
+        # system's SDL2 and image libraries. So 32-bit needs network at install time (or a
+        # wheelhouse built on a 32-bit Pi with `pip wheel`); see hardware.md.
         packages="$packages libsdl2-2.0-0 libsdl2-mixer-2.0-0 libsdl2-image-2.0-0"
         packages="$packages libsdl2-ttf-2.0-0 libopenjp2-7 libtiff6" ;;
 esac
 if [ "$lgpio_from_source" = yes ]; then
     packages="$packages swig python3-dev gcc"
+fi
+
+if [ "$list_packages" = yes ]; then
+    for package in $packages; do echo "$package"; done
+    exit 0
 fi
 
 missing=""
@@ -126,7 +155,13 @@ elif [ -z "$missing" ]; then
     say "packages: all present"
 else
     say "packages: installing$missing"
-    run apt-get update -qq
+    # A box with no network (game tables often have no Wi-Fi) may still have every package in
+    # apt's cache: try to install even when the lists cannot be refreshed.
+    if [ "$dry_run" = yes ]; then
+        run apt-get update -qq
+    elif ! run apt-get update -qq; then
+        warn "apt-get update failed (no network?); installing from the package lists present"
+    fi
     # shellcheck disable=SC2086  # word splitting of the package list is intended
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 fi
@@ -142,7 +177,8 @@ copy_tree() {  # copy_tree FROM TO
     tar -C "$from" -cf - \
         --exclude=./.venv --exclude=./.git --exclude=./erabox.egg-info \
         --exclude=__pycache__ --exclude='*.pyc' --exclude=./.pytest_cache \
-        --exclude=./.mypy_cache --exclude=./.ruff_cache --exclude=./.hypothesis . |
+        --exclude=./.mypy_cache --exclude=./.ruff_cache --exclude=./.hypothesis \
+        --exclude=./wheelhouse --exclude=./bench-results . |
         tar -C "$staging" --no-same-owner --no-same-permissions -xf -
     if [ -d "$to/.venv" ]; then
         mv "$to/.venv" "$staging/.venv"
@@ -167,6 +203,16 @@ else
     if [ "$lgpio_from_source" = yes ]; then
         # Read by lgpio's setup.py: link its bundled C sources statically.
         export PYPI=1
+    fi
+    wheelhouse=${ERABOX_WHEELHOUSE:-}
+    if [ -z "$wheelhouse" ] && [ -d "$src/wheelhouse/$machine" ]; then
+        wheelhouse=$src/wheelhouse/$machine
+    fi
+    if [ -n "$wheelhouse" ]; then
+        [ -d "$wheelhouse" ] || die "ERABOX_WHEELHOUSE=$wheelhouse is not a directory"
+        say "venv: offline, every Python package from $wheelhouse"
+        # pip reads these, also for erabox's build backend (setuptools is in the wheelhouse).
+        export PIP_NO_INDEX=1 PIP_FIND_LINKS="$wheelhouse"
     fi
     # bootstrap.sh installs the project from the current directory.
     run sh -c 'cd "$1" && ERABOX_EXTRAS=pi sh tools/bootstrap.sh "$2" "$1/.venv"' bootstrap \

@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from ..core.config import AudioConfig
 from ..core.model import Mode, Music, MusicAction, PlaySound, SetVolume, Show, Sound
+from ..syslibs import install_hint
 
 Opener = Callable[[AudioConfig], None]
 Clock = Callable[[], float]
@@ -753,4 +754,5 @@ def _streams(path: Path) -> bool:
 
 def _reason(exc: object) -> str:
     text = str(exc).strip().rstrip(".")
-    return text or type(exc).__name__
+    hint = install_hint(text)  # a library missing from the system: name its package
+    return (text or type(exc).__name__) + (f"; {hint}" if hint else "")

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Build the Debian 12 (Bookworm) disk image that `make system-test` boots: a fresh minimal
+# system like Raspberry Pi OS Lite (systemd 252, Python 3.11, sudo, git, make), plus Debian's
+# kernel and initramfs for QEMU. The packages tools/install.sh installs are NOT installed, only
+# left in apt's cache, so the offline VM installs them the way a Pi would (apt-get, no network).
+#
+# Usage: sh tools/systemtest/build-image.sh OUT_DIR
+# Writes OUT_DIR/rootfs.img (ext4, raw), OUT_DIR/vmlinuz, OUT_DIR/initrd.img. Needs root and
+# mmdebstrap, e2fsprogs (mkfs.ext4 -d). Takes a minute or two with a package mirror nearby.
+set -eu
+out=${1:?usage: build-image.sh OUT_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+work=$(mktemp -d "$out/build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# What install.sh will ask apt for on this architecture (amd64 here).
+cache_only=$(sh "$here/../install.sh" --list-packages | tr '\n' ' ')
+
+include="systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,sudo,git,make"
+include="$include,python3,procps,ca-certificates"
+
+nice mmdebstrap --variant=minbase --include="$include" \
+    --skip=cleanup/apt \
+    --customize-hook='echo erabox-vm > "$1/etc/hostname"' \
+    --customize-hook='chroot "$1" passwd -d root' \
+    --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only --no-install-recommends $cache_only" \
+    --customize-hook="cp '$here/vm-boot.sh' \"\$1/usr/local/sbin/erabox-systemtest-boot\"" \
+    --customize-hook='chmod 755 "$1/usr/local/sbin/erabox-systemtest-boot"' \
+    --customize-hook="cp '$here/erabox-systemtest.service' \"\$1/etc/systemd/system/\"" \
+    --customize-hook='chroot "$1" systemctl enable erabox-systemtest.service' \
+    --customize-hook='mkdir -p "$1/mnt/share"' \
+    --customize-hook='printf "/dev/vda / ext4 defaults 0 1\n" > "$1/etc/fstab"' \
+    bookworm "$work/rootfs"
+
+cp "$work"/rootfs/boot/vmlinuz-* "$out/vmlinuz"
+cp "$work"/rootfs/boot/initrd.img-* "$out/initrd.img"
+chmod 644 "$out/vmlinuz" "$out/initrd.img"
+rm -f "$out/rootfs.img"
+mkfs.ext4 -q -L erabox-root -d "$work/rootfs" "$out/rootfs.img" 3G
+echo "image: $out/rootfs.img"
