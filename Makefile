@@ -21,7 +21,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q $(ARGS)
 
-## lint: ruff on everything, mypy (strict) on the pure core
+## lint: ruff on everything, mypy (strict) on all of device/
 lint: $(STAMP)
 	$(BIN)/ruff check device tests tools
 	$(BIN)/mypy

@@ -24,11 +24,9 @@ import signal
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from device import SOUNDS_DIR
 from device.adapters.state_file import StateFile, resolve_state_path
@@ -44,7 +42,6 @@ from device.core.model import (
     Input,
     Music,
     MusicAction,
-    PlaySound,
     Save,
     Screen,
     SetVolume,
@@ -52,31 +49,27 @@ from device.core.model import (
     Tick,
 )
 from device.core.script import End, Restart, ScriptLine, parse_script
+from device.ports import (
+    AudioPort,
+    BoxObserver,
+    DisplayPort,
+    InboxItem,
+    InputSource,
+    LedPort,
+    PowerCut,
+    Redraw,
+    StateStore,
+    Stop,
+)
+
+if TYPE_CHECKING:
+    from device.adapters.audio import Audio
+    from device.adapters.buttons import PinFactoryChoice
+    from device.adapters.window import WindowDisplay
+
+__all__ = ["Box", "PowerCut", "Redraw", "ScreenWorker", "Stop", "run"]
 
 log = logging.getLogger("erabox")
-
-
-# --- inbox items besides Input ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Stop:
-    """End the loop: save and close (SIGTERM, window closed, script `end`)."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class Redraw:
-    """An adapter's status changed (e.g. the sound card vanished): redraw the screen."""
-
-
-@dataclass(frozen=True)
-class PowerCut:
-    """A script's `restart`: drop everything but the state file and come back from it."""
-
-
-Trace = Callable[[str, float], None]
 
 
 # --- the screen worker ----------------------------------------------------------------------------
@@ -89,7 +82,8 @@ class ScreenWorker:
     skipped. Identical screens (with identical status marks) are not redrawn.
     """
 
-    def __init__(self, display: Any, language: str, trace: Trace | None = None) -> None:
+    def __init__(self, display: DisplayPort, language: str,
+                 observer: BoxObserver | None = None) -> None:
         from device.ui.look import apply_look
         from device.ui.render import render
 
@@ -97,7 +91,7 @@ class ScreenWorker:
         self._apply_look = apply_look
         self._display = display
         self._language = language
-        self._trace = trace
+        self._observer = observer
         self._cond = threading.Condition()
         self._pending: tuple[Screen, bool, float, Look, int] | None = None
         self._last: tuple[Screen, bool, Look] | None = None
@@ -146,9 +140,9 @@ class ScreenWorker:
             except Exception:  # a drawing bug must not take the box down
                 log.exception("could not draw the screen")
                 continue
-            if self._trace is not None:
+            if self._observer is not None:
                 # The hand-over time, not the step's `t`: input-to-frame latency ends here.
-                self._trace("frame", time.monotonic())
+                self._observer.frame(time.monotonic())
 
 
 # --- the loop -------------------------------------------------------------------------------------
@@ -161,13 +155,13 @@ class Box:
         self,
         config: Config,
         *,
-        state_file: StateFile,
-        audio: Any = None,
+        state_file: StateStore,
+        audio: AudioPort | None = None,
         screen_worker: ScreenWorker | None = None,
-        led: Any = None,
+        led: LedPort | None = None,
         events: EventRecorder | None = None,
         clock: Callable[[], float] = time.monotonic,
-        trace: Trace | None = None,
+        observer: BoxObserver | None = None,
     ) -> None:
         self.config = config
         self.state_file = state_file
@@ -176,18 +170,15 @@ class Box:
         self.led = led
         self.events = events
         self.clock = clock
-        self.trace = trace
-        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.observer = observer
+        self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
         self.ready_at = clock()
         self.game: Game = new_game(config)
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.stopped = threading.Event()
-        # (due, dispatched, sound) of the latest cues fired by a deadline: what `make bench`
-        # measures lateness from. Bounded: a box may run for months.
-        self.cue_log: deque[tuple[float, float, str]] = deque(maxlen=10_000)
 
     # Called from any thread (button callbacks, signal handlers, the window).
-    def post(self, item: Input | Stop | Redraw | PowerCut) -> None:
+    def post(self, item: InboxItem) -> None:
         """Hand an event to the loop (thread-safe, also from a signal handler)."""
         self.inbox.put(item)
 
@@ -242,8 +233,8 @@ class Box:
                 self._power_cut(now)
                 continue
             if isinstance(item, Input):
-                if self.trace is not None:
-                    self.trace("input", now)
+                if self.observer is not None:
+                    self.observer.input(item, now)
                 if self.events is not None:
                     self.events.input(item, now - self.ready_at)
                 self.care, acts = care.on_press(self.care, screen(self.game, now), now)
@@ -259,26 +250,20 @@ class Box:
 
     def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
         self.game, effects = step(self.game, event, now)
-        if self.trace is not None and isinstance(event, Input):
-            self.trace("state", self.clock())
-        for effect in effects:
-            if isinstance(effect, PlaySound) and due is not None:
-                self.cue_log.append((due, now, effect.sound.value))
-        self._apply(effects, now)
+        if self.observer is not None:
+            self.observer.stepped(event, self.game, self.clock())
+        self._apply(effects, now, due)
         if self.events is not None:
             self.events.state(self.game, now - self.ready_at)
 
-    def _apply(self, effects: tuple[Effect, ...], now: float) -> None:
+    def _apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:
         """Sound first (it is what must be on time), then LED, save, screen, log."""
-        sound = [e for e in effects if isinstance(e, PlaySound | Music | SetVolume)]
         if self.audio is not None:
-            # Screens too: they tell the mixer each era's mode before its first cue, and the
-            # setup screen lets it decode that era's music ahead of the start gong.
-            for effect in effects:
-                if isinstance(effect, PlaySound | Music | SetVolume | Show):
-                    self.audio.apply(effect)
-        if sound and self.trace is not None:
-            self.trace("mixer", self.clock())
+            # All of them: screens too tell the mixer each era's mode before its first cue,
+            # and the setup screen lets it decode that era's music ahead of the start gong.
+            self.audio.apply(effects, now)
+        if self.observer is not None:
+            self.observer.applied(effects, due, now, self.clock())
         for effect in effects:
             if isinstance(effect, FlashCue) and self.led is not None:
                 self.led.flash()
@@ -301,7 +286,7 @@ class Box:
     def _power_cut(self, now: float) -> None:
         """A script's `restart`: silence, forget, and come back from the state file."""
         if self.audio is not None:
-            self.audio.apply(Music(MusicAction.STOP, self.game.era, self.game.mode, 0.0))
+            self.audio.apply((Music(MusicAction.STOP, self.game.era, self.game.mode, 0.0),), now)
         self.state_file.flush()
         self.start_game()
 
@@ -353,7 +338,7 @@ def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | No
     return EventRecorder(emit), (None if target == "-" else stream)
 
 
-def _script_player(lines: list[ScriptLine], box: Box, buttons: Any,
+def _script_player(lines: list[ScriptLine], box: Box, buttons: InputSource,
                    stop: threading.Event) -> threading.Thread:
     """Replays script lines in real time (run.md): gestures go through the mock pins."""
 
@@ -407,8 +392,8 @@ def _return_big_buffers_to_the_system() -> None:
         log.debug("mallopt unavailable: %s", exc)
 
 
-def _selftest_if_next_held(config: Config, choice: Any, display: Any, audio: Any,
-                           led: Any) -> None:
+def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: DisplayPort,
+                           audio: AudioPort | None, led: LedPort) -> None:
     """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
     from device.selftest import held_at_power_up, run_selftest
 
@@ -422,14 +407,11 @@ def _selftest_if_next_held(config: Config, choice: Any, display: Any, audio: Any
                  oled_address=find_ssd1306(config.display), out=lambda line: log.info("%s", line))
 
 
-def run(args: argparse.Namespace, *, trace: Trace | None = None,
-        on_ready: Callable[[Box, Any], None] | None = None) -> int:
+def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int:
     """`erabox run`. Returns the exit code.
 
-    Hooks for `erabox bench` (in-process runs): `trace(kind, t)` reports "input", "state",
-    "mixer" and "frame" moments on the monotonic clock; `on_ready(box, buttons)` is called on
-    the main thread once the loop runs, with the `Box` and the `Buttons` (to drive mock pins).
-    It must return quickly; whoever it starts ends the run with `box.post(Stop(...))`.
+    `observer` watches the running box (`erabox bench` runs in-process through it): its
+    `ready(box, buttons)` is called on the main thread once the loop runs.
     """
     logging.basicConfig(
         level=os.environ.get("ERABOX_LOG", "INFO").upper(),
@@ -458,15 +440,15 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
     from device.adapters.buttons import Buttons, CueLed, default_pin_factory
 
     choice = default_pin_factory()
-    audio = None
+    audio: Audio | None = None
     if args.audio == "auto":
         from device.adapters.audio import Audio
 
         audio = Audio(config.audio, SOUNDS_DIR)
 
     kind = choose_display_kind(args.display, config)
-    window = None
-    display: Any = None
+    window: WindowDisplay | None = None
+    display: DisplayPort | None = None
     if kind == "window":
         from device.adapters.window import WindowDisplay
 
@@ -486,11 +468,11 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
         except DisplayError as exc:
             raise ConfigError(f"--display {kind}: {exc}") from None
     log.info("display: %s", kind)
-    screen_worker = ScreenWorker(display, config.language, trace)
+    screen_worker = ScreenWorker(display, config.language, observer)
 
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
-              events=events, trace=trace)
+              events=events, observer=observer)
     _selftest_if_next_held(config, choice, display, audio, led)
     buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory)
     if audio is not None:
@@ -512,8 +494,8 @@ def run(args: argparse.Namespace, *, trace: Trace | None = None,
         loop.start()
         if script is not None:
             _script_player(script, box, buttons, stop_script)
-        if on_ready is not None:
-            on_ready(box, buttons)
+        if observer is not None:
+            observer.ready(box, buttons)
         if window is not None:
             window.run(buttons, box.post, box.stopped)  # returns when the box stops
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from device.core.config import Config, ConfigError, parse_config
@@ -10,7 +11,7 @@ from device.core.config import Config, ConfigError, parse_config
 SYSTEM_CONFIG = Path("/etc/erabox/erabox.toml")
 
 
-def config_candidates(environ: dict[str, str] | None = None) -> list[Path]:
+def config_candidates(environ: Mapping[str, str] | None = None) -> list[Path]:
     """Where a config is looked for when `--config` is not given, in order."""
     env = os.environ if environ is None else environ
     found = []
@@ -22,7 +23,7 @@ def config_candidates(environ: dict[str, str] | None = None) -> list[Path]:
     return found
 
 
-def load_config(path: str | None, environ: dict[str, str] | None = None) -> Config:
+def load_config(path: str | None, environ: Mapping[str, str] | None = None) -> Config:
     """The config from `path`, else the first existing candidate, else the defaults.
 
     An explicit path (or $ERABOX_CONFIG) that does not exist is an error; so is any file that

@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 
 from device.core.config import Config
 from device.core.model import Button, PlaySound, SetVolume, Sound
+from device.ports import AudioPort, DisplayPort, LedPort
 
 log = logging.getLogger("erabox.selftest")
 
@@ -142,9 +143,9 @@ def run_selftest(
     *,
     pin_factory: Any,
     pin_factory_name: str,
-    display: Any,
-    audio: Any,
-    led: Any,
+    display: DisplayPort | None,
+    audio: AudioPort | None,
+    led: LedPort | None,
     oled_address: int | None,
     out: Callable[[str], None],
     pattern_s: float = 1.5,
@@ -194,7 +195,7 @@ def run_selftest(
 
     # 3. The cue LED.
     fitted = led is not None and getattr(led, "fitted", False)
-    if fitted:
+    if led is not None and fitted:
         led.flash()
         found.led_flashes += 1
         out(f"LED: flashing (GPIO{config.buttons.led_pin})")
@@ -206,10 +207,10 @@ def run_selftest(
 
     # 4. Each cue sound at the configured volume.
     if audio is not None:
-        audio.apply(SetVolume(config.audio.volume))
+        audio.apply((SetVolume(config.audio.volume),), time.monotonic())
     for sound in (Sound.GONG, Sound.CRY, Sound.TICK):
         if audio is not None:
-            audio.apply(PlaySound(sound, 1))
+            audio.apply((PlaySound(sound, 1),), time.monotonic())
         found.sounds.append(sound.value)
         out(f"sound: playing {sound.value} at {round(config.audio.volume * 100)}%")
         _show(display, ["Self-test", f"Sound: {sound.value}",

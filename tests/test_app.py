@@ -18,6 +18,7 @@ from device.adapters.buttons import Buttons
 from device.adapters.display import NullDisplay, frame_bytes
 from device.adapters.state_file import StateFile
 from device.app import Box, ScreenWorker, Stop
+from device.benchmarks.harness import TraceLog
 from device.core.config import parse_config
 from device.core.events import EventRecorder
 from device.core.model import Phase
@@ -212,8 +213,9 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
         if event.get("state") == "scoring":
             done.set()
 
+    observer = TraceLog()  # the bench's observer: it keeps each deadline cue's dispatch time
     box = Box(config, state_file=StateFile(tmp_path / "state.json"), screen_worker=screens,
-              events=EventRecorder(emit))
+              events=EventRecorder(emit), observer=observer)
     box.start_game()
     loop = threading.Thread(target=box.run_loop)
     loop.start()
@@ -226,7 +228,7 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
         box.post(Stop("test over"))
         loop.join(timeout=5)
         screens.close()
-    fired = [(sound, dispatched - due) for due, dispatched, sound in box.cue_log]
+    fired = [(sound, dispatched - due) for due, dispatched, sound in observer.cue_log]
     from device.core.machine import timeline
 
     assert [s for s, _ in fired] == [cue.sound.value for cue in timeline(config)]

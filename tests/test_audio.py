@@ -223,14 +223,14 @@ def _scenario_main(spec_file: str) -> None:
             if len(step) > 2 and step[2]:
                 marks[step[2]] = frames()
             try:
-                audio.apply(_effect(step[1]))
+                audio.apply((_effect(step[1]),), time.monotonic())
             except Exception as exc:  # reported, so the test can say what escaped
                 errors.append(repr(exc))
         elif kind == "repeat":  # ["repeat", n, [effect, ...]]
             for _ in range(step[1]):
                 for effect in step[2]:
                     try:
-                        audio.apply(_effect(effect))
+                        audio.apply((_effect(effect),), time.monotonic())
                     except Exception as exc:
                         errors.append(repr(exc))
         elif kind == "wait":  # ["wait", seconds of recorded stream]

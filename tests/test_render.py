@@ -25,7 +25,6 @@ from device.ui.render import (
     TextItem,
     layout,
     render,
-    render_times_ms,
 )
 from device.ui.samples import sample_renders, sample_screens
 from device.ui.strings import COLOUR_NAMES_JA, LANGUAGES
@@ -287,6 +286,8 @@ def test_even_a_nonsense_screen_renders_on_the_screen(
 
 
 def test_rendering_is_fast() -> None:
+    from device.benchmarks.footprint import render_times_ms
+
     # Loose bound on a shared, noisy machine: the real budget is "well under 5 ms".
     times = render_times_ms(200)
     assert len(times) == 200

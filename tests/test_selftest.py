@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +49,9 @@ class Spy:
     def problem(self) -> str | None:
         return self.audio.problem  # type: ignore[no-any-return]
 
-    def apply(self, effect: object) -> None:
-        self.applied.append(effect)
-        self.audio.apply(effect)
+    def apply(self, effects: Sequence[object], now: float) -> None:
+        self.applied.extend(effects)
+        self.audio.apply(effects, now)
 
 
 def test_patterns_are_what_they_say() -> None:

@@ -31,13 +31,13 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from ..core.config import AudioConfig
-from ..core.model import Mode, Music, MusicAction, PlaySound, SetVolume, Show, Sound
+from ..core.model import Effect, Mode, Music, MusicAction, PlaySound, SetVolume, Show, Sound
 from ..syslibs import install_hint
 
 Opener = Callable[[AudioConfig], None]
@@ -232,18 +232,20 @@ class Audio:
         """Whether the mixer is open on a device right now."""
         return self._open
 
-    def apply(self, effect: object) -> None:
-        """Play what an effect asks for. Effects that are not about sound are ignored.
+    def apply(self, effects: Sequence[Effect], now: float) -> None:
+        """Play what a step's effects ask for (`AudioPort`). Effects that are not about sound
+        are ignored. `now` is the loop's time of the step; positions are taken on `clock`.
 
         `Show` effects are only read for the era's mode (a lead-in tick or a start gong arrives
         before the era's first `Music` effect and must know whether a track carries it). Never
         raises for a sound problem: the box keeps running silent and `problem` says why.
         """
         with self._cond:
-            try:
-                self._apply_locked(effect)
-            except Exception as exc:  # a sound problem must not stop the game
-                self._failed_while_playing(exc)
+            for effect in effects:
+                try:
+                    self._apply_locked(effect)
+                except Exception as exc:  # a sound problem must not stop the game
+                    self._failed_while_playing(exc)
             changed = self._take_changed()
         if changed:
             self._notify()

@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 
 from device.core.config import ButtonsConfig
 from device.core.model import Button, Gesture, Input
+from device.ports import InputSource
 
 log = logging.getLogger(__name__)
 
@@ -511,7 +512,8 @@ class Buttons:
                 log.debug("buttons: on_input failed again (%d failures)", self._failures)
 
 
-def act_out(gesture: Input, buttons: Buttons | None, post: Callable[[Input], None]) -> None:
+def act_out(gesture: Input, buttons: InputSource | None,
+            post: Callable[[Input], None]) -> None:
     """Act out `gesture` on the simulated pins, so it goes through gpiozero like a finger;
     hand it over with `post` instead when the pins are real or the button is not fitted
     (software cannot push a real button). Used by `--script` and the terminal keys."""

@@ -1,7 +1,7 @@
 """Where the 128x64 screen goes: one small interface, several backends.
 
-Everything above this module only knows `Display.show(image)`: a 128x64 Pillow image in mode
-"1" (lit pixel = 1). Backends here:
+Everything above this module only knows `DisplayPort.show(image)` (device/ports.py): a 128x64
+Pillow image in mode "1" (lit pixel = 1). Backends here:
 
 - `NullDisplay`: keeps the last image and counts frames (tests, benchmarks, `--display none`).
 - `PngDisplay`: every distinct frame as `DIR/NNNN-<label>.png` (`--display png:DIR`,
@@ -24,9 +24,11 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from PIL import Image
+
+from device.ports import DisplayPort
 
 if TYPE_CHECKING:
     from ..core.config import DisplayConfig
@@ -40,24 +42,6 @@ log = logging.getLogger("erabox.display")
 
 class DisplayError(ValueError):
     """A display that cannot be opened as asked (unknown kind, unusable frame directory...)."""
-
-
-class Display(Protocol):
-    """Something that shows 128x64 1-bit frames.
-
-    `problem` is None while the display works; otherwise one line saying what is wrong, for
-    the app to log or show ("OLED not answering at 0x3C on /dev/i2c-1 ...").
-    """
-
-    problem: str | None
-
-    def show(self, image: Image.Image, label: str | None = None) -> None:
-        """Show a 128x64 mode "1" image. `label` names the frame where a backend keeps them."""
-        ...
-
-    def close(self) -> None:
-        """Release the device. Showing after close is not allowed."""
-        ...
 
 
 def frame_bytes(image: Image.Image) -> bytes:
@@ -244,7 +228,7 @@ def open_display(
     *,
     stream: TextIO | None = None,
     on_problem: Callable[[str | None], None] | None = None,
-) -> Display:
+) -> DisplayPort:
     """Open the display named by `--display KIND`: "ssd1306", "terminal", "png:DIR", "none".
 
     `stream` is where "terminal" draws (default: standard output). The SSD1306 never raises

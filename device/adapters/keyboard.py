@@ -15,11 +15,11 @@ import sys
 import termios
 import threading
 import tty
-from collections.abc import Callable
-from typing import Any
+from typing import TextIO
 
 from device.adapters.buttons import act_out
 from device.core.model import Button, Gesture, Input
+from device.ports import InputSource, Post, Stop
 
 log = logging.getLogger("erabox.keyboard")
 
@@ -40,8 +40,8 @@ HELP = "keys: n/N NEXT press/hold, e/E ERA press/hold, b both (new game), +/- vo
 class KeyboardInput:
     """Reads single keys from a terminal on a thread (blocking reads: no polling)."""
 
-    def __init__(self, buttons: Any, post: Callable[[Any], None],
-                 stream: Any = None) -> None:
+    def __init__(self, buttons: InputSource | None, post: Post,
+                 stream: TextIO | None = None) -> None:
         self._buttons = buttons
         self._post = post
         self._stream = stream or sys.stdin
@@ -54,8 +54,6 @@ class KeyboardInput:
         self._thread.start()
 
     def _run(self) -> None:
-        from device.app import Stop
-
         while not self._closed:
             try:
                 data = os.read(self._fd, 1)

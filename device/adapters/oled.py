@@ -6,7 +6,7 @@ Two layers, as on the wire:
   the Adafruit driver and `adafruit_bus_device.i2c_device.I2CDevice` call (`try_lock`,
   `unlock`, `writeto`, `readfrom_into`, plus `scan`). Our own, so Blinka's board detection
   is never needed to find the bus. Tests pass an emulated bus instead.
-- `Ssd1306Display`: the `Display` for the panel. `show()` only hands the frame to a worker
+- `Ssd1306Display`: the `DisplayPort` for the panel. `show()` only hands the frame to a worker
   thread and returns at once: a full frame is ~1 KiB of I2C (about 25 ms at 400 kHz, far more
   on a struggling bus), and the game loop must never wait for it. The worker always sends the
   newest frame (stale ones in between are dropped). When the panel stops answering (loose
@@ -224,7 +224,7 @@ def panel_bytes(image: Image.Image) -> bytes:
 
 
 class Ssd1306Display:
-    """The SSD1306 OLED as a `Display`; see the module docstring.
+    """The SSD1306 OLED as a `DisplayPort`; see the module docstring.
 
     The panel is looked for at `config.address` first, then at the other SSD1306 address (a
     warning says so): a jumper set otherwise than the config should not leave the box blind.

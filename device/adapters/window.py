@@ -17,14 +17,13 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image
 
 from device.core.config import Config
 from device.core.model import Button
+from device.ports import InputSource, Post, Stop
 
 log = logging.getLogger("erabox.window")
 
@@ -115,10 +114,8 @@ class WindowDisplay:
 
     # -- main thread --
 
-    def run(self, buttons: Any, post: Callable[[Any], None], stopped: threading.Event) -> None:
+    def run(self, buttons: InputSource | None, post: Post, stopped: threading.Event) -> None:
         """The window's event loop, until the window is closed or the box stops."""
-        from device.app import Stop
-
         pg = self._pg
         threading.Thread(target=self._wake_when, args=(stopped,), daemon=True,
                          name="erabox-window-stop").start()
@@ -160,8 +157,8 @@ class WindowDisplay:
                 return key
         return None
 
-    def _press(self, button: Button, down: bool, buttons: Any,
-               post: Callable[[Any], None]) -> None:
+    def _press(self, button: Button, down: bool, buttons: InputSource | None,
+               post: Post) -> None:
         if down == (button in self._down):
             return  # key repeat, or a release we already handled
         if down:

@@ -8,7 +8,7 @@ and resume) and the configured timeline:
 
     scheduled = start + cue.at + (time paused before the cue's running time)
 
-Lateness = dispatch time (the loop's `now` for the step that fired the cue, `Box.cue_log`)
+Lateness = dispatch time (the loop's `now` for the step that fired the cue, `TraceLog.cue_log`)
 minus scheduled; "at the mixer" also counts the mixer calls of that step (trace "mixer").
 The end-of-era error is the end gong's dispatch minus start + length + total paused time.
 """
@@ -208,7 +208,7 @@ def measure_cues(plans: list[EraPlan], workdir: Path) -> dict[str, Any]:
     """Play the compressed game on the in-process daemon and analyse its cue timing."""
     outcome = run_in_process(era_config(plans[0]), lambda s: play_eras(s, plans), workdir)
     mixer_times = [e.t for e in outcome.trace.entries if e.kind == "mixer"]
-    result = analyse(plans, outcome.result, list(outcome.box.cue_log), mixer_times)
+    result = analyse(plans, outcome.result, list(outcome.trace.cue_log), mixer_times)
     result["config"] = {
         "eras": len(plans),
         "length_s": plans[0].length_s,

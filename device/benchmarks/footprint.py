@@ -9,7 +9,7 @@
   from spawning it to its "ready" log line; peak RSS is the kernel's high-water mark
   (`VmHWM` in /proc/PID/status) after an era has run with its music loaded; then SIGTERM, and
   the time to a clean exit.
-- Render time: `device.ui.render.render_times_ms`.
+- Render time: `render_times_ms` here.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from device.core.model import Button, Phase
+from device.core.model import Button, Mode, Phase, Screen
 
 from .harness import Session, daemon_variables, process_cpu_seconds, run_in_process
 from .stats import percentile, summary_ms
@@ -277,9 +277,30 @@ def _text(path: Path) -> str:
         return ""
 
 
+def render_times_ms(samples: int = 200, *, language: str = "en") -> list[float]:
+    """Time `samples` renders in ms each: a running clock counting down (a new face every
+    frame, as on the box), interleaved with every sample screen."""
+    from device.ui.render import render
+    from device.ui.samples import sample_screens
+
+    screens = [screen for _, screen in sample_screens()]
+    times: list[float] = []
+    for index in range(samples):
+        if index % 2:
+            screen = screens[index // 2 % len(screens)]
+        else:
+            left = 540 - index // 2 % 541
+            screen = Screen(
+                Phase.RUNNING, 2, Mode.REALTIME, seconds_left=left, elapsed=540.0 - left,
+                cue_marks=(180.0, 360.0),
+            )
+        start = time.perf_counter()
+        render(screen, language=language)
+        times.append((time.perf_counter() - start) * 1000.0)
+    return times
+
+
 def measure_render(samples: int) -> dict[str, Any]:
     """Render time of the box's screens (a ticking clock and every sample screen)."""
-    from device.ui.render import render_times_ms
-
     times = render_times_ms(samples)
     return summary_ms([t / 1000 for t in times])

@@ -2,9 +2,10 @@
 
 `run_in_process` starts `erabox run` exactly as the command line does (config file, mock pins,
 pygame's mixer on SDL's `dummy` driver unless `SDL_AUDIODRIVER` says otherwise, no display),
-with two hooks: `trace` records every "input", "state", "mixer" and "frame" moment the daemon
-reports, and `on_ready` hands over the `Box` and `Buttons` so a scenario thread can pull the
-mock pins like a finger and read the game the loop owns. `run()` wants the main thread (it
+watched through its one observer hook (`device.ports.BoxObserver`): `TraceLog` records every
+"input", "state", "mixer" and "frame" moment and the cues fired by deadlines, and its `ready`
+hands over the box and its buttons so a scenario thread can pull the mock pins like a finger and
+read the game the loop owns. `run()` wants the main thread (it
 installs signal handlers), so the scenario runs on a thread of its own and ends the run with
 `Stop`.
 """
@@ -19,13 +20,15 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from device.core.machine import Game
-from device.core.model import Button, Phase
+from device.core.model import Button, Effect, Input, Music, Phase, PlaySound, SetVolume, Tick
+from device.ports import BoxView, InputSource, Stop
 
 T = TypeVar("T")
 
@@ -57,21 +60,50 @@ class TraceEntry:
 
 
 class TraceLog:
-    """The `trace` hook: records moments in arrival order and wakes whoever waits on them."""
+    """The box's observer (`device.ports.BoxObserver`): records moments in arrival order and
+    wakes whoever waits on them. `on_ready(box, buttons)` is called from `ready`."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_ready: Callable[[BoxView, InputSource], None] | None = None) -> None:
         self._cond = threading.Condition()
         self.entries: list[TraceEntry] = []
-        self.box: Any = None
+        self.box: BoxView | None = None
+        self._on_ready = on_ready
         self._closed = False
+        # (due, dispatched, sound) of the latest cues fired by a deadline: what the cue bench
+        # measures lateness from. Bounded, as a long soak fires many.
+        self.cue_log: deque[tuple[float, float, str]] = deque(maxlen=10_000)
 
-    def __call__(self, kind: str, t: float) -> None:
-        # "state" is reported on the loop thread right after `box.game` was replaced, so the
-        # game read here is exactly the result of that input's step.
-        game = self.box.game if kind == "state" and self.box is not None else None
+    def _record(self, kind: str, t: float, game: Game | None = None) -> None:
         with self._cond:
             self.entries.append(TraceEntry(kind, t, game))
             self._cond.notify_all()
+
+    # -- BoxObserver --
+
+    def ready(self, box: BoxView, inputs: InputSource) -> None:
+        self.box = box
+        if self._on_ready is not None:
+            self._on_ready(box, inputs)
+
+    def input(self, item: Input, t: float) -> None:
+        self._record("input", t)
+
+    def stepped(self, event: Input | Tick, game: Game, t: float) -> None:
+        # Only inputs: "state" is the game right after an input's step.
+        if isinstance(event, Input):
+            self._record("state", t, game)
+
+    def applied(self, effects: Sequence[Effect], due: float | None, now: float,
+                t: float) -> None:
+        if due is not None:
+            for effect in effects:
+                if isinstance(effect, PlaySound):
+                    self.cue_log.append((due, now, effect.sound.value))
+        if any(isinstance(e, PlaySound | Music | SetVolume) for e in effects):
+            self._record("mixer", t)
+
+    def frame(self, t: float) -> None:
+        self._record("frame", t)
 
     def mark(self) -> int:
         """A bookmark: entries recorded after it are `since(mark)`."""
@@ -109,7 +141,7 @@ class TraceLog:
 class Session:
     """What a scenario gets: the running box, its buttons, the trace, and a finger."""
 
-    def __init__(self, box: Any, buttons: Any, trace: TraceLog) -> None:
+    def __init__(self, box: BoxView, buttons: InputSource, trace: TraceLog) -> None:
         self.box = box
         self.buttons = buttons
         self.trace = trace
@@ -174,7 +206,7 @@ class InProcessRun(Generic[T]):
 
     result: T
     trace: TraceLog
-    box: Any
+    box: BoxView | None
     exit_code: int
 
 
@@ -252,17 +284,15 @@ def run_in_process(config_text: str, scenario: Callable[[Session], T], workdir: 
     an exception it raises is re-raised here after the daemon has shut down cleanly. `events`
     is the daemon's `--events` file (none by default).
     """
-    from device.app import Stop, run
+    from device.app import run
 
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = workdir / "erabox.toml"
     config_path.write_text(config_text, encoding="utf-8")
-    trace = TraceLog()
     outcome: dict[str, Any] = {}
     threads: list[threading.Thread] = []
 
-    def on_ready(box: Any, buttons: Any) -> None:
-        trace.box = box
+    def on_ready(box: BoxView, buttons: InputSource) -> None:
         session = Session(box, buttons, trace)
 
         def play() -> None:
@@ -277,12 +307,13 @@ def run_in_process(config_text: str, scenario: Callable[[Session], T], workdir: 
         threads.append(thread)
         thread.start()
 
+    trace = TraceLog(on_ready)
     args = argparse.Namespace(config=str(config_path), display="none", audio=audio,
                               script=None, events=None if events is None else str(events))
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with daemon_environment(workdir):
-            code = run(args, trace=trace, on_ready=on_ready)
+            code = run(args, observer=trace)
     finally:
         # run() installed its own handlers; give Ctrl-C back to the bench.
         for sig, handler in handlers.items():

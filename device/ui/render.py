@@ -17,7 +17,6 @@ the box keeps showing something sensible rather than stopping on a drawing error
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -530,31 +529,3 @@ def render(screen: Screen, *, language: str = "en", no_sound: bool = False) -> I
             mask = icon_image(item.rows)
             image.paste(1, (item.box.x, item.box.y, item.box.right, item.box.bottom), mask)
     return image
-
-
-def render_times_ms(samples: int = 200, *, language: str = "en") -> list[float]:
-    """Time `samples` renders in ms each: a running clock counting down (a new face every
-    frame, as on the box), interleaved with every sample screen."""
-    from .samples import sample_screens  # the samples import this module
-
-    screens = [screen for _, screen in sample_screens()]
-    times: list[float] = []
-    for index in range(samples):
-        if index % 2:
-            screen = screens[index // 2 % len(screens)]
-        else:
-            left = 540 - index // 2 % 541
-            screen = Screen(
-                Phase.RUNNING, 2, Mode.REALTIME, seconds_left=left, elapsed=540.0 - left,
-                cue_marks=(180.0, 360.0),
-            )
-        start = time.perf_counter()
-        render(screen, language=language)
-        times.append((time.perf_counter() - start) * 1000.0)
-    return times
-
-
-def render_time_ms(samples: int = 200, *, language: str = "en") -> float:
-    """Mean time to render one frame, in ms (for `make bench`)."""
-    times = render_times_ms(samples, language=language)
-    return sum(times) / len(times)
