@@ -35,7 +35,17 @@ from device.core import care
 from device.core.care import Look
 from device.core.config import Config, ConfigError
 from device.core.events import EventRecorder
-from device.core.machine import EPS, Game, new_game, next_deadline, restore, screen, snapshot, step
+from device.core.machine import (
+    EPS,
+    Game,
+    new_game,
+    next_deadline,
+    opening,
+    restore,
+    screen,
+    snapshot,
+    step,
+)
 from device.core.model import (
     Effect,
     FlashCue,
@@ -44,7 +54,6 @@ from device.core.model import (
     MusicAction,
     Save,
     Screen,
-    SetVolume,
     Show,
     Tick,
 )
@@ -189,8 +198,7 @@ class Box:
         saved = self.state_file.load(self.config)
         if saved is None:
             self.game = new_game(self.config)
-            effects: tuple[Effect, ...] = (SetVolume(self.game.volume),
-                                           Show(screen(self.game, now)))
+            effects: tuple[Effect, ...] = opening(self.game, now)
         else:
             self.game, effects = restore(saved, self.config, now)
             log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],

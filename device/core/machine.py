@@ -42,6 +42,7 @@ from .model import (
     MusicAction,
     Phase,
     PlaySound,
+    PrepareMusic,
     Prompt,
     Question,
     Save,
@@ -100,6 +101,12 @@ class Game:
     prompt_until: float | None = None
     volume_until: float | None = None
     save_due: float | None = None
+
+
+def opening(game: Game, now: float) -> tuple[Effect, ...]:
+    """What a fresh game hands the adapters before its first input: the volume, the first
+    era's music to get ready, and the screen."""
+    return (SetVolume(game.volume), PrepareMusic(game.era, game.mode), Show(screen(game, now)))
 
 
 def new_game(config: Config, volume: float | None = None) -> Game:
@@ -270,6 +277,8 @@ def restore(
     elif phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
         effects.append(Music(MusicAction.RESUME, era, mode, 0.0))
     game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
+    if game.phase not in (Phase.SCORING, Phase.GAME_OVER):  # this era's music is to come
+        effects.insert(1, PrepareMusic(era, mode))
     effects.append(ShowPrompt(Prompt.RESUMED))
     effects.append(Show(screen(game, now)))
     return game, tuple(effects)
@@ -564,6 +573,11 @@ def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
     """Save whenever anything worth keeping changed; always hand out the current screen
     (adapters skip unchanged screens)."""
     effects: list[Effect] = []
+    if game.phase is Phase.SETUP and (before.phase is not Phase.SETUP or before.era != game.era
+                                      or before.mode != game.mode):
+        # an era's setup screen opened (or its mode changed): its start gong may come at any
+        # moment, so the audio side gets that music ready now
+        effects.append(PrepareMusic(game.era, game.mode))
     record = snapshot(game, now)
     if _save_key(record) != _save_key(snapshot(before, now)):
         effects.append(Save(record))

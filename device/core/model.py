@@ -128,6 +128,17 @@ class Music:
 
 
 @dataclass(frozen=True)
+class PrepareMusic:
+    """Get this era's music ready: its setup screen is open (or the game was restored), so
+    its start gong may come at any moment. The audio side opens the file off the loop thread
+    and lets the previous era's music go; it also learns the era's mode here (a timed
+    soundtrack carries its own cues), never from screens."""
+
+    era: int
+    mode: Mode
+
+
+@dataclass(frozen=True)
 class SetVolume:
     """Master volume, 0.0 .. 1.0."""
 
@@ -162,7 +173,7 @@ class Show:
     screen: Screen
 
 
-Effect = PlaySound | Music | SetVolume | FlashCue | ShowPrompt | Save | Show
+Effect = PlaySound | Music | PrepareMusic | SetVolume | FlashCue | ShowPrompt | Save | Show
 
 
 # --- the screen model -------------------------------------------------------------------------
