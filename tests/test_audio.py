@@ -7,8 +7,9 @@ file growing) rather than on the wall clock, so the stream position of every eff
 even on a busy machine. The test then analyses the recording with `audio_analysis`.
 
 Fixtures are made here with numpy (noise loops whose every position is recognisable, chirps as
-cues) and written as WAV: SDL_mixer's `Sound` recognises WAV by its header even in a file named
-`gong.ogg`, so the adapter's built-in file names can be used unchanged.
+cues). Cues are written as WAV and music as FLAC (lossless, and SDL_mixer 2.6 streams and seeks
+it to the sample, where it seeks WAV music only to whole seconds): SDL_mixer recognises both by
+their headers even in a file named `era1.ogg`, so the adapter's built-in names are kept.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 import audio_analysis as aa
 import numpy as np
 import pytest
+import soundfile
 
 RATE = 44100
 HERE = Path(__file__).resolve()
@@ -64,19 +66,27 @@ CRY = chirp(0.5, 2500, 1200, 0.4)
 TICK = chirp(0.03, 3000, 4000, 0.4)
 
 
+def write_music(path: Path, samples: np.ndarray) -> Path:
+    """Music as 16-bit FLAC: lossless, streamed and seeked to the sample by SDL_mixer."""
+    soundfile.write(str(path), samples, RATE, format="FLAC", subtype="PCM_16")
+    return path
+
+
 def make_sounds(folder: Path, **music: np.ndarray) -> Path:
     """A sounds folder like the box's: cues and one noise loop per era (override by era1=...)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name, samples in (("gong", GONG), ("cry", CRY), ("tick", TICK)):
         aa.write_wav(folder / f"{name}.ogg", samples, RATE)
     for era in (1, 2, 3):
-        samples = music.get(f"era{era}", noise(LOOP_S, seed=era))
-        aa.write_wav(folder / f"era{era}.ogg", samples, RATE)
+        write_music(folder / f"era{era}.ogg", music.get(f"era{era}", noise(LOOP_S, seed=era)))
     return folder
 
 
 def _read_wav(path: Path) -> np.ndarray:
     """A fixture as the mixer will play it (16-bit), for locating positions in it."""
+    if path.read_bytes()[:4] == b"fLaC":
+        data = soundfile.read(str(path), dtype="int16", always_2d=True)[0]
+        return data.astype(np.float64) / aa.FULL_SCALE
     with wave.open(str(path), "rb") as wav:
         data = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
         return data.reshape(-1, wav.getnchannels()).astype(np.float64) / aa.FULL_SCALE
@@ -109,7 +119,7 @@ def record(
     tmp_path: Path, steps: list[list[Any]], *, sounds: Path | None = None,
     audio: dict[str, Any] | None = None, eras: list[dict[str, Any]] | None = None,
     driver: str = "disk", clock: float | None = None, opener_fails: int = 0,
-    retry_s: float = 3600.0, stream_all: bool = False,
+    retry_s: float = 3600.0,
 ) -> Recording:
     """Run `steps` against a real `Audio` in a fresh process; return what it recorded."""
     sounds = sounds if sounds is not None else make_sounds(tmp_path / "sounds")
@@ -117,7 +127,6 @@ def record(
     spec = {
         "sounds": str(sounds), "audio": audio or {}, "eras": eras or [], "clock": clock,
         "opener_fails": opener_fails, "retry_s": retry_s, "steps": steps,
-        "stream_all": stream_all,
     }
     spec_file = tmp_path / "scenario.json"
     spec_file.write_text(json.dumps(spec))
@@ -139,11 +148,9 @@ def _effect(spec: list[Any]) -> object:
         Mode,
         Music,
         MusicAction,
-        Phase,
         PlaySound,
-        Screen,
+        PrepareMusic,
         SetVolume,
-        Show,
         Sound,
     )
 
@@ -154,15 +161,9 @@ def _effect(spec: list[Any]) -> object:
         return PlaySound(Sound(spec[1]), spec[2])
     if kind == "volume":
         return SetVolume(spec[1])
-    if kind == "show":
-        return Show(Screen(kind=Phase.SETUP, era=spec[1], mode=Mode(spec[2])))
+    if kind == "prepare":
+        return PrepareMusic(spec[1], Mode(spec[2]))
     raise ValueError(f"unknown effect {spec!r}")
-
-
-def monkeypatch_streams(rule: Any) -> None:
-    import device.adapters.audio as audio_module
-
-    audio_module._streams = rule
 
 
 def _scenario_main(spec_file: str) -> None:
@@ -208,8 +209,6 @@ def _scenario_main(spec_file: str) -> None:
                 raise TimeoutError(f"waited {timeout} s for {what}")
             time.sleep(0.002)
 
-    if spec["stream_all"]:  # exercise the streamed-track path with WAV fixtures
-        monkeypatch_streams(lambda path: True)
     audio = Audio(config, Path(spec["sounds"]), log=log, clock=clock, opener=opener,
                   retry_s=spec["retry_s"])
     first_problem = audio.problem
@@ -223,14 +222,14 @@ def _scenario_main(spec_file: str) -> None:
             if len(step) > 2 and step[2]:
                 marks[step[2]] = frames()
             try:
-                audio.apply((_effect(step[1]),), time.monotonic())
+                audio.apply([_effect(step[1])], clock())
             except Exception as exc:  # reported, so the test can say what escaped
                 errors.append(repr(exc))
         elif kind == "repeat":  # ["repeat", n, [effect, ...]]
             for _ in range(step[1]):
                 for effect in step[2]:
                     try:
-                        audio.apply((_effect(effect),), time.monotonic())
+                        audio.apply([_effect(effect)], clock())
                     except Exception as exc:
                         errors.append(repr(exc))
         elif kind == "wait":  # ["wait", seconds of recorded stream]
@@ -240,12 +239,11 @@ def _scenario_main(spec_file: str) -> None:
             wait_until(lambda n=step[1]: attempts[0] >= n, f"{step[1]} open attempts")
         elif kind == "advance":  # ["advance", seconds] on the fake clock
             now[0] += step[1]
-        elif kind == "wait_preloaded":  # ["wait_preloaded", file name]: decoded in the background
-            def preloaded(name: str = step[1]) -> bool:
-                cache = audio._decoded_cache  # white-box: nothing but the preload fills it here
-                return cache is not None and cache[0].name == name
+        elif kind == "wait_prepared":  # ["wait_prepared", file name]: opened in the background
+            def prepared(name: str = step[1]) -> bool:
+                return audio.loaded is not None and Path(audio.loaded).name == name
 
-            wait_until(preloaded, f"{step[1]} to be decoded in the background")
+            wait_until(prepared, f"{step[1]} to be opened in the background")
         elif kind == "pull_device":  # the sound card goes away behind the adapter's back
             pygame.mixer.quit()
         elif kind == "retry_now":
@@ -263,16 +261,21 @@ def _scenario_main(spec_file: str) -> None:
 # --- pure helpers -----------------------------------------------------------------------------
 
 
-def test_rotated_loop_starts_at_the_position_and_still_loops() -> None:
-    from device.adapters.audio import loop_start_frame, rotate_frames
+@pytest.mark.parametrize("kind", ["flac", "wav", "ogg"])
+def test_a_music_files_length_is_read_from_its_headers(tmp_path: Path, kind: str) -> None:
+    from device.adapters.audio import stream_length
 
-    frames = np.arange(1000, dtype="<i2").repeat(2)  # frame k holds k in both channels
-    raw = frames.tobytes()
-    start = loop_start_frame(2.5 + 1000 / 100, rate=100, frames=1000)  # 12.5 s into a 10 s loop
-    assert start == 250
-    rotated = np.frombuffer(rotate_frames(raw, start), dtype="<i2")[::2]
-    assert rotated[0] == 250 and rotated[-1] == 249  # the seam is still k-1 -> k
-    assert sorted(rotated.tolist()) == list(range(1000))
+    samples = noise(1.25, seed=3)
+    path = tmp_path / f"music.{kind}"
+    if kind == "wav":
+        aa.write_wav(path, samples, RATE)
+    else:
+        fmt = {"flac": ("FLAC", "PCM_16"), "ogg": ("OGG", "VORBIS")}[kind]
+        soundfile.write(str(path), samples, RATE, format=fmt[0], subtype=fmt[1])
+    assert stream_length(path) == pytest.approx(1.25, abs=1 / RATE)
+    (tmp_path / "junk").write_bytes(b"not music at all")
+    assert stream_length(tmp_path / "junk") is None
+    assert stream_length(tmp_path / "nowhere") is None
 
 
 def test_onset_and_locate_helpers_find_what_was_planted() -> None:
@@ -346,7 +349,7 @@ def test_pause_keeps_the_position_to_the_sample(tmp_path: Path) -> None:
         ["wait", 0.5],
         ["apply", ["music", "resume", 1, "realtime", 1.2], "resume"],
         ["wait", 1.5],  # runs across the loop's seam at 2.0 s
-    ], sounds=sounds)
+    ], sounds=sounds, clock=100.0)
     loop = _read_wav(sounds / "era1.ogg")
     frames = len(loop)
     spans = aa.sound_spans(rec.stream)
@@ -382,7 +385,7 @@ def test_start_while_paused_restarts_the_era_music_from_the_beginning(tmp_path: 
         ["wait", 0.3],
         ["apply", ["music", "start", 1, "realtime", 0.0]],
         ["wait", 0.4],
-    ], sounds=sounds)
+    ], sounds=sounds, clock=100.0)
     spans = aa.sound_spans(rec.stream)
     assert len(spans) == 2, spans
     position, score = aa.locate(rec.stream[spans[1].start:spans[1].start + 4410],
@@ -408,10 +411,10 @@ def test_resume_with_nothing_loaded_starts_at_the_elapsed_position(tmp_path: Pat
 def test_track_plays_from_its_offset_without_the_box_cues(tmp_path: Path) -> None:
     sounds = make_sounds(tmp_path / "sounds")
     track = noise(6.0, seed=42)
-    track_file = aa.write_wav(tmp_path / "era1-track.wav", track, RATE)
+    track_file = write_music(tmp_path / "era1-track.flac", track)
     era = {"music": str(track_file), "music_kind": "track", "track_offset_s": 1.5}
     rec = record(tmp_path, [
-        ["apply", ["show", 1, "realtime"]],
+        ["apply", ["prepare", 1, "realtime"]],
         ["apply", ["sound", "tick", 1]],  # lead-in tick: the track has its own lead-in
         ["apply", ["sound", "gong", 1]],
         ["apply", ["music", "start", 1, "realtime", 0.0], "start"],
@@ -424,7 +427,7 @@ def test_track_plays_from_its_offset_without_the_box_cues(tmp_path: Path) -> Non
         ["wait", 0.6],
         # Era II intro with a track configured too: a timed track makes no sense there, so
         # the built-in loop and the box's own gong play
-        ["apply", ["show", 2, "intro"]],
+        ["apply", ["prepare", 2, "intro"]],
         ["apply", ["sound", "gong", 2], "era2"],
         ["apply", ["music", "start", 2, "intro", 0.0]],
         ["wait", 1.2],
@@ -455,26 +458,27 @@ def test_track_plays_from_its_offset_without_the_box_cues(tmp_path: Path) -> Non
     assert rec.seconds(position) == pytest.approx(rec.seconds(after_gong - gongs[0]), abs=0.1)
 
 
-@pytest.mark.parametrize("streamed", [False, True], ids=["wav-in-memory", "streamed"])
-def test_track_resumes_after_a_restart_at_offset_plus_elapsed(
-    tmp_path: Path, streamed: bool
-) -> None:
-    """RESUME with nothing loaded (after a restart), then a pause. The streamed path (used for
-    OGG/MP3, here forced onto a WAV) seeks WAV to whole seconds only in SDL_mixer 2.6, so it is
-    asked for a whole-second position; WAV tracks in real use take the in-memory path."""
+@pytest.mark.parametrize("kind", ["flac", "wav"])
+def test_track_resumes_after_a_restart_at_offset_plus_elapsed(tmp_path: Path, kind: str) -> None:
+    """RESUME with nothing loaded (after a restart), then a pause. SDL_mixer 2.6 seeks WAV music
+    only to whole seconds, so the WAV track is asked for a whole-second position."""
     track = noise(6.0, seed=9)
-    track_file = aa.write_wav(tmp_path / "track.wav", track, RATE)
-    offset, elapsed = (1.0, 1.0) if streamed else (1.5, 2.25)
+    if kind == "wav":
+        track_file = aa.write_wav(tmp_path / "track.wav", track, RATE)
+        offset, elapsed = 1.0, 1.0
+    else:
+        track_file = write_music(tmp_path / "track.flac", track)
+        offset, elapsed = 1.5, 2.25
     era = {"music": str(track_file), "music_kind": "track", "track_offset_s": offset}
     rec = record(tmp_path, [
-        ["apply", ["show", 1, "realtime"]],
+        ["apply", ["prepare", 1, "realtime"]],
         ["apply", ["music", "resume", 1, "realtime", elapsed]],
         ["wait", 0.5],
         ["apply", ["music", "pause", 1, "realtime", elapsed + 0.5]],
         ["wait", 0.3],
         ["apply", ["music", "resume", 1, "realtime", elapsed + 0.5]],
         ["wait", 0.4],
-    ], eras=[era], clock=100.0, stream_all=streamed)
+    ], eras=[era], clock=100.0)
     assert not rec.errors and not rec.logged("ERROR")
     spans = aa.sound_spans(rec.stream)
     assert len(spans) == 2, spans
@@ -488,16 +492,16 @@ def test_track_resumes_after_a_restart_at_offset_plus_elapsed(
     assert score_after > 0.99 and abs(after - (before + seg)) <= 2
 
 
-def test_an_era_loop_is_decoded_while_its_setup_screen_shows(tmp_path: Path) -> None:
-    """Decoding at the start gong would stall the app's loop; the setup screen's Show starts
-    it in the background, and START then plays that decoded loop from its beginning."""
+def test_an_era_loop_is_opened_while_its_setup_screen_shows(tmp_path: Path) -> None:
+    """The core's PrepareMusic (its setup screen opened) has the worker open that era's music
+    ahead of the start gong, and START then plays it from its beginning."""
     sounds = make_sounds(tmp_path / "sounds")
     rec = record(tmp_path, [
-        ["apply", ["show", 2, "realtime"]],
-        ["wait_preloaded", "era2.ogg"],
+        ["apply", ["prepare", 2, "realtime"]],
+        ["wait_prepared", "era2.ogg"],
         ["apply", ["music", "start", 2, "realtime", 0.0]],
         ["wait", 0.3],
-    ], sounds=sounds)
+    ], sounds=sounds, clock=100.0)
     assert not rec.errors and not rec.logged("ERROR")
     start = aa.sound_spans(rec.stream)[0].start
     position, score = aa.locate(rec.stream[start:start + 4410], _read_wav(sounds / "era2.ogg"))
@@ -519,7 +523,7 @@ def test_unreadable_files_are_reported_once_and_the_built_in_plays(tmp_path: Pat
         ["apply", ["music", "stop", 1, "realtime", 2.1]],
         ["apply", ["music", "start", 1, "realtime", 0.0]],
         ["wait", 0.3],
-    ], sounds=sounds, audio={"gong": str(missing)}, eras=[{"music": str(broken)}])
+    ], sounds=sounds, audio={"gong": str(missing)}, eras=[{"music": str(broken)}], clock=100.0)
     assert not rec.errors and rec.problem is None
     errors = rec.logged("ERROR")
     assert len(errors) == 2, errors
@@ -537,7 +541,7 @@ def test_no_sound_device_keeps_running_silent_with_one_warning(tmp_path: Path) -
     burst = [["music", "start", 1, "realtime", 0.0], ["sound", "gong", 1],
              ["sound", "cry", 1], ["sound", "tick", 1], ["volume", 0.3],
              ["music", "pause", 1, "realtime", 5.0], ["music", "resume", 1, "realtime", 5.0],
-             ["show", 2, "intro"], ["music", "stop", 1, "realtime", 9.0]]
+             ["prepare", 2, "intro"], ["music", "stop", 1, "realtime", 9.0]]
     rec = record(tmp_path, [
         ["repeat", 200, burst],
         ["wait_attempts", 4],  # three background retries have failed meanwhile

@@ -289,7 +289,9 @@ class AudioPlan:
         self._duck_db = 0.0
 
     def reopened(self, now: float) -> list[Command]:
-        """The device (re)opened: the gains, and the music where the era is now."""
+        """The device (re)opened: the gains, and the music where the era is now (undimmed: the
+        cues asked for while there was no device never sounded)."""
+        self.lost()
         commands: list[Command] = [SetCueGain(self.master), SetMusicGain(self.music_gain)]
         memo = self._memo
         if memo is not None and memo.running:
