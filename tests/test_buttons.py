@@ -619,3 +619,19 @@ def test_default_pin_factory_honours_the_environment(monkeypatch: pytest.MonkeyP
     assert choice.mock and choice.name == "MockFactory"
     assert Device.pin_factory is saved  # no global set behind the app's back
     choice.factory.close()
+
+
+def test_the_buttons_run_no_polling_threads_of_gpiozero(buttons: Buttons) -> None:
+    """gpiozero's `Button` keeps a hold thread per pin that wakes ten times a second; the box
+    times holds in its recogniser, so its pins are plain input devices and the only thread the
+    buttons add is the one that sleeps until the recogniser's next deadline."""
+    from gpiozero.mixins import HoldThread
+
+    assert buttons.fitted and all(
+        pin_of is not None for pin_of in map(buttons.pin_of, buttons.fitted))
+    assert [t for t in threading.enumerate() if isinstance(t, HoldThread)] == []
+    holder = GpioButton(5, pin_factory=buttons.pin_factory)  # what the check would catch
+    try:
+        assert [t for t in threading.enumerate() if isinstance(t, HoldThread)] != []
+    finally:
+        holder.close()

@@ -5,7 +5,9 @@ Two layers:
 * `GestureRecogniser` is pure: raw pin edges with timestamps in, `ux.md` gestures out. It
   debounces (a level counts only once it was stable for `bounce_s`) and decides press / hold /
   both. It reads no clock and starts no thread, so every timing rule is tested exactly.
-* `Buttons` wires it to gpiozero `Button`s. gpiozero's callbacks only record the edge (a few
+* `Buttons` wires it to gpiozero `DigitalInputDevice`s (pulled up: pressed = active). Not
+  gpiozero's `Button`: its hold timing is the recogniser's job, and each `Button` keeps a hold
+  thread that wakes ten times a second. gpiozero's callbacks only record the edge (a few
   microseconds under a lock); one thread of ours wakes at the recogniser's next deadline and is
   the only caller of `on_input`, so gestures arrive in order and never on gpiozero's threads.
 
@@ -38,7 +40,7 @@ Pi platform notes:
   driver ignores it), so it is left off and we debounce the same way on every driver.
 * Without any pin library (a laptop) `default_pin_factory()` falls back to gpiozero's
   `MockFactory`; the window, keyboard and `--script` then drive the mock pins through
-  `Buttons.pin_down` / `pin_up` / `drive`, so every press still goes through gpiozero's Button.
+  `Buttons.pin_down` / `pin_up` / `drive`, so every press still goes through gpiozero.
 """
 
 from __future__ import annotations
@@ -305,7 +307,7 @@ def default_pin_factory() -> PinFactoryChoice:
 
 
 class Buttons:
-    """The fitted buttons as gpiozero `Button`s, reporting `ux.md` gestures to `on_input`.
+    """The fitted buttons as gpiozero `DigitalInputDevice`s, giving `ux.md` gestures to `on_input`.
 
     `on_input` is called on one thread of ours (never gpiozero's), one gesture at a time; it
     should only queue the event. Pins come from `config` (None = not fitted); buttons connect
@@ -322,7 +324,7 @@ class Buttons:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Claim the pins and start watching them. `clock` must be monotonic seconds."""
-        from gpiozero import Button as GpioButton
+        from gpiozero import DigitalInputDevice
 
         self.config = config
         self._on_input = on_input
@@ -340,8 +342,10 @@ class Buttons:
         self._devices: dict[Button, Any] = {}
         for button, pin in self._pins.items():
             try:
-                # bounce_time=None: we debounce ourselves (see the module docstring).
-                self._devices[button] = GpioButton(
+                # bounce_time=None: we debounce ourselves (see the module docstring). A plain
+                # input device, not gpiozero's Button: the recogniser times holds itself, and a
+                # Button keeps a hold thread per pin waking ten times a second for nothing.
+                self._devices[button] = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
                 )
             except Exception as exc:
@@ -355,7 +359,7 @@ class Buttons:
         from gpiozero.pins.mock import MockFactory
 
         self.mock = isinstance(self.pin_factory, MockFactory)
-        held = [b for b, device in self._devices.items() if device.is_pressed]
+        held = [b for b, device in self._devices.items() if device.is_active]
         for button in held:
             log.warning(
                 "buttons: %s (GPIO%d) reads pressed at start; ignored until released",
@@ -373,8 +377,8 @@ class Buttons:
         self._closed = threading.Event()
         self._failures = 0
         for button, device in self._devices.items():
-            device.when_pressed = self._edge_callback(button, True)
-            device.when_released = self._edge_callback(button, False)
+            device.when_activated = self._edge_callback(button, True)
+            device.when_deactivated = self._edge_callback(button, False)
         self._thread = threading.Thread(target=self._run, name="erabox-buttons", daemon=True)
         self._thread.start()
 
