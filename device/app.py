@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from device import SOUNDS_DIR
+from device.adapters.settings_file import SettingsFile, settings_path
 from device.adapters.state_file import StateFile, resolve_state_path
 from device.config_file import load_config
 from device.core import care
@@ -53,6 +54,7 @@ from device.core.model import (
     Music,
     MusicAction,
     Save,
+    SaveSettings,
     Screen,
     Show,
     Tick,
@@ -143,7 +145,8 @@ class ScreenWorker:
                 continue
             self._last = (screen_model, no_sound, look)
             try:
-                image = self._render(screen_model, language=self._language, no_sound=no_sound)
+                language = screen_model.language or self._language  # settings may change it
+                image = self._render(screen_model, language=language, no_sound=no_sound)
                 self._display.show(self._apply_look(image, look))
                 self.frames += 1
             except Exception:  # a drawing bug must not take the box down
@@ -171,9 +174,11 @@ class Box:
         events: EventRecorder | None = None,
         clock: Callable[[], float] = time.monotonic,
         observer: BoxObserver | None = None,
+        settings_file: SettingsFile | None = None,
     ) -> None:
         self.config = config
         self.state_file = state_file
+        self.settings_file = settings_file
         self.audio = audio
         self.screen_worker = screen_worker
         self.led = led
@@ -195,12 +200,13 @@ class Box:
         """Come back from the state file, or start a fresh game."""
         now = self.clock()
         self.care = care.begin(now)
+        chosen = None if self.settings_file is None else self.settings_file.load(self.config)
         saved = self.state_file.load(self.config)
         if saved is None:
-            self.game = new_game(self.config)
+            self.game = new_game(self.config, settings=chosen)
             effects: tuple[Effect, ...] = opening(self.game, now)
         else:
-            self.game, effects = restore(saved, self.config, now)
+            self.game, effects = restore(saved, self.config, now, settings=chosen)
             log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],
                      saved["phase"])
         self._apply(effects, now)
@@ -277,6 +283,8 @@ class Box:
                 self.led.flash()
             elif isinstance(effect, Save):
                 self.state_file.save(effect.snapshot)
+            elif isinstance(effect, SaveSettings) and self.settings_file is not None:
+                self.settings_file.save(effect.settings)
         shows = [e for e in effects if isinstance(e, Show)]
         if shows:
             self._show(shows[-1].screen, now)
@@ -480,7 +488,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
 
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
-              events=events, observer=observer)
+              events=events, observer=observer,
+              settings_file=SettingsFile(settings_path(state_path)))
     _selftest_if_next_held(config, choice, display, audio, led)
     buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory)
     if audio is not None:

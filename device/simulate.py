@@ -15,8 +15,9 @@ from typing import Any
 from device.core.config import Config
 from device.core.events import EventRecorder
 from device.core.machine import Game, new_game, next_deadline, restore, screen, step
-from device.core.model import Effect, Input, Save, Screen, Show, Tick
+from device.core.model import Effect, Input, Save, SaveSettings, Screen, Show, Tick
 from device.core.script import End, Restart, ScriptLine
+from device.core.settings import Settings, from_dict
 from device.core.snapshot import dumps, loads
 
 DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
@@ -30,6 +31,7 @@ class Simulation:
     on_event: Callable[[dict[str, Any]], None]
     on_screen: Callable[[Screen, float], None] | None = None
     saved_text: str | None = None  # the "state file": JSON text of the last save
+    saved_settings: Settings | None = None  # the settings file: what the menu chose
     game: Game = field(init=False)
     now: float = 0.0
     _last_screen: Screen | None = None
@@ -43,6 +45,8 @@ class Simulation:
         for effect in effects:
             if isinstance(effect, Save):
                 self.saved_text = dumps(effect.snapshot)
+            elif isinstance(effect, SaveSettings):
+                self.saved_settings = from_dict(effect.settings, self.config)
             elif isinstance(effect, Show) and effect.screen != self._last_screen:
                 self._last_screen = effect.screen
                 if self.on_screen is not None:
@@ -75,11 +79,12 @@ class Simulation:
         """A power cut now: what was saved is all that survives."""
         self._last_screen = None
         if self.saved_text is None:
-            self.game = new_game(self.config)
+            self.game = new_game(self.config, settings=self.saved_settings)
             self._apply((), self.now)
             return
         snapshot = loads(self.saved_text, self.config)
-        self.game, effects = restore(snapshot, self.config, self.now)
+        self.game, effects = restore(snapshot, self.config, self.now,
+                                     settings=self.saved_settings)
         self._apply(effects, self.now)
 
 

@@ -158,6 +158,16 @@ def check_setup_next_press(t: Table) -> None:
     assert t.game == before  # a toggle
 
 
+def check_setup_era_hold(t: Table) -> None:
+    # The "New game" setup (Era I): hold ERA opens the settings menu; nothing sounds.
+    assert t.game.era == 1
+    effects = t.do(E, H)
+    assert state_name(t.game) is Phase.SETTINGS and t.game.phase is Phase.SETUP
+    assert noises(effects) == []
+    t.do(E, H)  # and closes it again
+    assert state_name(t.game) is Phase.SETUP
+
+
 def check_setup_era_press(t: Table) -> None:
     start = t.now
     effects = t.do(E, P)
@@ -283,6 +293,7 @@ def check_game_over_era_hold(t: Table) -> None:
 ACTIONS: dict[tuple[str, Button, Gesture], Callable[[Table], None]] = {
     ("setup", N, P): check_setup_next_press,
     ("setup", E, P): check_setup_era_press,
+    ("setup", E, H): check_setup_era_hold,
     ("lead_in", E, H): check_lead_in_era_hold,
     ("running", N, P): check_running_next_press,
     ("running", N, H): check_running_next_hold,

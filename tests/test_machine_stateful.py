@@ -284,7 +284,9 @@ class RandomPlay(RuleBasedStateMachine):
         if not hasattr(self, "game"):
             return
         text = dumps(snapshot(self.game, self.now))
-        back, _ = restore(loads(text, self.config), self.config, self.now)
+        # The settings chosen on the box come back from their own file (the box passes them).
+        back, _ = restore(loads(text, self.config), self.config, self.now,
+                          settings=self.game.settings)
         was, now = describe(self.game, self.now), describe(back, self.now)
         assert (now["era"], now["mode"]) == (was["era"], was["mode"])
         if self.game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):

@@ -96,6 +96,9 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     source: str = "<defaults>"  # where it came from, for messages
+    # Set on the box only (settings menu, `device.core.settings`), never read from the file:
+    era_modes: tuple[Mode, ...] = ()  # each era's mode when set up; () = `default_mode`
+    cue_led: bool = True  # flash the cue LED (when one is fitted)
 
 
 class _Table:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from . import settings as settings_menu
 from .config import Config
 from .model import (
     Button,
@@ -46,6 +47,7 @@ from .model import (
     Prompt,
     Question,
     Save,
+    SaveSettings,
     Screen,
     SetVolume,
     Show,
@@ -101,6 +103,10 @@ class Game:
     prompt_until: float | None = None
     volume_until: float | None = None
     save_due: float | None = None
+    # settings chosen on the box: `config` is `base` (the file) with `settings` laid over it
+    base: Config | None = None
+    settings: settings_menu.Settings | None = None
+    menu: settings_menu.Menu | None = None  # the settings menu, open over the new game's setup
 
 
 def opening(game: Game, now: float) -> tuple[Effect, ...]:
@@ -109,15 +115,30 @@ def opening(game: Game, now: float) -> tuple[Effect, ...]:
     return (SetVolume(game.volume), PrepareMusic(game.era, game.mode), Show(screen(game, now)))
 
 
-def new_game(config: Config, volume: float | None = None) -> Game:
-    """A fresh game: `setup` of Era I in the default mode, Era I start player = oldest player."""
+def new_game(config: Config, volume: float | None = None,
+             settings: settings_menu.Settings | None = None) -> Game:
+    """A fresh game: `setup` of Era I in its default mode, Era I start player = oldest player.
+
+    `config` comes from the file; `settings` (chosen on the box) are laid over it.
+    """
+    effective = config if settings is None else settings_menu.apply(config, settings)
     return Game(
-        config=config,
+        config=effective,
         phase=Phase.SETUP,
         era=1,
-        mode=config.default_mode,
-        volume=config.audio.volume if volume is None else volume,
+        mode=era_mode(effective, 1),
+        volume=effective.audio.volume if volume is None else volume,
+        base=config,
+        settings=settings,
     )
+
+
+era_mode = settings_menu.mode  # the mode an era is set up in
+
+
+def base_config(game: Game) -> Config:
+    """The config from the file, before the box's own settings."""
+    return game.config if game.base is None else game.base
 
 
 @cache  # the config is frozen: build each era's timeline once, not on every step
@@ -163,7 +184,10 @@ def start_player(game: Game) -> str | None:
 
 
 def state_name(game: Game) -> Phase:
-    """The state as `ux.md` names it: `confirm` while a question is open."""
+    """The state as `ux.md` names it: `confirm` while a question is open, `settings` while the
+    settings menu is."""
+    if game.menu is not None:
+        return Phase.SETTINGS
     return Phase.CONFIRM if game.question is not None else game.phase
 
 
@@ -193,6 +217,13 @@ def screen(game: Game, now: float) -> Screen:
     player = start_player(game)
     if game.phase is Phase.SCHOLARS:  # the screen names who starts next
         player = cfg.players[(start_player_index(game) + 1) % len(cfg.players)]
+    menu: dict[str, Any] = {}
+    if game.menu is not None:
+        chosen = _current_settings(game)
+        names = settings_menu.items(chosen)
+        index = min(game.menu.item, len(names) - 1)
+        menu = {"menu_item": names[index], "menu_value": settings_menu.value(chosen, names[index]),
+                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
     return Screen(
         kind=state_name(game),
         era=game.era,
@@ -212,6 +243,8 @@ def screen(game: Game, now: float) -> Screen:
         question=game.question,
         prompt=game.prompt,
         volume=round(game.volume * 100) if game.volume_until is not None else None,
+        language=cfg.language,
+        **menu,
     )
 
 
@@ -239,11 +272,14 @@ def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]
     if isinstance(event, Input):
         game, more = _on_input(game, event, now)
         effects += more
+    if not game.config.cue_led:  # switched off in the settings
+        effects = tuple(e for e in effects if not isinstance(e, FlashCue))
     return game, effects + _after(before, game, now)
 
 
 def restore(
-    snapshot: dict[str, Any], config: Config, now: float
+    snapshot: dict[str, Any], config: Config, now: float,
+    settings: settings_menu.Settings | None = None,
 ) -> tuple[Game, tuple[Effect, ...]]:
     """The game after a restart, from a saved snapshot (see `snapshot.py` for validation).
 
@@ -253,8 +289,13 @@ def restore(
     phase = Phase(snapshot["phase"])
     mode = Mode(snapshot["mode"])
     era = int(snapshot["era"])
+    base = config
+    if settings is not None:
+        config = settings_menu.apply(base, settings)
     game = Game(
         config=config,
+        base=base,
+        settings=settings,
         phase=phase,
         era=era,
         mode=mode,
@@ -406,6 +447,8 @@ def _on_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect,
         level = round(min(1.0, max(0.0, game.volume + step_by)), 2)
         return replace(game, volume=level, volume_until=now + VOLUME_SHOWN_S), (
             SetVolume(level),)
+    if game.menu is not None:
+        return _menu_input(game, event, now)
     if button is Button.BOTH:
         if gesture is Gesture.HOLD:
             return _ask(game, Question.NEW_GAME, now), ()
@@ -425,13 +468,12 @@ def _answer(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, .
     if (event.button, event.gesture) != (Button.ERA, Gesture.PRESS):
         return game, ()
     stop = _stop_music(game, now)
+    fresh = new_game(base_config(game), volume=game.volume, settings=game.settings)
     if game.question is Question.NEW_GAME:
-        return new_game(game.config, volume=game.volume), stop
+        return fresh, stop
     # Restart this era: back to its setup, with the start player it began with.
-    return replace(
-        new_game(game.config, volume=game.volume),
-        era=game.era, era_start_player=game.era_start_player,
-    ), stop
+    return replace(fresh, era=game.era, era_start_player=game.era_start_player,
+                   mode=era_mode(fresh.config, game.era)), stop
 
 
 def _stop_music(game: Game, now: float) -> tuple[Effect, ...]:
@@ -528,12 +570,51 @@ def _next_scoring_step(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     if game.era >= ERAS:
         return replace(game, phase=Phase.GAME_OVER, scoring_step=0), ()
-    return replace(game, phase=Phase.SETUP, era=game.era + 1, mode=game.config.default_mode,
-                   scoring_step=0), ()
+    return replace(game, phase=Phase.SETUP, era=game.era + 1,
+                   mode=era_mode(game.config, game.era + 1), scoring_step=0), ()
 
 
 def _fresh_game(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    return new_game(game.config, volume=game.volume), ()
+    return new_game(base_config(game), volume=game.volume, settings=game.settings), ()
+
+
+# --- the settings menu (see settings.py) ----------------------------------------------------------
+
+
+def _current_settings(game: Game) -> settings_menu.Settings:
+    if game.settings is not None:
+        return game.settings
+    return settings_menu.defaults(base_config(game))
+
+
+def _open_menu(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """Hold ERA on the "New game" setup: only before Era I, so no game changes under way."""
+    if game.era != 1:
+        return game, ()
+    return replace(game, menu=settings_menu.Menu()), ()
+
+
+def _menu_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    assert game.menu is not None
+    if event.button in (Button.VOL_UP, Button.VOL_DOWN, Button.BOTH):
+        return game, ()  # the menu has its own volume item
+    base = base_config(game)
+    before = _current_settings(game)
+    menu, chosen = settings_menu.menu_step(game.menu, before, settings_menu.palette(base),
+                                           settings_menu.defaults(base), event)
+    game = replace(game, menu=menu)
+    if chosen == before:
+        return game, ()
+    # Applies at once: the new game is set up again with what was chosen.
+    config = settings_menu.apply(base, chosen)
+    game = replace(game, config=config, settings=chosen, mode=era_mode(config, 1),
+                   era_start_player=0)
+    effects: list[Effect] = []
+    if chosen.volume != before.volume:
+        game = replace(game, volume=chosen.volume)
+        effects.append(SetVolume(chosen.volume))
+    effects.append(SaveSettings(settings_menu.to_dict(chosen)))
+    return game, tuple(effects)
 
 
 _Handler = Callable[[Game, float], tuple[Game, tuple[Effect, ...]]]
@@ -544,6 +625,7 @@ N, E = Button.NEXT, Button.ERA
 _TABLE: dict[tuple[Phase, Button, Gesture], _Handler] = {
     (Phase.SETUP, N, P): _toggle_mode,
     (Phase.SETUP, E, P): _start_era,
+    (Phase.SETUP, E, H): _open_menu,
     (Phase.LEAD_IN, E, H): _cancel_lead_in,
     (Phase.RUNNING, N, P): _pause_hint,
     (Phase.RUNNING, N, H): _pause,

@@ -49,6 +49,7 @@ class Phase(StrEnum):
     SCORING = "scoring"
     GAME_OVER = "game_over"
     CONFIRM = "confirm"
+    SETTINGS = "settings"  # the settings menu, open over the "New game" setup
 
 
 class Question(StrEnum):
@@ -167,13 +168,21 @@ class Save:
 
 
 @dataclass(frozen=True)
+class SaveSettings:
+    """Persist the settings chosen on the box (see `settings.py`), beside the saved game."""
+
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Show:
     """Draw this screen."""
 
     screen: Screen
 
 
-Effect = PlaySound | Music | PrepareMusic | SetVolume | FlashCue | ShowPrompt | Save | Show
+Effect = (PlaySound | Music | PrepareMusic | SetVolume | FlashCue | ShowPrompt | Save
+          | SaveSettings | Show)
 
 
 # --- the screen model -------------------------------------------------------------------------
@@ -203,3 +212,9 @@ class Screen:
     question: Question | None = None  # confirm
     prompt: Prompt | None = None  # overlay: scholars / resumed / pause_hint
     volume: int | None = None  # percent, shown while it is being changed
+    language: str | None = None  # the game's language (None: the renderer's default)
+    # settings: the item shown, its value (language-neutral), "n/count", a one-off note
+    menu_item: str | None = None
+    menu_value: str | None = None
+    menu_position: tuple[int, int] | None = None
+    menu_note: str | None = None

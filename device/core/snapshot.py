@@ -40,7 +40,7 @@ def loads(text: str, config: Config) -> dict[str, Any]:
         if not ok:
             raise SnapshotError(f"'{key}' should be {expected}, is {data.get(key)!r}")
 
-    phases = {p.value for p in Phase} - {Phase.CONFIRM.value}
+    phases = {p.value for p in Phase} - {Phase.CONFIRM.value, Phase.SETTINGS.value}
     need("phase", data.get("phase") in phases, "a state name")
     need("mode", data.get("mode") in {m.value for m in Mode}, "'realtime' or 'intro'")
     need("era", _int(data.get("era")) and 1 <= data["era"] <= ERAS, f"1..{ERAS}")

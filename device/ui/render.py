@@ -25,7 +25,16 @@ from PIL import Image, ImageDraw
 from device.core.model import Mode, Phase, Prompt, Question, Screen
 
 from .glyphs import BIG_ROWS, NO_SOUND_ICON, big_text_image, big_text_width, icon_image
-from .strings import SCORING_STEPS, check_language, clock_text, colour_name, era_name, say
+from .strings import (
+    LANGUAGE_NAMES,
+    SCORING_STEPS,
+    STRINGS,
+    check_language,
+    clock_text,
+    colour_name,
+    era_name,
+    say,
+)
 from .text import LINE_PX, TextBlock, fit_text, line_image, text_width
 
 WIDTH, HEIGHT = 128, 64
@@ -191,6 +200,7 @@ class _Plan:
     hint_inverted: bool = False
     status_inverted: bool = False
     status_clock: str = ""  # small clock in the status row, when the big one is not shown
+    status_right: str = ""  # a short hint at the right of the status row
 
 
 # --- what each kind of screen shows -----------------------------------------------------------
@@ -210,6 +220,68 @@ def _plan_setup(screen: Screen, language: str) -> _Plan:
             _TextRow("hint_next", say(language, "hint_toggle_mode")),
         ],
         hint=say(language, "hint_start_era", era=era),
+        # Only before Era I: the settings (players, language, ...) open from here.
+        status_right=say(language, "hint_open_settings") if screen.new_game else "",
+    )
+
+
+def _menu_value(item: str, value: str, language: str) -> str:
+    """A settings value as the screen says it."""
+    if item == "players":
+        return say(language, "value_players", n=value)
+    if item.startswith("seat") or item == "oldest":
+        return colour_name(value, language)
+    if item == "language":
+        return LANGUAGE_NAMES.get(value, value)
+    if item.startswith("mode"):
+        return say(language, f"value_{value}") if value in ("realtime", "intro") else value
+    if item in ("final_ticks", "cue_led"):
+        return say(language, f"value_{value}") if value in ("on", "off") else value
+    if item == "volume":
+        return say(language, "value_percent", n=value)
+    if item == "lead_in":
+        return say(language, "value_seconds", n=value)
+    if item == "brightness":
+        return say(language, "value_level", n=value)
+    if item == "defaults":
+        return say(language, "value_restore")
+    if item == "done":
+        return say(language, "value_back")
+    return value
+
+
+def _menu_label(item: str, language: str) -> str:
+    if item.startswith("seat") and item[4:].isdigit():
+        return say(language, "set_seat", n=item[4:])
+    if item.startswith("mode") and item[4:].isdigit():
+        return say(language, "set_mode", era=era_name(int(item[4:]), language))
+    key = f"set_{item}"
+    return say(language, key) if key in STRINGS[language] else item
+
+
+def _plan_settings(screen: Screen, language: str) -> _Plan:
+    item = screen.menu_item or "done"
+    position = screen.menu_position
+    status = say(language, "settings")
+    if position is not None:
+        status += f" {position[0]}/{position[1]}"
+    if screen.menu_note:
+        note = say(language, f"note_{screen.menu_note}")
+    elif item == "players" or item.startswith("seat"):
+        note = say(language, "note_players")
+    elif item == "oldest":
+        note = say(language, "note_oldest")
+    else:
+        note = say(language, "note_back")
+    return _Plan(
+        status=status,
+        rows=[
+            _TextRow("label", _menu_label(item, language)),
+            _TextRow("value", _menu_value(item, screen.menu_value or "", language), EMPHASIS,
+                     inverted=True),
+            _TextRow("note", note),
+        ],
+        hint=say(language, "hint_menu"),
     )
 
 
@@ -355,6 +427,7 @@ _PLANS: dict[Phase, Callable[[Screen, str], _Plan]] = {
     Phase.SCORING: _plan_scoring,
     Phase.GAME_OVER: _plan_game_over,
     Phase.CONFIRM: _plan_confirm,
+    Phase.SETTINGS: _plan_settings,
 }
 
 
@@ -441,6 +514,12 @@ def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool) ->
         icon_w, icon_h = len(NO_SOUND_ICON[0]), len(NO_SOUND_ICON)
         right -= icon_w
         items.append(IconItem("no_sound", NO_SOUND_ICON, Box(right, STATUS_TOP, icon_w, icon_h)))
+        right -= GAP
+    if plan.status_right and screen.volume is None:
+        block = fit_text(plan.status_right, WIDTH // 2 + 8, ONE_LINE)
+        right -= block.width
+        items.append(TextItem("status_hint", plan.status_right, block,
+                              Box(right, STATUS_TOP, block.width, block.height)))
         right -= GAP
     if plan.status_clock:
         block = fit_text(plan.status_clock, WIDTH, ONE_LINE)

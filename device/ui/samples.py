@@ -70,9 +70,27 @@ def sample_screens() -> list[tuple[str, Screen]]:
         ),
         ("confirm_new_game", Screen(Phase.CONFIRM, 1, intro, question=Question.NEW_GAME)),
         ("running_volume", _running(250.4, volume=80)),
+        *_settings_samples(),
         ("intro_round_volume", Screen(Phase.INTRO_ROUND, 2, intro, round=3, start_player="red",
                                       volume=100)),
     ]
+
+
+def _settings_samples() -> list[tuple[str, Screen]]:
+    """The settings menu: one screen for each kind of item (and the note after defaults)."""
+    shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
+             ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
+             ("brightness", "4"), ("cue_led", "off"), ("defaults", ""), ("done", "")]
+    count = 16
+    screens = []
+    for index, (item, value) in enumerate(shown):
+        screens.append((f"settings_{item}", Screen(
+            Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
+            menu_position=(index + 1, count))))
+    screens.append(("settings_defaults_restored", Screen(
+        Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="defaults", menu_value="",
+        menu_position=(15, count), menu_note="defaults_done")))
+    return screens
 
 
 def sample_renders() -> list[tuple[str, Screen, bool]]:

@@ -1,0 +1,146 @@
+"""The settings menu as a pure module, the settings file, and their hook into the core."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from device.adapters.settings_file import SettingsFile, settings_path
+from device.core import settings as s
+from device.core.config import Config, parse_config
+from device.core.machine import new_game, screen, state_name, step
+from device.core.model import (
+    Button,
+    FlashCue,
+    Gesture,
+    Input,
+    Mode,
+    Phase,
+    SaveSettings,
+    SetVolume,
+)
+
+CFG = Config()
+COLOURS = s.palette(CFG)
+NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
+BACK, DONE = Input(Button.NEXT, Gesture.HOLD), Input(Button.ERA, Gesture.HOLD)
+
+
+def test_defaults_come_from_the_config_file() -> None:
+    cfg = parse_config('language = "ja"\nplayers = ["blue", "red"]\ndefault_mode = "intro"\n'
+                       "[realtime]\nlead_in_s = 3\nfinal_ticks_s = 0\n[audio]\nvolume = 0.0\n"
+                       "[display]\ncontrast = 64\n")
+    d = s.defaults(cfg)
+    assert d.seats == ("blue", "red") and d.oldest == 0 and d.language == "ja"
+    assert d.modes == (Mode.INTRO,) * 3 and d.lead_in_s == 3 and not d.final_ticks
+    assert d.volume == s.VOLUME_FLOOR  # never silently 0
+    assert d.brightness == 64 and d.cue_led
+    assert s.apply(cfg, d).players == ("blue", "red")
+
+
+def test_apply_lays_the_settings_over_the_file() -> None:
+    chosen = replace(s.defaults(CFG), seats=("green", "red", "yellow"), oldest=2,
+                     language="ja", modes=(Mode.INTRO, Mode.REALTIME, Mode.INTRO), volume=0.3,
+                     final_ticks=False, lead_in_s=10, brightness=16, cue_led=False)
+    cfg = s.apply(CFG, chosen)
+    assert cfg.players == ("yellow", "green", "red")  # seating order, oldest first
+    assert cfg.language == "ja" and cfg.default_mode is Mode.INTRO
+    assert cfg.era_modes == (Mode.INTRO, Mode.REALTIME, Mode.INTRO)
+    assert cfg.audio.volume == 0.3 and cfg.realtime.final_ticks_s == 0
+    assert cfg.realtime.lead_in_s == 10 and cfg.display.contrast == 16 and not cfg.cue_led
+    # what only an installer sets stays the file's
+    assert cfg.buttons == CFG.buttons and cfg.audio.device == CFG.audio.device
+    assert s.apply(CFG, replace(chosen, final_ticks=True)).realtime.final_ticks_s == 10
+
+
+def test_players_cycle_two_to_four_and_seats_swap_to_stay_different() -> None:
+    d = s.defaults(CFG)
+    two = s.change(d, "players", COLOURS)
+    assert two.seats == ("red", "blue")
+    three = s.change(two, "players", COLOURS)
+    assert three.seats == ("red", "blue", "green")
+    assert s.change(three, "players", COLOURS).seats == ("red", "blue", "green", "yellow")
+    swapped = s.change(d, "seat1", COLOURS)  # red -> blue; seat 2 had blue: it takes red
+    assert swapped.seats == ("blue", "red", "green", "yellow")
+    free = s.change(three, "seat3", COLOURS)  # green -> yellow, which nobody had
+    assert free.seats == ("red", "blue", "yellow")
+    oldest_last = s.change(s.change(three, "oldest", COLOURS), "oldest", COLOURS)
+    assert oldest_last.oldest == 2 and oldest_last.players == ("green", "red", "blue")
+    assert s.change(s.change(oldest_last, "players", COLOURS), "players", COLOURS).oldest == 1
+
+
+def test_volume_has_a_floor_and_wraps_to_it() -> None:
+    loud = replace(s.defaults(CFG), volume=1.0)
+    assert s.change(loud, "volume", COLOURS).volume == s.VOLUME_FLOOR
+    assert min(s.VOLUME_STEPS) == s.VOLUME_FLOOR > 0
+
+
+def test_menu_buttons_walk_change_restore_and_close() -> None:
+    d = s.defaults(CFG)
+    menu, chosen = s.menu_step(s.Menu(), d, COLOURS, d, NEXT)
+    assert menu == s.Menu(item=1) and chosen == d
+    menu, chosen = s.menu_step(s.Menu(), d, COLOURS, d, BACK)  # previous, wrapping
+    assert menu is not None and s.items(d)[menu.item] == "done"
+    menu, chosen = s.menu_step(s.Menu(), d, COLOURS, d, ERA)
+    assert chosen.seats == ("red", "blue")
+    defaults_at = s.items(chosen).index("defaults")
+    menu, back = s.menu_step(s.Menu(item=defaults_at), chosen, COLOURS, d, ERA)
+    assert back == d and menu is not None and menu.note == "defaults_done"
+    assert s.menu_step(s.Menu(item=3), d, COLOURS, d, DONE) == (None, d)
+    done_at = s.items(d).index("done")
+    assert s.menu_step(s.Menu(item=done_at), d, COLOURS, d, ERA) == (None, d)
+
+
+def test_settings_round_trip_and_bad_files_are_refused() -> None:
+    d = replace(s.defaults(CFG), seats=("green", "red"), modes=(Mode.INTRO,) * 3)
+    assert s.from_dict(json.loads(json.dumps(s.to_dict(d))), CFG) == d
+    for key, bad in (("seats", ["red", "red"]), ("oldest", 5), ("language", "fr"),
+                     ("volume", 0.0), ("modes", ["intro"]), ("cue_led", "yes"),
+                     ("schema", 9)):
+        with pytest.raises(s.SettingsError, match=key):
+            s.from_dict({**s.to_dict(d), key: bad}, CFG)
+
+
+def test_a_bad_settings_file_is_moved_aside(tmp_path: Path) -> None:
+    path = settings_path(tmp_path / "state.json")
+    assert path == tmp_path / "settings.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert SettingsFile(path).load(CFG) is None
+    assert not path.exists() and list(tmp_path.glob("settings.json.bad-*"))
+    SettingsFile(path).save(s.to_dict(s.defaults(CFG)))
+    assert SettingsFile(path).load(CFG) == s.defaults(CFG)
+
+
+def test_the_menu_opens_only_from_the_new_game_and_applies_at_once() -> None:
+    game = new_game(CFG)
+    game, _ = step(game, DONE, 0.0)
+    assert state_name(game) is Phase.SETTINGS and screen(game, 0.0).menu_item == "players"
+    game, effects = step(game, ERA, 1.0)
+    assert game.config.players == ("red", "blue")
+    assert next(e for e in effects if isinstance(e, SaveSettings)).settings["seats"] == [
+        "red", "blue"]
+    volume_at = s.items(game.settings or s.defaults(CFG)).index("volume")
+    for _ in range(volume_at):
+        game, effects = step(game, NEXT, 2.0)
+        assert not [e for e in effects if isinstance(e, SaveSettings)]  # walking saves nothing
+    game, effects = step(game, ERA, 3.0)
+    assert [e.level for e in effects if isinstance(e, SetVolume)] == [0.9]
+    game, _ = step(game, DONE, 4.0)
+    assert state_name(game) is Phase.SETUP
+    # Once Era I has begun, hold ERA in setup (Era II) does not open it.
+    later = replace(game, era=2)
+    assert step(later, DONE, 5.0)[0].menu is None
+
+
+def test_cue_led_off_drops_the_flashes() -> None:
+    off = replace(s.defaults(CFG), cue_led=False, modes=(Mode.INTRO,) * 3)
+    game = new_game(CFG, settings=off)
+    _, effects = step(game, ERA, 0.0)  # the start gong of an introductory era
+    assert not [e for e in effects if isinstance(e, FlashCue)]
+    _, effects = step(new_game(CFG), ERA, 0.0)  # realtime, lead-in: no flash either way
+    on = replace(off, cue_led=True)
+    _, effects = step(new_game(CFG, settings=on), ERA, 0.0)
+    assert [e for e in effects if isinstance(e, FlashCue)]
