@@ -59,6 +59,7 @@ PLAYER: dict[Phase, tuple[Choice, ...]] = {
     Phase.SCORING: ((NEXT_PRESS, 3), (ERA_PRESS, 5), (None, 1)),
     Phase.GAME_OVER: ((ERA_HOLD, 5), (NEXT_PRESS, 1), (None, 1)),
     Phase.CONFIRM: ((ERA_PRESS, 3), (NEXT_PRESS, 4), (None, 3)),  # None: it times out
+    Phase.SETTINGS: ((ERA_HOLD, 4), (NEXT_PRESS, 3), (NEXT_HOLD, 1), (ERA_PRESS, 2)),
 }
 CHAOS = 0.05  # share of gestures picked blindly
 SETTLE_S = 0.3  # pins up and debounced before the next gesture begins
