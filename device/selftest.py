@@ -26,13 +26,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from device.core.config import Config
+from device.core.config import Config, DisplayConfig
 from device.core.model import Button, PlaySound, SetVolume, Sound
 from device.ports import AudioPort, DisplayPort, LedPort
 
 log = logging.getLogger("erabox.selftest")
 
-WIDTH, HEIGHT = 128, 64
+WIDTH, HEIGHT = DisplayConfig.width, DisplayConfig.height
 PATTERNS = ("all_on", "checkerboard", "border")
 LABELS = {Button.NEXT: "NEXT", Button.ERA: "ERA", Button.VOL_UP: "VOL+",
           Button.VOL_DOWN: "VOL-"}

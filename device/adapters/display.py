@@ -30,11 +30,11 @@ from PIL import Image
 
 from device.ports import DisplayPort
 
+from .panel import HEIGHT, WIDTH, frame_bytes, frame_image
+
 if TYPE_CHECKING:
     from ..core.config import DisplayConfig
 
-WIDTH = 128
-HEIGHT = 64
 DISPLAY_KINDS = ("ssd1306", "terminal", "png:DIR", "none")
 
 log = logging.getLogger("erabox.display")
@@ -42,27 +42,6 @@ log = logging.getLogger("erabox.display")
 
 class DisplayError(ValueError):
     """A display that cannot be opened as asked (unknown kind, unusable frame directory...)."""
-
-
-def frame_bytes(image: Image.Image) -> bytes:
-    """The frame's pixels as packed bytes (rows of 16 bytes, MSB = leftmost pixel).
-
-    Used to compare frames and to hand a frame to another thread without sharing the caller's
-    (mutable) image. Raises `ValueError` for anything but a 128x64 mode "1" image.
-    """
-    if not isinstance(image, Image.Image):
-        raise ValueError(f"a display frame must be a PIL image, got {type(image).__name__}")
-    if image.size != (WIDTH, HEIGHT) or image.mode != "1":
-        raise ValueError(
-            f"a display frame must be a {WIDTH}x{HEIGHT} mode '1' image, "
-            f"got {image.size[0]}x{image.size[1]} mode {image.mode!r}"
-        )
-    return image.tobytes()
-
-
-def frame_image(frame: bytes) -> Image.Image:
-    """The image back from `frame_bytes`."""
-    return Image.frombytes("1", (WIDTH, HEIGHT), frame)
 
 
 class NullDisplay:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
-from .display import HEIGHT, WIDTH, frame_bytes, frame_image
+from .panel import frame_bytes, frame_image
 
 if TYPE_CHECKING:
     from ..core.config import DisplayConfig
@@ -218,7 +218,7 @@ def panel_bytes(image: Image.Image) -> bytes:
     """
     frame = frame_bytes(image)
     columns = frame_image(frame).transpose(Image.Transpose.TRANSPOSE).tobytes()
-    pages = HEIGHT // 8
+    pages = image.height // 8
     # columns[x * pages + page] holds pixels (x, 8*page .. 8*page+7), MSB first.
     return b"".join(columns[page::pages].translate(_REVERSED_BITS) for page in range(pages))
 
@@ -365,7 +365,8 @@ class Ssd1306Display:
                         " using it (set display.address = 0x%02X)", self.config.address,
                         address, self._bus_name, address)
         try:
-            panel = adafruit_ssd1306.SSD1306_I2C(WIDTH, HEIGHT, self._bus, addr=address)
+            panel = adafruit_ssd1306.SSD1306_I2C(self.config.width, self.config.height,
+                                                 self._bus, addr=address)
         except ValueError as exc:  # I2CDevice's probe: "No I2C device at address"
             raise OSError(errno.ENXIO, str(exc)) from exc
         panel.contrast(self.config.contrast)

@@ -59,7 +59,7 @@ class WindowDisplay:
         self._lock = threading.Lock()
         self._image: Image.Image | None = None
         self.frames = 0
-        panel_w, panel_h = 128 * scale, 64 * scale
+        panel_w, panel_h = config.display.width * scale, config.display.height * scale
         self.size = (panel_w + 2 * MARGIN, panel_h + 3 * MARGIN + BUTTON_H + 20)
         self.panel_rect = (MARGIN, MARGIN, panel_w, panel_h)
         y = MARGIN * 2 + panel_h

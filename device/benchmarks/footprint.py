@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from device.core.model import Button, Mode, Phase, Screen
+from device.core.rules import ERA_LENGTH_S, SCHOLAR_CUES_S
 
 from .harness import Session, daemon_variables, process_cpu_seconds, run_in_process
 from .stats import percentile, summary_ms
@@ -289,10 +290,11 @@ def render_times_ms(samples: int = 200, *, language: str = "en") -> list[float]:
         if index % 2:
             screen = screens[index // 2 % len(screens)]
         else:
-            left = 540 - index // 2 % 541
+            length = int(ERA_LENGTH_S)
+            left = length - index // 2 % (length + 1)
             screen = Screen(
-                Phase.RUNNING, 2, Mode.REALTIME, seconds_left=left, elapsed=540.0 - left,
-                cue_marks=(180.0, 360.0),
+                Phase.RUNNING, 2, Mode.REALTIME, seconds_left=left, elapsed=ERA_LENGTH_S - left,
+                cue_marks=SCHOLAR_CUES_S,
             )
         start = time.perf_counter()
         render(screen, language=language)

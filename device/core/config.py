@@ -1,9 +1,11 @@
 """The box's configuration: TOML in, a frozen, validated model out.
 
 Every key is optional; defaults are the rulebook's (9-minute era, cries at 3:00 and 6:00,
-15 introductory rounds with scholar calls after rounds 5 and 10). A key that is unknown, of the
-wrong type or out of range raises `ConfigError` naming the file, the key and what was expected:
-the box refuses to start on a config it would misread rather than guess.
+15 introductory rounds with scholar calls after rounds 5 and 10: `device.core.rules`), and each
+default is written once, in the dataclasses below (the parser reads them from there).
+A key that is unknown, of the wrong type or out of range raises `ConfigError` naming the file,
+the key and what was expected: the box refuses to start on a config it would misread rather
+than guess.
 
 This module only parses text; reading the file is the caller's job (`load_config_file`).
 """
@@ -14,8 +16,9 @@ import tomllib
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import PurePath
-from typing import Any
+from typing import Any, ClassVar
 
+from . import rules
 from .model import Mode
 
 LANGUAGES = ("en", "ja")
@@ -29,17 +32,17 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class RealtimeConfig:
-    length_s: float = 540.0
-    scholar_cues_s: tuple[float, ...] = (180.0, 360.0)
-    lead_in_s: int = 5
-    final_ticks_s: int = 10
-    scholar_prompt_s: float = 15.0
+    length_s: float = rules.ERA_LENGTH_S
+    scholar_cues_s: tuple[float, ...] = rules.SCHOLAR_CUES_S
+    lead_in_s: int = rules.LEAD_IN_S
+    final_ticks_s: int = rules.FINAL_TICKS_S
+    scholar_prompt_s: float = rules.SCHOLAR_PROMPT_S
 
 
 @dataclass(frozen=True)
 class IntroConfig:
-    rounds: int = 15
-    scholar_after_rounds: tuple[int, ...] = (5, 10)
+    rounds: int = rules.INTRO_ROUNDS
+    scholar_after_rounds: tuple[int, ...] = rules.SCHOLAR_AFTER_ROUNDS
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,16 @@ class AudioConfig:
     gong: str = ""  # replacement cue files ("" = built-in)
     cry: str = ""
     tick: str = ""
-    eras: tuple[EraMusic, EraMusic, EraMusic] = (EraMusic(), EraMusic(), EraMusic())
+    eras: tuple[EraMusic, ...] = (EraMusic(),) * rules.ERAS  # one per era
 
 
 @dataclass(frozen=True)
 class DisplayConfig:
+    # The panel's size in pixels. The one place it is written: the renderer, the frame
+    # checks, the OLED driver and the window take it from here. Not a key of the file yet
+    # (ClassVar: no field): a 128x32 panel needs its own screen layouts first.
+    width: ClassVar[int] = 128
+    height: ClassVar[int] = 64
     i2c_bus: int = 1
     address: int = 0x3C
     rotate: int = 0
@@ -219,35 +227,39 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
             value = str(PurePath(base_dir) / value)
         return value
 
-    language = top.choice("language", "en", LANGUAGES)
+    d = Config()  # every default below comes from the dataclasses above
+    language = top.choice("language", d.language, LANGUAGES)
     players = _players(top)
-    default_mode = Mode(top.choice("default_mode", "realtime", tuple(m.value for m in Mode)))
+    default_mode = Mode(top.choice("default_mode", d.default_mode.value,
+                                   tuple(m.value for m in Mode)))
     state_file = path(top, "state_file")
 
     rt = top.table("realtime")
-    length = rt.number("length_s", 540.0, above=0, high=24 * 3600)
-    cues = _increasing(rt, "scholar_cues_s", (180.0, 360.0), length)
+    drt = d.realtime
+    length = rt.number("length_s", drt.length_s, above=0, high=24 * 3600)
+    cues = _increasing(rt, "scholar_cues_s", drt.scholar_cues_s, length)
     realtime = RealtimeConfig(
         length_s=length,
         scholar_cues_s=cues,
-        lead_in_s=rt.integer("lead_in_s", 5, 0, 60),
-        final_ticks_s=rt.integer("final_ticks_s", 10, 0, 60),
-        scholar_prompt_s=rt.number("scholar_prompt_s", 15.0, 0, 600),
+        lead_in_s=rt.integer("lead_in_s", drt.lead_in_s, 0, 60),
+        final_ticks_s=rt.integer("final_ticks_s", drt.final_ticks_s, 0, 60),
+        scholar_prompt_s=rt.number("scholar_prompt_s", drt.scholar_prompt_s, 0, 600),
     )
 
     it = top.table("intro")
-    rounds = it.integer("rounds", 15, 1, 99)
-    after = tuple(int(r) for r in _increasing(it, "scholar_after_rounds", (5, 10), rounds,
+    rounds = it.integer("rounds", d.intro.rounds, 1, 99)
+    after = tuple(int(r) for r in _increasing(it, "scholar_after_rounds",
+                                               d.intro.scholar_after_rounds, rounds,
                                                integers=True))
     intro = IntroConfig(rounds=rounds, scholar_after_rounds=after)
 
     au = top.table("audio")
     audio_fields: dict[str, Any] = {
-        "rate": au.integer("rate", 44100, 8000, 192000),
-        "buffer": au.integer("buffer", 512, 64, 16384),
-        "device": au.text("device", ""),
-        "volume": au.number("volume", 0.8, 0.0, 1.0),
-        "duck_db": au.number("duck_db", 12.0, 0.0, 60.0),
+        "rate": au.integer("rate", d.audio.rate, 8000, 192000),
+        "buffer": au.integer("buffer", d.audio.buffer, 64, 16384),
+        "device": au.text("device", d.audio.device),
+        "volume": au.number("volume", d.audio.volume, 0.0, 1.0),
+        "duck_db": au.number("duck_db", d.audio.duck_db, 0.0, 60.0),
         "gong": path(au, "gong"),
         "cry": path(au, "cry"),
         "tick": path(au, "tick"),
@@ -255,34 +267,34 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
     au.check_unknown()
 
     eras = []
-    for n in (1, 2, 3):
+    for n, default_music in enumerate(d.audio.eras, start=1):
         et = top.table(f"era{n}")
         eras.append(EraMusic(
             music=path(et, "music"),
-            music_kind=et.choice("music_kind", "loop", MUSIC_KINDS),
-            track_offset_s=et.number("track_offset_s", 0.0, 0.0),
+            music_kind=et.choice("music_kind", default_music.music_kind, MUSIC_KINDS),
+            track_offset_s=et.number("track_offset_s", default_music.track_offset_s, 0.0),
         ))
         et.check_unknown()
-    audio = AudioConfig(**audio_fields, eras=(eras[0], eras[1], eras[2]))
+    audio = AudioConfig(**audio_fields, eras=tuple(eras))
 
     di = top.table("display")
     display = DisplayConfig(
-        i2c_bus=di.integer("i2c_bus", 1, 0, 99),
-        address=_address(di),
-        rotate=int(_rotate(di)),
-        contrast=di.integer("contrast", 255, 0, 255),
+        i2c_bus=di.integer("i2c_bus", d.display.i2c_bus, 0, 99),
+        address=_address(di, d.display.address),
+        rotate=int(_rotate(di, d.display.rotate)),
+        contrast=di.integer("contrast", d.display.contrast, 0, 255),
     )
 
     bt = top.table("buttons")
     buttons = ButtonsConfig(
-        next_pin=_required_pin(bt, "next_pin", 17),
-        era_pin=_required_pin(bt, "era_pin", 27),
-        vol_up_pin=bt.pin("vol_up_pin", 22),
-        vol_down_pin=bt.pin("vol_down_pin", 23),
-        led_pin=bt.pin("led_pin", 24),
-        hold_s=bt.number("hold_s", 0.8, above=0.05, high=10),
-        both_s=bt.number("both_s", 3.0, above=0.1, high=30),
-        bounce_s=bt.number("bounce_s", 0.02, 0.0, 0.5),
+        next_pin=_required_pin(bt, "next_pin", d.buttons.next_pin),
+        era_pin=_required_pin(bt, "era_pin", d.buttons.era_pin),
+        vol_up_pin=bt.pin("vol_up_pin", d.buttons.vol_up_pin),
+        vol_down_pin=bt.pin("vol_down_pin", d.buttons.vol_down_pin),
+        led_pin=bt.pin("led_pin", d.buttons.led_pin),
+        hold_s=bt.number("hold_s", d.buttons.hold_s, above=0.05, high=10),
+        both_s=bt.number("both_s", d.buttons.both_s, above=0.1, high=30),
+        bounce_s=bt.number("bounce_s", d.buttons.bounce_s, 0.0, 0.5),
     )
     used = [p for p in (buttons.next_pin, buttons.era_pin, buttons.vol_up_pin,
                         buttons.vol_down_pin, buttons.led_pin) if p is not None]
@@ -339,15 +351,15 @@ def _required_pin(table: _Table, key: str, default: int) -> int:
     return value
 
 
-def _address(table: _Table) -> int:
-    value = table.integer("address", 0x3C)
+def _address(table: _Table, default: int) -> int:
+    value = table.integer("address", default)
     if value not in (0x3C, 0x3D):
         raise table.fail("address", "0x3C or 0x3D (the SSD1306's two I2C addresses)")
     return value
 
 
-def _rotate(table: _Table) -> int:
-    value = table.integer("rotate", 0)
+def _rotate(table: _Table, default: int) -> int:
+    value = table.integer("rotate", default)
     if value not in (0, 180):
         raise table.fail("rotate", "0 or 180")
     return value

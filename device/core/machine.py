@@ -54,10 +54,9 @@ from .model import (
     ShowPrompt,
     Sound,
 )
+from .rules import ERAS, SCORING_STEPS
 
 SCHEMA_VERSION = 1
-ERAS = 3
-SCORING_STEPS = 6  # the scoring checklist of rules.md
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
 SAVE_EVERY_S = 5.0  # while running, at least this often
 PAUSE_HINT_S = 3.0

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from . import rules
+
 
 class Button(StrEnum):
     """A physical button, or `both` (NEXT and ERA held together)."""
@@ -201,12 +203,12 @@ class Screen:
     mode: Mode
     new_game: bool = False  # setup of Era I of a fresh game: shows "New game"
     seconds_left: int | None = None  # running/paused: whole seconds left, rounded up
-    length_s: float = 540.0  # real-time era length, for the progress bar
+    length_s: float = rules.ERA_LENGTH_S  # real-time era length, for the progress bar
     elapsed: float | None = None  # running/paused: whole running seconds, for the progress bar
     cue_marks: tuple[float, ...] = ()  # scholar cue times, marked on the progress bar
     countdown: int | None = None  # lead_in: 5..1
     round: int | None = None  # intro_round / scholars
-    rounds: int = 15
+    rounds: int = rules.INTRO_ROUNDS
     start_player: str | None = None  # intro: colour of the start player (after scholars: next)
     scoring_step: int | None = None  # scoring: index into the checklist of rules.md
     question: Question | None = None  # confirm

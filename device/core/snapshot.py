@@ -11,8 +11,9 @@ import json
 from typing import Any
 
 from .config import Config
-from .machine import ERAS, SCHEMA_VERSION, SCORING_STEPS
+from .machine import SCHEMA_VERSION
 from .model import Mode, Phase
+from .rules import ERAS, SCORING_STEPS
 
 
 class SnapshotError(ValueError):

@@ -22,7 +22,9 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from device.core.config import DisplayConfig
 from device.core.model import Mode, Phase, Prompt, Question, Screen
+from device.core.rules import ERAS
 
 from .glyphs import BIG_ROWS, NO_SOUND_ICON, big_text_image, big_text_width, icon_image
 from .strings import (
@@ -37,7 +39,7 @@ from .strings import (
 )
 from .text import LINE_PX, TextBlock, fit_text, line_image, text_width
 
-WIDTH, HEIGHT = 128, 64
+WIDTH, HEIGHT = DisplayConfig.width, DisplayConfig.height  # the panel (one place: config)
 STATUS_TOP, STATUS_HEIGHT = 0, LINE_PX  # the status row: y 0..7
 CONTENT_TOP, CONTENT_BOTTOM = 9, 56  # content rows: y 9..55
 HINT_TOP = HEIGHT - LINE_PX  # the hint row: y 56..63
@@ -384,7 +386,7 @@ def _plan_scoring(screen: Screen, language: str) -> _Plan:
         )
         rows.append(_TextRow("step", step, EMPHASIS))
     rows.append(_TextRow("hint_next", say(language, "hint_next_step")))
-    if screen.era >= 3:
+    if screen.era >= ERAS:
         hint = say(language, "hint_final_scoring")
     else:
         hint = say(language, "hint_prepare_era", era=era_name(screen.era + 1, language))

@@ -7,13 +7,19 @@ them as realistic frames.
 from __future__ import annotations
 
 from device.core.model import Mode, Phase, Prompt, Question, Screen
+from device.core.rules import ERA_LENGTH_S, SCHOLAR_CUES_S
 
-_CUES = (180.0, 360.0)
+_CUES = SCHOLAR_CUES_S
+
+
+def _left(elapsed: float) -> int:
+    """Whole seconds left at `elapsed` running seconds, rounded up like the core."""
+    return max(0, int(ERA_LENGTH_S - elapsed + 0.999))
 
 
 def _running(elapsed: float, **fields: object) -> Screen:
     """A real-time Era II screen at `elapsed` running seconds."""
-    left = max(0, int(540 - elapsed + 0.999))  # whole seconds left, rounded up like the core
+    left = _left(elapsed)
     return Screen(
         Phase.RUNNING,
         2,
@@ -37,15 +43,15 @@ def sample_screens() -> list[tuple[str, Screen]]:
         ("running", _running(250.4)),
         ("running_scholars", _running(182.0, prompt=Prompt.SCHOLARS)),
         ("running_pause_hint", _running(400.0, prompt=Prompt.PAUSE_HINT)),
-        ("running_last_seconds", _running(532.5)),
+        ("running_last_seconds", _running(ERA_LENGTH_S - 7.5)),
         (
             "paused",
-            Screen(Phase.PAUSED, 2, Mode.REALTIME, seconds_left=440, elapsed=100.0,
+            Screen(Phase.PAUSED, 2, Mode.REALTIME, seconds_left=_left(100.0), elapsed=100.0,
                    cue_marks=_CUES),
         ),
         (
             "paused_resumed",
-            Screen(Phase.PAUSED, 3, Mode.REALTIME, seconds_left=301, elapsed=239.0,
+            Screen(Phase.PAUSED, 3, Mode.REALTIME, seconds_left=_left(239.0), elapsed=239.0,
                    cue_marks=_CUES, prompt=Prompt.RESUMED),
         ),
         ("intro_round", Screen(Phase.INTRO_ROUND, 1, intro, round=7, start_player="blue")),
@@ -65,7 +71,7 @@ def sample_screens() -> list[tuple[str, Screen]]:
         ("game_over", Screen(Phase.GAME_OVER, 3, Mode.REALTIME)),
         (
             "confirm_restart_era",
-            Screen(Phase.CONFIRM, 2, Mode.REALTIME, seconds_left=301, elapsed=239.0,
+            Screen(Phase.CONFIRM, 2, Mode.REALTIME, seconds_left=_left(239.0), elapsed=239.0,
                    cue_marks=_CUES, question=Question.RESTART_ERA),
         ),
         ("confirm_new_game", Screen(Phase.CONFIRM, 1, intro, question=Question.NEW_GAME)),

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from device.core import rules
+
 LANGUAGES = ("en", "ja")
 
 STRINGS: dict[str, dict[str, str]] = {
@@ -163,7 +165,7 @@ STRINGS: dict[str, dict[str, str]] = {
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 # The scoring checklist of rules.md, in order: keys of its short step texts.
-SCORING_STEPS = tuple(f"scoring_{n}" for n in range(1, 7))
+SCORING_STEPS = tuple(f"scoring_{n}" for n in range(1, rules.SCORING_STEPS + 1))
 
 # Colour names a player list may use, as the Japanese rulebook writes them. Names not listed
 # here are shown as given (a table may well call its colours something else).

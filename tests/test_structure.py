@@ -1,0 +1,126 @@
+"""The shape of the code: imports only point downward, and no two modules import each other.
+
+Layers, lowest first. A module may import modules of its own layer or of a lower one, never of a
+higher one (imports inside functions and under TYPE_CHECKING count too); and the import graph
+has no cycle. Each module's layer is that of the longest prefix listed.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "device"
+
+LAYERS: list[tuple[str, ...]] = [
+    ("device", "device.core"),  # the pure core (and the package's own constants)
+    ("device.ui", "device.ports"),  # screens as pixels; the ports the adapters implement
+    ("device.adapters", "device.syslibs", "device.config_file"),  # the parts
+    ("device.frames", "device.simulate", "device.selftest"),  # drivers built on the parts
+    ("device.app",),  # the composition root of `erabox run`
+    ("device.benchmarks", "device.bench"),  # `erabox bench`: runs the app in-process
+    ("device.cli", "device.__main__"),  # the command line
+]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The device modules `name` imports, anywhere in its text."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in known else target)
+    return {m for m in found if m in known and m != name}
+
+
+def layer_of(name: str) -> int:
+    best, best_len = None, -1
+    for index, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (name == prefix or name.startswith(prefix + ".")) and len(prefix) > best_len:
+                best, best_len = index, len(prefix)
+    assert best is not None, f"{name} is in no layer: add it to LAYERS"
+    return best
+
+
+def graph() -> dict[str, set[str]]:
+    modules = all_modules()
+    known = set(modules)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def test_every_module_has_a_layer() -> None:
+    for name in all_modules():
+        layer_of(name)
+
+
+def test_imports_only_point_downward() -> None:
+    upward = sorted(
+        f"{name} (layer {layer_of(name)}) imports {target} (layer {layer_of(target)})"
+        for name, targets in graph().items()
+        for target in targets
+        if layer_of(target) > layer_of(name)
+    )
+    assert upward == [], "\n".join(upward)
+
+
+def test_no_import_cycles() -> None:
+    edges = graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        path.append(name)
+        for target in sorted(edges[name]):
+            if state.get(target) == 1:
+                cycles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target)
+        path.pop()
+        state[name] = 2
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name)
+    assert cycles == [], cycles
+
+
+def test_the_checker_sees_an_upward_import_and_a_cycle(tmp_path: Path) -> None:
+    """The checks above can fail: an adapter importing the app, and two modules importing
+    each other, are both found."""
+    known = {"device.app", "device.adapters.window", "device.adapters.display",
+             "device.adapters.oled", "device.ports"}
+    window = tmp_path / "window.py"
+    window.write_text("def run():\n    from device.app import Stop\n", encoding="utf-8")
+    assert imports_of("device.adapters.window", window, known) == {"device.app"}
+    assert layer_of("device.app") > layer_of("device.adapters.window")
+    oled = tmp_path / "oled.py"
+    oled.write_text("from .display import frame_bytes\n", encoding="utf-8")
+    assert imports_of("device.adapters.oled", oled, known) == {"device.adapters.display"}
+    init = tmp_path / "__init__.py"
+    init.write_text("from .. import ports\n", encoding="utf-8")
+    assert imports_of("device.adapters", init, known) == {"device.ports"}
