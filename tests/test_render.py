@@ -141,7 +141,11 @@ def test_no_sound_mark_appears_in_the_status_row(language: str, name: str) -> No
     rows = changed_rows(plain, marked)
     assert rows, "the no-sound mark changed nothing"
     assert max(rows) < CONTENT_TOP  # only the status row changes
-    assert lit(marked, (96, 0, 128, 8)) > lit(plain, (96, 0, 128, 8))  # at the right end
+    (icon,) = [i for i in layout(screen, language=language, no_sound=True).items
+               if i.role == "no_sound"]
+    assert icon.box.right >= 116  # at the right end
+    drawn = marked.crop((icon.box.x, icon.box.y, icon.box.right, icon.box.bottom))
+    assert lit(drawn) == sum(row.count("#") for row in icon.rows)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -196,9 +200,10 @@ def test_scholar_prompt_covers_the_clock_and_keeps_the_time_in_sight() -> None:
 
 def test_pause_hint_and_resumed_are_lit_bars() -> None:
     hint = {i.role: i for i in items_of(layout(SAMPLE["running_pause_hint"]), TextItem)}["hint"]
-    assert hint.inverted and hint.box.bottom == 64
+    # the bars reach the sides; their text keeps the 2 px margin (tests/test_margins.py)
+    assert hint.inverted and hint.box.w == 128 and hint.box.bottom == 62
     status = {i.role: i for i in items_of(layout(SAMPLE["paused_resumed"]), TextItem)}["status"]
-    assert status.inverted and status.box.y == 0
+    assert status.inverted and status.box.x == 0 and status.box.y == 1
 
 
 def test_confirm_over_a_running_era_keeps_its_clock() -> None:

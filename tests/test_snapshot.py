@@ -87,7 +87,7 @@ BROKEN = {
     "era as bool": dumps({**GOOD, "era": True}),
     "negative player": dumps({**GOOD, "era_start_player": -1}),
     "volume too loud": dumps({**GOOD, "volume": 2}),
-    "scoring step past the checklist": dumps({**GOOD, "scoring_step": 6}),
+    "scoring step past the checklist": dumps({**GOOD, "scoring_step": 7}),
     "negative cue count": dumps({**GOOD, "cues_done": -1}),
     "running without a time": dumps({**GOOD, "elapsed": None}),
     "negative time": dumps({**GOOD, "elapsed": -3}),

@@ -63,6 +63,8 @@ PAUSE_HINT_S = 3.0
 RESUMED_PROMPT_S = 5.0
 VOLUME_SHOWN_S = 2.0
 VOLUME_STEP = 0.1
+QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
+UNDONE_SHOWN_S = 3.0
 EPS = 1e-6  # float slack when comparing a deadline with `now`
 
 
@@ -100,6 +102,7 @@ class Game:
     question_until: float | None = None
     prompt: Prompt | None = None
     prompt_until: float | None = None
+    prompt_left: float | None = None  # a scholar prompt's time left, held while paused
     volume_until: float | None = None
     save_due: float | None = None
     # settings chosen on the box: `config` is `base` (the file) with `settings` laid over it
@@ -243,6 +246,7 @@ def screen(game: Game, now: float) -> Screen:
         prompt=game.prompt,
         volume=round(game.volume * 100) if game.volume_until is not None else None,
         language=cfg.language,
+        quiet=game.volume <= QUIET_LEVEL + EPS,
         **menu,
     )
 
@@ -301,7 +305,7 @@ def restore(
         volume=float(snapshot["volume"]),
         era_start_player=int(snapshot["era_start_player"]) % len(config.players),
         round=snapshot.get("round"),
-        scoring_step=int(snapshot.get("scoring_step", 0)) % SCORING_STEPS,
+        scoring_step=min(max(0, int(snapshot.get("scoring_step", 0))), SCORING_STEPS),
     )
     effects: list[Effect] = [SetVolume(game.volume)]
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
@@ -433,7 +437,7 @@ def _enter_scoring(game: Game) -> Game:
     """The era is over. The start player who ends an introductory era starts the next one."""
     return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
                    anchor=None, held_elapsed=None, cues_done=0, round=None, scoring_step=0,
-                   prompt=None, prompt_until=None, save_due=None)
+                   prompt=None, prompt_until=None, prompt_left=None, save_due=None)
 
 
 # --- inputs -----------------------------------------------------------------------------------
@@ -515,6 +519,9 @@ def _pause_hint(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     held = elapsed(game, now) or 0.0
     game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None)
+    if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
+        # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
+        game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)
     return game, (Music(MusicAction.PAUSE, game.era, Mode.REALTIME, held),)
 
 
@@ -524,6 +531,8 @@ def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
                    save_due=now + SAVE_EVERY_S)
     if game.prompt is Prompt.RESUMED:
         game = replace(game, prompt=None, prompt_until=None)
+    if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
+        game = replace(game, prompt_until=now + game.prompt_left, prompt_left=None)
     return game, (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
 
 
@@ -549,21 +558,27 @@ def _scholars_done(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     return replace(game, phase=Phase.INTRO_ROUND, round=(game.round or 1) + 1), ()
 
 
+def _undone(game: Game, now: float) -> Game:
+    """Say what an undo did ("back to round 6") for a moment (screen only, like the hint)."""
+    return replace(game, prompt=Prompt.UNDONE, prompt_until=now + UNDONE_SHOWN_S)
+
+
 def _undo_round(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     r = game.round or 1
     if r <= 1:
         return game, ()
     if r - 1 in game.config.intro.scholar_after_rounds:
-        return replace(game, phase=Phase.SCHOLARS, round=r - 1), ()
-    return replace(game, round=r - 1), ()
+        return _undone(replace(game, phase=Phase.SCHOLARS, round=r - 1), now), ()
+    return _undone(replace(game, round=r - 1), now), ()
 
 
 def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    return replace(game, phase=Phase.INTRO_ROUND), ()
+    return _undone(replace(game, phase=Phase.INTRO_ROUND), now), ()
 
 
 def _next_scoring_step(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    return replace(game, scoring_step=(game.scoring_step + 1) % SCORING_STEPS), ()
+    # After the last step the checklist is done (and stays done until ERA moves on).
+    return replace(game, scoring_step=min(game.scoring_step + 1, SCORING_STEPS)), ()
 
 
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:

@@ -82,6 +82,7 @@ class Prompt(StrEnum):
     SCHOLARS = "scholars"  # real-time: "Appoint scholars!" over the clock
     RESUMED = "resumed"  # after a restart
     PAUSE_HINT = "pause_hint"  # NEXT pressed while running: "hold NEXT to pause"
+    UNDONE = "undone"  # NEXT held in an introductory era: "back to round 6"
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -215,6 +216,7 @@ class Screen:
     prompt: Prompt | None = None  # overlay: scholars / resumed / pause_hint
     volume: int | None = None  # percent, shown while it is being changed
     language: str | None = None  # the game's language (None: the renderer's default)
+    quiet: bool = False  # muted or very quiet (10 % or less): a mark on every screen
     # settings: the item shown, its value (language-neutral), "n/count", a one-off note
     menu_item: str | None = None
     menu_value: str | None = None

@@ -49,7 +49,7 @@ def loads(text: str, config: Config) -> dict[str, Any]:
          and data["era_start_player"] >= 0, "a player index")
     need("volume", _number(data.get("volume")) and 0 <= data["volume"] <= 1, "0..1")
     need("scoring_step", _int(data.get("scoring_step"))
-         and 0 <= data["scoring_step"] < SCORING_STEPS, f"0..{SCORING_STEPS - 1}")
+         and 0 <= data["scoring_step"] <= SCORING_STEPS, f"0..{SCORING_STEPS}")
     need("cues_done", _int(data.get("cues_done")) and data["cues_done"] >= 0, "a count")
     phase = Phase(data["phase"])
     if phase in (Phase.RUNNING, Phase.PAUSED):

@@ -43,6 +43,18 @@ NO_SOUND_ICON: tuple[str, ...] = (
 )
 
 
+# Muted or very quiet (10 % or less): a speaker with a minus, on every screen.
+QUIET_ICON: tuple[str, ...] = (
+    "...#.....",
+    "..##.....",
+    "####.....",
+    "####.###.",
+    "####.....",
+    "..##.....",
+    "...#.....",
+)
+
+
 def _grid_image(rows: tuple[str, ...]) -> Image.Image:
     """A pixel grid as a mode "1" image (lit = 1)."""
     image = Image.new("1", (len(rows[0]), len(rows)), 0)

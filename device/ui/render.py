@@ -26,7 +26,14 @@ from device.core.config import DisplayConfig
 from device.core.model import Mode, Phase, Prompt, Question, Screen
 from device.core.rules import ERAS
 
-from .glyphs import BIG_ROWS, NO_SOUND_ICON, big_text_image, big_text_width, icon_image
+from .glyphs import (
+    BIG_ROWS,
+    NO_SOUND_ICON,
+    QUIET_ICON,
+    big_text_image,
+    big_text_width,
+    icon_image,
+)
 from .strings import (
     LANGUAGE_NAMES,
     SCORING_STEPS,
@@ -40,9 +47,11 @@ from .strings import (
 from .text import LINE_PX, TextBlock, fit_text, line_image, text_width
 
 WIDTH, HEIGHT = DisplayConfig.width, DisplayConfig.height  # the panel (one place: config)
-STATUS_TOP, STATUS_HEIGHT = 0, LINE_PX  # the status row: y 0..7
-CONTENT_TOP, CONTENT_BOTTOM = 9, 56  # content rows: y 9..55
-HINT_TOP = HEIGHT - LINE_PX  # the hint row: y 56..63
+MARGIN = 2  # no text within 2 px of the panel's edges (and OLED care's 1 px shift loses none)
+INNER = WIDTH - 2 * MARGIN  # the width text is fitted to
+STATUS_TOP, STATUS_HEIGHT = MARGIN, LINE_PX  # the status row: y 2..9
+CONTENT_TOP, CONTENT_BOTTOM = 11, 53  # content rows: y 11..52
+HINT_TOP = HEIGHT - MARGIN - LINE_PX  # the hint row: y 54..61
 GAP = 3  # px between items side by side (label and digits, status marks)
 
 # (scale, max_lines) choices for a text row, tried in order.
@@ -153,7 +162,7 @@ class _TextRow:
     inverted: bool = False
 
     def fitted(self) -> TextBlock:
-        return fit_text(self.text, WIDTH, self.sizes)
+        return fit_text(self.text, INNER, self.sizes)
 
     def height(self) -> int:
         block = self.fitted()
@@ -172,7 +181,7 @@ class _DigitsRow:
     def chosen(self) -> tuple[int, int]:
         label_w = text_width(self.label) + GAP if self.label else 0
         for scale_x, scale_y in self.scales:
-            if label_w + big_text_width(self.text, scale_x) <= WIDTH:
+            if label_w + big_text_width(self.text, scale_x) <= INNER:
                 return scale_x, scale_y
         return self.scales[-1]
 
@@ -293,7 +302,7 @@ def _plan_lead_in(screen: Screen, language: str) -> _Plan:
         status=era_name(screen.era, language),
         rows=[
             _TextRow("label", say(language, "lead_in")),
-            _DigitsRow("countdown", countdown, ((5, 5), (4, 5), (3, 5), (2, 5), (1, 5))),
+            _DigitsRow("countdown", countdown, ((5, 4), (4, 4), (3, 4), (2, 4), (1, 4))),
         ],
         hint=say(language, "hint_back"),
     )
@@ -350,10 +359,13 @@ def _plan_intro_round(screen: Screen, language: str) -> _Plan:
     if screen.start_player is not None:
         colour = colour_name(screen.start_player, language)
         rows.append(_TextRow("start_player", say(language, "start_player", colour=colour)))
+    last = screen.round is not None and screen.round >= screen.rounds
+    can_undo = screen.round is not None and screen.round > 1
+    key = "hint_end_era" if last else "hint_next_round"  # the last round's NEXT ends the era
     return _Plan(
         status=era_name(screen.era, language),
         rows=rows,
-        hint=say(language, "hint_next_round"),
+        hint=say(language, key + ("_undo" if can_undo else "")),
     )
 
 
@@ -375,8 +387,11 @@ def _plan_scholars(screen: Screen, language: str) -> _Plan:
 def _plan_scoring(screen: Screen, language: str) -> _Plan:
     era = era_name(screen.era, language)
     rows: list[_Row] = [_TextRow("title", say(language, "scoring_title", era=era), ((1, 2),))]
-    if screen.scoring_step is not None:
-        index = min(len(SCORING_STEPS) - 1, max(0, screen.scoring_step))
+    done = screen.scoring_step is not None and screen.scoring_step >= len(SCORING_STEPS)
+    if done:  # after 6/6: done, not round again to 1/6
+        rows.append(_TextRow("step", say(language, "scoring_done"), ((1, 2),), inverted=True))
+    elif screen.scoring_step is not None:
+        index = max(0, screen.scoring_step)
         step = say(
             language,
             "scoring_step",
@@ -384,8 +399,10 @@ def _plan_scoring(screen: Screen, language: str) -> _Plan:
             steps=len(SCORING_STEPS),
             text=say(language, SCORING_STEPS[index]),
         )
-        rows.append(_TextRow("step", step, EMPHASIS))
-    rows.append(_TextRow("hint_next", say(language, "hint_next_step")))
+        # One text size for every step (small, up to two lines), so the steps read alike.
+        rows.append(_TextRow("step", step, ((1, 2),)))
+    if not done:
+        rows.append(_TextRow("hint_next", say(language, "hint_next_step")))
     if screen.era >= ERAS:
         hint = say(language, "hint_final_scoring")
     else:
@@ -439,6 +456,10 @@ def _with_prompt(plan: _Plan, screen: Screen, language: str) -> _Plan:
         return replace(plan, status=say(language, "prompt_resumed"), status_inverted=True)
     if screen.prompt is Prompt.PAUSE_HINT:
         return replace(plan, hint=say(language, "prompt_pause_hint"), hint_inverted=True)
+    if screen.prompt is Prompt.UNDONE:
+        round_ = "-" if screen.round is None else str(screen.round)
+        return replace(plan, hint=say(language, "prompt_undone", round=round_),
+                       hint_inverted=True)
     if screen.prompt is Prompt.SCHOLARS:
         prompt = _TextRow("prompt", say(language, "prompt_scholars"), QUESTION, inverted=True)
         clocks = [row for row in plan.rows if isinstance(row, _DigitsRow) and row.role == "clock"]
@@ -475,7 +496,7 @@ def _place_row(row: _Row, y: int) -> list[Item]:
         if not row.label:
             x = (WIDTH - digits_w) // 2
             return [DigitsItem(row.role, row.text, scale_x, scale_y, Box(x, y, digits_w, height))]
-        label = fit_text(row.label, WIDTH - digits_w - GAP, ONE_LINE)
+        label = fit_text(row.label, INNER - digits_w - GAP, ONE_LINE)
         x = (WIDTH - label.width - GAP - digits_w) // 2
         # The label sits on the digits' baseline, like a unit written before a number.
         label_box = Box(x, y + height - label.height, label.width, label.height)
@@ -505,7 +526,7 @@ def _place_column(rows: Sequence[_Row], top: int, bottom: int) -> list[Item]:
 def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool) -> list[Item]:
     """The status row: era (or a prompt) on the left, small clock, marks on the right."""
     items: list[Item] = []
-    right = WIDTH
+    right = WIDTH - MARGIN
     if screen.volume is not None:
         volume = say(language, "volume", percent=screen.volume)
         block = fit_text(volume, WIDTH // 2, ONE_LINE)
@@ -517,22 +538,31 @@ def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool) ->
         right -= icon_w
         items.append(IconItem("no_sound", NO_SOUND_ICON, Box(right, STATUS_TOP, icon_w, icon_h)))
         right -= GAP
-    if plan.status_right and screen.volume is None:
-        block = fit_text(plan.status_right, WIDTH // 2 + 8, ONE_LINE)
+    if screen.quiet and screen.volume is None:  # the volume itself is shown otherwise
+        icon_w, icon_h = len(QUIET_ICON[0]), len(QUIET_ICON)
+        right -= icon_w
+        items.append(IconItem("quiet", QUIET_ICON, Box(right, STATUS_TOP, icon_w, icon_h)))
+        right -= GAP
+    hint_w = text_width(plan.status_right) if plan.status_right else 0
+    if hint_w and right - hint_w - GAP - MARGIN >= text_width(plan.status):  # room for both
+        block = fit_text(plan.status_right, hint_w, ONE_LINE)
         right -= block.width
         items.append(TextItem("status_hint", plan.status_right, block,
                               Box(right, STATUS_TOP, block.width, block.height)))
         right -= GAP
     if plan.status_clock:
-        block = fit_text(plan.status_clock, WIDTH, ONE_LINE)
+        block = fit_text(plan.status_clock, INNER, ONE_LINE)
         x = min((WIDTH - block.width) // 2, right - block.width)
-        items.append(TextItem("status_clock", plan.status_clock, block, Box(x, 0, block.width, 8)))
+        items.append(TextItem("status_clock", plan.status_clock, block,
+                              Box(x, STATUS_TOP, block.width, STATUS_HEIGHT)))
         right = x - GAP
     if plan.status:
-        # A lit label gets a pixel of margin left and right and a row above its text.
-        pad = 1 if plan.status_inverted else 0
-        block = fit_text(plan.status, max(8, right - 2 * pad), ONE_LINE)
-        box = Box(0, STATUS_TOP, block.width + 2 * pad, STATUS_HEIGHT + pad)
+        # A lit label runs from the edge, its text keeping the margin; it has a row above too.
+        block = fit_text(plan.status, max(8, right - MARGIN), ONE_LINE)
+        if plan.status_inverted:
+            box = Box(0, STATUS_TOP - 1, block.width + 2 * MARGIN, STATUS_HEIGHT + 1)
+        else:
+            box = Box(MARGIN, STATUS_TOP, block.width, STATUS_HEIGHT)
         items.append(TextItem("status", plan.status, block, box, plan.status_inverted))
     return items
 
@@ -547,7 +577,7 @@ def layout(screen: Screen, *, language: str = "en", no_sound: bool = False) -> L
     items = _place_status(plan, screen, language, no_sound)
     items.extend(_place_column(plan.rows, CONTENT_TOP, CONTENT_BOTTOM))
     if plan.hint:
-        block = fit_text(plan.hint, WIDTH, ONE_LINE)
+        block = fit_text(plan.hint, INNER, ONE_LINE)
         if plan.hint_inverted:
             # The lit bar runs to the bottom edge; the text keeps the hint row's baseline.
             box = Box(0, HINT_TOP - 1, WIDTH, block.height + 1)

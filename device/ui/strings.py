@@ -35,6 +35,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "round": "Round",
         "start_player": "Start player: {colour}",
         "hint_next_round": "NEXT: next round",
+        "hint_next_round_undo": "NEXT: next round  hold: undo",
+        "hint_end_era": "NEXT: end era",
+        "hint_end_era_undo": "NEXT: end era  hold: undo",
+        "prompt_undone": "Back to round {round}",
+        "scoring_done": "Checklist done",
         "scholars_title": "Appoint scholars",
         "scholars_pass": "pass the box left:",
         "scholars_next": "{colour} starts",
@@ -105,6 +110,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "round": "ラウンド",
         "start_player": "スタートプレイヤー: {colour}",
         "hint_next_round": "NEXT: 次ラウンド",
+        "hint_next_round_undo": "NEXT: 次ラウンド 長押し: 戻す",
+        "hint_end_era": "NEXT: 時代の終了",
+        "hint_end_era_undo": "NEXT: 時代の終了 長押し: 戻す",
+        "prompt_undone": "ラウンド{round}に戻しました",
+        "scoring_done": "得点計算の手順 完了",
         "scholars_title": "学者の任命",
         "scholars_pass": "ボックスを左隣へ渡す",
         "scholars_next": "新たなスタートプレイヤー: {colour}",
@@ -203,6 +213,7 @@ SAMPLE_VALUES: dict[str, str] = {
     "text": "Cultural influence",
     "percent": "100",
     "n": "10",
+    "round": "15",
 }
 
 

@@ -1,0 +1,64 @@
+"""Every text on every gallery screen keeps a 2 px margin from the panel's edges, measured on
+the drawn pixels: the ink of each text, digits or icon item (for text on a lit bar, the dark
+pixels of the bar), in English and Japanese."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageChops
+
+from device.ui.render import DigitsItem, IconItem, TextItem, layout, render
+from device.ui.samples import sample_renders
+from device.ui.strings import LANGUAGES
+
+MARGIN = 2
+
+
+def ink_box(image: Image.Image, item: TextItem | DigitsItem | IconItem
+            ) -> tuple[int, int, int, int] | None:
+    """The bounding box of the item's ink on the panel (right/bottom exclusive)."""
+    box = item.box
+    region = image.crop((box.x, box.y, box.right, box.bottom))
+    if isinstance(item, TextItem) and item.inverted:
+        region = ImageChops.invert(region.convert("L")).convert("1")  # text = dark pixels
+    found = region.getbbox()
+    if found is None:
+        return None
+    return (box.x + found[0], box.y + found[1], box.x + found[2], box.y + found[3])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("name", "screen", "no_sound"), sample_renders())
+def test_every_text_keeps_a_2px_margin(name: str, screen: object, no_sound: bool,
+                                       language: str) -> None:
+    image = render(screen, language=language, no_sound=no_sound)  # type: ignore[arg-type]
+    measured = 0
+    for item in layout(screen, language=language, no_sound=no_sound).items:  # type: ignore[arg-type]
+        if not isinstance(item, TextItem | DigitsItem | IconItem):
+            continue
+        ink = ink_box(image, item)
+        assert ink is not None, f"{item.role} drew nothing"
+        left, top, right, bottom = ink
+        assert left >= MARGIN and right <= 128 - MARGIN, (item.role, ink)
+        assert top >= MARGIN and bottom <= 64 - MARGIN, (item.role, ink)
+        measured += 1
+    assert measured >= 2  # a status and at least one more text on every screen
+
+
+def test_the_measure_catches_text_at_the_edge() -> None:
+    from dataclasses import replace
+
+    from device.core.model import Mode, Phase, Screen
+    from device.ui.text import fit_text
+
+    screen = Screen(Phase.SETUP, 1, Mode.REALTIME, new_game=True)
+    image = render(screen)
+    status = next(i for i in layout(screen).items if isinstance(i, TextItem)
+                  and i.role == "status")
+    moved = replace(status, box=replace(status.box, x=0, y=0),
+                    block=fit_text(status.source, 124, ((1, 1),)))
+    shifted = Image.new("1", (128, 64), 0)
+    shifted.paste(image.crop((status.box.x, status.box.y, status.box.right,
+                              status.box.bottom)), (0, 0))
+    ink = ink_box(shifted, moved)
+    assert ink is not None and ink[0] < MARGIN
