@@ -21,13 +21,13 @@ from typing import Any
 
 from .config import DEFAULT_PLAYERS, LANGUAGES, Config
 from .model import Button, Gesture, Input, Mode
+from .rules import FINAL_TICKS_S  # final ticks switched on without a count in the config
 
 SETTINGS_SCHEMA = 1
 VOLUME_FLOOR = 0.1  # the menu never sets the box silent: 10 % is its lowest step
 VOLUME_STEPS = tuple(round(v / 10, 1) for v in range(1, 11))
 LEAD_IN_CHOICES = (0, 3, 5, 10)
 BRIGHTNESS_CHOICES = (16, 64, 128, 255)  # SSD1306 contrast: low, medium, high, full
-FINAL_TICKS_S = 10  # final ticks switched on without a count in the config
 
 
 class SettingsError(ValueError):
