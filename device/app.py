@@ -356,7 +356,7 @@ def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | No
 
 def _script_player(lines: list[ScriptLine], box: Box, buttons: InputSource,
                    stop: threading.Event) -> threading.Thread:
-    """Replays script lines in real time (run.md): gestures go through the mock pins."""
+    """Replays script lines in real time (docs/run.md): gestures go through the mock pins."""
 
     from device.adapters.buttons import act_out
 

@@ -1,7 +1,7 @@
-"""The table of ux.md, cell by cell: every state x (NEXT, ERA) x (press, hold).
+"""The table of docs/behaviour.md, cell by cell: every state x (NEXT, ERA) x (press, hold).
 
-Cells with an action are checked against what ux.md says they do. Every other cell is a "-":
-the whole `Game` must come back equal and no sound or music may be asked for. `both` opens
+Cells with an action are checked against what docs/behaviour.md says they do. Every other cell is a
+"-": the whole `Game` must come back equal and no sound or music may be asked for. `both` opens
 "New game?" from every state; the `confirm` question is answered, cancelled or left to close.
 """
 
@@ -51,7 +51,7 @@ RT = CFG.realtime
 LEAD_IN = RT.lead_in_s
 FIRST_CUE = RT.scholar_cues_s[0]
 PLAYERS = CFG.players
-QUESTION_TIMEOUT_S = 10.0  # ux.md: an unanswered question closes itself after 10 s
+QUESTION_TIMEOUT_S = 10.0  # docs/behaviour.md: an unanswered question closes itself after 10 s
 
 # --- reaching each state of the table ---------------------------------------------------------
 
@@ -74,7 +74,7 @@ def finish_realtime_era(t: Table) -> None:
 
 
 def reach(state: str) -> Table:
-    """A game standing in `state` (a name of ux.md), with no timer due at its `now`."""
+    """A game standing in `state` (a name of docs/behaviour.md), with no timer due at its `now`."""
     game, now, log = _reach(state)
     t = Table(CFG)
     t.game, t.now, t.log = game, now, list(log)
@@ -289,7 +289,7 @@ def check_game_over_era_hold(t: Table) -> None:
     assert screen(t.game, t.now).new_game
 
 
-# The cells of ux.md's table that do something; every other cell is "-".
+# The cells of docs/behaviour.md's table that do something; every other cell is "-".
 ACTIONS: dict[tuple[str, Button, Gesture], Callable[[Table], None]] = {
     ("setup", N, P): check_setup_next_press,
     ("setup", E, P): check_setup_era_press,
@@ -541,7 +541,7 @@ def test_scoring_checklist_steps_stay_in_the_checklist() -> None:
     for _ in range(12):
         t.do(N, P)
         seen.append(screen(t.game, t.now).scoring_step)
-    # every step of rules.md's scoring checklist in order, then "done" (6) - never 1/6 again
+    # every step of docs/game.md's scoring checklist in order, then "done" (6) - never 1/6 again
     assert seen == [0, 1, 2, 3, 4, 5] + [6] * 7
 
 

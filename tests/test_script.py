@@ -1,4 +1,4 @@
-"""Timed input scripts (simulate.md): parsed whole before anything runs; a bad line is named
+"""Timed input scripts (docs/simulate.md): parsed whole before anything runs; a bad line is named
 by file and line, and nothing at all is run."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`erabox simulate` as a program: its output format, --until, `end`, `restart`, exit codes.
 
-The format is simulate.md's public contract: one JSON object per line, in time order, each
+The format is docs/simulate.md's public contract: one JSON object per line, in time order, each
 with "t" (rounded to milliseconds) and "type", and the fields its type names.
 """
 
@@ -18,7 +18,7 @@ from device.core.config import Config
 ROOT = Path(__file__).resolve().parent.parent
 RT = Config().realtime
 LEAD_IN, LENGTH = RT.lead_in_s, RT.length_s
-DEFAULT_TAIL_S = 700.0  # simulate.md: --until defaults to 700 s after the last script line
+DEFAULT_TAIL_S = 700.0  # docs/simulate.md: --until defaults to 700 s after the last script line
 
 FIELDS = {
     "state": {"state", "era", "mode", "round", "start_player", "elapsed"},

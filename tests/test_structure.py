@@ -2,7 +2,8 @@
 
 Layers, lowest first. A module may import modules of its own layer or of a lower one, never of a
 higher one (imports inside functions and under TYPE_CHECKING count too); and the import graph
-has no cycle. Each module's layer is that of the longest prefix listed.
+has no cycle. Each module's layer is that of the longest prefix listed (`device` itself only
+stands for the package's `__init__`: a new top-level module must be given its layer here).
 """
 
 from __future__ import annotations
@@ -10,14 +11,16 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "device"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("device", "device.core"),  # the pure core (and the package's own constants)
+    ("device", "device.core"),  # the pure core, and the package's own constants (`device` alone)
     ("device.ui", "device.ports"),  # screens as pixels; the ports the adapters implement
-    ("device.adapters", "device.syslibs", "device.config_file"),  # the parts
-    ("device.frames", "device.simulate", "device.selftest"),  # drivers built on the parts
+    ("device.adapters", "device.syslibs", "device.config_file", "device.script_file"),  # parts
+    ("device.driver", "device.frames", "device.simulate", "device.selftest"),  # drivers
     ("device.app",),  # the composition root of `erabox run`
     ("device.benchmarks", "device.bench"),  # `erabox bench`: runs the app in-process
     ("device.cli", "device.__main__"),  # the command line
@@ -59,7 +62,8 @@ def layer_of(name: str) -> int:
     best, best_len = None, -1
     for index, prefixes in enumerate(LAYERS):
         for prefix in prefixes:
-            if (name == prefix or name.startswith(prefix + ".")) and len(prefix) > best_len:
+            inside = name == prefix or (prefix != "device" and name.startswith(prefix + "."))
+            if inside and len(prefix) > best_len:
                 best, best_len = index, len(prefix)
     assert best is not None, f"{name} is in no layer: add it to LAYERS"
     return best
@@ -107,6 +111,11 @@ def test_no_import_cycles() -> None:
         if name not in state:
             visit(name)
     assert cycles == [], cycles
+
+
+def test_a_new_top_level_module_needs_a_layer() -> None:
+    with pytest.raises(AssertionError, match="no layer"):
+        layer_of("device.newcomer")
 
 
 def test_the_checker_sees_an_upward_import_and_a_cycle(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Whole eras and games on the virtual clock, read from `erabox simulate`'s event stream.
 
-Every expected time is computed from ux.md / rules.md (gong at 0, cries at 3:00 and 6:00,
-end gong at 9:00 of running time; 15 introductory rounds with scholar calls after 5 and 10),
+Every expected time is computed from docs/behaviour.md / docs/game.md (gong at 0, cries at 3:00 and
+6:00, end gong at 9:00 of running time; 15 introductory rounds with scholar calls after 5 and 10),
 never copied from the program's output.
 """
 
@@ -82,8 +82,9 @@ PRESSES_PER_INTRO_ERA = ROUNDS + len(SCHOLARS_AFTER)
 
 
 def expected_intro_states(players: tuple[str, ...], first: int) -> list[tuple[Any, ...]]:
-    """(state, round, start player) as ux.md/rules.md tell it, for one introductory era whose
-    first start player is `players[first]`. Scholars lines are compared on the state only."""
+    """(state, round, start player) as docs/behaviour.md and docs/game.md tell it, for one
+    introductory era whose first start player is `players[first]`. Scholars lines are compared
+    on the state only."""
     seq: list[tuple[Any, ...]] = []
     starter = first
     for r in range(1, ROUNDS + 1):
@@ -105,7 +106,7 @@ def intro_key(e: Event) -> tuple[Any, ...]:
 
 
 def test_cli_era_one_realtime() -> None:
-    """simulate.md's example, through the real command line."""
+    """docs/simulate.md's example, through the real command line."""
     done = subprocess.run(
         [sys.executable, "-m", "device", "simulate", "--script", "-", "--until", "560"],
         input="0 era press\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -137,7 +138,7 @@ def test_a_50_s_pause_at_100_s_moves_the_first_cry_50_s_later() -> None:
     script = Script().at(0, "era press").at(gong + 100, "next hold").at(gong + 150, "next press")
     events = run(script.text(), until=1000)
     assert times(events, "cry") == pytest.approx([gong + c + 50 for c in CUES])
-    assert times(events, "cry")[0] - gong == pytest.approx(230)  # ux.md's own figure
+    assert times(events, "cry")[0] - gong == pytest.approx(230)  # docs/behaviour.md's own figure
     assert times(events, "gong") == pytest.approx([gong, gong + LENGTH + 50])
     assert times(events, "music_pause") == [gong + 100]
     assert times(events, "music_resume") == [gong + 150]
@@ -338,7 +339,7 @@ def test_restart_in_an_intro_era_comes_back_at_the_same_round_and_start_player()
     after = [intro_key(e) for e in states(events) if e["t"] >= cut]
     assert before[-1] == ("intro_round", 7, "blue")
     assert {"t": cut, "type": "prompt", "prompt": "resumed"} in events
-    # A state line only comes when something but `elapsed` changed (simulate.md): the box is
+    # A state line only comes when something but `elapsed` changed (docs/simulate.md): the box is
     # back in round 7 with blue when nothing or that very state is printed at the restart,
     # and the era goes on from there exactly as if nothing had happened.
     assert all(intro_key(e) == before[-1] for e in states(events) if e["t"] == cut)

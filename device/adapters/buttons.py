@@ -2,16 +2,17 @@
 
 Two layers:
 
-* `GestureRecogniser` is pure: raw pin edges with timestamps in, `ux.md` gestures out. It
-  debounces (a level counts only once it was stable for `bounce_s`) and decides press / hold /
-  both. It reads no clock and starts no thread, so every timing rule is tested exactly.
+* `GestureRecogniser` is pure: raw pin edges with timestamps in, gestures out
+  (docs/behaviour.md). It debounces (a level counts only once it was stable for `bounce_s`)
+  and decides press / hold / both. It reads no clock and starts no thread, so every timing rule
+  is tested exactly.
 * `Buttons` wires it to gpiozero `DigitalInputDevice`s (pulled up: pressed = active). Not
   gpiozero's `Button`: its hold timing is the recogniser's job, and each `Button` keeps a hold
   thread that wakes ten times a second. gpiozero's callbacks only record the edge (a few
   microseconds under a lock); one thread of ours wakes at the recogniser's next deadline and is
   the only caller of `on_input`, so gestures arrive in order and never on gpiozero's threads.
 
-Gesture semantics (ux.md, with the corner cases decided here):
+Gesture semantics (docs/behaviour.md, with the corner cases decided here):
 
 * press: down, then released before `hold_s`; fires at the release.
 * hold: still down `hold_s` after the press began; fires once, at the threshold; the release
@@ -60,8 +61,8 @@ from device.ports import InputSource
 
 log = logging.getLogger(__name__)
 
-# How `erabox run --script` acts out a gesture on a pin (run.md): a press is a short tap, a hold
-# is kept down a little past the threshold so the threshold surely passes.
+# How `erabox run --script` acts out a gesture on a pin (docs/run.md): a press is a short tap,
+# a hold is kept down a little past the threshold so the threshold surely passes.
 SCRIPT_PRESS_S = 0.1
 SCRIPT_MARGIN_S = 0.1
 
@@ -105,7 +106,8 @@ Recognised = tuple[float, Input]
 
 
 class GestureRecogniser:
-    """Debounce raw button edges and turn them into `ux.md` gestures. Pure: no clock, no threads.
+    """Debounce raw button edges and turn them into gestures (docs/behaviour.md).
+    Pure: no clock, no threads.
 
     Feed every raw level change with `edge()` in time order; call `advance(now)` to collect the
     gestures that are due, and wake again at `next_deadline()`. Times are seconds on any
@@ -307,7 +309,8 @@ def default_pin_factory() -> PinFactoryChoice:
 
 
 class Buttons:
-    """The fitted buttons as gpiozero `DigitalInputDevice`s, giving `ux.md` gestures to `on_input`.
+    """The fitted buttons as gpiozero `DigitalInputDevice`s, giving gestures
+    (docs/behaviour.md) to `on_input`.
 
     `on_input` is called on one thread of ours (never gpiozero's), one gesture at a time; it
     should only queue the event. Pins come from `config` (None = not fitted); buttons connect
@@ -426,7 +429,7 @@ class Buttons:
         return thread
 
     def perform(self, gesture: Input) -> threading.Thread:
-        """Act out a script gesture on the mock pins, as `erabox run --script` does (run.md).
+        """Act out a script gesture on the mock pins, as `erabox run --script` does (docs/run.md).
 
         press: pin low for 0.1 s; hold: low for `hold_s` + 0.1 s; both hold: NEXT and ERA low
         for `both_s` + 0.1 s. Returns the thread that releases the pins.

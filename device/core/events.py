@@ -1,4 +1,4 @@
-"""The JSON-lines event stream of `erabox simulate` and `erabox run --events` (simulate.md).
+"""The JSON-lines event stream of `erabox simulate` and `erabox run --events` (docs/simulate.md).
 
 `EventRecorder` turns what happened (inputs, effects, the game after each step) into event
 dicts in time order; the caller decides where they go (stdout, a file, a list in a test).

@@ -16,8 +16,8 @@ accumulates however often the loop wakes. While paused the running time is held 
 A `confirm` question (restart the era / new game) is drawn over whatever phase is underneath;
 the phase keeps running, so a cue that falls due still fires (and closes the question).
 
-Inputs with no entry in the table of `ux.md` change nothing and return no effects. Time only
-enters as `now` (seconds on any monotonic clock); the machine never reads a clock itself.
+Inputs with no entry in the table of `docs/behaviour.md` change nothing and return no effects.
+Time only enters as `now` (seconds on any monotonic clock); the machine never reads a clock itself.
 `next_deadline` tells a loop when to call `step(game, Tick(), now)` next.
 """
 
@@ -186,15 +186,15 @@ def start_player(game: Game) -> str | None:
 
 
 def state_name(game: Game) -> Phase:
-    """The state as `ux.md` names it: `confirm` while a question is open, `settings` while the
-    settings menu is."""
+    """The state as `docs/behaviour.md` names it: `confirm` while a question is open,
+    `settings` while the settings menu is."""
     if game.menu is not None:
         return Phase.SETTINGS
     return Phase.CONFIRM if game.question is not None else game.phase
 
 
 def describe(game: Game, now: float) -> dict[str, Any]:
-    """The fields of a `state` event line (see simulate.md)."""
+    """The fields of a `state` event line (see docs/simulate.md)."""
     running = elapsed(game, now)
     return {
         "state": state_name(game).value,
@@ -459,7 +459,7 @@ def _on_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect,
     if game.question is not None:
         return _answer(game, event, now)
     handler = _TABLE.get((game.phase, button, gesture))
-    if handler is None:  # "-" in ux.md's table: nothing happens
+    if handler is None:  # "-" in docs/behaviour.md's table: nothing happens
         return game, ()
     return handler(game, now)
 
@@ -635,7 +635,7 @@ _Handler = Callable[[Game, float], tuple[Game, tuple[Effect, ...]]]
 P, H = Gesture.PRESS, Gesture.HOLD
 N, E = Button.NEXT, Button.ERA
 
-# The table of ux.md. A missing entry is a "-": nothing happens.
+# The table of docs/behaviour.md. A missing entry is a "-": nothing happens.
 _TABLE: dict[tuple[Phase, Button, Gesture], _Handler] = {
     (Phase.SETUP, N, P): _toggle_mode,
     (Phase.SETUP, E, P): _start_era,

@@ -40,7 +40,7 @@ class Mode(StrEnum):
 
 
 class Phase(StrEnum):
-    """The states of `ux.md`. `confirm` is an open question shown over another phase."""
+    """The states of `docs/behaviour.md`. `confirm` is an open question shown over another phase."""
 
     SETUP = "setup"
     LEAD_IN = "lead_in"
@@ -211,7 +211,7 @@ class Screen:
     round: int | None = None  # intro_round / scholars
     rounds: int = rules.INTRO_ROUNDS
     start_player: str | None = None  # intro: colour of the start player (after scholars: next)
-    scoring_step: int | None = None  # scoring: index into the checklist of rules.md
+    scoring_step: int | None = None  # scoring: index into the checklist of docs/game.md
     question: Question | None = None  # confirm
     prompt: Prompt | None = None  # overlay: scholars / resumed / pause_hint
     volume: int | None = None  # percent, shown while it is being changed

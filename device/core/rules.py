@@ -9,7 +9,7 @@ change of one line here. `erabox.example.toml` is checked against them by the te
 from __future__ import annotations
 
 ERAS = 3  # Eras I, II and III
-SCORING_STEPS = 6  # the scoring checklist at the end of each era (docs/rules.md)
+SCORING_STEPS = 6  # the scoring checklist at the end of each era (docs/game.md)
 
 # A real-time era (the default mode): the action phase and its scholar cues, running seconds.
 ERA_LENGTH_S = 540.0  # 9:00 from start gong to end gong

@@ -1,4 +1,4 @@
-"""Timed input scripts (simulate.md): `<seconds> <button> <gesture>`, `<seconds> restart`,
+"""Timed input scripts (docs/simulate.md): `<seconds> <button> <gesture>`, `<seconds> restart`,
 `<seconds> end`. Blank lines and `#` comments are ignored; times never go backwards.
 
 The whole script is checked before anything runs: a bad line raises `ScriptError` naming the

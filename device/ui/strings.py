@@ -174,7 +174,7 @@ STRINGS: dict[str, dict[str, str]] = {
 # Each language's name in itself: whoever reads only one of them finds theirs in the menu.
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
-# The scoring checklist of rules.md, in order: keys of its short step texts.
+# The scoring checklist of docs/game.md, in order: keys of its short step texts.
 SCORING_STEPS = tuple(f"scoring_{n}" for n in range(1, rules.SCORING_STEPS + 1))
 
 # Colour names a player list may use, as the Japanese rulebook writes them. Names not listed
