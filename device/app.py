@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import logging
+import math
 import os
 import queue
 import signal
@@ -25,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -63,6 +65,7 @@ from device.core.script import End, Restart, ScriptLine, parse_script
 from device.ports import (
     AudioPort,
     BoxObserver,
+    Chord,
     DisplayPort,
     InboxItem,
     InputSource,
@@ -72,6 +75,7 @@ from device.ports import (
     StateStore,
     Stop,
 )
+from device.ui.render import HOLD_BLOCKS
 
 if TYPE_CHECKING:
     from device.adapters.audio import Audio
@@ -189,6 +193,7 @@ class Box:
         self.ready_at = clock()
         self.game: Game = new_game(config)
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
+        self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.stopped = threading.Event()
 
     # Called from any thread (button callbacks, signal handlers, the window).
@@ -227,6 +232,10 @@ class Box:
             wake = due
             if self.screen_worker is not None:  # the screen's look changes on its own clock
                 look_due = care.next_deadline(self.care, screen(self.game, now), now)
+                if self.chord_since is not None:  # the next block of the hold's progress
+                    step_s = self.config.buttons.both_s / HOLD_BLOCKS
+                    look_due = min(look_due, self.chord_since + step_s * (
+                        math.floor((now - self.chord_since) / step_s + EPS) + 1))
                 wake = look_due if due is None else min(due, look_due)
             try:
                 if wake is None:
@@ -258,6 +267,9 @@ class Box:
                     continue
                 self._step(item, now, due=None)
             elif isinstance(item, Redraw):
+                self._show(screen(self.game, now), now)
+            elif isinstance(item, Chord):
+                self.chord_since = item.since
                 self._show(screen(self.game, now), now)
             else:
                 self._step(Tick(), now, due=due)
@@ -294,6 +306,9 @@ class Box:
     def _show(self, screen_model: Screen, now: float) -> None:
         if self.screen_worker is not None:
             no_sound = self.audio is not None and self.audio.problem is not None
+            if self.chord_since is not None and screen_model.question is None:
+                held = (now - self.chord_since) / self.config.buttons.both_s
+                screen_model = replace(screen_model, hold_progress=min(1.0, max(0.0, held)))
             self.care = care.on_screen(self.care, screen_model, now)
             look = care.look(self.care, screen_model, now)
             contrast = look.contrast(self.game.config.display.contrast)
@@ -491,7 +506,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
               events=events, observer=observer,
               settings_file=SettingsFile(settings_path(state_path)))
     _selftest_if_next_held(config, choice, display, audio, led)
-    buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory)
+    buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory,
+                      on_chord=lambda since: box.post(Chord(since)))
     if audio is not None:
         audio.on_change = lambda: box.post(Redraw())
 

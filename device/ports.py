@@ -45,7 +45,15 @@ class PowerCut:
     """A script's `restart`: drop everything but the state file and come back from it."""
 
 
-InboxItem = Input | Stop | Redraw | PowerCut
+@dataclass(frozen=True)
+class Chord:
+    """NEXT and ERA are held together since `since` (on the loop's clock), or no longer (None):
+    the screen shows the hold's progress toward "New game?"."""
+
+    since: float | None
+
+
+InboxItem = Input | Stop | Redraw | PowerCut | Chord
 Post = Callable[[InboxItem], None]
 """Hands an item to the loop; thread-safe, also from a signal handler."""
 

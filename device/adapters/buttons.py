@@ -155,6 +155,12 @@ class GestureRecogniser:
         """The debounced level of `button`."""
         return self._keys[button].down
 
+    @property
+    def chord_since(self) -> float | None:
+        """When NEXT and ERA went down together, while that hold is on its way to BOTH
+        (None: no chord, or BOTH already fired). Lets a screen show the hold's progress."""
+        return None if self._chord_fired else self._chord_since
+
     def edge(self, button: Button, down: bool, t: float) -> None:
         """A raw level change of `button` at time `t` (down = pressed = pin low).
 
@@ -325,12 +331,19 @@ class Buttons:
         *,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        on_chord: Callable[[float | None], None] | None = None,
     ) -> None:
-        """Claim the pins and start watching them. `clock` must be monotonic seconds."""
+        """Claim the pins and start watching them. `clock` must be monotonic seconds.
+
+        `on_chord(since)` (optional) hears when NEXT and ERA start being held together (`since`,
+        on `clock`) and when that hold ends or fires BOTH (None): the screen shows progress.
+        """
         from gpiozero import DigitalInputDevice
 
         self.config = config
         self._on_input = on_input
+        self._on_chord = on_chord
+        self._chord_reported: float | None = None
         self._clock = clock
         self._pins: dict[Button, int] = {
             button: pin
@@ -498,11 +511,19 @@ class Buttons:
                 if self._closed.is_set():  # checked under the lock: close() cannot slip by
                     return
                 recognised = self._recogniser.advance(self._clock())
-                if not recognised:
+                chord = self._recogniser.chord_since
+                chord_changed = chord != self._chord_reported
+                self._chord_reported = chord
+                if not recognised and not chord_changed:
                     deadline = self._recogniser.next_deadline()
                     timeout = None if deadline is None else max(0.0, deadline - self._clock())
                     self._wake.wait(timeout)
                     continue
+            if chord_changed and self._on_chord is not None:
+                try:
+                    self._on_chord(chord)
+                except Exception:
+                    log.exception("buttons: on_chord failed")
             for _, gesture in recognised:  # outside the lock: edges keep being recorded
                 self._emit(gesture)
 

@@ -217,6 +217,9 @@ class Screen:
     volume: int | None = None  # percent, shown while it is being changed
     language: str | None = None  # the game's language (None: the renderer's default)
     quiet: bool = False  # muted or very quiet (10 % or less): a mark on every screen
+    # NEXT+ERA held together, 0..1 of the way to "New game?" (set by the app from the buttons:
+    # the core only sees the finished BOTH hold)
+    hold_progress: float | None = None
     # settings: the item shown, its value (language-neutral), "n/count", a one-off note
     menu_item: str | None = None
     menu_value: str | None = None

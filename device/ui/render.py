@@ -450,8 +450,15 @@ _PLANS: dict[Phase, Callable[[Screen, str], _Plan]] = {
 }
 
 
+HOLD_BLOCKS = 6  # the NEXT+ERA hold's progress, in blocks of the hint row
+
+
 def _with_prompt(plan: _Plan, screen: Screen, language: str) -> _Plan:
     """Lay a prompt over the plan: where each one goes is part of the screen design."""
+    if screen.hold_progress is not None and screen.question is None:
+        done = round(min(1.0, max(0.0, screen.hold_progress)) * HOLD_BLOCKS)
+        bar = "■" * done + "□" * (HOLD_BLOCKS - done)
+        return replace(plan, hint=say(language, "hold_new_game", bar=bar), hint_inverted=True)
     if screen.prompt is Prompt.RESUMED:
         return replace(plan, status=say(language, "prompt_resumed"), status_inverted=True)
     if screen.prompt is Prompt.PAUSE_HINT:

@@ -39,6 +39,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_end_era": "NEXT: end era",
         "hint_end_era_undo": "NEXT: end era  hold: undo",
         "prompt_undone": "Back to round {round}",
+        "hold_new_game": "New game? {bar}",
         "scoring_done": "Checklist done",
         "scholars_title": "Appoint scholars",
         "scholars_pass": "pass the box left:",
@@ -114,6 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_end_era": "NEXT: 時代の終了",
         "hint_end_era_undo": "NEXT: 時代の終了 長押し: 戻す",
         "prompt_undone": "ラウンド{round}に戻しました",
+        "hold_new_game": "新たなゲーム？ {bar}",
         "scoring_done": "得点計算の手順 完了",
         "scholars_title": "学者の任命",
         "scholars_pass": "ボックスを左隣へ渡す",
@@ -214,6 +216,7 @@ SAMPLE_VALUES: dict[str, str] = {
     "percent": "100",
     "n": "10",
     "round": "15",
+    "bar": "■■■□□□",
 }
 
 

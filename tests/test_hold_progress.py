@@ -1,0 +1,80 @@
+"""Holding NEXT+ERA shows its progress toward "New game?" during the hold (both_s)."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from device.adapters.buttons import Buttons, GestureRecogniser
+from device.adapters.state_file import StateFile
+from device.app import Box
+from device.core.care import Look
+from device.core.config import ButtonsConfig, Config
+from device.core.model import Button, Gesture, Input, Screen
+from device.ports import Chord, Stop
+from device.ui.render import layout
+
+NEXT, ERA = Button.NEXT, Button.ERA
+
+
+def test_the_recogniser_says_when_a_chord_began_until_it_fires_or_breaks() -> None:
+    r = GestureRecogniser([NEXT, ERA], hold_s=0.8, both_s=3.0, bounce_s=0.02)
+    r.edge(NEXT, True, 1.0)
+    r.edge(ERA, True, 1.2)
+    r.advance(1.3)
+    assert r.chord_since == 1.2
+    assert r.advance(4.19) == [] and r.chord_since == 1.2
+    assert r.advance(4.2) == [(4.2, Input(Button.BOTH, Gesture.HOLD))]
+    assert r.chord_since is None  # fired: no more progress to show
+    r.edge(NEXT, False, 5.0)
+    r.edge(ERA, False, 5.0)
+    r.advance(6.0)
+    r.edge(NEXT, True, 7.0)
+    r.edge(ERA, True, 7.0)
+    r.advance(7.1)
+    assert r.chord_since == 7.0
+    r.edge(ERA, False, 8.0)  # let go early
+    assert r.advance(9.0) == [] and r.chord_since is None
+
+
+def test_buttons_report_the_chord_from_mock_pins() -> None:
+    factory = MockFactory()
+    heard: queue.Queue[float | None] = queue.Queue()
+    config = ButtonsConfig(hold_s=0.3, both_s=5.0, bounce_s=0.01)
+    buttons = Buttons(config, lambda _: None, pin_factory=factory, on_chord=heard.put)
+    try:
+        factory.pin(17).drive_low()
+        factory.pin(27).drive_low()
+        assert heard.get(timeout=10) is not None
+        factory.pin(27).drive_high()
+        assert heard.get(timeout=10) is None
+    finally:
+        buttons.close()
+        factory.close()
+
+
+def test_the_box_draws_the_holds_progress(tmp_path: Path) -> None:
+    shown: list[Screen] = []
+
+    class Worker:
+        def show(self, screen: Screen, no_sound: bool, t: float, look: Look | None = None,
+                 contrast: int = 255) -> None:
+            shown.append(screen)
+
+    clock = [10.0]
+    box = Box(Config(), state_file=StateFile(tmp_path / "state.json"),
+              screen_worker=Worker(), clock=lambda: clock[0])  # type: ignore[arg-type]
+    box.start_game()
+    clock[0] = 11.5  # 1.5 s into a 3 s hold
+    box.post(Chord(10.0))
+    box.post(Chord(None))
+    box.post(Stop("test"))
+    box.run_loop()
+    progress = [s.hold_progress for s in shown]
+    assert 0.5 in progress
+    assert progress[-1] is None  # let go: the hint comes back
+    half = next(s for s in shown if s.hold_progress == 0.5)
+    hint = next(i for i in layout(half).items if i.role == "hint")
+    assert hint.source == "New game? ■■■□□□"  # type: ignore[union-attr]
