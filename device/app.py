@@ -4,10 +4,12 @@ Threads and who owns what:
 - the loop thread (`Box.run_loop`) owns the game, the mixer calls, the LED and the event log.
   It sleeps on its inbox until the next deadline of the game or the next input, whichever
   comes first: no polling. Deadlines come from the game's single monotonic anchor, so a late
-  wake-up never shifts the next cue.
+  wake-up never shifts the next cue. What a step does (the effects in the box's order, a
+  power-cut restart, the last save) is `device.driver.Driver`, shared with `erabox simulate`.
 - gpiozero's and our buttons thread only put `Input`s on the inbox.
-- the screen worker renders the newest screen model and hands it to the display (whose own
-  worker may take 25 ms per I2C frame): a slow screen never delays a cue.
+- the screen worker (a `device.workers.NewestWorker`) renders the newest screen model and
+  hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
+  delays a cue.
 - the main thread installs signal handlers and, with a desktop window, runs its event loop
   (SDL wants video on the main thread); otherwise it just waits for the loop to finish.
 """
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import math
 import os
@@ -28,7 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from device import SOUNDS_DIR
 from device.adapters.settings_file import SettingsFile, settings_path
@@ -41,27 +42,16 @@ from device.core.events import EventRecorder
 from device.core.machine import (
     EPS,
     Game,
-    new_game,
     next_deadline,
-    opening,
-    restore,
     screen,
-    snapshot,
-    step,
 )
 from device.core.model import (
-    Effect,
-    FlashCue,
     Input,
-    Music,
-    MusicAction,
-    Save,
-    SaveSettings,
     Screen,
-    Show,
     Tick,
 )
 from device.core.script import End, Restart, ScriptLine, parse_script
+from device.driver import Driver, json_lines
 from device.ports import (
     AudioPort,
     BoxObserver,
@@ -72,10 +62,12 @@ from device.ports import (
     LedPort,
     PowerCut,
     Redraw,
+    SettingsStore,
     StateStore,
     Stop,
 )
 from device.ui.render import HOLD_BLOCKS
+from device.workers import ChangedOnly, NewestWorker
 
 if TYPE_CHECKING:
     from device.adapters.audio import Audio
@@ -107,58 +99,47 @@ class ScreenWorker:
         self._display = display
         self._language = language
         self._observer = observer
-        self._cond = threading.Condition()
-        self._pending: tuple[Screen, bool, float, Look, int] | None = None
-        self._last: tuple[Screen, bool, Look] | None = None
+        self._drawn = ChangedOnly[tuple[Screen, bool, Look]]()
         self._contrast: int | None = None
-        self._stopped = False
         self.frames = 0
-        self._thread = threading.Thread(target=self._run, name="erabox-screen", daemon=True)
-        self._thread.start()
+        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int]](
+            "erabox-screen", self._draw)
 
     def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
              contrast: int = 255) -> None:
         """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
         `contrast` (0..255; displays without one ignore it)."""
-        with self._cond:
-            self._pending = (screen_model, no_sound, t, look or Look(), contrast)
-            self._cond.notify()
+        self._worker.put((screen_model, no_sound, t, look or Look(), contrast))
+
+    @property
+    def last(self) -> tuple[Screen, bool, Look] | None:
+        """(screen, no-sound mark, look) of the last frame drawn."""
+        return self._drawn.last
 
     def close(self) -> None:
-        with self._cond:
-            self._stopped = True
-            self._cond.notify()
-        self._thread.join(timeout=2.0)
+        self._worker.close(timeout=2.0)
 
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while self._pending is None and not self._stopped:
-                    self._cond.wait()
-                if self._pending is None:
-                    return
-                screen_model, no_sound, _step_t, look, contrast = self._pending
-                self._pending = None
-            try:
-                if contrast != self._contrast and hasattr(self._display, "set_contrast"):
-                    self._display.set_contrast(contrast)
-                    self._contrast = contrast
-            except Exception:
-                log.exception("could not set the screen's contrast")
-            if (screen_model, no_sound, look) == self._last:
-                continue
-            self._last = (screen_model, no_sound, look)
-            try:
-                language = screen_model.language or self._language  # settings may change it
-                image = self._render(screen_model, language=language, no_sound=no_sound)
-                self._display.show(self._apply_look(image, look))
-                self.frames += 1
-            except Exception:  # a drawing bug must not take the box down
-                log.exception("could not draw the screen")
-                continue
-            if self._observer is not None:
-                # The hand-over time, not the step's `t`: input-to-frame latency ends here.
-                self._observer.frame(time.monotonic())
+    def _draw(self, pending: tuple[Screen, bool, float, Look, int]) -> None:
+        screen_model, no_sound, _step_t, look, contrast = pending
+        try:
+            if contrast != self._contrast and hasattr(self._display, "set_contrast"):
+                self._display.set_contrast(contrast)
+                self._contrast = contrast
+        except Exception:
+            log.exception("could not set the screen's contrast")
+        if not self._drawn.changed((screen_model, no_sound, look)):
+            return
+        try:
+            language = screen_model.language or self._language  # settings may change it
+            image = self._render(screen_model, language=language, no_sound=no_sound)
+            self._display.show(self._apply_look(image, look))
+            self.frames += 1
+        except Exception:  # a drawing bug must not take the box down
+            log.exception("could not draw the screen")
+            return
+        if self._observer is not None:
+            # The hand-over time, not the step's `t`: input-to-frame latency ends here.
+            self._observer.frame(time.monotonic())
 
 
 # --- the loop -------------------------------------------------------------------------------------
@@ -178,23 +159,34 @@ class Box:
         events: EventRecorder | None = None,
         clock: Callable[[], float] = time.monotonic,
         observer: BoxObserver | None = None,
-        settings_file: SettingsFile | None = None,
+        settings_file: SettingsStore | None = None,
     ) -> None:
         self.config = config
-        self.state_file = state_file
-        self.settings_file = settings_file
         self.audio = audio
         self.screen_worker = screen_worker
-        self.led = led
-        self.events = events
         self.clock = clock
         self.observer = observer
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
-        self.ready_at = clock()
-        self.game: Game = new_game(config)
+        self.driver = Driver(config, state=state_file, settings=settings_file, audio=audio,
+                             led=led, show=self._show, events=events, observer=observer,
+                             clock=clock, t0=clock())
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.stopped = threading.Event()
+
+    @property
+    def game(self) -> Game:
+        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
+        return self.driver.game
+
+    @property
+    def ready_at(self) -> float:
+        """When the box was ready: time 0 of the event stream and of a script."""
+        return self.driver.t0
+
+    @ready_at.setter
+    def ready_at(self, value: float) -> None:
+        self.driver.t0 = value
 
     # Called from any thread (button callbacks, signal handlers, the window).
     def post(self, item: InboxItem) -> None:
@@ -205,18 +197,7 @@ class Box:
         """Come back from the state file, or start a fresh game."""
         now = self.clock()
         self.care = care.begin(now)
-        chosen = None if self.settings_file is None else self.settings_file.load(self.config)
-        saved = self.state_file.load(self.config)
-        if saved is None:
-            self.game = new_game(self.config, settings=chosen)
-            effects: tuple[Effect, ...] = opening(self.game, now)
-        else:
-            self.game, effects = restore(saved, self.config, now, settings=chosen)
-            log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],
-                     saved["phase"])
-        self._apply(effects, now)
-        if self.events is not None:
-            self.events.state(self.game, now - self.ready_at)
+        self.driver.start(now)
 
     def run_loop(self) -> None:
         """Run until a `Stop` arrives. Saves the game on the way out."""
@@ -226,6 +207,7 @@ class Box:
             self.stopped.set()
 
     def _loop(self) -> None:
+        driver = self.driver
         while True:
             now = self.clock()
             due = next_deadline(self.game, now)
@@ -250,16 +232,13 @@ class Box:
                 continue
             if isinstance(item, Stop):
                 log.info("stopping (%s)", item.reason)
-                self._shutdown(now)
+                driver.shutdown(now)
                 return
             if isinstance(item, PowerCut):
                 self._power_cut(now)
                 continue
             if isinstance(item, Input):
-                if self.observer is not None:
-                    self.observer.input(item, now)
-                if self.events is not None:
-                    self.events.input(item, now - self.ready_at)
+                driver.input(item, now)
                 self.care, acts = care.on_press(self.care, screen(self.game, now), now)
                 if not acts:  # a dark screen: the press only wakes it
                     log.info("screen woken by a press (the press did nothing else)")
@@ -275,33 +254,12 @@ class Box:
                 self._step(Tick(), now, due=due)
 
     def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
-        self.game, effects = step(self.game, event, now)
-        if self.observer is not None:
-            self.observer.stepped(event, self.game, self.clock())
-        self._apply(effects, now, due)
-        if self.events is not None:
-            self.events.state(self.game, now - self.ready_at)
+        self.driver.step(event, now, due)
 
-    def _apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:
-        """Sound first (it is what must be on time), then LED, save, screen, log."""
-        if self.audio is not None:
-            # All of them: screens too tell the mixer each era's mode before its first cue,
-            # and the setup screen lets it decode that era's music ahead of the start gong.
-            self.audio.apply(effects, now)
-        if self.observer is not None:
-            self.observer.applied(effects, due, now, self.clock())
-        for effect in effects:
-            if isinstance(effect, FlashCue) and self.led is not None:
-                self.led.flash()
-            elif isinstance(effect, Save):
-                self.state_file.save(effect.snapshot)
-            elif isinstance(effect, SaveSettings) and self.settings_file is not None:
-                self.settings_file.save(effect.settings)
-        shows = [e for e in effects if isinstance(e, Show)]
-        if shows:
-            self._show(shows[-1].screen, now)
-        if self.events is not None:
-            self.events.effects(effects, now - self.ready_at)
+    def _power_cut(self, now: float) -> None:
+        """A script's `restart`: silence, forget, and come back from the state file."""
+        self.care = care.begin(now)
+        self.driver.power_cut(now)
 
     def _show(self, screen_model: Screen, now: float) -> None:
         if self.screen_worker is not None:
@@ -313,17 +271,6 @@ class Box:
             look = care.look(self.care, screen_model, now)
             contrast = look.contrast(self.game.config.display.contrast)
             self.screen_worker.show(screen_model, no_sound, now, look, contrast)
-
-    def _power_cut(self, now: float) -> None:
-        """A script's `restart`: silence, forget, and come back from the state file."""
-        if self.audio is not None:
-            self.audio.apply((Music(MusicAction.STOP, self.game.era, self.game.mode, 0.0),), now)
-        self.state_file.flush()
-        self.start_game()
-
-    def _shutdown(self, now: float) -> None:
-        self.state_file.save(snapshot(self.game, now))
-        self.state_file.close()
 
 
 # --- choosing the parts ---------------------------------------------------------------------------
@@ -362,11 +309,7 @@ def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | No
     stream: TextIO = sys.stdout if target == "-" else open(  # noqa: SIM115 (closed at exit)
         target, "w", encoding="utf-8", buffering=1)
 
-    def emit(event: dict[str, Any]) -> None:
-        stream.write(json.dumps(event, ensure_ascii=False) + "\n")
-        stream.flush()
-
-    return EventRecorder(emit), (None if target == "-" else stream)
+    return EventRecorder(json_lines(stream, flush=True)), (None if target == "-" else stream)
 
 
 def _script_player(lines: list[ScriptLine], box: Box, buttons: InputSource,

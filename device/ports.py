@@ -24,6 +24,7 @@ from PIL import Image
 from device.core.config import Config
 from device.core.machine import Game
 from device.core.model import Button, Effect, Input, Tick
+from device.core.settings import Settings
 
 # --- what the loop's inbox carries ------------------------------------------------------------
 
@@ -131,6 +132,16 @@ class StateStore(Protocol):
     def close(self) -> None:
         """Write what is pending, then release."""
         ...
+
+
+class SettingsStore(Protocol):
+    """Where the settings chosen on the box are kept, beside the saved game."""
+
+    def load(self, config: Config) -> Settings | None:
+        """The saved settings, or None when there are none or they were unusable."""
+        ...
+
+    def save(self, settings: dict[str, Any]) -> None: ...
 
 
 class InputSource(Protocol):

@@ -9,56 +9,58 @@ same JSON text a real state file would hold.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from device.core.config import Config
 from device.core.events import EventRecorder
-from device.core.machine import Game, new_game, next_deadline, restore, screen, step
-from device.core.model import Effect, Input, Save, SaveSettings, Screen, Show, Tick
+from device.core.machine import Game, next_deadline
+from device.core.model import Input, Screen, Tick
 from device.core.script import End, Restart, ScriptLine
-from device.core.settings import Settings, from_dict
-from device.core.snapshot import dumps, loads
+from device.driver import Driver, MemorySettings, MemoryState
+from device.workers import ChangedOnly
 
 DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
 
 
-@dataclass
 class Simulation:
-    """One simulated box. `on_event` receives each event dict; `on_screen` each new screen."""
+    """One simulated box. `on_event` receives each event dict; `on_screen` each new screen.
 
-    config: Config
-    on_event: Callable[[dict[str, Any]], None]
-    on_screen: Callable[[Screen, float], None] | None = None
-    saved_text: str | None = None  # the "state file": JSON text of the last save
-    saved_settings: Settings | None = None  # the settings file: what the menu chose
-    game: Game = field(init=False)
-    now: float = 0.0
-    _last_screen: Screen | None = None
+    The same `Driver` as `erabox run`, with the state and settings files kept in memory (as the
+    JSON a real file would hold) and the clock in `now`.
+    """
 
-    def __post_init__(self) -> None:
-        self.recorder = EventRecorder(self.on_event)
-        self.game = new_game(self.config)
-        self._apply((Show(screen(self.game, 0.0)),), 0.0)
+    def __init__(self, config: Config, on_event: Callable[[dict[str, Any]], None],
+                 on_screen: Callable[[Screen, float], None] | None = None) -> None:
+        self.config = config
+        self.on_event = on_event
+        self.on_screen = on_screen
+        self.now = 0.0
+        self.recorder = EventRecorder(on_event)
+        self.state = MemoryState()
+        self.settings = MemorySettings()
+        self._screens = ChangedOnly[Screen]()
+        self.driver = Driver(config, state=self.state, settings=self.settings,
+                             show=self._show, events=self.recorder)
+        self.driver.start(0.0)
 
-    def _apply(self, effects: tuple[Effect, ...], t: float) -> None:
-        for effect in effects:
-            if isinstance(effect, Save):
-                self.saved_text = dumps(effect.snapshot)
-            elif isinstance(effect, SaveSettings):
-                self.saved_settings = from_dict(effect.settings, self.config)
-            elif isinstance(effect, Show) and effect.screen != self._last_screen:
-                self._last_screen = effect.screen
-                if self.on_screen is not None:
-                    self.on_screen(effect.screen, t)
-        self.recorder.step(effects, self.game, t)
+    @property
+    def game(self) -> Game:
+        return self.driver.game
+
+    @property
+    def saved_text(self) -> str | None:
+        """The "state file": JSON text of the last save."""
+        return self.state.text
+
+    def _show(self, screen_model: Screen, t: float) -> None:
+        if self._screens.changed(screen_model) and self.on_screen is not None:
+            self.on_screen(screen_model, t)
 
     def advance(self, until: float) -> None:
         """Fire every deadline up to and including `until`."""
         while (due := next_deadline(self.game, self.now)) is not None and due <= until:
             self.now = max(self.now, due)
-            self.game, effects = step(self.game, Tick(), self.now)
-            self._apply(effects, self.now)
+            self.driver.step(Tick(), self.now, due)
         self.now = max(self.now, until)
 
     def perform(self, line: ScriptLine) -> bool:
@@ -70,22 +72,14 @@ class Simulation:
         if isinstance(action, Restart):
             self.restart()
         elif isinstance(action, Input):
-            self.recorder.input(action, self.now)
-            self.game, effects = step(self.game, action, self.now)
-            self._apply(effects, self.now)
+            self.driver.input(action, self.now)
+            self.driver.step(action, self.now)
         return True
 
     def restart(self) -> None:
         """A power cut now: what was saved is all that survives."""
-        self._last_screen = None
-        if self.saved_text is None:
-            self.game = new_game(self.config, settings=self.saved_settings)
-            self._apply((), self.now)
-            return
-        snapshot = loads(self.saved_text, self.config)
-        self.game, effects = restore(snapshot, self.config, self.now,
-                                     settings=self.saved_settings)
-        self._apply(effects, self.now)
+        self._screens.forget()
+        self.driver.power_cut(self.now)
 
 
 def simulate(config: Config, script: list[ScriptLine], until: float | None,

@@ -116,7 +116,7 @@ def wait_screen(rig: Rig, kind: Phase) -> None:
     """Wait until the display holds exactly the rendered screen of `kind`."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        shown = rig.screens._last
+        shown = rig.screens.last
         image = rig.display.last
         if shown is not None and image is not None and shown[0].kind is kind and (
                 frame_bytes(image) == frame_bytes(render(shown[0], language="en",
@@ -185,7 +185,7 @@ def test_next_press_in_setup_toggles_the_mode_on_screen(rig: Rig) -> None:
                      last_state(ev), "intro mode")
     assert state["state"] == "setup" and state["start_player"] == "red"
     deadline = time.monotonic() + 10
-    while rig.screens._last is None or rig.screens._last[0].mode.value != "intro":
+    while rig.screens.last is None or rig.screens.last[0].mode.value != "intro":
         assert time.monotonic() < deadline, "the setup screen never showed the intro mode"
         time.sleep(0.01)
     wait_screen(rig, Phase.SETUP)

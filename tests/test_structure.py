@@ -18,7 +18,7 @@ PACKAGE = ROOT / "device"
 
 LAYERS: list[tuple[str, ...]] = [
     ("device", "device.core"),  # the pure core, and the package's own constants (`device` alone)
-    ("device.ui", "device.ports"),  # screens as pixels; the ports the adapters implement
+    ("device.ui", "device.ports", "device.workers"),  # pixels; the ports; thread helpers
     ("device.adapters", "device.syslibs", "device.config_file", "device.script_file"),  # parts
     ("device.driver", "device.frames", "device.simulate", "device.selftest"),  # drivers
     ("device.app",),  # the composition root of `erabox run`

@@ -12,9 +12,9 @@ Pillow image in mode "1" (lit pixel = 1). Backends here:
 `open_display(kind, config)` picks one by the `--display` names. "window" and "auto" belong to
 the app (it knows whether a desktop is there); it can call `probe_ssd1306` for "auto".
 
-Every backend skips a frame identical to the one before: the game redraws often (every tick),
-but the picture changes at most once a second, and on the real panel each frame costs ~1 KiB
-of I2C traffic.
+Every backend skips a frame identical to the one before (`device.workers.ChangedOnly`, the one
+helper for it): the game redraws often (every tick), but the picture changes at most once a
+second, and on the real panel each frame costs ~1 KiB of I2C traffic.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TextIO
 from PIL import Image
 
 from device.ports import DisplayPort
+from device.workers import ChangedOnly
 
 from .panel import HEIGHT, WIDTH, frame_bytes, frame_image
 
@@ -53,15 +54,14 @@ class NullDisplay:
         self.last_label: str | None = None
         self.frames = 0  # show() calls
         self.changes = 0  # frames that differed from the one before
-        self._last_frame: bytes | None = None
+        self._shown = ChangedOnly[bytes]()
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Keep a copy of `image`."""
         frame = frame_bytes(image)
         self.frames += 1
-        if frame != self._last_frame:
+        if self._shown.changed(frame):
             self.changes += 1
-            self._last_frame = frame
             self.last = frame_image(frame)
             self.last_label = label
 
@@ -96,13 +96,13 @@ class PngDisplay:
         self.problem: str | None = None
         self.written: list[Path] = []
         self._count = 0
-        self._last_frame: bytes | None = None
+        self._written = ChangedOnly[bytes]()
         self._opened = time.monotonic()
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Write `image` unless it equals the previous frame."""
         frame = frame_bytes(image)
-        if frame == self._last_frame:
+        if not self._written.differs(frame):
             return
         if label is None:
             label = f"{time.monotonic() - self._opened:.3f}"
@@ -114,11 +114,11 @@ class PngDisplay:
             if self.problem is None:
                 log.warning("cannot write frame %s: %s (will keep trying)", path, exc)
             self.problem = f"cannot write frames to {self.directory}: {exc.strerror or exc}"
-            return  # _last_frame unchanged: the same picture is tried again next time
+            return  # not remembered: the same picture is tried again next time
         if self.problem is not None:
             log.info("writing frames to %s again", self.directory)
             self.problem = None
-        self._last_frame = frame
+        self._written.remember(frame)
         self._count += 1
         self.written.append(path)
 
@@ -166,13 +166,13 @@ class TerminalDisplay:
             self.tty = stream.isatty()
         except (AttributeError, ValueError):
             self.tty = False
-        self._last_frame: bytes | None = None
+        self._drawn = ChangedOnly[bytes]()
         self._started = False
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Draw `image` unless it equals the previous frame."""
         frame = frame_bytes(image)
-        if frame == self._last_frame:
+        if not self._drawn.differs(frame):
             return
         text = "\n".join(half_block_text(image)) + "\n"
         if self.tty:
@@ -189,7 +189,7 @@ class TerminalDisplay:
             self.problem = f"terminal not writable: {exc}"
             return
         self._started = True
-        self._last_frame = frame
+        self._drawn.remember(frame)
 
     def close(self) -> None:
         """Give the terminal its cursor back."""
