@@ -20,4 +20,6 @@ class FrameWriter:
         self.language = language
 
     def __call__(self, screen: Screen, t: float) -> None:
-        self.display.show(render(screen, language=self.language), label=f"{t:.3f}")
+        # The game's own language first: the settings on the box may have changed it.
+        language = screen.language or self.language
+        self.display.show(render(screen, language=language), label=f"{t:.3f}")

@@ -24,48 +24,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from device.core.config import Config, DisplayConfig
+from device.core.config import Config
 from device.core.model import Button, PlaySound, SetVolume, Sound
 from device.ports import AudioPort, DisplayPort, LedPort
+from device.ui.selftest_pages import (
+    PATTERNS,
+    buttons_page,
+    done_page,
+    found_page,
+    page_image,
+    pattern_image,
+    sound_page,
+)
 
 log = logging.getLogger("erabox.selftest")
 
-WIDTH, HEIGHT = DisplayConfig.width, DisplayConfig.height
-PATTERNS = ("all_on", "checkerboard", "border")
 LABELS = {Button.NEXT: "NEXT", Button.ERA: "ERA", Button.VOL_UP: "VOL+",
           Button.VOL_DOWN: "VOL-"}
-
-
-def pattern_image(name: str) -> Image.Image:
-    """A 128x64 test pattern: "all_on", "checkerboard" (1 px squares) or "border"."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    if name == "all_on":
-        image.paste(1, (0, 0, WIDTH, HEIGHT))
-    elif name == "checkerboard":
-        pixels = image.load()
-        assert pixels is not None
-        for y in range(HEIGHT):
-            for x in range(y % 2, WIDTH, 2):
-                pixels[x, y] = 1
-    elif name == "border":
-        ImageDraw.Draw(image).rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1, fill=0)
-    else:
-        raise ValueError(f"unknown pattern {name!r}: expected one of {', '.join(PATTERNS)}")
-    return image
-
-
-def text_image(lines: Sequence[str]) -> Image.Image:
-    """Up to eight lines of small text, 2 px from the left edge (the button page)."""
-    from device.ui.text import LINE_PX, line_image
-
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    for row, line in enumerate(lines[: HEIGHT // LINE_PX]):
-        mask = line_image(line)
-        mask = mask.crop((0, 0, min(mask.width, WIDTH - 4), mask.height))
-        image.paste(1, (2, row * LINE_PX, 2 + mask.width, (row + 1) * LINE_PX), mask)
-    return image
 
 
 @dataclass
@@ -178,9 +153,9 @@ def run_selftest(
         device = config.audio.device or "the default device"
         found.sound = problem or f"sound device: {device}"
     out(f"sound: {found.sound}")
-    _show(display, ["Self-test: found", f"Pins: {pin_factory_name}",
-                    "OLED: " + ("none" if oled_address is None else f"0x{oled_address:02X}"),
-                    "Sound: " + ("none" if audio is None or audio.problem else "ok")])
+    language = config.language
+    _show(display, found_page(language, pin_factory_name, oled_address,
+                              audio is not None and not audio.problem))
     if stop.wait(pattern_s):
         return found
 
@@ -202,8 +177,6 @@ def run_selftest(
     else:
         out("LED: none fitted (led_pin = false)" if config.buttons.led_pin is None
             else "LED: not available")
-    _show(display, ["Self-test", "LED: flashing" if fitted else "LED: none",
-                    f"Sound: vol {round(config.audio.volume * 100)}%"])
 
     # 4. Each cue sound at the configured volume.
     if audio is not None:
@@ -213,14 +186,14 @@ def run_selftest(
             audio.apply((PlaySound(sound, 1),), time.monotonic())
         found.sounds.append(sound.value)
         out(f"sound: playing {sound.value} at {round(config.audio.volume * 100)}%")
-        _show(display, ["Self-test", f"Sound: {sound.value}",
-                        f"vol {round(config.audio.volume * 100)}%"])
+        _show(display, sound_page(language, sound.value, round(config.audio.volume * 100),
+                                  fitted))
         if stop.wait(sound_gap_s):
             return found
 
     # 5. Buttons, live.
     _watch_buttons(config, pin_factory, display, out, found, buttons_s, stop)
-    _show(display, ["Self-test done", found.buttons_done])
+    _show(display, [*done_page(language), found.buttons_done])
     out("selftest: done")
     return found
 
@@ -249,7 +222,8 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
         start = time.monotonic()
         done = ""
         while not done:
-            _show(display, _button_page(watch))
+            _show(display, buttons_page(config.language, [
+                (LABELS[b], p, watch.is_down(b)) for b, p in watch.pins.items()]))
             with changed:
                 # Wake at the next change, the chord's deadline or the end: no polling.
                 wake = start + buttons_s if deadline is None else min(start + buttons_s,
@@ -279,19 +253,11 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
         watch.close()
 
 
-def _button_page(watch: ButtonWatch) -> list[str]:
-    lines = ["Buttons (hold NEXT+ERA: end)"]
-    for button, pin in watch.pins.items():
-        state = "DOWN" if watch.is_down(button) else "up"
-        lines.append(f"{LABELS[button]:<5} GPIO{pin:<3} {state}")
-    return lines
-
-
 def _show(display: Any, lines: Sequence[str]) -> None:
     if display is None:
         return
     try:
-        display.show(text_image(lines), "selftest")
+        display.show(page_image(lines), "selftest")
     except Exception:  # a broken screen is reported by the display itself
         log.debug("selftest: could not draw", exc_info=True)
 

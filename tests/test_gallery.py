@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from device.ui.gallery import INDEX, SCALE, write_gallery
+from device.ui.gallery import INDEX, SCALE, selftest_frames, write_gallery
 from device.ui.samples import sample_renders
 from device.ui.strings import LANGUAGES
 
@@ -30,6 +30,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_gallery_has_every_sample_in_both_languages(fresh: Path) -> None:
     expected = {f"{name}_{lang}.png" for name, _, _ in sample_renders() for lang in LANGUAGES}
+    expected |= {f"{name}_{lang}.png" for lang in LANGUAGES for name, _ in selftest_frames(lang)}
     assert {path.name for path in fresh.glob("*.png")} == expected
     index = (fresh / INDEX).read_text(encoding="utf-8")
     assert all(f"({file_name})" in index for file_name in expected)

@@ -62,3 +62,17 @@ def test_the_measure_catches_text_at_the_edge() -> None:
                               status.box.bottom)), (0, 0))
     ink = ink_box(shifted, moved)
     assert ink is not None and ink[0] < MARGIN
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_selftest_pages_keep_the_margin_too(language: str) -> None:
+    from device.ui.gallery import selftest_frames
+
+    pages = [(name, frame) for name, frame in selftest_frames(language)
+             if "pattern" not in name]  # the test patterns light the edges on purpose
+    assert len(pages) == 4
+    for name, frame in pages:
+        ink = frame.getbbox()
+        assert ink is not None, name
+        assert ink[0] >= MARGIN and ink[1] >= MARGIN, (name, ink)
+        assert ink[2] <= 128 - MARGIN and ink[3] <= 64 - MARGIN, (name, ink)

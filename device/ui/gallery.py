@@ -12,21 +12,52 @@ from PIL import Image
 
 from .render import HEIGHT, WIDTH, render
 from .samples import sample_renders
+from .selftest_pages import (
+    PATTERNS,
+    buttons_page,
+    done_page,
+    found_page,
+    page_image,
+    pattern_image,
+    sound_page,
+)
 from .strings import LANGUAGES
 
 SCALE = 3  # 384x192: the OLED's pixels stay square and crisp (nearest neighbour)
 INDEX = "README.md"
 
 
-def gallery_images() -> dict[str, Image.Image]:
-    """File name -> scaled-up mode "1" image, for every sample in every language."""
-    images: dict[str, Image.Image] = {}
+def selftest_frames(language: str) -> list[tuple[str, Image.Image]]:
+    """(name, frame) of the self-test's screens (`erabox selftest`) in `language`."""
+    pages = [
+        ("selftest_found", page_image(found_page(language, "LGPIOFactory", 0x3C, True))),
+        *[(f"selftest_pattern_{name}", pattern_image(name)) for name in PATTERNS],
+        ("selftest_sound", page_image(sound_page(language, "gong", 80, True))),
+        ("selftest_buttons", page_image(buttons_page(language, [
+            ("NEXT", 17, False), ("ERA", 27, True), ("VOL+", 22, False), ("VOL-", 23, False)]))),
+        ("selftest_done", page_image(done_page(language))),
+    ]
+    return pages
+
+
+def gallery_frames() -> dict[str, tuple[str, Image.Image]]:
+    """File name -> (language, 128x64 frame), for every sample and self-test screen."""
+    frames: dict[str, tuple[str, Image.Image]] = {}
     for name, screen, no_sound in sample_renders():
         for language in LANGUAGES:
-            frame = render(screen, language=language, no_sound=no_sound)
-            size = (WIDTH * SCALE, HEIGHT * SCALE)
-            images[f"{name}_{language}.png"] = frame.resize(size, Image.Resampling.NEAREST)
-    return images
+            frames[f"{name}_{language}.png"] = (
+                language, render(screen, language=language, no_sound=no_sound))
+    for language in LANGUAGES:
+        for name, frame in selftest_frames(language):
+            frames[f"{name}_{language}.png"] = (language, frame)
+    return frames
+
+
+def gallery_images() -> dict[str, Image.Image]:
+    """File name -> scaled-up mode "1" image, for every screen in every language."""
+    size = (WIDTH * SCALE, HEIGHT * SCALE)
+    return {file_name: frame.resize(size, Image.Resampling.NEAREST)
+            for file_name, (_, frame) in gallery_frames().items()}
 
 
 def gallery_index() -> str:
@@ -45,6 +76,9 @@ def gallery_index() -> str:
         label = f"`{name}`" + (" (no sound)" if no_sound else "")
         cells = [f"![{name} {language}]({name}_{language}.png)" for language in LANGUAGES]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    for name, _ in selftest_frames(LANGUAGES[0]):
+        cells = [f"![{name} {language}]({name}_{language}.png)" for language in LANGUAGES]
+        lines.append(f"| `{name}` (erabox selftest) | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
