@@ -61,7 +61,7 @@ def exec_start_binary() -> str:
 # Commands that would change the running system. Under ERABOX_ROOT the installer may only use
 # them offline (`--root=`); any other call is logged as forbidden and fails.
 TRAPPED_COMMANDS = ("apt-get", "apt", "systemctl", "systemd-sysusers", "useradd", "usermod",
-                    "groupadd", "raspi-config")
+                    "groupadd", "raspi-config", "modprobe")
 
 
 def make_shims(directory: Path, log: Path) -> dict[str, str]:
@@ -141,6 +141,13 @@ def test_install_lays_out_the_box_without_touching_the_system(
     assert unit.stat().st_mode & 0o777 == 0o644
     wants = root / "etc/systemd/system/multi-user.target.wants/erabox.service"
     assert wants.is_symlink() and os.readlink(wants) == "/etc/systemd/system/erabox.service"
+
+    # The device classes the sandbox allows exist at boot, whatever is plugged in later.
+    modules = (root / "etc/modules-load.d/erabox.conf").read_text().split("\n")
+    allowed = unit_settings(UNIT.read_text())["DeviceAllow"]
+    core_module = {"char-alsa rw": "snd", "char-i2c rw": "i2c-dev"}
+    for allow, module in core_module.items():
+        assert allow in allowed and module in modules, (allow, module)
 
     config = root / "etc" / "erabox" / "erabox.toml"
     assert config.read_text() == (REPO / "erabox.example.toml").read_text()

@@ -9,7 +9,8 @@
 #   2. copies this tree to /opt/erabox (without .venv, .git and caches), owned by root
 #   3. builds /opt/erabox/.venv with tools/bootstrap.sh and precompiles the bytecode (the
 #      service sees /opt read-only)
-#   4. creates the system user `erabox` with systemd-sysusers (groups gpio, i2c, audio)
+#   4. creates the system user `erabox` with systemd-sysusers (groups gpio, i2c, audio) and
+#      loads the ALSA and I2C core modules at boot (systemd/erabox.modules)
 #   5. installs /etc/erabox/erabox.toml from erabox.example.toml if there is none yet
 #   6. installs erabox.service, enables it and (re)starts it
 #
@@ -229,6 +230,17 @@ if on_live_system; then
     run systemd-sysusers erabox.conf
 else
     run systemd-sysusers --root="$root" erabox.conf
+fi
+
+# ---- 4b. Kernel modules --------------------------------------------------------------------
+# The sandbox allows device classes (ALSA, I2C) that exist when the service starts: load their
+# core modules at boot, and now, so a sound card or OLED that appears later is still allowed.
+say "kernel modules: snd, i2c-dev at boot ($root/etc/modules-load.d/erabox.conf)"
+run install -D -m 0644 "$src/systemd/erabox.modules" "$root/etc/modules-load.d/erabox.conf"
+if on_live_system; then
+    for module in snd i2c-dev; do
+        run modprobe "$module" || warn "cannot load kernel module $module now (it loads at boot)"
+    done
 fi
 
 # ---- 5. The config -------------------------------------------------------------------------
