@@ -54,7 +54,7 @@ wheelhouse:
 
 ## system-test: boot a fresh Debian 12 VM, install from a clean clone as the README says, and
 ## play eras through the real systemd service and an ALSA loopback card (needs root, QEMU)
-system-test:
+system-test: $(STAMP)
 	sh tools/systemtest/run.sh $(ARGS)
 
 clean:

@@ -1,0 +1,152 @@
+"""Where the cues landed on the sound card: the system test's loopback recording, analysed.
+
+The recording is what the ALSA loopback card's capture side received while the installed box
+played three short real-time eras (tools/systemtest/in_vm.sh): its sample count is the card's
+own clock, so the VM's or this machine's speed does not enter the onsets.
+
+The schedule of an era comes from the box's clock: the ERA press that started it (its `input`
+event) plus the config's times (ticks at +0, +1, +2 s, the gong at +3 s = running 0:00, cries
+at running 0:07 and 0:14, the closing gong at 0:20). Each gong and cry is found in the
+recording by locating a stretch of it inside the cue's own sound file (normalised
+cross-correlation, to the sample, even with music underneath): onset = where the stretch starts
+minus how far into the file it is. The two clocks are tied by one constant, the output latency:
+the median over all gongs and cries of (onset - scheduled time). Each cue's error is its own
+(onset - scheduled) minus that median; the check is |error| <= 15 ms.
+
+Ticks (60 ms clicks, not part of the check) are reported: the best match of the tick within
+0.9 s after each scheduled tick, and how late it is.
+
+Usage: python analyse.py RECORDING.raw EVENTS.txt SOUNDS_DIR
+Prints `FIGURE name: value` and `CHECK name: PASS|FAIL detail` lines; exit 1 on a failed check.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import soundfile
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+
+from audio_analysis import locate, matched_filter, read_raw, rms_db  # noqa: E402
+
+RATE = 44100
+LEAD_IN_S = 3  # in_vm.sh's era config: lead_in_s = 3, scholar_cues_s = [7, 14], length_s = 20
+CUES = [("gong 0:00", "gong", 0.0), ("cry 0:07", "cry", 7.0), ("cry 0:14", "cry", 14.0),
+        ("gong 0:20", "gong", 20.0)]
+TOLERANCE_S = 0.015
+PROBE_S = (0.30, 0.15)  # the stretch located: from 0.30 s after the scheduled onset, 0.15 s long
+STARTS = ["era I, ERA 1 s after the box came up (setup screen)",
+          "era II, ERA 1 s after its setup screen", "era III, ERA 10 s after its setup screen"]
+
+
+def cue_file(sounds: Path, name: str) -> np.ndarray:
+    data, rate = soundfile.read(sounds / f"{name}.ogg", dtype="float64", always_2d=True)
+    if rate != RATE:
+        raise SystemExit(f"{name}.ogg is {rate} Hz, the test expects {RATE}")
+    return data.mean(axis=1)
+
+
+def onset_of(mono: np.ndarray, cue: np.ndarray, near_s: float) -> tuple[float, float]:
+    """(onset in s, match score) of the copy of `cue` that sounds around `near_s`."""
+    start = int((near_s + PROBE_S[0]) * RATE)
+    segment = mono[start:start + int(PROBE_S[1] * RATE)]
+    offset, score = locate(segment, cue[: 3 * RATE], circular=False)
+    return (start - offset) / RATE, score
+
+
+def tick_near(mono: np.ndarray, tick: np.ndarray, near_s: float) -> tuple[float, float]:
+    """(lateness in s, match score) of the best copy of the tick from near_s - 50 ms to + 0.9 s."""
+    lo = max(int((near_s - 0.05) * RATE), 0)
+    window = mono[lo:lo + int(0.95 * RATE) + len(tick)]
+    score = matched_filter(window, tick)
+    best = int(np.argmax(score))
+    return (lo + best) / RATE - near_s, float(score[best])
+
+
+def main() -> int:
+    recording, events_path, sounds = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+    samples = read_raw(recording)
+    mono = samples.mean(axis=1)
+    files = {name: cue_file(sounds, name) for name in ("gong", "cry")}
+    tick = cue_file(sounds, "tick")
+    events = [json.loads(line) for line in events_path.read_text().splitlines()
+              if line.startswith("{")]
+    # the ERA presses that started a lead-in: an input followed by the lead_in state
+    starts = [e["t"] for e in events if e.get("type") == "state" and e["state"] == "lead_in"]
+    logged = [(e["t"], e["sound"]) for e in events if e.get("type") == "sound"]
+    print(f"FIGURE recording: {len(mono) / RATE:.1f} s; eras started: {len(starts)}")
+    if len(starts) != len(STARTS):
+        print(f"CHECK eras_in_events: FAIL {len(starts)} lead-ins in the box's events, expected "
+              f"{len(STARTS)}")
+        return 1
+    # A first guess of the output latency (box clock to recording): the first clean gong
+    # strike in the recording is the first gong the box logged.
+    first_gong_t = next(t for t, sound in logged if sound == "gong")
+    score = matched_filter(mono, files["gong"][: int(0.25 * RATE)])
+    strong = np.flatnonzero(score > 0.8)
+    if len(strong) == 0:
+        print("CHECK cues_found: FAIL no gong in the recording")
+        return 1
+    latency_guess = strong[0] / RATE - first_gong_t
+    times, levels = rms_db(samples, RATE, window_s=0.005)
+
+    found: list[tuple[int, str, float, float, float]] = []  # era, cue, scheduled, onset, score
+    for era, press in enumerate(starts):
+        for label, name, at in CUES:
+            scheduled = press + LEAD_IN_S + at
+            onset, score = onset_of(mono, files[name], scheduled + latency_guess)
+            found.append((era, label, scheduled, onset, score))
+    latency = float(np.median([onset - scheduled for _, _, scheduled, onset, _ in found]))
+    print(f"FIGURE output_latency_ms: {latency * 1000:.1f} (box clock to the card, median of "
+          f"{len(found)} cues)")
+    ok = True
+    worst = 0.0
+
+    def loop_late(label: str, scheduled: float) -> str:
+        """How late the box's loop logged the cue (its event), on the box's clock."""
+        name = label.split()[0]
+        times_logged = [t for t, sound in logged if sound == name]
+        if not times_logged:
+            return "not logged"
+        nearest = min(times_logged, key=lambda t: abs(t - scheduled))
+        return f"{(nearest - scheduled) * 1000:+.0f} ms"
+
+    for era, start in enumerate(STARTS):
+        rows = [row for row in found if row[0] == era]
+        errors = [(label, onset - scheduled - latency, score, loop_late(label, scheduled))
+                  for _, label, scheduled, onset, score in rows]
+        good = all(abs(err) <= TOLERANCE_S and score >= 0.4 for _, err, score, _ in errors)
+        ok = ok and good
+        worst = max(worst, *(abs(err) for _, err, _, _ in errors))
+        text = ", ".join(f"{label} {err * 1000:+.1f} ms (match {score:.2f}, loop {loop})"
+                         for label, err, score, loop in errors)
+        print(f"CHECK era_{era + 1}_on_time: {'PASS' if good else 'FAIL'} {start}: {text}; "
+              f"limit {TOLERANCE_S * 1000:.0f} ms")
+        press = starts[era]
+        ticks = [tick_near(mono, tick, press + latency + i) for i in range(LEAD_IN_S)]
+        tick_text = ", ".join(f"+{i} s: {late * 1000:+.0f} ms (match {score:.2f})"
+                              for i, (late, score) in enumerate(ticks))
+        print(f"FIGURE era_{era + 1}_ticks: lead-in ticks on the card, lateness and match "
+              f"(below 0.8: none within 0.9 s): {tick_text}")
+        # the music between the cues: level in the middle of each gap, the cues faded
+        gong_at, cry1, cry2, gong_end = (row[3] for row in rows)
+        gap_db = []
+        for lo, hi in ((gong_at + 3.5, cry1 - 0.5), (cry1 + 3.0, cry2 - 0.5),
+                       (cry2 + 3.0, gong_end - 0.5)):
+            inside = levels[(times >= lo) & (times <= hi)]
+            gap_db.append(float(np.median(inside)) if len(inside) else -120.0)
+        audible = all(db > -45.0 for db in gap_db)
+        ok = ok and audible
+        print(f"CHECK era_{era + 1}_music: {'PASS' if audible else 'FAIL'} music between the "
+              f"cues at {', '.join(f'{db:.0f}' for db in gap_db)} dBFS (audible: above -45)")
+    print(f"FIGURE worst_cue_error_ms: {worst * 1000:.1f}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

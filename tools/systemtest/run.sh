@@ -1,0 +1,139 @@
+#!/bin/sh
+# `make system-test`: erabox on a real OS, as its users run it.
+#
+# Boots a fresh Debian 12 (Bookworm: systemd 252 and Python 3.11, the base of Raspberry Pi OS)
+# under QEMU with no network, and inside it, from a clean clone of this repository's HEAD, runs
+# the README's "On a Raspberry Pi" install steps word for word; then plays eras through the
+# installed, sandboxed systemd unit into the kernel's ALSA loopback card, kills it, resets the
+# machine hard at random moments, feeds it a bad config and a late sound card
+# (tools/systemtest/in_vm.sh has the steps). The recording is analysed here on the ALSA clock
+# (tools/systemtest/analyse.py). Prints the figures; exits 1 if any check failed.
+#
+# The disk image is built once (mmdebstrap, about 2 minutes) and cached, keyed by its inputs, in
+# $ERABOX_SYSTEST_CACHE (default ~/.cache/erabox/system-test), as is the x86_64 wheelhouse the
+# offline VM installs from. Needs root (mmdebstrap, image files) and installs what it needs with
+# apt-get (mmdebstrap, qemu-system-x86, e2fsprogs) when missing.
+#
+# Usage: sh tools/systemtest/run.sh [--resets N] [--keep]
+#   --resets N  hard resets (default 10)     --keep  keep the shared folder (recording, logs)
+# The buttons are gpiozero mock pins driven by `erabox run --script` in a drop-in: the VM has no
+# GPIO (Debian's kernel has no gpio-sim module), so lgpio is not exercised here.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+here=$repo/tools/systemtest
+cache=${ERABOX_SYSTEST_CACHE:-${HOME:-/root}/.cache/erabox/system-test}
+python=${PYTHON_ANALYSE:-$repo/.venv/bin/python}
+resets=10
+keep=no
+timeout_s=${ERABOX_SYSTEST_TIMEOUT:-2400}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --resets) resets=$2; shift ;;
+        --keep) keep=yes ;;
+        *) echo "system-test: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+say() { printf '== %s\n' "$*"; }
+die() { printf 'system-test: %s\n' "$*" >&2; exit 1; }
+now() { date +%s; }
+t_start=$(now)
+
+[ "$(id -u)" = 0 ] || die "needs root (it builds a disk image with mmdebstrap): sudo make system-test"
+need=""
+command -v mmdebstrap >/dev/null || need="$need mmdebstrap"
+command -v qemu-system-x86_64 >/dev/null || need="$need qemu-system-x86"
+command -v mkfs.ext4 >/dev/null || need="$need e2fsprogs"
+if [ -n "$need" ]; then
+    say "installing$need"
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+[ -x "$python" ] || die "no analysis Python at $python (run it through make: make system-test)"
+
+# ---- the image, cached by its inputs ---------------------------------------------------------
+key=$( (cat "$here/build-image.sh" "$here/vm-boot.sh" "$here/erabox-systemtest.service";
+        sh "$repo/tools/install.sh" --list-packages) | sha256sum | cut -c1-16)
+image=$cache/image-$key
+if [ ! -f "$image/rootfs.img" ]; then
+    say "building the Bookworm image (cached in $image)"
+    t=$(now)
+    rm -rf "$image.tmp"
+    sh "$here/build-image.sh" "$image.tmp" > "$cache.build.log" 2>&1 ||
+        { tail -20 "$cache.build.log"; die "image build failed (log: $cache.build.log)"; }
+    mv "$image.tmp" "$image"
+    echo "FIGURE image_build_s: $(( $(now) - t ))"
+else
+    say "image: $image (cached)"
+fi
+
+# ---- the wheelhouse the VM installs from (its stand-in for the package index) --------------
+wkey=$( (cat "$repo/pyproject.toml" "$repo/tools/wheelhouse.py") | sha256sum | cut -c1-16)
+wheels=$cache/wheels-$wkey
+if [ ! -d "$wheels/x86_64" ]; then
+    say "wheelhouse for the VM (x86_64, cp311)"
+    rm -rf "$wheels.tmp"
+    "$python" "$repo/tools/wheelhouse.py" --out "$wheels.tmp" x86_64 || die "wheelhouse failed"
+    mv "$wheels.tmp" "$wheels"
+fi
+
+# ---- the shared folder: a clean clone, the steps, the driver --------------------------------
+share=$(mktemp -d /tmp/erabox-systemtest.XXXXXX)
+chmod 755 "$share"
+cleanup() { [ "$keep" = yes ] || rm -rf "$share"; }
+trap cleanup EXIT
+commit=$(git -C "$repo" rev-parse HEAD)
+git clone -q --bare "$repo" "$share/erabox.git"
+git -C "$share/erabox.git" update-ref HEAD "$commit" 2>/dev/null || true
+cp -r "$wheels/x86_64" "$share/wheelhouse"
+cp "$here/in_vm.sh" "$share/in_vm.sh"
+echo "resets_wanted=$resets" > "$share/settings"
+echo install > "$share/phase"
+# The README's own commands: the first ```sh block after "## On a Raspberry Pi", with the
+# clone's address filled in.
+awk '/^## On a Raspberry Pi/{on=1} on && /```sh/{inb=1; next} inb && /```/{exit} inb' \
+    "$repo/README.md" | sed 's/^ *//' > "$share/readme-steps.raw"
+[ -s "$share/readme-steps.raw" ] || die "no sh block under '## On a Raspberry Pi' in README.md"
+sed "s#<this repository>#/mnt/share/erabox.git#" "$share/readme-steps.raw" > "$share/readme-steps.sh"
+say "commit $commit; README steps:"
+sed 's/^/    /' "$share/readme-steps.sh"
+
+# ---- boot it --------------------------------------------------------------------------------
+say "booting the VM (QEMU TCG, 2 vCPUs, no network); console: $share/console.log"
+t=$(now)
+set +e
+nice timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 2048 \
+    -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
+    -append "root=/dev/vda rw console=ttyS0 quiet panic=-1" \
+    -drive "file=$image/rootfs.img,format=raw,if=virtio,snapshot=on" \
+    -virtfs "local,path=$share,mount_tag=share,security_model=none,id=share" \
+    -nic none -nographic -no-user-config -serial "file:$share/console.log" -monitor none \
+    -display none
+qemu_rc=$?
+set -e
+vm_s=$(( $(now) - t ))
+[ "$qemu_rc" = 124 ] && echo "CHECK vm_finished: FAIL the VM did not finish within $timeout_s s" >> "$share/results.txt"
+
+# ---- results --------------------------------------------------------------------------------
+if [ -f "$share/era.raw" ]; then
+    "$python" "$here/analyse.py" "$share/era.raw" "$share/era-events.txt" "$repo/sounds" \
+        >> "$share/results.txt" || true
+fi
+echo "FIGURE vm_run_s: $vm_s (three boots + $resets hard resets, on this machine's TCG)" >> "$share/results.txt"
+echo "FIGURE system_test_s: $(( $(now) - t_start ))" >> "$share/results.txt"
+say "results (commit $commit)"
+grep -E '^(FIGURE|CHECK)' "$share/results.txt" || true
+checks=$(grep -c '^CHECK' "$share/results.txt" || true)
+failed=$(grep -c '^CHECK .*: FAIL' "$share/results.txt" || true)
+phase=$(cat "$share/phase")
+if [ "$phase" != done ]; then
+    echo "CHECK vm_completed: FAIL stopped in phase '$phase' (console: $share/console.log)"
+    failed=$((failed + 1)); keep=yes
+fi
+if [ "$failed" != 0 ]; then
+    keep=yes
+    say "system test FAILED: $failed of $checks checks (logs kept in $share)"
+    exit 1
+fi
+say "system test passed: $checks checks"
