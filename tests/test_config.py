@@ -50,6 +50,7 @@ BAD_VALUES: dict[str, list[str]] = {
     "audio.gong": ["3"],
     "audio.cry": ["[]"],
     "audio.tick": ["false"],
+    "audio.music_style": ['"orchestra"', "1", '["synth"]'],
     "display.i2c_bus": ["-1", '"1"'],
     "display.address": ["0x3E", "60.0", '"0x3C"'],
     "display.rotate": ["90", "-180"],

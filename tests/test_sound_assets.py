@@ -18,18 +18,22 @@ from __future__ import annotations
 import importlib.util
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
+import score_analysis
 
 ROOT = Path(__file__).resolve().parent.parent
 SOUNDS = ROOT / "sounds"
 SR = 44100
 CUE_NAMES = ("gong", "cry", "tick")
 MUSIC_NAMES = ("era1", "era2", "era3")
+SCORE_NAMES = ("era1_score", "era2_score", "era3_score")
+PEAK_LEVELLED = ("gong", "tick")  # the cry is levelled by loudness (make_sounds.CUE_LUFS)
 
 
 def load_generator() -> ModuleType:
@@ -187,11 +191,16 @@ def pulse_period(audio: np.ndarray) -> float:
 # --- what ships ---------------------------------------------------------------------------------
 
 
-def test_every_sound_is_shipped_and_the_total_is_small() -> None:
+def test_every_sound_is_shipped_and_the_sizes_are_sensible() -> None:
     files = {p.stem: p for p in SOUNDS.glob("*.ogg")}
-    assert set(files) >= set(CUE_NAMES + MUSIC_NAMES)
+    assert set(files) >= set(CUE_NAMES + MUSIC_NAMES + SCORE_NAMES)
+    loops = sum(files[name].stat().st_size for name in CUE_NAMES + MUSIC_NAMES)
+    assert loops < 5_000_000, f"cues and loops (music_style synth): {loops / 1e6:.1f} MB"
+    for name in SCORE_NAMES:
+        size = files[name].stat().st_size
+        assert size < 8_000_000, f"{name}.ogg is {size / 1e6:.1f} MB"
     total = sum(p.stat().st_size for p in SOUNDS.iterdir() if p.is_file())
-    assert total < 15_000_000, f"sounds/ holds {total / 1e6:.1f} MB"
+    assert total < 30_000_000, f"sounds/ holds {total / 1e6:.1f} MB"
 
 
 @pytest.mark.parametrize(("name", "shortest", "longest"), [
@@ -204,7 +213,7 @@ def test_durations(decoded: dict[str, np.ndarray], name: str, shortest: float,
     assert shortest <= seconds <= longest, f"{name} lasts {seconds:.3f} s"
 
 
-@pytest.mark.parametrize("name", CUE_NAMES)
+@pytest.mark.parametrize("name", PEAK_LEVELLED)
 def test_cues_peak_near_minus_one_dbfs(decoded: dict[str, np.ndarray], name: str) -> None:
     peak = dbfs(float(np.abs(decoded[name]).max()))
     assert -2.0 <= peak < 0.0, f"{name} peaks at {peak:.2f} dBFS"
@@ -401,3 +410,189 @@ def test_shipped_cues_are_what_the_generator_makes(decoded: dict[str, np.ndarray
         error = shipped[:n] - fresh
         snr = 10 * np.log10(np.sum(fresh**2) / np.sum(error**2))
         assert snr > 15.0, f"{name}: shipped file differs from the generator ({snr:.1f} dB)"
+
+
+# --- the 540 s era scores -------------------------------------------------------------------------
+#
+# Each score is decoded once (libsndfile, float32) and reduced to a few measures; the decoded
+# audio is dropped before the next one is read. See tests/score_analysis.py for the measures.
+
+
+@dataclass(frozen=True)
+class ScoreFacts:
+    frames: int
+    levels: np.ndarray  # (frames, 16) band levels, dB, score_analysis.FPS a second
+    flux: np.ndarray  # onset flux, same shape
+    lufs: float  # integrated, whole score
+    lufs_loudest_3s: float  # the loudest short-term (3 s) loudness anywhere
+    lufs_before_rise: float  # 6:00-8:00
+    lufs_last_minute: float  # 8:00-9:00
+    lufs_sections: tuple[float, float, float]
+
+
+def score_facts(path: Path) -> ScoreFacts:
+    import soundfile
+
+    audio, rate = soundfile.read(path, dtype="float32", always_2d=True)
+    assert rate == SR and audio.shape[1] == 2, f"{path.name}: {rate} Hz, {audio.shape[1]} ch"
+    levels = score_analysis.band_levels(audio.mean(axis=1))
+    whole, loudest = score_analysis.loudness_profile(audio)
+    lufs = score_analysis.integrated_lufs
+    facts = ScoreFacts(
+        frames=len(audio), levels=levels, flux=score_analysis.onset_flux(levels),
+        lufs=whole, lufs_loudest_3s=loudest, lufs_before_rise=lufs(audio[360 * SR : 480 * SR]),
+        lufs_last_minute=lufs(audio[480 * SR :]),
+        lufs_sections=(lufs(audio[: 180 * SR]), lufs(audio[180 * SR : 360 * SR]),
+                       lufs(audio[360 * SR :])),
+    )
+    del audio
+    return facts
+
+
+@pytest.fixture(scope="module")
+def scores() -> dict[str, ScoreFacts]:
+    return {name: score_facts(SOUNDS / f"{name}.ogg") for name in SCORE_NAMES}
+
+
+@pytest.mark.parametrize("name", SCORE_NAMES)
+def test_score_lasts_540_seconds(scores: dict[str, ScoreFacts], name: str) -> None:
+    seconds = scores[name].frames / SR
+    assert abs(seconds - 540.0) <= 0.5, f"{name} lasts {seconds:.3f} s"
+
+
+@pytest.mark.parametrize("name", SCORE_NAMES)
+def test_score_has_no_repeated_20_second_window(scores: dict[str, ScoreFacts],
+                                                name: str) -> None:
+    score, where, lag = score_analysis.worst_repeat(scores[name].flux)
+    assert score < REPEAT_LIMIT, (
+        f"{name}: the 20 s from {where:.0f} s come back {lag:+.1f} s later (similarity "
+        f"{score:.2f})")
+
+
+REPEAT_LIMIT = 0.82  # a pasted copy scores 0.85-1.0 (below), the scores 0.63-0.74
+
+
+def test_repetition_check_finds_a_copied_passage_and_a_loop(mixer: None) -> None:
+    """The repetition measure can fail: 20 s of a score pasted 50.13 s later; a loop."""
+    import soundfile
+
+    audio, _ = soundfile.read(SOUNDS / "era2_score.ogg", dtype="float32", frames=120 * SR)
+    mono = audio.mean(axis=1)
+    clean = score_analysis.worst_repeat(score_analysis.onset_flux(
+        score_analysis.band_levels(mono)))
+    assert clean[0] < REPEAT_LIMIT
+    # A copy as an editor would paste it (50 ms crossfades, no clicks at the joins), placed
+    # half-way between the measure's 2.5 s steps and off its 10 ms frames: the worst case.
+    src, dst, length, fade = int(11.25 * SR), int(61.38 * SR), 20 * SR, int(0.05 * SR)
+    mix = np.ones(length, dtype=np.float32)
+    mix[:fade] = mix[-fade:][::-1] = np.linspace(0.0, 1.0, fade)
+    pasted = mono.copy()
+    pasted[dst : dst + length] = (mix * mono[src : src + length]
+                                  + (1.0 - mix) * mono[dst : dst + length])
+    found = score_analysis.worst_repeat(score_analysis.onset_flux(
+        score_analysis.band_levels(pasted)))
+    assert found[0] >= REPEAT_LIMIT and abs(abs(found[2]) - 50.13) < 0.1, found
+    import pygame
+
+    raw = pygame.mixer.Sound(str(SOUNDS / "era1.ogg")).get_raw()
+    loop = np.frombuffer(raw, dtype=np.int16).reshape(-1, 2).mean(axis=1) / 32768.0
+    looped = score_analysis.worst_repeat(score_analysis.onset_flux(
+        score_analysis.band_levels(np.tile(loop, 2))))
+    assert looped[0] >= REPEAT_LIMIT, looped
+
+
+@pytest.mark.parametrize("name", SCORE_NAMES)
+def test_score_sections_change_audibly_at_3_and_6_minutes(scores: dict[str, ScoreFacts],
+                                                          name: str) -> None:
+    """The two biggest changes of sound (10 s before vs 10 s after) are the section starts."""
+    curve = score_analysis.novelty(scores[name].levels)
+    at = {b: float(curve[b - 3 : b + 4].max()) for b in (180, 360)}
+    elsewhere = np.ones(len(curve), dtype=bool)
+    for b in (180, 360):
+        elsewhere[b - 10 : b + 11] = False
+    rest = float(curve[elsewhere].max())
+    for boundary, change in at.items():
+        assert change > 1.1 * rest, (
+            f"{name}: change at {boundary} s is {change:.1f} dB, elsewhere up to {rest:.1f} dB")
+
+
+@pytest.mark.parametrize("name", SCORE_NAMES)
+def test_score_rises_in_the_last_minute(scores: dict[str, ScoreFacts], name: str) -> None:
+    """Louder (BS.1770) and a faster pulse in 8:00-9:00 than in 6:00-8:00."""
+    facts = scores[name]
+    assert facts.lufs_last_minute >= facts.lufs_before_rise + 2.0, (
+        f"{name}: last minute {facts.lufs_last_minute:.1f} LUFS, "
+        f"before {facts.lufs_before_rise:.1f} LUFS")
+    fps = score_analysis.FPS
+    before = score_analysis.pulse_period(facts.flux[360 * fps : 480 * fps])
+    end = score_analysis.pulse_period(facts.flux[500 * fps : 535 * fps])
+    assert end < 0.9 * before, f"{name}: pulse {before:.2f} s before, {end:.2f} s at the end"
+
+
+@pytest.mark.parametrize("name", SCORE_NAMES)
+def test_every_cue_is_8_lu_above_the_score(decoded: dict[str, np.ndarray],
+                                           scores: dict[str, ScoreFacts], name: str) -> None:
+    """Cue loudness (max momentary) vs the score's loudest 3 s (short-term loudness), which
+    lie at the end of the rise, where the end gong and the last ticks sound."""
+    facts = scores[name]
+    music = facts.lufs_loudest_3s
+    assert music >= max(facts.lufs_last_minute, *facts.lufs_sections)
+    for cue in CUE_NAMES:
+        margin = score_analysis.momentary_max_lufs(decoded[cue]) - music
+        assert margin >= 8.0, f"{cue} is only {margin:.1f} LU above {name} ({music:.1f} LUFS)"
+
+
+@pytest.mark.parametrize("music", MUSIC_NAMES)
+def test_every_cue_is_8_lu_above_the_loops(decoded: dict[str, np.ndarray], music: str) -> None:
+    level = score_analysis.integrated_lufs(decoded[music])
+    for cue in CUE_NAMES:
+        margin = score_analysis.momentary_max_lufs(decoded[cue]) - level
+        assert margin >= 8.0, f"{cue} is only {margin:.1f} LU above {music} ({level:.1f} LUFS)"
+
+
+def test_cry_is_levelled_by_loudness_and_not_piercing(decoded: dict[str, np.ndarray]) -> None:
+    """At its loudness target (near the gong, no longer ~7 LU above it), and little energy
+    above 6 kHz (the old cry's harmonics reached 10 kHz)."""
+    cry = score_analysis.momentary_max_lufs(decoded["cry"])
+    gong = score_analysis.momentary_max_lufs(decoded["gong"])
+    assert abs(cry - make_sounds.CUE_LUFS["cry"]) < 0.5, f"cry at {cry:.1f} LUFS"
+    assert cry - gong < 3.0, f"cry {cry:.1f} LUFS vs gong {gong:.1f} LUFS"
+    mono = decoded["cry"].mean(axis=1)
+    power = np.abs(np.fft.rfft(mono)) ** 2
+    freqs = np.fft.rfftfreq(len(mono), 1.0 / SR)
+    high = float(np.sum(power[freqs > 6000.0]) / np.sum(power))
+    assert high < 1e-3, f"{high:.2%} of the cry's energy lies above 6 kHz"
+
+
+@pytest.mark.parametrize("era", [1, 2, 3])
+def test_shipped_score_midi_is_what_the_composer_writes(era: int) -> None:
+    """The committed score (its MIDI, rendered into the .ogg) matches the composition code:
+    composing is cheap and deterministic; rendering (FluidSynth, ~20 s) is `make sounds`."""
+    shipped = (SOUNDS / f"era{era}_score.mid").read_bytes()
+    assert make_sounds.soundtrack.score_midi(era) == shipped
+
+
+def test_midi_writer_keeps_a_restruck_key_sounding() -> None:
+    """A key struck again before its note-off: the old note ends at the new strike, so the
+    note-off of the old one cannot silence the new one; a double strike becomes one."""
+    from soundtrack.midi import Note, midi_file
+
+    data = midi_file([Note(0.0, 2.0, 0, 60, 100), Note(1.0, 2.0, 0, 60, 90),
+                      Note(1.0, 2.0, 0, 60, 80)], [], [], 4.0)
+    track = data[data.index(b"MTrk") + 8 :]
+    events = []
+    pos, tick = 7, 0  # after the tempo event
+    while pos < len(track):
+        delta = 0
+        while True:
+            byte = track[pos]
+            pos += 1
+            delta = (delta << 7) | (byte & 0x7F)
+            if byte < 0x80:
+                break
+        tick += delta
+        if track[pos] == 0xFF:
+            break
+        events.append((tick, track[pos] & 0xF0, track[pos + 1]))
+        pos += 3
+    assert events == [(0, 0x90, 60), (960, 0x80, 60), (960, 0x90, 60), (2880, 0x80, 60)]

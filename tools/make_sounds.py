@@ -3,11 +3,11 @@
     make sounds                                   # or:
     .venv/bin/python tools/make_sounds.py [--out DIR] [--only gong cry ...]
 
-Everything is made here from sine waves, noise and a plucked-string model; no recordings, no
-samples from anywhere else. The output is deterministic: every random choice comes from a
-generator seeded with the sound's name, and the Ogg stream serial number (which libsndfile
-picks at random) is pinned, so re-running this on the same library versions gives the same
-bytes.
+The cues and loops are made here from sine waves, noise and a plucked-string model; no
+recordings, no samples. The era scores are rendered from the FluidR3_GM SoundFont (MIT).
+The output is deterministic: every random choice comes from a generator seeded with the
+sound's name, and the Ogg stream serial number (which libsndfile picks at random) is pinned,
+so re-running this on the same library and FluidSynth versions gives the same bytes.
 
 The sounds (see `sounds/README.md` for how the box uses them):
     gong.ogg  a struck gong: inharmonic, beating partials, a slight downward glide, 7.5 s
@@ -16,6 +16,10 @@ The sounds (see `sounds/README.md` for how the box uses them):
     era1.ogg  Era I, ancient: D dorian lyre, drone, frame drum, bamboo flute, 70 bpm 4/4
     era2.ogg  Era II, medieval: G mixolydian shawm and recorder, bagpipe drone, tabor, 6/8
     era3.ogg  Era III, modern: A minor synth bass, arpeggio, pad, kick and hats, 126 bpm
+    era1_score.ogg .. era3_score.ogg (+ .mid)  the 540 s through-composed era scores:
+              composed in tools/soundtrack/scores.py, rendered from General MIDI samples by
+              FluidSynth with the FluidR3_GM SoundFont (installed with apt when root and
+              missing), levelled by BS.1770 loudness; see sounds/README.md
 
 Levels: cues peak at -1 dBFS (measured after a decode, then corrected once); every music loop
 is mixed to MUSIC_RMS_DBFS, far enough below the cues that the table hears a cue over the music
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,6 +48,10 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import soundtrack  # tools/soundtrack: the era scores, rendered by FluidSynth
+from soundtrack.midi import ensure_fluidsynth, package_version
 
 Audio = npt.NDArray[np.float64]
 
@@ -54,6 +63,11 @@ MUSIC_RMS_DBFS = -28.0
 # soundfile's compression level for Vorbis is 1 - quality: 0.5 gives quality 0.5 (~160 kbit/s
 # for stereo music), well above audible artefacts for this material, ~1.4 MB per minute.
 VORBIS_COMPRESSION = 0.5
+# The 9-minute scores: compression 0.7 is Vorbis quality 0.3 (~96 kbit/s stereo), ~6.5 MB each.
+SCORE_VORBIS_COMPRESSION = 0.7
+# Cues levelled by loudness instead of peak (max momentary loudness, BS.1770, in LUFS): the cry
+# was the loudest sound of the box by ~7 dB; now it sits just above the gong (~-11 LUFS).
+CUE_LUFS = {"cry": -10.0}
 OGG_SERIAL = 0x45524158  # "ERAX": pinned so the files do not change on every run
 SOUNDS_DIR = Path(__file__).resolve().parent.parent / "sounds"
 
@@ -209,6 +223,13 @@ CRY_BURSTS = (
     CryBurst(1.74, 0.86, 550.0, voice_break=(0.42, 0.52)),
 )
 CRY_SECONDS = 2.7
+# Timbre and level of the cry. It was a bright sawtooth with harmonics to ~10 kHz (the voice
+# break pushed them up) at -4 LUFS: the loudest and harshest sound of the box. Now: a steeper
+# source slope (k^-0.75, was k^-0.6), harmonics only below 6 kHz with a soft ceiling from
+# ~3.5 kHz, a quieter third formant, and a level set by loudness rather than peak.
+CRY_SLOPE = 0.75
+CRY_TOP_HZ = 6000.0
+CRY_SOFT_HZ = 3500.0
 
 
 def synth_cry() -> Audio:
@@ -245,21 +266,23 @@ def synth_cry() -> Audio:
         f1 = 600.0 + 500.0 * opening - 200.0 * closing
         f2 = 1400.0 + 1500.0 * opening - 300.0 * closing
         f3 = 4300.0
-        harmonics = int(11000.0 / burst.top_hz / 1.6)
+        harmonics = int(CRY_TOP_HZ / burst.top_hz)
         amps = np.empty((harmonics, n))
         for k in range(1, harmonics + 1):
             fk = k * f0
             # Formants in parallel, each scaled to 1 at its peak, so F2 keeps its own level
             # instead of sinking under F1's skirt as in a cascade.
             gain = sum(level * resonance(fk, centre, width) * width / centre
-                       for centre, width, level in ((f1, 200.0, 1.0), (f2, 250.0, 0.6),
-                                                    (f3, 400.0, 0.3)))
-            # A pressed, tense voice: a flatter source slope than speech's 1/k.
-            amps[k - 1] = np.where(fk < 16000.0, gain / k**0.6, 0.0)
+                       for centre, width, level in ((f1, 200.0, 1.0), (f2, 250.0, 0.8),
+                                                    (f3, 400.0, 0.12)))
+            # A strained but not buzzy voice: a source slope near speech's, and a soft
+            # ceiling (-12 dB at 4.9 kHz) so the voice break's upper harmonics do not pierce.
+            ceiling = 1.0 / (1.0 + (fk / CRY_SOFT_HZ) ** 4)
+            amps[k - 1] = np.where(fk < CRY_TOP_HZ, gain * ceiling / k**CRY_SLOPE, 0.0)
         voice = additive(phase, amps)
         # Roughness at the start of the wail: a subharmonic (period doubling) fading out.
         rough = 1.0 + 0.25 * np.sin(phase / 2.0) * np.exp(-t / 0.12)
-        breath = band(rng.standard_normal(n), 2000.0, 7000.0) * 0.03
+        breath = band(rng.standard_normal(n), 1500.0, 4500.0) * 0.025
         shimmer = 1.0 + 0.08 * np.convolve(rng.standard_normal(n + 600), np.hanning(600) / 300,
                                            "valid")[:n]
         wail = (voice * rough * shimmer + breath * np.max(np.abs(voice))) * envelope(
@@ -274,7 +297,7 @@ def synth_cry() -> Audio:
         strict=True,
     ):
         s, e = int((gap_start + 0.05) * SR), int((gap_end - 0.04) * SR)
-        gasp = band(rng.standard_normal(e - s), 1500.0, 6000.0)
+        gasp = band(rng.standard_normal(e - s), 1200.0, 4500.0)
         gasp *= np.sin(np.linspace(0, np.pi, e - s)) ** 2
         out[s:e] += 0.1 * peak * gasp / np.max(np.abs(gasp))
     out *= envelope(total, 0.001, 0.05)
@@ -802,7 +825,7 @@ def pin_ogg_serial(data: bytes, serial: int = OGG_SERIAL) -> bytes:
     return bytes(out)
 
 
-def encode_ogg(audio: Audio) -> bytes:
+def encode_ogg(audio: Audio, compression: float = VORBIS_COMPRESSION) -> bytes:
     """Encode mono (n,) or stereo (n, 2) float audio as Ogg Vorbis bytes, 44.1 kHz."""
     import soundfile  # build-time only; late so the synthesis can be imported without it
 
@@ -810,7 +833,7 @@ def encode_ogg(audio: Audio) -> bytes:
     buffer = io.BytesIO()
     with soundfile.SoundFile(buffer, "w", SR, 1 if clipped.ndim == 1 else clipped.shape[1],
                              format="OGG", subtype="VORBIS",
-                             compression_level=VORBIS_COMPRESSION) as ogg:
+                             compression_level=compression) as ogg:
         # libsndfile's Vorbis writer crashes on very large single writes (a minute of stereo
         # at once segfaults libsndfile 1.2.2): feed it a second at a time.
         for start in range(0, len(clipped), SR):
@@ -867,7 +890,8 @@ MUSIC: dict[int, EraScore] = {
     2: EraScore("era2", compose_era2, ERA2_METRE, ERA2_BARS),
     3: EraScore("era3", compose_era3, ERA3_METRE, ERA3_BARS),
 }
-NAMES = tuple(CUES) + tuple(score.stem for score in MUSIC.values())
+SCORES: dict[int, str] = {era: f"era{era}_score" for era in (1, 2, 3)}
+NAMES = tuple(CUES) + tuple(score.stem for score in MUSIC.values()) + tuple(SCORES.values())
 
 
 def render_music(era: int, bars: int | None = None) -> Audio:
@@ -876,21 +900,66 @@ def render_music(era: int, bars: int | None = None) -> Audio:
     return master(score.compose(score.bars if bars is None else bars))
 
 
+def momentary_max_lufs(audio: Audio) -> float:
+    """Loudest BS.1770 momentary loudness (400 ms windows, 50 ms apart) of a sound, in LUFS.
+
+    A sound shorter than 400 ms is measured over its own length.
+    """
+    import pyloudnorm  # build- and test-time only
+
+    stereo = audio if audio.ndim == 2 else np.stack([audio, audio], axis=1)
+    window = min(round(0.4 * SR), len(stereo))
+    meter = pyloudnorm.Meter(SR, block_size=window / SR)
+    hop = round(0.05 * SR)
+    return max(float(meter.integrated_loudness(stereo[s : s + window]))
+               for s in range(0, len(stereo) - window + 1, hop))
+
+
 def render(name: str) -> Audio:
-    """The finished audio of one sound by file stem ('gong', 'era2', ...)."""
+    """The finished audio of one sound by file stem ('gong', 'era2', 'era1_score', ...)."""
     if name in CUES:
-        return CUES[name]()
+        audio = CUES[name]()
+        if name in CUE_LUFS:
+            audio = audio * db(CUE_LUFS[name] - momentary_max_lufs(audio))
+        return audio
+    for era, stem in SCORES.items():
+        if stem == name:
+            return soundtrack.render_score(era)
     for era, score in MUSIC.items():
         if score.stem == name:
             return render_music(era)
     raise ValueError(f"unknown sound {name!r}; known: {', '.join(NAMES)}")
 
 
+# The versions the committed files were rendered with (sounds/README.md). Another FluidSynth or
+# SoundFont renders the same notes, but not to the same bytes.
+RENDERED_WITH = {"fluidsynth": "2.3.1-2", "fluid-soundfont-gm": "3.1-5.3", "libsndfile": "1.2.2"}
+
+
+def tool_versions() -> str:
+    """Install FluidSynth and the SoundFont if needed; one line naming the versions in use.
+
+    Warns (on stderr) when they differ from RENDERED_WITH: the output will then differ from
+    the committed files.
+    """
+    import soundfile
+
+    ensure_fluidsynth()
+    found = {"fluidsynth": package_version("fluidsynth"),
+             "fluid-soundfont-gm": package_version("fluid-soundfont-gm"),
+             "libsndfile": soundfile.__libsndfile_version__}
+    for tool, version in found.items():
+        if version != RENDERED_WITH[tool]:
+            print(f"make_sounds: {tool} {version} here, the committed scores were rendered with "
+                  f"{RENDERED_WITH[tool]}: expect different bytes", file=sys.stderr)
+    return "rendering with " + ", ".join(f"{k} {v}" for k, v in found.items())
+
+
 def level_report(name: str, audio: Audio) -> str:
     """One line: duration, peak and RMS of decoded audio."""
     peak = 20 * np.log10(np.max(np.abs(audio)) + 1e-12)
     rms = 20 * np.log10(np.sqrt(np.mean(audio**2)) + 1e-12)
-    return f"{name:5s} {len(audio) / SR:6.2f} s  peak {peak:6.2f} dBFS  rms {rms:6.2f} dBFS"
+    return f"{name:10s} {len(audio) / SR:6.2f} s  peak {peak:6.2f} dBFS  rms {rms:6.2f} dBFS"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -901,12 +970,28 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="NAME", help=f"some of: {' '.join(NAMES)}")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if any(name in SCORES.values() for name in args.only):
+        try:
+            print(tool_versions(), flush=True)
+        except RuntimeError as exc:
+            print(f"make_sounds: {exc}", file=sys.stderr)
+            return 2
     for name in args.only:
+        started = time.monotonic()
         audio = render(name)
-        data = encode_cue(audio) if name in CUES else encode_ogg(audio)
+        if name in CUES and name not in CUE_LUFS:
+            data = encode_cue(audio)
+        else:
+            data = encode_ogg(audio, SCORE_VORBIS_COMPRESSION if name in SCORES.values()
+                              else VORBIS_COMPRESSION)
+        del audio
         path = args.out / f"{name}.ogg"
         path.write_bytes(data)
-        print(f"{level_report(name, decode_ogg(data))}  {len(data) / 1e6:5.2f} MB  {path}")
+        for era, stem in SCORES.items():
+            if stem == name:  # the score as MIDI beside it: what was rendered, to read or reuse
+                (args.out / f"{name}.mid").write_bytes(soundtrack.score_midi(era))
+        print(f"{level_report(name, decode_ogg(data))}  {len(data) / 1e6:5.2f} MB  "
+              f"{time.monotonic() - started:5.1f} s  {path}", flush=True)
     return 0
 
 

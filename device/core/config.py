@@ -24,6 +24,10 @@ from .model import Mode
 LANGUAGES = ("en", "ja")
 DEFAULT_PLAYERS = ("red", "blue", "green", "yellow")
 MUSIC_KINDS = ("loop", "track")
+# "score": real-time eras play the through-composed 540 s score (sounds/era<N>_score.ogg),
+# positioned at running time; "synth": the short synthesised loops everywhere (~20 MB less
+# on the SD card: the scores may then be deleted).
+MUSIC_STYLES = ("score", "synth")
 
 
 class ConfigError(ValueError):
@@ -64,6 +68,7 @@ class AudioConfig:
     gong: str = ""  # replacement cue files ("" = built-in)
     cry: str = ""
     tick: str = ""
+    music_style: str = "score"  # one of MUSIC_STYLES
     eras: tuple[EraMusic, ...] = (EraMusic(),) * rules.ERAS  # one per era
 
 
@@ -263,6 +268,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         "gong": path(au, "gong"),
         "cry": path(au, "cry"),
         "tick": path(au, "tick"),
+        "music_style": au.choice("music_style", "score", MUSIC_STYLES),
     }
     au.check_unknown()
 

@@ -1,0 +1,708 @@
+"""The three era scores: through-composed, 540 s each, as notes placed in seconds.
+
+Each era is three sections split at 3:00 and 6:00 (the scholar calls), each with its own key
+or mode, tempo, metre and instruments, so the table hears which third it is in; the last
+minute of the third section speeds up, thickens and gets louder towards the end gong.
+
+The music is composed by rule, not looped: harmony is a seeded walk through each mode's usual
+chord moves with a cadence every phrase; melodies are seeded walks over the scale that land on
+chord tones on strong beats, now and then restating the section's opening motif on a new
+chord; accompaniment and drum patterns are picked per bar from a few variants, with fills at
+phrase ends, and every note gets a few milliseconds and velocity steps of human unevenness. All
+randomness comes from generators seeded by name, so a score is the same on every run.
+
+    Era I, ancient:   D dorian dawn (harp, pan flute, choir drone), A phrygian dance
+                      (aulos-like oboe, pizzicato, hand drums), D minor procession
+                      (choir chant, horns, taiko and timpani).
+    Era II, medieval: G mixolydian lute and recorder in 6/8, D dorian chant (choir organum,
+                      organ, bells), G mixolydian estampie (bagpipe, shawm, fiddle, dulcimer,
+                      tabor).
+    Era III, modern:  A minor electric piano and vibraphone, D minor synth groove (bass,
+                      stabs, arpeggios, drum kit), A minor anthem (saw lead, strings, brass,
+                      piano, full kit).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .midi import DRUMS, Control, Note, Program
+
+LENGTH_S = 540.0
+SECTIONS_S = (0.0, 180.0, 360.0, 540.0)
+RISE_S = 480.0  # the last minute
+FINAL = 0.82  # the closing chord's velocity share: a resolution, not a louder peak than the rise
+
+DORIAN = (0, 2, 3, 5, 7, 9, 10)
+PHRYGIAN = (0, 1, 3, 5, 7, 8, 10)
+MIXOLYDIAN = (0, 2, 4, 5, 7, 9, 10)
+AEOLIAN = (0, 2, 3, 5, 7, 8, 10)
+
+
+def rng_for(name: str) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+@dataclass(frozen=True)
+class Scale:
+    tonic: int  # MIDI note of degree 0
+    steps: tuple[int, ...]
+
+    def pitch(self, degree: int) -> int:
+        octave, index = divmod(degree, 7)
+        return self.tonic + 12 * octave + self.steps[index]
+
+
+@dataclass(frozen=True)
+class Bar:
+    start: float
+    length: float
+    beats: int  # counting units in the bar (quarters in 4/4 and 3/4, eighths in 6/8)
+
+    def at(self, beat: float) -> float:
+        return self.start + beat * self.length / self.beats
+
+    @property
+    def beat_s(self) -> float:
+        return self.length / self.beats
+
+
+def bars_between(start: float, end: float, beats: int, beat_bpm: float,
+                 end_bpm: float | None = None) -> list[Bar]:
+    """Whole bars filling [start, end) exactly; the tempo may ramp from beat_bpm to end_bpm.
+
+    The number of bars is the nearest whole number at the nominal tempo; every bar is then
+    stretched by the same factor (well under 2 %) so the last one ends exactly at `end`.
+    """
+    end_bpm = beat_bpm if end_bpm is None else end_bpm
+    mean = (beat_bpm + end_bpm) / 2
+    count = max(1, round((end - start) / (beats * 60.0 / mean)))
+    bpms = np.linspace(beat_bpm, end_bpm, count)
+    lengths = beats * 60.0 / bpms
+    lengths *= (end - start) / lengths.sum()
+    starts = start + np.concatenate(([0.0], np.cumsum(lengths)[:-1]))
+    return [Bar(float(s), float(n), beats) for s, n in zip(starts, lengths, strict=True)]
+
+
+@dataclass
+class Piece:
+    """Notes, controller changes and programs being written; humanised from a seeded rng."""
+
+    name: str
+    notes: list[Note] = field(default_factory=list)
+    controls: list[Control] = field(default_factory=list)
+    programs: list[Program] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = rng_for(f"score {self.name} humanise")
+
+    def instrument(self, time: float, channel: int, program: int, volume: int, pan: int,
+                   reverb: int, chorus: int = 0) -> None:
+        if channel != DRUMS:
+            self.programs.append(Program(time, channel, program))
+        for controller, value in ((7, volume), (10, pan), (91, reverb), (93, chorus),
+                                  (11, 127)):
+            self.controls.append(Control(time, channel, controller, value))
+
+    def note(self, time: float, length: float, channel: int, pitch: int, velocity: float,
+             jitter: float = 0.008) -> None:
+        dt = float(self.rng.normal(0.0, jitter)) if jitter else 0.0
+        dv = float(self.rng.normal(0.0, 4.0))
+        self.notes.append(Note(max(0.0, time + dt), max(0.03, length), channel, pitch,
+                               round(min(127.0, max(1.0, velocity + dv)))))
+
+    def hit(self, time: float, key: int, velocity: float, jitter: float = 0.004) -> None:
+        self.note(time, 0.2, DRUMS, key, velocity, jitter)
+
+    def swell(self, channel: int, t0: float, t1: float, v0: int, v1: int, steps: int = 16,
+              controller: int = 11) -> None:
+        for i in range(steps + 1):
+            u = i / steps
+            self.controls.append(Control(t0 + u * (t1 - t0), channel, controller,
+                                         round(v0 + (v1 - v0) * u)))
+
+
+# --- harmony ------------------------------------------------------------------------------------
+
+# Chord roots are scale degrees (0 = tonic); a chord is the root, third and fifth in the mode.
+Moves = dict[int, tuple[int, ...]]
+
+
+def progression(rng: np.random.Generator, count: int, moves: Moves, phrase: int,
+                cadence: tuple[int, int], per_bar: int = 1) -> list[int]:
+    """One chord root per bar: a walk through `moves`, each phrase closing on `cadence`.
+
+    `per_bar` > 1 holds each chord that many bars (slow harmony).
+    """
+    roots: list[int] = []
+    root = 0
+    for bar in range(count):
+        place = bar % phrase
+        if bar % per_bar:
+            roots.append(root)
+            continue
+        if place == 0:
+            root = 0 if (bar // phrase) % 2 == 0 else int(rng.choice(moves[0]))
+        elif place >= phrase - per_bar:
+            root = cadence[1]
+        elif place >= phrase - 2 * per_bar:
+            root = cadence[0]
+        else:
+            root = int(rng.choice(moves[root]))
+        roots.append(root)
+    return roots
+
+
+def chord(scale: Scale, root: int, base: int) -> list[int]:
+    """The triad on `root` (degrees) voiced upwards from degree `base`'s octave."""
+    return [scale.pitch(root + base + k) for k in (0, 2, 4)]
+
+
+# --- melody -------------------------------------------------------------------------------------
+
+Rhythm = tuple[float, ...]  # note lengths in beats; a negative length is a rest
+
+
+@dataclass(frozen=True)
+class Voice:
+    channel: int
+    low: int  # lowest and highest scale degree
+    high: int
+    velocity: float
+    legato: float = 0.92
+
+
+def melody(piece: Piece, rng: np.random.Generator, bars: Sequence[Bar], roots: Sequence[int],
+           scale: Scale, voice: Voice, rhythms: Sequence[Rhythm], cadences: Sequence[Rhythm],
+           phrase: int = 4, motif_odds: float = 0.45, play: Callable[[int], bool] | None = None,
+           shadow: Sequence[tuple[Voice, int]] = (), accent: float = 1.0) -> None:
+    """A melody over `bars`: a seeded walk on the scale, chord tones on strong beats.
+
+    Phrases of `phrase` bars close on a long chord tone (a rhythm from `cadences`). The first
+    bar's shape is the motif; later phrases restate it on their own chord now and then.
+    `play(bar_index)` false = rest that bar. `shadow` voices double the line a fixed number
+    of degrees away (organum, octaves, thirds).
+    """
+    degree = (voice.low + voice.high) // 2
+    motif: tuple[Rhythm, list[int]] | None = None
+    steps = (-2, -1, -1, -1, 0, 1, 1, 1, 2, 3, -3)
+    for index, (bar, root) in enumerate(zip(bars, roots, strict=True)):
+        if play is not None and not play(index):
+            continue
+        place = index % phrase
+        closing = place == phrase - 1
+        tones = [root + k for k in (0, 2, 4)]
+        use_motif = motif is not None and place == 0 and rng.random() < motif_odds
+        if use_motif and motif is not None:
+            rhythm, shape = motif
+        else:
+            options = cadences if closing else rhythms
+            rhythm = options[int(rng.integers(len(options)))]
+            shape = []
+        beat = 0.0
+        start_degree = degree
+        i = -1
+        for length in rhythm:
+            if length < 0:
+                beat -= length
+                continue
+            i += 1
+            strong = abs(beat - round(beat)) < 1e-6 and round(beat) % 2 == 0
+            if use_motif and shape:
+                degree = start_degree + shape[i]
+            else:
+                degree += int(rng.choice(steps))
+            if strong or (closing and beat + length >= bar.beats - 1e-6):
+                degree = min((d for t in tones for d in range(t - 14, t + 15, 7)),
+                             key=lambda d: (abs(d - degree), d))
+            while degree > voice.high:
+                degree -= 2 if degree - 7 < voice.low else 7
+            while degree < voice.low:
+                degree += 2 if degree + 7 > voice.high else 7
+            if not use_motif:
+                shape.append(degree - start_degree)
+            velocity = voice.velocity * (accent if strong else 0.88)
+            start, dur = bar.at(beat), length * bar.beat_s * voice.legato
+            piece.note(start, dur, voice.channel, scale.pitch(degree), velocity)
+            for other, offset in shadow:
+                piece.note(start, dur, other.channel, scale.pitch(degree + offset),
+                           other.velocity * (accent if strong else 0.88))
+            beat += length
+        if motif is None and not use_motif and len(shape) >= 3:
+            motif = (rhythm, shape)
+
+
+def arpeggio(piece: Piece, rng: np.random.Generator, bars: Sequence[Bar], roots: Sequence[int],
+             scale: Scale, channel: int, base: int, patterns: Sequence[Sequence[tuple[float, int]]],
+             velocity: float, ring: float = 1.5, change_every: int = 2,
+             accent: float = 1.15) -> None:
+    """Broken chords: a pattern of (beat, chord step) per bar, re-picked every few bars.
+
+    Chord step k is the k-th chord tone upwards (0 root, 1 third, 2 fifth, 3 octave...).
+    """
+    pattern = patterns[0]
+    for index, (bar, root) in enumerate(zip(bars, roots, strict=True)):
+        if index % change_every == 0:
+            pattern = patterns[int(rng.integers(len(patterns)))]
+        for beat, step in pattern:
+            octave, k = divmod(step, 3)
+            pitch = scale.pitch(root + base + 2 * k) + 12 * octave
+            vel = velocity * (accent if beat == 0 else 1.0)
+            piece.note(bar.at(beat), ring * bar.beat_s, channel, pitch, vel)
+
+
+def held(piece: Piece, bars: Sequence[Bar], roots: Sequence[int], scale: Scale, channel: int,
+         base: int, velocity: float, degrees: Sequence[int] = (0, 2, 4), every: int = 1) -> None:
+    """Sustained chords (pads, choirs, organ), re-voiced every `every` bars."""
+    for index in range(0, len(bars), every):
+        group = bars[index : index + every]
+        end = group[-1].start + group[-1].length
+        for d in degrees:
+            piece.note(group[0].start, end - group[0].start + 0.05, channel,
+                       scale.pitch(roots[index] + base + d), velocity, jitter=0.0)
+
+
+def drone(piece: Piece, start: float, end: float, channel: int, pitches: Sequence[int],
+          velocity: float, breath: float) -> None:
+    """Long notes re-struck every `breath` seconds with a little overlap (a player breathing)."""
+    t = start
+    while t < end - 0.5:
+        length = min(breath, end - t)
+        for p in pitches:
+            piece.note(t, length + 0.15, channel, p, velocity, jitter=0.0)
+        t += length
+
+
+Kit = dict[str, tuple[int, float]]  # pattern letter -> (GM drum key, velocity)
+
+
+def drums(piece: Piece, rng: np.random.Generator, bars: Sequence[Bar], kit: Kit,
+          grooves: Sequence[Sequence[str]], fills: Sequence[Sequence[str]], phrase: int = 4,
+          steps: int = 8, gain: float = 1.0, change_every: int = 4,
+          skip: Callable[[int], bool] | None = None) -> None:
+    """Percussion from pattern rows: one string per instrument line, one character a step.
+
+    Each row is `steps` characters (a step = bar/steps); a letter from `kit` plays, '.' rests;
+    upper case is an accent. A groove is picked every `change_every` bars; the last bar of a
+    phrase plays a fill.
+    """
+    groove = grooves[0]
+    for index, bar in enumerate(bars):
+        if skip is not None and skip(index):
+            continue
+        if index % change_every == 0:
+            groove = grooves[int(rng.integers(len(grooves)))]
+        rows = fills[int(rng.integers(len(fills)))] if index % phrase == phrase - 1 else groove
+        for row in rows:
+            for step, char in enumerate(row):
+                if char == ".":
+                    continue
+                key, vel = kit[char.lower()]
+                vel *= 1.2 if char.isupper() else 1.0
+                piece.hit(bar.at(step * bar.beats / steps), key, vel * gain)
+
+
+def late(bars: Sequence[Bar], index: int) -> bool:
+    """Whether bar `index` starts in the last minute."""
+    return bars[index].start >= RISE_S
+
+
+def rising(bars: Sequence[Bar], low: float, high: float) -> Callable[[int], float]:
+    """A factor growing from `low` to `high` over the bars that start in the last minute."""
+    def factor(index: int) -> float:
+        t = bars[index].start
+        return low if t < RISE_S else low + (high - low) * (t - RISE_S) / (LENGTH_S - RISE_S)
+    return factor
+
+
+# --- Era I: ancient -----------------------------------------------------------------------------
+
+
+def era1() -> Piece:
+    piece = Piece("era1")
+    rng = rng_for("score era1")
+    # Channels: 0 choir drone, 1 harp, 2 pan flute, 3 oboe (aulos), 4 pizzicato, 5 strings,
+    # 6 choir chant, 7 horns, 8 timpani, 10 taiko, 11 flute counterline, 9 hand percussion.
+    piece.instrument(0.0, 0, 52, 80, 54, 70)
+    piece.instrument(0.0, 1, 46, 96, 76, 60)
+    piece.instrument(0.0, 2, 75, 92, 50, 70)
+    piece.instrument(0.0, DRUMS, 0, 92, 64, 45)
+
+    # I. Dawn (0:00-3:00): D dorian, 64 bpm 4/4; drone, harp, pan flute, a triangle.
+    d = Scale(62, DORIAN)
+    bars = bars_between(0.0, 180.0, 4, 64.0)
+    moves: Moves = {0: (3, 6, 4, 2), 1: (4, 0), 2: (3, 6), 3: (0, 6, 4), 4: (0, 3),
+                    5: (3, 4), 6: (0, 3, 2)}
+    roots = progression(rng, len(bars), moves, 4, (6, 0))
+    piece.swell(0, 0.0, 8.0, 20, 110)
+    drone(piece, 0.0, 180.0, 0, (38, 45, 50), 58, bars[0].length * 4)
+    arpeggio(piece, rng, bars, roots, d, 1, -7,
+             [[(0, 0), (1, 1), (2, 2), (3, 3)],
+              [(0, 0), (0.5, 2), (1, 3), (2, 4), (3, 2)],
+              [(0, 0), (1.5, 2), (2, 4), (3, 3), (3.5, 2)],
+              [(0, 0), (1, 2), (1.5, 3), (2.5, 4), (3, 5)]],
+             74, ring=2.5)
+    flute = Voice(2, 0, 11, 78)
+    melody(piece, rng, bars, roots, d, flute,
+           rhythms=[(2, 1, 1), (1.5, 0.5, 2), (1, 1, 2), (3, 0.5, 0.5), (1, 0.5, 0.5, 2),
+                    (-1, 1, 1, 1)],
+           cadences=[(2, 2), (1, 3), (4,)],
+           play=lambda i: i >= 4 and (i // 8) % 3 != 2)
+    for i, bar in enumerate(bars):
+        if i % 4 == 0:
+            piece.hit(bar.start, 81, 50)
+        if i >= 8:
+            piece.hit(bar.start, 64, 52 if i % 2 else 64)
+            piece.hit(bar.at(2.5), 63, 38)
+
+    # II. Dance (3:00-6:00): A phrygian, 84 bpm; oboe as the aulos, pizzicato, hand drums.
+    a = Scale(57, PHRYGIAN)
+    piece.instrument(179.5, 3, 68, 88, 70, 55)
+    piece.instrument(179.5, 4, 45, 96, 40, 40)
+    piece.instrument(179.5, 5, 48, 70, 64, 70)
+    piece.swell(0, 172.0, 180.0, 110, 0)
+    bars = bars_between(180.0, 360.0, 4, 84.0)
+    moves = {0: (1, 6, 3), 1: (0, 6), 2: (1, 3), 3: (1, 0, 6), 4: (3, 1), 5: (6, 1),
+             6: (0, 1, 5)}
+    roots = progression(rng, len(bars), moves, 4, (1, 0))
+    drone(piece, 180.0, 360.0, 5, (45, 52), 52, bars[0].length * 4)
+    arpeggio(piece, rng, bars, roots, a, 4, -7,
+             [[(0, 0), (1, 2), (1.5, 0), (2, 3), (3, 2)],
+              [(0, 0), (0.5, 0), (1, 2), (2, 0), (2.5, 1), (3, 2)],
+              [(0, 0), (1, 1), (1.5, 2), (2.5, 1), (3, 0)]],
+             78, ring=0.6)
+    arpeggio(piece, rng, bars, roots, a, 1, 0,
+             [[(0, 0), (0.5, 1), (1, 2), (1.5, 3), (2, 2), (2.5, 1), (3, 2), (3.5, 3)],
+              [(0.5, 1), (1, 2), (2.5, 1), (3, 2)],
+              [(0, 3), (1, 2), (2, 1), (3, 0)]],
+             46, ring=1.2)
+    aulos = Voice(3, 2, 12, 84)
+    melody(piece, rng, bars, roots, a, aulos,
+           rhythms=[(1, 0.5, 0.5, 1, 1), (0.5, 0.5, 1, 2), (1.5, 0.5, 1, 1),
+                    (0.25, 0.25, 0.5, 1, 2), (2, 0.5, 0.5, 1)],
+           cadences=[(1, 3), (2, 2), (0.5, 0.5, 3)],
+           play=lambda i: (i // 4) % 4 != 3)
+    doumbek: Kit = {"d": (64, 82), "t": (62, 64), "k": (63, 48), "s": (54, 40),
+                    "b": (60, 55)}
+    drums(piece, rng, bars, doumbek,
+          grooves=[["d..td.t.", "s.s.s.s."], ["d.ktd.kt", "..s...s."],
+                   ["d..tdkt.", "s...s..."], ["d.t.d.tk", "....s.s."]],
+          fills=[["d.tktktk", "s.s.s.ss"], ["dbdbtktk", "........"]])
+
+    # III. Procession (6:00-9:00): D minor, 88 bpm, quickening to 104 in the last minute;
+    # choir chant, horn calls, taiko and timpani, harp and flute running underneath.
+    m = Scale(62, AEOLIAN)
+    piece.instrument(359.5, 6, 52, 100, 64, 75)
+    piece.instrument(359.5, 7, 60, 84, 44, 65)
+    piece.instrument(359.5, 8, 47, 90, 84, 60)
+    piece.instrument(359.5, 10, 116, 100, 64, 50)
+    piece.instrument(359.5, 11, 73, 80, 90, 65)
+    piece.swell(3, 352.0, 360.0, 127, 0)
+    piece.swell(5, 352.0, 360.0, 127, 70)
+    bars = bars_between(360.0, RISE_S, 4, 88.0) + bars_between(RISE_S, 536.0, 4, 94.0, 108.0)
+    moves = {0: (5, 3, 6), 1: (4, 6), 2: (5, 6), 3: (0, 4, 6), 4: (0, 5), 5: (6, 3, 2),
+             6: (2, 0, 5)}
+    roots = progression(rng, len(bars), moves, 4, (4, 0))
+    rise = rising(bars, 1.0, 1.3)
+    held(piece, bars, roots, m, 5, -7, 56, every=2)
+    piece.swell(5, RISE_S, 536.0, 70, 127, steps=30)
+    arpeggio(piece, rng, bars, roots, m, 1, 0,
+             [[(i * 0.5, s) for i, s in enumerate((0, 1, 2, 3, 2, 1, 2, 3))],
+              [(i * 0.5, s) for i, s in enumerate((0, 2, 3, 4, 3, 2, 1, 2))]],
+             50, ring=1.0)
+    chant = Voice(6, 0, 9, 76, legato=0.98)
+    melody(piece, rng, bars, roots, m, chant,
+           rhythms=[(2, 2), (2, 1, 1), (3, 1), (1, 1, 2)], cadences=[(4,), (2, 2)],
+           shadow=[(Voice(6, 0, 9, 60), -7)], play=lambda i: (i // 4) % 4 != 1 or late(bars, i))
+    horn = Voice(7, -3, 6, 80)
+    melody(piece, rng, bars, roots, m, horn,
+           rhythms=[(0.5, 0.5, 1, 2), (1, 0.5, 0.5, 2), (-2, 0.5, 0.5, 1)],
+           cadences=[(-2, 2), (1, 3)], phrase=4,
+           play=lambda i: (i // 4) % 4 == 1 or late(bars, i), shadow=[(Voice(7, -3, 6, 70), -2)])
+    counter = Voice(11, 5, 14, 62)
+    melody(piece, rng, bars, roots, m, counter,
+           rhythms=[(1, 0.5, 0.5, 1, 1), (0.5, 0.5, 0.5, 0.5, 2)], cadences=[(2, 2)],
+           play=lambda i: (i // 8) % 2 == 1)
+    for i, bar in enumerate(bars):
+        g = rise(i)
+        in_rise = bar.start >= RISE_S
+        for beat in ((0, 2) if not in_rise else (0, 1, 2, 3)):
+            piece.note(bar.at(beat), 0.4, 10, 36 if beat % 2 == 0 else 43, 88 * g)
+        if in_rise or i % 2 == 1:
+            piece.note(bar.at(3.5), 0.3, 10, 48, 62 * g)
+        if i % 4 == 0 or in_rise:
+            piece.note(bar.at(0), 1.0, 8, m.pitch(roots[i] - 7), 92 * g)
+        if i % 4 == 3:
+            for k in range(8):  # a timpani roll into the next phrase
+                piece.note(bar.at(2 + k * 0.25), 0.25, 8, m.pitch(-7 + 4), 50 + 6 * k)
+        if in_rise and i % 2 == 0:
+            piece.hit(bar.start, 52, 70 * g)
+    end = bars[-1].start + bars[-1].length
+    for p in (38, 50, 57, 62, 65, 69):  # the final chord, ringing into the gong
+        piece.note(end, 3.6, 5, p, round(96 * FINAL), jitter=0.0)
+    piece.note(end, 3.6, 6, 62, round(100 * FINAL), jitter=0.0)
+    piece.note(end, 3.6, 6, 74, round(96 * FINAL), jitter=0.0)
+    piece.note(end, 2.0, 8, 38, round(118 * FINAL), jitter=0.0)
+    piece.note(end, 2.0, 10, 36, round(120 * FINAL), jitter=0.0)
+    piece.hit(end, 49, round(100 * FINAL))
+    return piece
+
+
+# --- Era II: medieval ---------------------------------------------------------------------------
+
+
+def era2() -> Piece:
+    piece = Piece("era2")
+    rng = rng_for("score era2")
+    # Channels: 0 lute, 1 recorder, 2 cello, 3 choir, 4 organ, 5 bells, 6 bagpipe, 7 shawm,
+    # 8 fiddle, 10 dulcimer, 11 bassoon drone, 9 percussion.
+    piece.instrument(0.0, 0, 24, 100, 50, 55)
+    piece.instrument(0.0, 1, 74, 90, 78, 60)
+    piece.instrument(0.0, 2, 42, 70, 40, 60)
+    piece.instrument(0.0, DRUMS, 0, 84, 70, 40)
+
+    # I. Lute and recorder (0:00-3:00): G mixolydian, 6/8 at 58 dotted quarters a minute.
+    g = Scale(67, MIXOLYDIAN)
+    bars = bars_between(0.0, 180.0, 6, 58.0 * 3)
+    moves: Moves = {0: (6, 3, 4, 5), 1: (4, 0), 2: (5, 3), 3: (0, 6, 4), 4: (0, 5),
+                    5: (3, 1, 6), 6: (0, 3)}
+    roots = progression(rng, len(bars), moves, 4, (6, 0))
+    arpeggio(piece, rng, bars, roots, g, 0, -7,
+             [[(0, 0), (1, 1), (2, 2), (3, 3), (4, 2), (5, 1)],
+              [(0, 0), (2, 2), (3, 3), (5, 4)],
+              [(0, 0), (1, 2), (2, 3), (3, 1), (4, 2), (5, 3)],
+              [(0, 0), (1.5, 1), (3, 2), (4, 3), (5, 2)]],
+             62, ring=2.0)
+    recorder = Voice(1, 1, 11, 76)
+    melody(piece, rng, bars, roots, g, recorder,
+           rhythms=[(2, 1, 2, 1), (3, 2, 1), (1, 1, 1, 3), (2, 1, 3), (1.5, 0.5, 1, 2, 1)],
+           cadences=[(3, 3), (6,), (2, 1, 3)],
+           play=lambda i: i >= 4 and (i // 8) % 4 != 3)
+    for i, bar in enumerate(bars):
+        if i % 2 == 0 and i >= 4:
+            piece.note(bar.start, bar.length * 1.9, 2, g.pitch(roots[i] - 14), 54)
+        if i >= 12:
+            piece.hit(bar.start, 61, 50)
+            piece.hit(bar.at(3), 60, 36)
+            piece.hit(bar.at(5), 54, 30)
+
+    # II. Chant (3:00-6:00): D dorian, slow 4/4 at 56; choir in organum, organ, bells.
+    dd = Scale(62, DORIAN)
+    piece.instrument(179.5, 3, 52, 104, 64, 90)
+    piece.instrument(179.5, 4, 19, 76, 64, 80)
+    piece.instrument(179.5, 5, 14, 70, 80, 90)
+    piece.swell(0, 174.0, 180.0, 127, 0)
+    piece.swell(1, 174.0, 180.0, 127, 0)
+    bars = bars_between(180.0, 360.0, 4, 56.0)
+    moves = {0: (6, 3, 2), 1: (0, 6), 2: (3, 0), 3: (0, 2, 6), 4: (3, 0), 5: (3, 6),
+             6: (0, 3)}
+    roots = progression(rng, len(bars), moves, 4, (6, 0), per_bar=2)
+    for start in range(0, len(bars), 4):
+        group = bars[start : start + 4]
+        end = group[-1].start + group[-1].length
+        for p in (38, 45):
+            piece.note(group[0].start, end - group[0].start + 0.1, 4, p, 64, jitter=0.0)
+        piece.note(group[0].start, 5.0, 5, 74 if (start // 4) % 2 == 0 else 69, 62)
+    held(piece, bars, roots, dd, 2, -14, 50, degrees=(0, 4), every=2)
+    cantor = Voice(3, -1, 7, 80, legato=1.0)
+    melody(piece, rng, bars, roots, dd, cantor,
+           rhythms=[(2, 1, 1), (1, 1, 2), (3, 1), (1, 1, 1, 1), (2, 2)],
+           cadences=[(4,), (2, 2)], motif_odds=0.35,
+           shadow=[(Voice(3, -1, 7, 64), -4)], play=lambda i: i % 8 != 7)
+
+    # III. Estampie (6:00-9:00): G mixolydian, 6/8 at 76, quickening to 92 at the end;
+    # bagpipe and shawm, fiddle, dulcimer, tabor and tambourine.
+    piece.instrument(359.5, 6, 109, 72, 40, 50)
+    piece.instrument(359.5, 7, 68, 84, 84, 50)
+    piece.instrument(359.5, 8, 110, 80, 96, 55)
+    piece.instrument(359.5, 10, 15, 88, 30, 50)
+    piece.instrument(359.5, 11, 70, 72, 64, 50)
+    piece.swell(3, 354.0, 360.0, 127, 0)
+    piece.swell(4, 354.0, 360.0, 127, 0)
+    bars = bars_between(360.0, RISE_S, 6, 76.0 * 3) + bars_between(RISE_S, 537.0, 6, 80.0 * 3,
+                                                                   94.0 * 3)
+    moves = {0: (6, 3, 4), 1: (4, 0), 2: (3, 6), 3: (0, 6, 4), 4: (0, 3), 5: (3, 6),
+             6: (0, 3, 4)}
+    roots = progression(rng, len(bars), moves, 4, (6, 0))
+    drone(piece, 360.0, 537.0, 11, (43, 50), 58, bars[0].length * 4)
+    arpeggio(piece, rng, bars, roots, g, 10, -7,
+             [[(i, s) for i, s in enumerate((0, 1, 2, 3, 2, 1))],
+              [(i, s) for i, s in enumerate((0, 2, 1, 3, 2, 4))]],
+             58, ring=1.0)
+    tunes = [(2, 1, 2, 1), (1, 1, 1, 2, 1), (3, 2, 1), (1, 2, 1, 2), (2, 1, 1, 1, 1)]
+    closes = [(3, 3), (2, 1, 3)]
+    shawm = Voice(7, 0, 10, 80)
+    melody(piece, rng, bars, roots, g, shawm, rhythms=tunes, cadences=closes,
+           play=lambda i: (i // 8) % 2 == 0 or late(bars, i), shadow=[(Voice(6, 0, 10, 70), 0)])
+    fiddle = Voice(8, 2, 12, 76)
+    melody(piece, rng, bars, roots, g, fiddle, rhythms=tunes, cadences=closes,
+           play=lambda i: (i // 8) % 2 == 1 or late(bars, i))
+    tabor: Kit = {"x": (38, 52), "o": (45, 70), "s": (54, 42), "h": (61, 46)}
+    late_start = next(i for i, b in enumerate(bars) if b.start >= RISE_S)
+    drums(piece, rng, bars[:late_start], tabor,
+          grooves=[["O..o..", "..x..x", "s..s.."], ["O.xo.x", "s.ss.s"], ["O..O..", ".x.xx."]],
+          fills=[["O.xxxx", "ssssss"], ["OxxOxx", "......"]], steps=6)
+    drums(piece, rng, bars[late_start:], tabor,
+          grooves=[["O.oO.o", ".xx.xx", "ssssss"], ["OxoOxo", "ssssss", "h..h.."]],
+          fills=[["OxxxXX", "ssssss"]], steps=6, gain=1.2)
+    end = bars[-1].start + bars[-1].length
+    for p in (43, 50, 55, 59, 62, 67):
+        piece.note(end, 2.9, 11 if p < 50 else 10, p, round(100 * FINAL), jitter=0.0)
+    for ch in (6, 7, 8):
+        piece.note(end, 2.9, ch, 79 if ch == 8 else 67, round(96 * FINAL), jitter=0.0)
+    piece.hit(end, 45, round(110 * FINAL))
+    piece.hit(end, 54, round(100 * FINAL))
+    return piece
+
+
+# --- Era III: modern ----------------------------------------------------------------------------
+
+
+def era3() -> Piece:
+    piece = Piece("era3")
+    rng = rng_for("score era3")
+    # Channels: 0 e-piano, 1 strings, 2 vibraphone, 3 bass, 4 synth bass, 5 poly stabs,
+    # 6 square arpeggio, 7 saw lead, 8 brass, 10 piano, 11 warm pad, 9 drum kit.
+    piece.instrument(0.0, 0, 4, 110, 50, 50, 40)
+    piece.instrument(0.0, 1, 48, 84, 74, 70)
+    piece.instrument(0.0, 2, 11, 110, 84, 60)
+    piece.instrument(0.0, 3, 33, 104, 64, 20)
+    piece.instrument(0.0, DRUMS, 0, 88, 64, 35)
+
+    # I. Workshop (0:00-3:00): A minor, 92 bpm; electric piano, strings, vibraphone, bass.
+    am = Scale(57, AEOLIAN)
+    bars = bars_between(0.0, 180.0, 4, 92.0)
+    moves: Moves = {0: (5, 3, 6, 2), 1: (4,), 2: (5, 3), 3: (4, 6, 0), 4: (0, 5), 5: (6, 2, 3),
+                    6: (2, 0)}
+    roots = progression(rng, len(bars), moves, 4, (4, 0))
+    held(piece, bars, roots, am, 1, -7, 44, degrees=(0, 2, 4, 7), every=2)
+    arpeggio(piece, rng, bars, roots, am, 0, -7,
+             [[(0, 0), (0, 1), (0, 2), (1.5, 1), (1.5, 2), (2.5, 0), (2.5, 3)],
+              [(0, 1), (0, 2), (0, 3), (2, 1), (2, 2), (3.5, 3)],
+              [(0, 0), (1, 1), (1, 2), (2, 3), (3, 1), (3, 2)]],
+             56, ring=1.4, accent=1.0)
+    vibes = Voice(2, 2, 12, 78)
+    melody(piece, rng, bars, roots, am, vibes,
+           rhythms=[(1, 0.5, 0.5, 2), (0.5, 0.5, 1, 1, 1), (1.5, 0.5, 1, 1), (-1, 1, 0.5, 1.5),
+                    (2, 0.5, 0.5, 1)],
+           cadences=[(2, 2), (1, 3), (0.5, 0.5, 3)],
+           play=lambda i: i >= 8 and (i // 8) % 4 != 3)
+    for i, bar in enumerate(bars):
+        root = am.pitch(roots[i] - 14)
+        piece.note(bar.start, bar.beat_s * 1.8, 3, root, 76)
+        piece.note(bar.at(2), bar.beat_s * 1.4, 3, root + (7 if i % 2 else 12), 66)
+        if i >= 16:
+            for k in range(8):
+                piece.hit(bar.at(k * 0.5), 42, 44 if k % 2 else 58)
+            piece.hit(bar.at(1), 37, 54)
+            piece.hit(bar.at(3), 37, 54)
+
+    # II. Engine (3:00-6:00): D minor, 112 bpm; synth bass, stabs, arpeggio, drum kit.
+    dm = Scale(62, AEOLIAN)
+    piece.instrument(179.5, 4, 38, 92, 64, 20)
+    piece.instrument(179.5, 5, 90, 76, 44, 50, 60)
+    piece.instrument(179.5, 6, 80, 64, 90, 45)
+    piece.swell(0, 174.0, 180.0, 127, 0)
+    piece.swell(2, 174.0, 180.0, 127, 0)
+    piece.swell(3, 174.0, 180.0, 127, 0)
+    piece.swell(1, 174.0, 180.0, 127, 0)
+    bars = bars_between(180.0, 360.0, 4, 112.0)
+    moves = {0: (5, 6, 3), 1: (4,), 2: (5, 6), 3: (0, 4, 6), 4: (0, 5), 5: (6, 3, 2),
+             6: (0, 2, 5)}
+    roots = progression(rng, len(bars), moves, 4, (6, 0))
+    for i, bar in enumerate(bars):
+        root = dm.pitch(roots[i] - 14)
+        for k in range(8):
+            octave = 12 if k in (3, 6) else 0
+            piece.note(bar.at(k * 0.5), bar.beat_s * 0.42, 4, root + octave, 92 if k % 2 else 100)
+        stabs = (1.5, 3.5) if i % 2 else (0.5, 2.5, 3.5)
+        for beat in stabs:
+            for p in chord(dm, roots[i], 0):
+                piece.note(bar.at(beat), bar.beat_s * 0.3, 5, p, 64)
+    arpeggio(piece, rng, bars, roots, dm, 6, 7,
+             [[(k * 0.25, s) for k, s in enumerate((0, 1, 2, 3) * 4)],
+              [(k * 0.25, s) for k, s in enumerate((0, 2, 1, 3, 2, 4, 3, 1) * 2)],
+              [(k * 0.25, s) for k, s in enumerate((3, 2, 1, 0) * 4)]],
+             48, ring=0.22, change_every=4, accent=1.3)
+    kit: Kit = {"k": (36, 96), "s": (38, 84), "h": (42, 58), "o": (46, 60), "c": (39, 64),
+                "r": (37, 60), "t": (45, 74), "m": (48, 74)}
+    drums(piece, rng, bars, kit,
+          grooves=[["K...k...K...k...", "....S.......S...", "h.h.h.h.h.h.h.ho"],
+                   ["K.....k.K.......", "....S.......S..r", "hhh.hhh.hhh.hhh."],
+                   ["K...k.k.K...k...", "....S..c....S...", "h.h.h.h.h.h.h.h."]],
+          fills=[["K...k...K.......", "....S.....ssSsss", "h.h.h.h........."],
+                 ["K...k...K...k...", "....S...tt..mmss", "h.h.h.h........."]],
+          steps=16, change_every=8)
+
+    # III. Anthem (6:00-9:00): A minor, 124 bpm, quickening to 142 at the end; saw lead,
+    # strings, brass, piano, pad and the full kit.
+    piece.instrument(359.5, 7, 81, 76, 64, 55, 30)
+    piece.instrument(359.5, 8, 61, 80, 40, 60)
+    piece.instrument(359.5, 10, 0, 84, 80, 50)
+    piece.instrument(359.5, 11, 89, 70, 64, 70)
+    piece.swell(5, 354.0, 360.0, 127, 0)
+    piece.swell(6, 354.0, 360.0, 127, 0)
+    piece.controls.append(Control(360.0, 1, 11, 110))
+    piece.controls.append(Control(360.0, 3, 11, 127))
+    bars = bars_between(360.0, RISE_S, 4, 124.0) + bars_between(RISE_S, 537.0, 4, 128.0, 144.0)
+    moves = {0: (5, 2, 6), 1: (4,), 2: (6, 5), 3: (0, 4), 4: (0, 5), 5: (2, 6, 3),
+             6: (2, 0)}
+    roots = progression(rng, len(bars), moves, 4, (4, 0))
+    rise = rising(bars, 1.0, 1.25)
+    held(piece, bars, roots, am, 11, -7, 50, degrees=(0, 2, 4), every=2)
+    held(piece, bars, roots, am, 1, 0, 48, degrees=(0, 4), every=1)
+    piece.swell(1, RISE_S, 537.0, 110, 127, steps=30)
+    piece.swell(11, RISE_S, 537.0, 100, 127, steps=30)
+    arpeggio(piece, rng, bars, roots, am, 10, 0,
+             [[(k * 0.5, s) for k, s in enumerate((0, 1, 2, 3, 4, 3, 2, 1))],
+              [(k * 0.5, s) for k, s in enumerate((0, 2, 4, 3, 1, 3, 2, 4))]],
+             56, ring=0.6, change_every=4)
+    lead = Voice(7, 4, 13, 84)
+    melody(piece, rng, bars, roots, am, lead,
+           rhythms=[(1, 0.5, 0.5, 1, 1), (0.5, 0.5, 1, 2), (1.5, 0.5, 1, 0.5, 0.5),
+                    (0.75, 0.75, 0.5, 2), (2, 1, 1)],
+           cadences=[(2, 2), (1, 3)], play=lambda i: (i // 8) % 3 != 2 or late(bars, i))
+    brass = Voice(8, -3, 5, 80)
+    for i, bar in enumerate(bars):
+        g = rise(i)
+        in_rise = bar.start >= RISE_S
+        root = am.pitch(roots[i] - 14)
+        for k in range(8):
+            piece.note(bar.at(k * 0.5), bar.beat_s * 0.4, 3, root + (12 if k % 4 == 3 else 0),
+                       90 * g)
+        if i % 2 == 0 or in_rise:
+            for p in chord(am, roots[i], -3):
+                piece.note(bar.start, bar.beat_s * (0.9 if in_rise else 1.6), 8, p,
+                           brass.velocity * g)
+    late_start = next(i for i, b in enumerate(bars) if b.start >= RISE_S)
+    drums(piece, rng, bars[:late_start], kit,
+          grooves=[["K...K...K...K...", "....S.......S...", "h.o.h.o.h.o.h.o."],
+                   ["K...K...K...K.k.", "....S.......S...", "hhhhhhhhhhhhhhhh"],
+                   ["K...K...K...K...", "....S..s....S...", "h.h.h.h.h.h.h.ho"]],
+          fills=[["K...K...K...K...", "....S...ssSsSSSS", "h.h.h.h........."],
+                 ["K...K...K...K...", "....S...ttmmssSS", "h.h.h.h........."]],
+          steps=16, change_every=8)
+    drums(piece, rng, bars[late_start:], kit,
+          grooves=[["K...K...K...K...", "....S.......S.s.", "hhhhhhhhhhhhhhhh", "c.c.c.c.c.c.c.c."],
+                   ["K...K...K.k.K...", "....S..s....S...", "hohohohohohohoho"]],
+          fills=[["K...K...K...K...", "....S...sssSSSSS", "hhhhhhhh........"]],
+          steps=16, change_every=4, gain=1.15)
+    for i, bar in enumerate(bars):
+        if i % 8 == 0 or (bar.start >= RISE_S and i % 4 == 0):
+            piece.hit(bar.start, 49, 96)
+    end = bars[-1].start + bars[-1].length
+    for p in (45, 57, 60, 64, 69):
+        piece.note(end, 2.9, 1, p, round(110 * FINAL), jitter=0.0)
+        piece.note(end, 2.9, 8, p, round(104 * FINAL), jitter=0.0)
+    piece.note(end, 2.9, 4, 33, round(110 * FINAL), jitter=0.0)
+    piece.hit(end, 36, round(120 * FINAL))
+    piece.hit(end, 49, round(112 * FINAL))
+    piece.hit(end, 57, round(104 * FINAL))
+    return piece
+
+
+COMPOSERS: dict[int, Callable[[], Piece]] = {1: era1, 2: era2, 3: era3}
