@@ -418,7 +418,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     if args.audio == "auto":
         from device.adapters.audio import Audio
 
-        audio = Audio(config.audio, SOUNDS_DIR)
+        audio = Audio(config.audio, SOUNDS_DIR,
+                      era_shape=(config.realtime.length_s, config.realtime.scholar_cues_s))
 
     kind = choose_display_kind(args.display, config)
     window: WindowDisplay | None = None

@@ -29,7 +29,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -330,12 +330,14 @@ class Audio:
         opener: Opener = open_mixer,
         retry_s: float = RETRY_S,
         mixer: Mixer | None = None,
+        era_shape: tuple[float, Sequence[float]] = (540.0, (180.0, 360.0)),
     ) -> None:
         """Open the mixer (or note why not and keep retrying every `retry_s` in the background).
 
         `clock` is the app's clock (the `now` given to `apply`): music positions after a pause,
         restart or late device are computed on it. `opener` opens pygame's mixer (tests inject a
-        failing one); `mixer` replaces pygame altogether. Read `problem` once after
+        failing one); `mixer` replaces pygame altogether. `era_shape` is a real-time era's
+        length and scholar calls (s): they place the 540 s era score. Read `problem` once after
         construction; `on_change` reports every later change.
         """
         self.config = config
@@ -347,7 +349,7 @@ class Audio:
         self._mixer: Mixer = mixer if mixer is not None else PygameMixer(opener, clock)
         scores = [era for era in (1, 2, 3)
                   if (self.sounds_dir / f"era{era}_score.ogg").is_file()]
-        self._plan = AudioPlan(config, str(self.sounds_dir), scores=scores)
+        self._plan = AudioPlan(config, str(self.sounds_dir), scores=scores, era_shape=era_shape)
         self._plan_lock = threading.Lock()  # held only around pure planner calls
         self._device = threading.RLock()  # held while the device opens or closes
         self._wake = threading.Condition(threading.Lock())  # the worker's queue

@@ -21,13 +21,14 @@ whenever `wake_at(now)` says a ramp step is due. Files that cannot be read come 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
 
 from .config import AudioConfig
 from .model import Mode, Music, MusicAction, PlaySound, PrepareMusic, SetVolume, Sound
+from .score import score_segments
 
 DUCKING_CUES = frozenset({Sound.GONG, Sound.CRY})
 DUCK_DOWN_S = 0.15  # ramp from full music to ducked
@@ -105,16 +106,33 @@ MUSIC_COMMANDS = (PrepareStream, StartMusic, PauseMusic, ResumeMusic, StopMusic,
 # --- what plays ---------------------------------------------------------------------------------
 
 
+Pieces = tuple[tuple[float, float], ...]  # ((running time, file position), ...), see score.py
+
+
 @dataclass(frozen=True)
 class Choice:
-    """An era's music: the file, how it is played, and the file time of running time 0."""
+    """An era's music: the file, how it is played, and the file time of running time 0.
+
+    A timed score may come in `pieces`: from each piece's running time on, the file plays
+    straight on from that piece's position (an era of another length than the score's seeks
+    at its scholar calls, `device/core/score.py`); () = one piece from `offset`.
+    """
 
     path: str
     kind: MusicKind
     offset: float = 0.0
+    pieces: Pieces = ()
 
     def position(self, era_time: float) -> float:
-        return self.offset + max(era_time, 0.0)
+        era_time = max(era_time, 0.0)
+        if not self.pieces:
+            return self.offset + era_time
+        at, position = next(p for p in reversed(self.pieces) if p[0] <= era_time)
+        return position + (era_time - at)
+
+    def next_seek(self, era_time: float) -> float | None:
+        """The running time at which the next piece starts (None: the file plays on)."""
+        return next((at for at, _ in self.pieces if at > max(era_time, 0.0)), None)
 
 
 @dataclass(frozen=True)
@@ -163,12 +181,17 @@ class AudioPlan:
     time (the adapter holds a lock only around these pure calls, never around mixer work)."""
 
     def __init__(self, config: AudioConfig, sounds_dir: str, *,
-                 scores: Collection[int] = ()) -> None:
+                 scores: Collection[int] = (),
+                 era_shape: tuple[float, Sequence[float]] = (540.0, (180.0, 360.0))) -> None:
         """`scores`: the eras whose through-composed score (`era<N>_score.ogg` in
-        `sounds_dir`) is there to play in real time; the others loop `era<N>.ogg`."""
+        `sounds_dir`) is there to play in real time (with `music_style` "score"); the others
+        loop `era<N>.ogg`. `era_shape`: a real-time era's length and scholar calls (s), which
+        place the 540 s score on the era's running time."""
         self.config = config
         self.sounds_dir = PurePath(sounds_dir)
-        self.scores = frozenset(scores)
+        self.scores = frozenset(scores) if config.music_style == "score" else frozenset()
+        self.score_pieces: Pieces = score_segments(*era_shape)
+        self._seek_at: float | None = None  # clock time of a timed score's next piece
         self.master = _clamp(config.volume)
         self._modes: dict[int, Mode] = {}
         self._memo: _Memo | None = None
@@ -199,7 +222,7 @@ class AudioPlan:
             elif own.music:
                 candidates.append(Choice(str(PurePath(own.music)), "loop"))
         if mode is Mode.REALTIME and era in self.scores:
-            candidates.append(Choice(score, "timed"))
+            candidates.append(Choice(score, "timed", pieces=self.score_pieces))
         candidates.append(Choice(built_in, "loop"))
         return next((c for c in candidates if c.path not in self._bad), None)
 
@@ -220,8 +243,9 @@ class AudioPlan:
     def wake_at(self, now: float) -> float | None:
         """When `tick` has something to do next (None: not until another effect)."""
         if self._ramp is not None:
-            return self._next_step if self._next_step is not None else now
-        return self._cues_end
+            ramp = self._next_step if self._next_step is not None else now
+            return ramp if self._seek_at is None else min(ramp, self._seek_at)
+        return min((t for t in (self._cues_end, self._seek_at) if t is not None), default=None)
 
     # --- steps ----------------------------------------------------------------------------------
 
@@ -245,7 +269,17 @@ class AudioPlan:
         return []
 
     def tick(self, now: float) -> list[Command]:
-        """Advance the ducking to `now`."""
+        """Advance the ducking to `now`, and seek a timed score that reached its next piece."""
+        commands: list[Command] = []
+        if self._seek_at is not None and now >= self._seek_at:
+            self._seek_at = None
+            memo, playing = self._memo, self._playing
+            if (memo is not None and memo.running and playing is not None
+                    and not playing.paused and playing.choice.kind == "timed"):
+                commands += self._start(memo.era, memo.mode, memo.elapsed_at(now), now)
+        return commands + self._duck_step(now)
+
+    def _duck_step(self, now: float) -> list[Command]:
         if self._ramp is None and self._cues_end is not None and now >= self._cues_end:
             self._cues_end = None
             if self._duck_db < 0:
@@ -282,6 +316,7 @@ class AudioPlan:
     def lost(self) -> None:
         """The device went away: nothing is loaded or playing any more."""
         self._playing = None
+        self._seek_at = None
         self._prepared = None
         self._ramp = None
         self._next_step = None
@@ -323,6 +358,7 @@ class AudioPlan:
     def _music(self, effect: Music, now: float) -> list[Command]:
         self._modes[effect.era] = effect.mode
         action = effect.action
+        self._seek_at = None  # START and RESUME plan it again from the new running time
         if action is MusicAction.STOP:
             self._memo = None
             playing, self._playing = self._playing, None
@@ -344,10 +380,12 @@ class AudioPlan:
         if (playing is not None and playing.paused and playing.era == effect.era
                 and playing.choice == self.choose(effect.era, effect.mode)):
             self._playing = _Playing(playing.era, playing.choice, paused=False)
+            self._plan_seek(playing.choice, effect.elapsed, now)
             return [ResumeMusic()]
         if playing is None or playing.era != effect.era or playing.paused:
             # nothing (or something else) loaded: after a restart or a late device
             return self._start(effect.era, effect.mode, effect.elapsed, now)
+        self._plan_seek(playing.choice, effect.elapsed, now)  # plays on as it was
         return []
 
     def _start(self, era: int, mode: Mode, era_time: float, now: float) -> list[Command]:
@@ -357,8 +395,14 @@ class AudioPlan:
             return [StopMusic(0.0)]
         self._playing = _Playing(era, choice, paused=False)
         self._prepared = choice.path
+        self._plan_seek(choice, era_time, now)
         return [StartMusic(choice.path, choice.position(era_time), now,
                            loop=choice.kind == "loop", gain=self.music_gain)]
+
+    def _plan_seek(self, choice: Choice, era_time: float, now: float) -> None:
+        """When (clock) a timed score running from `era_time` at `now` must seek next."""
+        upcoming = choice.next_seek(era_time) if choice.kind == "timed" else None
+        self._seek_at = None if upcoming is None else now + (upcoming - max(era_time, 0.0))
 
     def _prepare(self, era: int, mode: Mode) -> list[Command]:
         choice = self.choose(era, mode)

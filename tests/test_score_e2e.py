@@ -1,0 +1,119 @@
+"""The era score, heard: `erabox run` on SDL's `disk` driver, through a pause and a restart.
+
+A real-time Era I with the shipped 540 s score (the default `music_style`). The recording is
+the mixer's real output; where in the score each stretch of it comes from is found by matched
+filtering against the score file itself (decoded by libsndfile, not by the box), so the test
+compares what was played with the file at that second:
+
+- from the start gong the music is the score from 0:00 (positioned at running time);
+- after a pause and resume it goes on from the very sample where it stopped;
+- after a power cut the box comes back paused at its saved running time, and on resume the
+  music starts at exactly that second of the score.
+
+Stream time is not real time here (the disk driver runs a few per cent fast, and a busy
+machine stalls it); only positions in the score are compared, never clock readings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import soundfile
+from audio_analysis import locate, read_raw, sound_spans
+
+RATE = 44100
+SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
+SCORE = SOUNDS / "era1_score.ogg"
+
+CONFIG = """
+[realtime]
+lead_in_s = 0
+final_ticks_s = 0
+
+[audio]
+volume = 0.8
+music_style = "score"
+"""
+# Era I starts at 0.5 s (its gong rings ~7.5 s); pause (hold NEXT) once the gong has died
+# away, resume, power cut, resume again, stop.
+SCRIPT = """\
+0.5 era press
+9.5 next hold
+11.5 next press
+13.5 restart
+15.0 next press
+17.0 end
+"""
+PIECE = RATE // 2  # 0.5 s of recording located at a time
+EDGE = RATE // 20  # stay 50 ms clear of where the music stops or starts
+
+
+def score_head(seconds: float) -> np.ndarray:
+    """The score's first `seconds`, mono, as the file holds it."""
+    data, rate = soundfile.read(SCORE, dtype="float64", frames=int(seconds * RATE))
+    assert rate == RATE
+    return data.mean(axis=1)
+
+
+def where(recording: np.ndarray, frame: int, reference: np.ndarray) -> float:
+    """The score position (s) of recording frame `frame`, from the 0.5 s that start there."""
+    offset, score = locate(recording[frame : frame + PIECE], reference, circular=False)
+    assert score > 0.9, f"recording at frame {frame} is not the score (match {score:.2f})"
+    return offset / RATE
+
+
+def test_score_keeps_its_place_through_a_pause_and_a_restart(tmp_path: Path) -> None:
+    (tmp_path / "erabox.toml").write_text(CONFIG)
+    (tmp_path / "s.script").write_text(SCRIPT)
+    recording, events = tmp_path / "out.raw", tmp_path / "events.jsonl"
+    env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", SDL_AUDIODRIVER="disk",
+               SDL_DISKAUDIOFILE=str(recording), ERABOX_STATE=str(tmp_path / "state.json"))
+    env.pop("SDL_DISKAUDIODELAY", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+         "--display", "none", "--script", str(tmp_path / "s.script"),
+         "--events", str(events)],
+        env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "ERROR" not in proc.stderr, proc.stderr
+
+    audio = read_raw(recording)
+    spans = sound_spans(audio, min_gap=RATE // 10)
+    # Music from the start gong to the pause, from the resume to the power cut, and from the
+    # resume after the restart to the end: three stretches, digital silence between them.
+    assert len(spans) == 3, [s.seconds(RATE) for s in spans]
+    first, second, third = spans
+    reference = score_head(30.0)
+
+    # Positioned at running time from the start gong: a stretch well after the gong has
+    # faded lies as far into the score as into the era.
+    probe = first.start + int(8.5 * RATE)
+    assert abs(where(audio, probe, reference) - (probe - first.start) / RATE) < 0.05
+
+    # Pause and resume: the music goes on from the sample where it stopped.
+    before = first.stop - EDGE - PIECE
+    stopped_at = where(audio, before, reference) + (first.stop - before) / RATE
+    after = second.start + EDGE
+    resumed_at = where(audio, after, reference) - EDGE / RATE
+    assert abs(resumed_at - stopped_at) < 0.01, (stopped_at, resumed_at)
+
+    # Power cut: the box comes back paused at its saved running time, and the music resumes
+    # at exactly that second of the score.
+    events_seen = [json.loads(line) for line in events.read_text().splitlines()]
+    cut = next(i for i, e in enumerate(events_seen)
+               if e["type"] == "prompt" and e["prompt"] == "resumed")
+    back = next(e for e in events_seen[cut:] if e["type"] == "state")
+    assert back["state"] == "paused", back
+    saved = float(back["elapsed"])
+    after = third.start + EDGE
+    restarted_at = where(audio, after, reference) - EDGE / RATE
+    assert abs(restarted_at - saved) < 0.02, (saved, restarted_at)
+    # ... which is where the music had got to before the cut, less at most the time since
+    # the box's last save (saves come at least every 5 s while an era runs).
+    cut_at = where(audio, second.stop - EDGE - PIECE, reference) + (EDGE + PIECE) / RATE
+    assert cut_at - 5.05 <= restarted_at <= cut_at, (cut_at, restarted_at)
