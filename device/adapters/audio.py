@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..core import rules
 from ..core.audio_plan import (
     AudioPlan,
     Command,
@@ -330,7 +331,7 @@ class Audio:
         opener: Opener = open_mixer,
         retry_s: float = RETRY_S,
         mixer: Mixer | None = None,
-        era_shape: tuple[float, Sequence[float]] = (540.0, (180.0, 360.0)),
+        era_shape: tuple[float, Sequence[float]] = (rules.ERA_LENGTH_S, rules.SCHOLAR_CUES_S),
     ) -> None:
         """Open the mixer (or note why not and keep retrying every `retry_s` in the background).
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
 
+from . import rules
 from .config import AudioConfig
 from .model import Mode, Music, MusicAction, PlaySound, PrepareMusic, SetVolume, Sound
 from .score import score_segments
@@ -182,7 +183,8 @@ class AudioPlan:
 
     def __init__(self, config: AudioConfig, sounds_dir: str, *,
                  scores: Collection[int] = (),
-                 era_shape: tuple[float, Sequence[float]] = (540.0, (180.0, 360.0))) -> None:
+                 era_shape: tuple[float, Sequence[float]] = (rules.ERA_LENGTH_S,
+                                                         rules.SCHOLAR_CUES_S)) -> None:
         """`scores`: the eras whose through-composed score (`era<N>_score.ogg` in
         `sounds_dir`) is there to play in real time (with `music_style` "score"); the others
         loop `era<N>.ogg`. `era_shape`: a real-time era's length and scholar calls (s), which
