@@ -249,6 +249,8 @@ class Box:
                 self._show(screen(self.game, now), now)
             elif isinstance(item, Chord):
                 self.chord_since = item.since
+                if item.since is not None:  # the hold's progress must be seen: wake the screen
+                    self.care, _ = care.on_press(self.care, screen(self.game, now), now)
                 self._show(screen(self.game, now), now)
             else:
                 self._step(Tick(), now, due=due)

@@ -78,3 +78,27 @@ def test_the_box_draws_the_holds_progress(tmp_path: Path) -> None:
     half = next(s for s in shown if s.hold_progress == 0.5)
     hint = next(i for i in layout(half).items if i.role == "hint")
     assert hint.source == "New game? ■■■□□□"  # type: ignore[union-attr]
+
+
+def test_a_hold_on_a_dark_screen_wakes_it_so_its_progress_is_seen(tmp_path: Path) -> None:
+    from device.core.care import BLANK_AFTER_S, Level
+
+    looks: list[tuple[Screen, Look]] = []
+
+    class Worker:
+        def show(self, screen: Screen, no_sound: bool, t: float, look: Look | None = None,
+                 contrast: int = 255) -> None:
+            looks.append((screen, look or Look()))
+
+    clock = [0.0]
+    box = Box(Config(), state_file=StateFile(tmp_path / "state.json"),
+              screen_worker=Worker(), clock=lambda: clock[0])  # type: ignore[arg-type]
+    box.start_game()
+    clock[0] = BLANK_AFTER_S + 10  # nobody touched it for a quarter of an hour
+    box.post(Chord(clock[0]))
+    box.post(Input(Button.BOTH, Gesture.HOLD))  # the hold completes: it asks, not only wakes
+    box.post(Stop("test"))
+    box.run_loop()
+    first_hold = next(look for screen, look in looks if screen.hold_progress is not None)
+    assert first_hold.level is Level.BRIGHT
+    assert box.game.question is not None
