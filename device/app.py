@@ -50,7 +50,7 @@ from device.core.model import (
     Screen,
     Tick,
 )
-from device.core.script import End, Restart, ScriptLine, parse_script
+from device.core.script import End, Restart, ScriptLine
 from device.driver import Driver, json_lines
 from device.ports import (
     AudioPort,
@@ -66,6 +66,7 @@ from device.ports import (
     StateStore,
     Stop,
 )
+from device.script_file import read_script
 from device.ui.render import HOLD_BLOCKS
 from device.workers import ChangedOnly, NewestWorker
 
@@ -396,20 +397,17 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     )
     _return_big_buffers_to_the_system()
     config = load_config(args.config)
-    script = None
-    if args.script:
-        try:
-            text = Path(args.script).read_text(encoding="utf-8")
-        except OSError as exc:
-            from device.core.script import ScriptError
-
-            raise ScriptError(f"{args.script}: cannot read the script ({exc})") from None
-        script = parse_script(text, args.script)
+    script = read_script(args.script) if args.script else None
 
     _warn_undrawable_names(config)
     state_path = resolve_state_path(config)
     log.info("erabox starting: config %s, state file %s", config.source, state_path)
     state_file = StateFile(state_path)
+    try:
+        state_file.lock()  # before any part starts: a second box stops here (exit 2)
+    except BaseException:
+        state_file.close()
+        raise
     events, events_file = _event_stream(args.events)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.

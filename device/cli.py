@@ -13,19 +13,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from device import __version__
+from device.adapters.state_file import StateInUse
 from device.config_file import load_config
 from device.core.config import ConfigError
-from device.core.script import ScriptError, ScriptLine, parse_script
-
-
-def _read_script(name: str, stdin: TextIO) -> list[ScriptLine]:
-    if name == "-":
-        return parse_script(stdin.read(), "<stdin>")
-    try:
-        text = Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScriptError(f"{name}: cannot read the script ({exc.strerror or exc})") from None
-    return parse_script(text, name)
+from device.core.script import ScriptError
+from device.script_file import read_script
 
 
 def _json_line(stream: TextIO) -> Any:
@@ -38,7 +30,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from device.simulate import simulate
 
     config = load_config(args.config)
-    script = _read_script(args.script, sys.stdin) if args.script else []
+    script = read_script(args.script, sys.stdin.buffer) if args.script else []
     on_screen = None
     if args.frames:
         from device.frames import FrameWriter
@@ -124,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result: int = args.func(args)
         return result
-    except (ConfigError, ScriptError) as exc:
+    except (ConfigError, ScriptError, StateInUse) as exc:
         print(f"erabox: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

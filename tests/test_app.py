@@ -191,19 +191,28 @@ def test_next_press_in_setup_toggles_the_mode_on_screen(rig: Rig) -> None:
     wait_screen(rig, Phase.SETUP)
 
 
-class SlowDisplay(NullDisplay):
-    """A display whose every frame takes 200 ms (a hung I2C bus, a slow terminal)."""
+class StuckDisplay(NullDisplay):
+    """A display whose first frame never finishes until the test lets it (a hung I2C bus)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = threading.Event()
+        self.release = threading.Event()
 
     def show(self, image: Any, label: str | None = None) -> None:
-        time.sleep(0.2)  # the fault being simulated
+        self.entered.set()
+        self.release.wait(60)  # the fault being simulated
         super().show(image, label)
 
 
 def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
+    """Behaviour, not timing: with the display stuck in its first frame for the whole era,
+    every cue still fires, in order, and the era ends. (How late cues are under load is a
+    figure for `make bench`, not an assertion a shared machine can miss.)"""
     config = parse_config(
         "[realtime]\nlength_s = 3\nscholar_cues_s = [0.5, 1.0, 1.5, 2.0, 2.5]\n"
         "lead_in_s = 0\nfinal_ticks_s = 2\n", "slow.toml")
-    display = SlowDisplay()
+    display = StuckDisplay()
     screens = ScreenWorker(display, "en")
     done = threading.Event()
     events: list[dict[str, Any]] = []
@@ -222,17 +231,18 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
     try:
         from device.core.model import Button, Gesture, Input
 
+        assert display.entered.wait(30), "the screen worker never drew"
         box.post(Input(Button.ERA, Gesture.PRESS))
-        assert done.wait(15), "the era never ended"
+        assert done.wait(60), "the era never ended while the display was stuck"
+        still_stuck = not display.release.is_set() and display.frames == 0
     finally:
+        display.release.set()
         box.post(Stop("test over"))
-        loop.join(timeout=5)
+        loop.join(timeout=10)
         screens.close()
-    fired = [(sound, dispatched - due) for due, dispatched, sound in observer.cue_log]
+    assert still_stuck
     from device.core.machine import timeline
 
-    assert [s for s, _ in fired] == [cue.sound.value for cue in timeline(config)]
-    # Each frame took 200 ms; every cue still went out within a few ms of its deadline
-    # (50 ms is a bound a loaded CI machine keeps; the figures are in `make bench`).
-    assert max(late for _, late in fired) < 0.05, fired
-    assert display.frames >= 3  # the display really was busy throughout
+    assert [sound for _, _, sound in observer.cue_log] == [
+        cue.sound.value for cue in timeline(config)]
+    assert all(dispatched >= due for due, dispatched, _ in observer.cue_log)  # never early

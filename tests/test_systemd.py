@@ -229,11 +229,20 @@ def test_install_on_the_live_system_needs_root() -> None:
         env = make_shims(base / "shims", log)
         log.touch()
         log.chmod(0o666)
-        command = ["sh", str(INSTALL)]
+        # A copy the unprivileged user can read: the checkout itself may sit in a folder only
+        # its owner can enter (a `mktemp -d` clone is mode 0700).
+        tree = base / "checkout"
+        for part in ("tools/install.sh", "pyproject.toml", "systemd/erabox.service"):
+            (tree / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(REPO / part, tree / part)
+        for folder in (tree, tree / "tools", tree / "systemd"):
+            folder.chmod(0o755)
+        script = tree / "tools" / "install.sh"
+        command = ["sh", str(script)]
         if os.geteuid() == 0:
             command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
         result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
-                                check=False)
+                                check=False, cwd=base)
         assert result.returncode == 1
         assert "sudo make install" in result.stderr
         assert log.read_text() == ""

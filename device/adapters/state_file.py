@@ -4,20 +4,35 @@ A power cut can hit at any instant, so a save never overwrites the file in place
 temporary file in the same directory, fsyncs it, renames it over the old one and fsyncs the
 directory. Either the old or the new game survives, never half of one.
 
-A file that cannot be used (corrupt, from another schema version) is moved aside next to the
-original (`state.json.bad-<time>`) with a warning, and the box starts a fresh game.
+Reading is bounded and forgiving: only a regular file of at most `MAX_STATE_BYTES` is read (a
+symlink to /dev/zero, a FIFO or a directory is never opened for reading in a way that can hang or
+fill memory). Anything that cannot be used (not a regular file, too big, not UTF-8, not JSON,
+nesting or numbers too big to parse, from another schema version, inconsistent) is moved aside
+next to the original (`state.json.bad-<time>`) with ONE warning, and the box starts a fresh game.
+Temporary files left by a power cut during a save (`.state.json.<pid>.tmp`) are removed.
 
 Writes happen on a small writer thread (newest snapshot wins) so an SD card that takes 50 ms to
-fsync never delays a cue; `close()` writes whatever is pending before returning.
+fsync never delays a cue; `close()` writes whatever is pending before returning. A save that
+fails (read-only folder, full disk, the path is a directory) is retried every `RETRY_S` seconds
+until it works or a newer snapshot replaces it; `problem` says what is wrong meanwhile, for the
+screen and the log. `flush()` lets the caller wait until a snapshot is durable: the loop does it
+before a press's sound (see docs/power-cuts.md).
+
+One box per state file: `lock()` takes an exclusive lock (`.state.json.lock` beside it); a second
+instance gets `StateInUse`, which the command line turns into a clear message and exit 2.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import logging
 import os
+import stat
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +42,16 @@ from device.core.snapshot import SnapshotError, dumps, loads
 log = logging.getLogger("erabox.state")
 
 SYSTEM_STATE = Path("/var/lib/erabox/state.json")
+MAX_STATE_BYTES = 64 * 1024  # a saved game is ~300 bytes; anything this big is not one
+RETRY_S = 2.0  # a failed save is tried again this often
+
+
+class StateInUse(Exception):
+    """Another erabox holds the lock on this state file."""
+
+
+class _Unusable(Exception):
+    """The state file exists but cannot be read as a saved game."""
 
 
 def resolve_state_path(config: Config, environ: dict[str, str] | None = None) -> Path:
@@ -71,46 +96,144 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 class StateFile:
-    """The saved game at `path`."""
+    """The saved game at `path`. `on_change` is called (from the writer thread) whenever
+    `problem` changes, so the app can redraw its "cannot save" mark."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, on_change: Callable[[], None] | None = None) -> None:
         self.path = path
         self.problem: str | None = None
+        self.on_change = on_change
         self._pending: dict[str, Any] | None = None
+        self._failed = False  # the last attempt to write `_pending` failed
+        self._retry_at = 0.0
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._closed = False
         self._writes = 0
+        self._lock_fd: int | None = None
         self._thread = threading.Thread(target=self._writer, name="erabox-state", daemon=True)
         self._thread.start()
 
+    def lock(self) -> None:
+        """Take the one-box-per-state-file lock, or raise `StateInUse` naming the holder.
+
+        A folder that cannot be written at all only gets a warning: the box runs and says on
+        screen that it cannot save (it could not save a second box's game either)."""
+        lock_path = self.path.with_name(f".{self.path.name}.lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            log.warning("cannot lock %s (%s): not checking for a second erabox",
+                        lock_path, exc.strerror or exc)
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = ""
+            with contextlib.suppress(OSError, ValueError):
+                holder = os.pread(fd, 32, 0).decode("ascii").strip()
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                who = f" (pid {holder})" if holder.isdigit() else ""
+                raise StateInUse(
+                    f"the state file {self.path} is in use by another erabox{who}; "
+                    "stop that one first (two boxes on one file would overwrite each "
+                    "other's game)") from None
+            log.warning("cannot lock %s (%s): not checking for a second erabox",
+                        lock_path, exc.strerror or exc)
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        self._lock_fd = fd
+
     def load(self, config: Config) -> dict[str, Any] | None:
         """The saved snapshot, or None when there is none or it was unusable (moved aside)."""
+        self._remove_leftovers()
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self._read()
         except FileNotFoundError:
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("cannot read the saved game %s (%s): starting a new game", self.path, exc)
+        except _Unusable as exc:
+            self._set_aside(str(exc))
             return None
         try:
             return loads(text, config)
         except SnapshotError as exc:
-            aside = self.path.with_name(f"{self.path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
-            try:
-                os.replace(self.path, aside)
-                where = f"moved aside to {aside}"
-            except OSError as move_error:
-                where = f"could not move it aside: {move_error}"
-            log.warning("saved game %s is unusable (%s); %s; starting a new game",
-                        self.path, exc, where)
+            self._set_aside(str(exc))
             return None
+
+    def _read(self) -> str:
+        """The file's text: a regular file only, at most MAX_STATE_BYTES, UTF-8."""
+        try:
+            # O_NONBLOCK: opening a FIFO must not wait for a writer.
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise _Unusable(f"cannot open it: {exc.strerror or exc}") from None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                kind = ("a directory" if stat.S_ISDIR(info.st_mode) else
+                        "a FIFO" if stat.S_ISFIFO(info.st_mode) else
+                        "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                        else "a special file")
+                raise _Unusable(f"it is {kind}, not a regular file")
+            chunks: list[bytes] = []
+            size = 0
+            while size <= MAX_STATE_BYTES:
+                chunk = os.read(fd, MAX_STATE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise _Unusable(f"cannot read it: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+        if size > MAX_STATE_BYTES:
+            raise _Unusable(f"more than {MAX_STATE_BYTES} bytes, a saved game is far smaller")
+        try:
+            return b"".join(chunks).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Unusable("not UTF-8 text") from None
+
+    def _set_aside(self, why: str) -> None:
+        """Move the unusable file (or whatever sits at the path) aside, with one warning."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.bad-{stamp}")
+        n = 1
+        while aside.exists() or aside.is_symlink():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.bad-{stamp}-{n}")
+        try:
+            os.rename(self.path, aside)
+            where = f"moved aside to {aside}"
+        except OSError as move_error:
+            where = f"could not move it aside: {move_error.strerror or move_error}"
+        log.warning("saved game %s is unusable (%s); %s; starting a new game",
+                    self.path, _short(why), where)
+
+    def _remove_leftovers(self) -> None:
+        """Remove temporary files a power cut left in the middle of a save."""
+        prefix, own = f".{self.path.name}.", f".{self.path.name}.{os.getpid()}.tmp"
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(self.path.parent):
+                name = entry.name
+                if (name.startswith(prefix) and name.endswith(".tmp") and name != own
+                        and name[len(prefix):-len(".tmp")].isdigit()):
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+                        log.info("removed %s, left over from an interrupted save", entry.path)
 
     def save(self, snapshot: dict[str, Any]) -> None:
         """Queue a snapshot for writing; returns at once."""
         with self._lock:
             self._pending = snapshot
-            self._wake.notify()
+            self._failed = False
+            self._wake.notify_all()
 
     @property
     def writes(self) -> int:
@@ -118,44 +241,79 @@ class StateFile:
         return self._writes
 
     def flush(self, timeout: float = 2.0) -> bool:
-        """Wait until every queued snapshot is on disk. False on timeout."""
+        """Wait until the queued snapshot is on disk, or its write failed (then `problem`
+        says why and the writer keeps retrying). False on timeout."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while self._pending is not None:
+            while self._pending is not None and not self._failed:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
                 self._wake.wait(left)
-        return True
+            return True
 
     def close(self) -> None:
-        """Write what is pending, then stop the writer."""
+        """Write what is pending (one more try if it failed), then stop the writer."""
+        with self._lock:
+            if self._failed:
+                self._failed = False
+                self._wake.notify_all()
         self.flush()
         with self._lock:
             self._closed = True
             self._wake.notify_all()
         self._thread.join(timeout=2.0)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _next(self) -> dict[str, Any] | None:
+        """The snapshot to write next (waiting for one), or None when closed."""
+        with self._lock:
+            while True:
+                if self._pending is not None and not self._failed:
+                    return self._pending
+                if self._closed:
+                    return None
+                if self._pending is not None:  # failed: try again later
+                    left = self._retry_at - time.monotonic()
+                    if left <= 0:
+                        self._failed = False
+                        continue
+                    self._wake.wait(left)
+                else:
+                    self._wake.wait()
 
     def _writer(self) -> None:
-        while True:
-            with self._lock:
-                while self._pending is None and not self._closed:
-                    self._wake.wait()
-                if self._pending is None:
-                    return
-                snapshot = self._pending
+        while (snapshot := self._next()) is not None:
+            before = self.problem
             try:
                 write_atomically(self.path, dumps(snapshot))
                 self._writes += 1
                 if self.problem:
                     log.info("saving works again: %s", self.path)
                 self.problem = None
+                failed = False
             except OSError as exc:
                 if self.problem is None:
-                    log.warning("cannot save the game to %s: %s (will keep trying)",
-                                self.path, exc)
+                    log.warning("cannot save the game to %s: %s (will keep trying every %g s)",
+                                self.path, exc, RETRY_S)
                 self.problem = f"cannot save: {exc.strerror or exc}"
+                failed = True
             with self._lock:
                 if self._pending is snapshot:
-                    self._pending = None
+                    if failed:
+                        self._failed = True
+                        self._retry_at = time.monotonic() + RETRY_S
+                    else:
+                        self._pending = None
                 self._wake.notify_all()
+            if (before is None) != (self.problem is None) and self.on_change is not None:
+                try:
+                    self.on_change()
+                except Exception:  # a listener's bug must not stop the saving
+                    log.exception("state file listener failed")
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"

@@ -12,6 +12,8 @@ This module only parses text; reading the file is the caller's job (`load_config
 
 from __future__ import annotations
 
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -124,9 +126,9 @@ class _Table:
         self.used: set[str] = set()
 
     def fail(self, key: str, expected: str) -> ConfigError:
-        value = self.data.get(key)
+        value = _shown(self.data.get(key))
         return ConfigError(
-            f"{self.source}: key '{self.prefix}{key}': expected {expected}, got {value!r}"
+            f"{self.source}: key '{self.prefix}{key}': expected {expected}, got {value}"
         )
 
     def get(self, key: str) -> Any:
@@ -145,6 +147,12 @@ class _Table:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(key, "a number")
+        try:
+            finite = math.isfinite(value)
+        except OverflowError:  # an integer too big for a float
+            finite = False
+        if not finite:
+            raise self.fail(key, "a finite number " + _range_text(low, high, above))
         ok = (low is None or value >= low) and (high is None or value <= high)
         ok = ok and (above is None or value > above)
         if not ok:
@@ -201,9 +209,18 @@ class _Table:
         unknown = sorted(set(self.data) - self.used)
         if unknown:
             raise ConfigError(
-                f"{self.source}: unknown key '{self.prefix}{unknown[0]}'"
+                f"{self.source}: unknown key '{_shown_text(self.prefix + unknown[0], 60)}'"
                 f" (known here: {', '.join(sorted(self.used))})"
             )
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """A bad value as the message shows it: its repr, cut short (a value may be megabytes)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer with more digits than repr allows
+        return "a number with too many digits"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _range_text(low: float | None, high: float | None, above: float | None) -> str:
@@ -220,10 +237,19 @@ def _range_text(low: float | None, high: float | None, above: float | None) -> s
 
 def parse_config(text: str, source: str = "<config>", base_dir: str | None = None) -> Config:
     """Parse and validate TOML text. Relative file paths are taken from `base_dir`."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{source}: not valid TOML: {_shown_text(str(exc))}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: arrays or tables nested too deeply"
+                          ) from None
+    except ValueError:  # tomllib converts an integer of more than 4300 digits and fails
+        where = re.search(r"\d{4000,}", text)
+        line = f"line {text.count(chr(10), 0, where.start()) + 1}: " if where else ""
+        raise ConfigError(f"{source}: {line}a number with more digits than any setting takes"
+                          ) from None
     top = _Table(source, "", data)
 
     def path(table: _Table, key: str) -> str:
@@ -326,9 +352,16 @@ def _players(top: _Table) -> tuple[str, ...]:
     if not isinstance(value, list) or not 2 <= len(value) <= 4:
         raise top.fail("players", expected)
     if not all(isinstance(v, str) and v.strip() and v.isprintable() and len(v) <= 16
-               for v in value) or len(set(value)) != len(value):
+               for v in value):
         raise top.fail("players", expected)
-    return tuple(v.strip() for v in value)
+    players = tuple(v.strip() for v in value)
+    if len({p.casefold() for p in players}) != len(players):  # "red" and "Red " are one colour
+        raise top.fail("players", expected)
+    return players
+
+
+def _shown_text(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _increasing(table: _Table, key: str, default: tuple[float, ...], below: float,

@@ -8,6 +8,7 @@ caller then moves the file aside and starts a fresh game. It never crashes the b
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from .config import Config
@@ -29,8 +30,10 @@ def loads(text: str, config: Config) -> dict[str, Any]:
     """Parse and check a saved snapshot against what the box can resume."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SnapshotError(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise SnapshotError("not a saved game (nested too deeply)") from None
+    except ValueError as exc:  # not JSON, or a number with more digits than Python converts
+        raise SnapshotError(f"not JSON ({_short(str(exc))})") from None
     if not isinstance(data, dict):
         raise SnapshotError("not a JSON object")
     if data.get("schema") != SCHEMA_VERSION:
@@ -39,7 +42,7 @@ def loads(text: str, config: Config) -> dict[str, Any]:
 
     def need(key: str, ok: bool, expected: str) -> None:
         if not ok:
-            raise SnapshotError(f"'{key}' should be {expected}, is {data.get(key)!r}")
+            raise SnapshotError(f"'{key}' should be {expected}, is {_short(repr(data.get(key)))}")
 
     phases = {p.value for p in Phase} - {Phase.CONFIRM.value, Phase.SETTINGS.value}
     need("phase", data.get("phase") in phases, "a state name")
@@ -50,17 +53,37 @@ def loads(text: str, config: Config) -> dict[str, Any]:
     need("volume", _number(data.get("volume")) and 0 <= data["volume"] <= 1, "0..1")
     need("scoring_step", _int(data.get("scoring_step"))
          and 0 <= data["scoring_step"] <= SCORING_STEPS, f"0..{SCORING_STEPS}")
-    need("cues_done", _int(data.get("cues_done")) and data["cues_done"] >= 0, "a count")
+    need("cues_done", _int(data.get("cues_done")) and 0 <= data["cues_done"] <= MAX_CUES,
+         "a count of cues")
     phase = Phase(data["phase"])
+    mode = Mode(data["mode"])
+    need("phase", mode is Mode.REALTIME or phase not in REALTIME_PHASES,
+         "a phase of an introductory era")
+    need("phase", mode is Mode.INTRO or phase not in INTRO_PHASES,
+         "a phase of a real-time era")
     if phase in (Phase.RUNNING, Phase.PAUSED):
-        need("elapsed", _number(data.get("elapsed")) and data["elapsed"] >= 0,
-             "running seconds")
+        # A longer era from an older config is shortened on restore; beyond any era is junk.
+        need("elapsed", _number(data.get("elapsed")) and math.isfinite(data["elapsed"])
+             and 0 <= data["elapsed"] <= MAX_ERA_S, "running seconds")
+    armed = data.get("armed")
+    need("armed", armed is None or (_int(armed) and 0 <= armed <= MAX_CUES),
+         "null or a cue number")
     if phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
         need("round", _int(data.get("round")) and 1 <= data["round"] <= config.intro.rounds,
              f"a round 1..{config.intro.rounds}")
     else:
         data["round"] = None
     return data
+
+
+REALTIME_PHASES = (Phase.LEAD_IN, Phase.RUNNING, Phase.PAUSED)
+INTRO_PHASES = (Phase.INTRO_ROUND, Phase.SCHOLARS)
+MAX_ERA_S = 24 * 3600  # the longest era a config can set
+MAX_CUES = 10_000
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _int(value: object) -> bool:
