@@ -10,7 +10,9 @@ Threads and who owns what:
 - the screen worker (a `device.workers.NewestWorker`) renders the newest screen model and
   hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
   delays a cue.
-- the main thread installs signal handlers and, with a desktop window, runs its event loop
+- signals become inbox items on a small thread (`adapters/signals.py`), so they act at once
+  even while the main thread waits inside SDL.
+- the main thread, with a desktop window, runs its event loop
   (SDL wants video on the main thread); otherwise it just waits for the loop to finish.
 """
 
@@ -22,7 +24,6 @@ import logging
 import math
 import os
 import queue
-import signal
 import sys
 import threading
 import time
@@ -44,6 +45,7 @@ from device.core.machine import (
     Game,
     next_deadline,
     screen,
+    snapshot,
 )
 from device.core.model import (
     Input,
@@ -62,6 +64,7 @@ from device.ports import (
     LedPort,
     PowerCut,
     Redraw,
+    SaveNow,
     SettingsStore,
     StateStore,
     Stop,
@@ -100,39 +103,41 @@ class ScreenWorker:
         self._display = display
         self._language = language
         self._observer = observer
-        self._drawn = ChangedOnly[tuple[Screen, bool, Look]]()
+        self._drawn = ChangedOnly[tuple[Screen, bool, Look, bool]]()
         self._contrast: int | None = None
         self.frames = 0
-        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int]](
+        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int, bool]](
             "erabox-screen", self._draw)
 
     def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
-             contrast: int = 255) -> None:
+             contrast: int = 255, no_save: bool = False) -> None:
         """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
-        `contrast` (0..255; displays without one ignore it)."""
-        self._worker.put((screen_model, no_sound, t, look or Look(), contrast))
+        `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` add the
+        status marks."""
+        self._worker.put((screen_model, no_sound, t, look or Look(), contrast, no_save))
 
     @property
-    def last(self) -> tuple[Screen, bool, Look] | None:
-        """(screen, no-sound mark, look) of the last frame drawn."""
+    def last(self) -> tuple[Screen, bool, Look, bool] | None:
+        """(screen, no-sound mark, look, cannot-save mark) of the last frame drawn."""
         return self._drawn.last
 
     def close(self) -> None:
         self._worker.close(timeout=2.0)
 
-    def _draw(self, pending: tuple[Screen, bool, float, Look, int]) -> None:
-        screen_model, no_sound, _step_t, look, contrast = pending
+    def _draw(self, pending: tuple[Screen, bool, float, Look, int, bool]) -> None:
+        screen_model, no_sound, _step_t, look, contrast, no_save = pending
         try:
             if contrast != self._contrast and hasattr(self._display, "set_contrast"):
                 self._display.set_contrast(contrast)
                 self._contrast = contrast
         except Exception:
             log.exception("could not set the screen's contrast")
-        if not self._drawn.changed((screen_model, no_sound, look)):
+        if not self._drawn.changed((screen_model, no_sound, look, no_save)):
             return
         try:
             language = screen_model.language or self._language  # settings may change it
-            image = self._render(screen_model, language=language, no_sound=no_sound)
+            image = self._render(screen_model, language=language, no_sound=no_sound,
+                                 no_save=no_save)
             self._display.show(self._apply_look(image, look))
             self.frames += 1
         except Exception:  # a drawing bug must not take the box down
@@ -238,6 +243,10 @@ class Box:
             if isinstance(item, PowerCut):
                 self._power_cut(now)
                 continue
+            if isinstance(item, SaveNow):
+                log.info("saving the game now (%s)", item.reason)
+                self.driver.state.save(snapshot(self.game, now))
+                continue
             if isinstance(item, Input):
                 driver.input(item, now)
                 self.care, acts = care.on_press(self.care, screen(self.game, now), now)
@@ -273,7 +282,8 @@ class Box:
             self.care = care.on_screen(self.care, screen_model, now)
             look = care.look(self.care, screen_model, now)
             contrast = look.contrast(self.game.config.display.contrast)
-            self.screen_worker.show(screen_model, no_sound, now, look, contrast)
+            no_save = self.driver.state.problem is not None
+            self.screen_worker.show(screen_model, no_sound, now, look, contrast, no_save)
 
 
 # --- choosing the parts ---------------------------------------------------------------------------
@@ -457,11 +467,11 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
 
     stop_script = threading.Event()
 
-    def on_signal(signum: int, frame: object) -> None:
-        box.post(Stop(signal.Signals(signum).name))
+    state_file.on_change = lambda: box.post(Redraw())
+    from device.adapters.signals import SignalWatcher
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    signals = SignalWatcher(lambda name: box.post(Stop(name)),
+                            lambda name: box.post(SaveNow(name)))
     keyboard = None
     try:
         box.ready_at = box.clock()
@@ -480,8 +490,9 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
                 from device.adapters.keyboard import KeyboardInput
 
                 keyboard = KeyboardInput(buttons, box.post)
-        loop.join()  # a plain join: signal handlers still run on the main thread
+        loop.join()  # signals reach the loop through the watcher's thread
     finally:
+        signals.close()
         stop_script.set()
         if keyboard is not None:
             keyboard.close()

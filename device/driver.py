@@ -156,6 +156,8 @@ class Driver:
 class MemoryState:
     """A `StateStore` holding the JSON text a state file would hold."""
 
+    problem: str | None = None  # memory never fails to save
+
     def __init__(self) -> None:
         self.text: str | None = None
 

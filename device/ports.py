@@ -54,7 +54,14 @@ class Chord:
     since: float | None
 
 
-InboxItem = Input | Stop | Redraw | PowerCut | Chord
+@dataclass(frozen=True)
+class SaveNow:
+    """Write the game to the state file now and keep running (SIGUSR1)."""
+
+    reason: str
+
+
+InboxItem = Input | Stop | Redraw | PowerCut | Chord | SaveNow
 Post = Callable[[InboxItem], None]
 """Hands an item to the loop; thread-safe, also from a signal handler."""
 
@@ -126,11 +133,17 @@ class StateStore(Protocol):
         ...
 
     def flush(self, timeout: float = ...) -> bool:
-        """Wait until every queued snapshot is written. False on timeout."""
+        """Wait until every queued snapshot is written (or its write failed, see `problem`).
+        False on timeout."""
         ...
 
     def close(self) -> None:
         """Write what is pending, then release."""
+        ...
+
+    @property
+    def problem(self) -> str | None:
+        """Why saving fails ("cannot save: ..."), for the screen's mark; None = saving works."""
         ...
 
 

@@ -42,6 +42,17 @@ NO_SOUND_ICON: tuple[str, ...] = (
     "...#......",
 )
 
+# "cannot save": a memory card with a cross (the game is not being saved; see the log).
+NO_SAVE_ICON: tuple[str, ...] = (
+    "#####.....",
+    "#...##.#.#",
+    "#....#..#.",
+    "#....#.#.#",
+    "#....#....",
+    "#....#....",
+    "######....",
+)
+
 
 # Muted or very quiet (10 % or less): a speaker with a minus, on every screen.
 QUIET_ICON: tuple[str, ...] = (
