@@ -43,6 +43,8 @@ from device.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateSt
 
 log = logging.getLogger("erabox")
 
+DURABLE_WAIT_S = 0.4  # longest wait for a save that must be on disk first (machine.ARM_LEAD_S)
+
 ShowScreen = Callable[[Screen, float], None]
 """Hands a screen model to whatever draws it, with the step's time."""
 
@@ -127,7 +129,22 @@ class Driver:
     # --- effects --------------------------------------------------------------------------------
 
     def apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:
-        """Sound first (it is what must be on time), then LED, saves, screen, event stream."""
+        """Effects in order, with one rule for power cuts: a `Save(durable=True)` is on disk
+        before anything after it happens (docs/power-cuts.md). Between such saves: sound first
+        (it is what must be on time), then LED, saves, screen, event stream."""
+        start = 0
+        for index, effect in enumerate(effects):
+            if isinstance(effect, Save) and effect.durable:
+                if index > start:
+                    self._apply_part(effects[start:index], now, due)
+                self.state.save(effect.snapshot)
+                # Bounded: a card that hangs must not hold the box for longer than this.
+                self.state.flush(timeout=DURABLE_WAIT_S)
+                start = index + 1
+        if start < len(effects):
+            self._apply_part(effects[start:], now, due)
+
+    def _apply_part(self, effects: tuple[Effect, ...], now: float, due: float | None) -> None:
         if self.audio is not None:
             # All of them: screens too tell the mixer each era's mode before its first cue.
             self.audio.apply(effects, now)

@@ -142,7 +142,7 @@ def run_box(idle_s: float, tmp_path: object) -> tuple[Mode, list[Look]]:
 
     class Worker:
         def show(self, screen: Screen, no_sound: bool, t: float, look: Look | None = None,
-                 contrast: int = 255) -> None:
+                 contrast: int = 255, no_save: bool = False) -> None:
             looks.append(look or Look())
 
     state = StateFile(Path(str(tmp_path)) / "state.json")

@@ -41,6 +41,7 @@ from device.core.machine import (
     snapshot,
     state_name,
     step,
+    timeline,
 )
 from device.core.model import (
     Button,
@@ -53,6 +54,7 @@ from device.core.model import (
     MusicAction,
     Phase,
     PlaySound,
+    Prompt,
     Question,
     Save,
     Sound,
@@ -291,7 +293,18 @@ class RandomPlay(RuleBasedStateMachine):
         assert (now["era"], now["mode"]) == (was["era"], was["mode"])
         if self.game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
             assert (now["round"], now["start_player"]) == (was["round"], was["start_player"])
-        if self.game.phase in (Phase.RUNNING, Phase.PAUSED):
+        armed = self.game.armed if self.game.armed == self.game.cues_done else None
+        if self.game.phase is Phase.RUNNING and armed is not None:
+            # Cut while a cry or the end gong was about to sound (or had just sounded): back
+            # AT that cue, counted as given (docs/power-cuts.md).
+            cue = timeline(self.config)[armed]
+            if cue.ends_era:
+                assert back.phase is Phase.SCORING
+            else:
+                assert back.phase is Phase.PAUSED and back.prompt is Prompt.SCHOLARS
+                assert elapsed(back, self.now) == pytest.approx(cue.at, abs=TOLERANCE)
+                assert back.cues_done == armed + 1
+        elif self.game.phase in (Phase.RUNNING, Phase.PAUSED):
             assert back.phase is Phase.PAUSED
             running = elapsed(self.game, self.now)
             assert running is not None

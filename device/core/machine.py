@@ -59,6 +59,7 @@ from .rules import ERAS, SCORING_STEPS
 SCHEMA_VERSION = 1
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
 SAVE_EVERY_S = 5.0  # while running, at least this often
+ARM_LEAD_S = 0.5  # a cry or the end gong is recorded on disk this long before it sounds
 PAUSE_HINT_S = 3.0
 RESUMED_PROMPT_S = 5.0
 VOLUME_SHOWN_S = 2.0
@@ -93,6 +94,7 @@ class Game:
     lead_in_started: float | None = None
     lead_in_ticks: int = 0  # lead-in ticks already played
     cues_done: int = 0  # entries of `timeline(config)` already fired
+    armed: int | None = None  # the cue whose "about to sound" record was saved (see restore)
     # introductory era
     round: int | None = None
     # scoring
@@ -273,11 +275,28 @@ def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]
     before = game
     game, effects = _advance(game, now)
     if isinstance(event, Input):
+        advanced = game
         game, more = _on_input(game, event, now)
+        record = snapshot(game, now)
+        if _press_key(record) != _press_key(snapshot(advanced, now)):
+            # A press that changes the game (a round, a phase, a scholar call) is on disk
+            # before anyone hears or sees it: a cut before that shows nothing happened, a cut
+            # after it comes back with the change made (docs/power-cuts.md).
+            return game, _without_led(game, effects + (Save(record, durable=True),) + more + (
+                Show(screen(game, now)),))
         effects += more
+    effects = _without_led(game, effects)
+    after = _after(before, game, now)
+    saved = [e.snapshot for e in effects if isinstance(e, Save)]
+    if saved:  # the step already saved this very record (an armed cue): not twice
+        after = tuple(e for e in after if not (isinstance(e, Save) and e.snapshot == saved[-1]))
+    return game, effects + after
+
+
+def _without_led(game: Game, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
     if not game.config.cue_led:  # switched off in the settings
-        effects = tuple(e for e in effects if not isinstance(e, FlashCue))
-    return game, effects + _after(before, game, now)
+        return tuple(e for e in effects if not isinstance(e, FlashCue))
+    return effects
 
 
 def restore(
@@ -288,6 +307,12 @@ def restore(
 
     A real-time era comes back paused at its saved running time; an introductory era at the
     same round and start player; either way "Resumed" is shown.
+
+    A snapshot that says a cry or the end gong was ARMED (recorded `ARM_LEAD_S` before its
+    time) and not yet done was cut in the window where nobody can know whether the cue
+    sounded: the era comes back AT that cue, the cue counted as given, its prompt shown
+    (the scholar prompt; for the end gong the scoring screen), and nothing sounded again. So
+    a scholar call is never lost and never doubled (docs/power-cuts.md).
     """
     phase = Phase(snapshot["phase"])
     mode = Mode(snapshot["mode"])
@@ -310,6 +335,8 @@ def restore(
     effects: list[Effect] = [SetVolume(game.volume)]
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
         game = replace(game, phase=Phase.SETUP)
+    elif phase is Phase.RUNNING and _armed_cue(snapshot, config) is not None:
+        return _restore_at_armed_cue(game, snapshot, now)
     elif phase in (Phase.RUNNING, Phase.PAUSED):
         held = min(max(0.0, float(snapshot["elapsed"])), config.realtime.length_s)
         # `elapsed` is saved rounded to the millisecond, so a cue less than that after it may
@@ -328,6 +355,39 @@ def restore(
     return game, tuple(effects)
 
 
+def _armed_cue(snapshot: dict[str, Any], config: Config) -> int | None:
+    """The cue a snapshot armed and had not yet recorded as done, if any."""
+    armed, done = snapshot.get("armed"), snapshot.get("cues_done", 0)
+    cues = timeline(config)
+    if isinstance(armed, int) and armed == done and 0 <= armed < len(cues):
+        return armed
+    return None
+
+
+def _restore_at_armed_cue(game: Game, saved: dict[str, Any],
+                          now: float) -> tuple[Game, tuple[Effect, ...]]:
+    config = game.config
+    index = _armed_cue(saved, config)
+    assert index is not None
+    cue = timeline(config)[index]
+    effects: list[Effect] = [SetVolume(game.volume), FlashCue(cue.sound)]
+    if cue.ends_era:
+        game = replace(_enter_scoring(replace(game, phase=Phase.RUNNING)),
+                       prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
+        effects.append(ShowPrompt(Prompt.RESUMED))
+    else:
+        # Paused: the prompt keeps its `scholar_prompt_s` of running time for the resume.
+        game = replace(game, phase=Phase.PAUSED, held_elapsed=cue.at, cues_done=index + 1,
+                       prompt=Prompt.SCHOLARS, prompt_until=None,
+                       prompt_left=config.realtime.scholar_prompt_s)
+        effects.insert(1, PrepareMusic(game.era, game.mode))  # this era's music is to come
+        effects.append(ShowPrompt(Prompt.SCHOLARS))
+    effects.append(Show(screen(game, now)))
+    # Record at once that the cue was given, so a second cut cannot give it again.
+    effects.append(Save(snapshot(game, now)))
+    return game, _without_led(game, tuple(effects))
+
+
 def snapshot(game: Game, now: float) -> dict[str, Any]:
     """A clock-free record of the game, enough for `restore` after a power cut."""
     running = elapsed(game, now)
@@ -341,6 +401,7 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         "start_player": start_player(game),  # for people reading the file
         "elapsed": None if running is None else round(running, 3),
         "cues_done": game.cues_done,
+        "armed": game.armed if game.armed == game.cues_done else None,
         "scoring_step": game.scoring_step,
         "volume": game.volume,
     }
@@ -358,7 +419,10 @@ def _timers(game: Game) -> list[tuple[float, str]]:
     if game.phase is Phase.RUNNING and game.anchor is not None:
         cues = timeline(cfg)
         if game.cues_done < len(cues):
-            timers.append((game.anchor + cues[game.cues_done].at, "cue"))
+            cue = cues[game.cues_done]
+            timers.append((game.anchor + cue.at, "cue"))
+            if cue.sound is not Sound.TICK and game.armed != game.cues_done:
+                timers.append((game.anchor + cue.at - ARM_LEAD_S, "arm"))
         if game.save_due is not None:
             timers.append((game.save_due, "save"))
     for until, name in ((game.question_until, "question"), (game.prompt_until, "prompt"),
@@ -391,6 +455,11 @@ def _fire(game: Game, name: str, now: float) -> tuple[Game, tuple[Effect, ...]]:
         return _begin_running(game, game.lead_in_started + cfg.realtime.lead_in_s)
     if name == "cue":
         return _fire_cue(game, now)
+    if name == "arm":
+        # On disk before the cue sounds (the loop waits for this write): a cut from here on
+        # comes back at the cue instead of sounding it a second time.
+        game = replace(game, armed=game.cues_done)
+        return game, (Save(snapshot(game, now), durable=True),)
     if name == "save":
         # From the due time, not from `now`: saves stay on the clock's second boundaries (one
         # wake-up serves both) instead of drifting by the loop's lateness.
@@ -407,7 +476,7 @@ def _fire(game: Game, name: str, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 def _fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     cue = timeline(game.config)[game.cues_done]
-    game = replace(game, cues_done=game.cues_done + 1)
+    game = replace(game, cues_done=game.cues_done + 1, armed=None)
     effects: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
     if cue.sound is Sound.TICK:
         return game, effects
@@ -427,17 +496,30 @@ def _fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 def _begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
     """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
     game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
-                   lead_in_ticks=0, cues_done=0, save_due=at + SAVE_EVERY_S,
+                   lead_in_ticks=0, cues_done=0, armed=None, save_due=at + SAVE_EVERY_S,
                    question=None, question_until=None)
-    return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
-                  Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
+    return _arm_if_due(game, at), (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
+                                   Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
+
+
+def _arm_if_due(game: Game, now: float) -> Game:
+    """Arm the next cry or end gong at once when it is due within `ARM_LEAD_S` (the era
+    started or resumed just before it): the save that records this step carries it."""
+    cues = timeline(game.config)
+    if game.anchor is None or game.cues_done >= len(cues):
+        return game
+    cue = cues[game.cues_done]
+    if cue.sound is not Sound.TICK and game.anchor + cue.at - ARM_LEAD_S <= now + EPS:
+        return replace(game, armed=game.cues_done)
+    return game
 
 
 def _enter_scoring(game: Game) -> Game:
     """The era is over. The start player who ends an introductory era starts the next one."""
     return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
-                   anchor=None, held_elapsed=None, cues_done=0, round=None, scoring_step=0,
-                   prompt=None, prompt_until=None, prompt_left=None, save_due=None)
+                   anchor=None, held_elapsed=None, cues_done=0, armed=None, round=None,
+                   scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
+                   save_due=None)
 
 
 # --- inputs -----------------------------------------------------------------------------------
@@ -518,7 +600,9 @@ def _pause_hint(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     held = elapsed(game, now) or 0.0
-    game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None)
+    # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
+    game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
+                   armed=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
         # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
         game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)
@@ -533,7 +617,7 @@ def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
         game = replace(game, prompt_until=now + game.prompt_left, prompt_left=None)
-    return game, (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
+    return _arm_if_due(game, now), (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
 
 
 def _ask_restart_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -663,6 +747,12 @@ _TABLE: dict[tuple[Phase, Button, Gesture], _Handler] = {
 
 def _save_key(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != "elapsed"}
+
+
+def _press_key(record: dict[str, Any]) -> dict[str, Any]:
+    """What a press must have on disk before its effects: all but the clock and the volume
+    (a lost volume step changes nothing at the table)."""
+    return {k: v for k, v in record.items() if k not in ("elapsed", "volume")}
 
 
 def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
