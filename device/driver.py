@@ -96,7 +96,7 @@ class Driver:
                      saved["phase"])
         self.apply(effects, now)
         if self.events is not None:
-            self.events.state(self.game, now - self.t0)
+            self.events.state(self.game, now - self.t0, now)
 
     def step(self, event: Input | Tick, now: float, due: float | None = None) -> None:
         """One step of the game at `now`; `due` is the deadline that fired a `Tick`."""
@@ -105,7 +105,7 @@ class Driver:
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)
         if self.events is not None:
-            self.events.state(self.game, now - self.t0)
+            self.events.state(self.game, now - self.t0, now)
 
     def input(self, event: Input, now: float) -> None:
         """Record an input as the box took it (observer, event stream), before its step."""

@@ -37,8 +37,11 @@ class EventRecorder:
             elif isinstance(effect, ShowPrompt):
                 self._emit({"t": _t(t), "type": "prompt", "prompt": effect.prompt.value})
 
-    def state(self, game: Game, t: float) -> None:
-        fields = describe(game, t)
+    def state(self, game: Game, t: float, now: float | None = None) -> None:
+        """A `state` line stamped `t`. `now` is the game's clock when it differs from the
+        stamp (the daemon stamps seconds since it was ready; the game runs on the monotonic
+        clock), so `elapsed` is the era's running time, not the stamp's."""
+        fields = describe(game, t if now is None else now)
         key = {k: v for k, v in fields.items() if k != "elapsed"}
         if key != self._last_state:
             self._last_state = key
