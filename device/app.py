@@ -296,6 +296,23 @@ def has_desktop() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+RUN_DISPLAYS = ("auto", "ssd1306", "window", "terminal", "png:DIR", "none")
+
+
+def check_display_choice(kind: str) -> None:
+    """Refuse an unknown `--display` at once (exit 2), with the closest choice as a hint."""
+    if kind in RUN_DISPLAYS or (kind.startswith("png:") and kind != "png:"):
+        return
+    import difflib
+
+    if kind == "png:":
+        raise ConfigError("--display png:DIR needs a directory, e.g. --display png:/tmp/frames")
+    close = difflib.get_close_matches(kind.lower(), RUN_DISPLAYS, n=1, cutoff=0.6)
+    hint = f" (did you mean --display {close[0]}?)" if close else ""
+    raise ConfigError(f"--display {kind}: unknown display{hint}; erabox run takes "
+                      f"{', '.join(RUN_DISPLAYS)}")
+
+
 def choose_display_kind(kind: str, config: Config) -> str:
     """`auto`: the OLED when one answers, else a desktop window, else the terminal, else (a
     headless box) the OLED's bus if there is one."""
@@ -362,6 +379,19 @@ def _warn_undrawable_names(config: Config) -> None:
                         " ".join(sorted(missing)), colour)
 
 
+def _warn_missing_sound_files(config: Config) -> None:
+    """Say at start which configured sound files cannot be read, not only once a sound device
+    opens (the built-in sound plays instead; the audio adapter says so again when it loads)."""
+    audio = config.audio
+    keys = [("audio.gong", audio.gong), ("audio.cry", audio.cry), ("audio.tick", audio.tick)]
+    keys += [(f"era{n}.music", era.music) for n, era in enumerate(audio.eras, start=1)]
+    for key, name in keys:
+        if name and not (os.path.isfile(name) and os.access(name, os.R_OK)):
+            why = "does not exist" if not os.path.exists(name) else "cannot be read"
+            log.warning("%s: the sound file %s %s; the built-in sound plays instead",
+                        key, name, why)
+
+
 def _return_big_buffers_to_the_system() -> None:
     """Ask glibc to give large blocks (a decoded era loop is ~12 MB) back to the system when
     they are freed. By default it keeps them in its heap, and a box that has played three eras
@@ -406,10 +436,12 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
         stream=sys.stderr,
     )
     _return_big_buffers_to_the_system()
+    check_display_choice(args.display)  # a typo stops here, before any part starts
     config = load_config(args.config)
     script = read_script(args.script) if args.script else None
 
     _warn_undrawable_names(config)
+    _warn_missing_sound_files(config)
     state_path = resolve_state_path(config)
     log.info("erabox starting: config %s, state file %s", config.source, state_path)
     state_file = StateFile(state_path)

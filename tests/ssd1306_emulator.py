@@ -275,6 +275,7 @@ class EmulatedI2CBus:
     def __init__(self, devices: dict[int, Ssd1306Emulator] | None = None) -> None:
         self.devices = devices if devices is not None else {0x3C: Ssd1306Emulator()}
         self.write_delay_s = 0.0
+        self.hold: threading.Event | None = None  # when set: every write waits for it (a hung bus)
         self.transactions = 0
         self.bytes_written = 0
         self.failed = 0
@@ -335,6 +336,8 @@ class EmulatedI2CBus:
         data = bytes(memoryview(buffer)[start:end])
         if self.write_delay_s:
             time.sleep(self.write_delay_s)  # a slow bus: the transfer itself takes this long
+        if self.hold is not None:
+            self.hold.wait(60)  # a hung bus, until the test lets it go
         with self._changed:
             try:
                 error = self._nack(address)

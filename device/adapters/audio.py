@@ -49,6 +49,7 @@ from ..core.audio_plan import (
 from ..core.config import AudioConfig
 from ..core.model import Sound
 from ..syslibs import install_hint
+from . import alsa_quiet
 
 Opener = Callable[[AudioConfig], None]
 Clock = Callable[[], float]
@@ -72,6 +73,7 @@ def open_mixer(config: AudioConfig) -> None:
     is left alone, so tests can record the mixed output with the `disk` driver.
     """
     pygame = _pygame()
+    alsa_quiet.silence()  # libasound's own "Unknown PCM default" lines: we say it once
     pygame.mixer.init(
         frequency=config.rate,
         size=-16,

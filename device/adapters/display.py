@@ -20,6 +20,7 @@ second, and on the real panel each frame costs ~1 KiB of I2C traffic.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
 from collections.abc import Callable
@@ -145,6 +146,27 @@ def half_block_text(image: Image.Image) -> list[str]:
     ]
 
 
+# Braille cells are 2 pixels wide and 4 high: dot bits by (x, y) inside the cell.
+_BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+HALF_BLOCK_SIZE = (WIDTH, HEIGHT // 2 + 1)  # columns, lines (+1: the cursor's line)
+BRAILLE_SIZE = (WIDTH // 2, HEIGHT // 4 + 1)
+
+
+def braille_text(image: Image.Image) -> list[str]:
+    """The frame as 16 lines of 64 braille characters: every pixel, in an 80x24 terminal."""
+    frame = frame_bytes(image)
+    rows = [_row_bits(frame, y) for y in range(HEIGHT)]
+    lines = []
+    for top in range(0, HEIGHT, 4):
+        cells = []
+        for left in range(0, WIDTH, 2):
+            bits = sum(bit for dx, dy, bit in _BRAILLE_DOTS if rows[top + dy][left + dx])
+            cells.append(chr(0x2800 + bits))
+        lines.append("".join(cells))
+    return lines
+
+
 def _row_bits(frame: bytes, y: int) -> list[bool]:
     stride = WIDTH // 8
     row = frame[y * stride:(y + 1) * stride]
@@ -152,31 +174,63 @@ def _row_bits(frame: bytes, y: int) -> list[bool]:
 
 
 class TerminalDisplay:
-    """The screen in a terminal: 32 lines of 128 half-block characters.
+    """The screen in a terminal: 32 lines of 128 half-block characters, or in a smaller
+    terminal (80x24) 16 lines of 64 braille characters; smaller still, a line saying so.
 
     On a TTY each new frame is redrawn in place (cursor home, cursor hidden until `close`);
     otherwise (a pipe or a file) frames follow each other, each followed by an empty line.
     Unchanged frames are not redrawn. A stream that fails (closed terminal) is logged once.
     """
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO,
+                 size: Callable[[], tuple[int, int]] | None = None) -> None:
         self.stream = stream
         self.problem: str | None = None
         try:
             self.tty = stream.isatty()
         except (AttributeError, ValueError):
             self.tty = False
-        self._drawn = ChangedOnly[bytes]()
+        self._drawn = ChangedOnly[tuple[bytes, str]]()
+        self._size = size if size is not None else self._terminal_size
+        self._last_style = ""
         self._started = False
+        self._said_small = False
+
+    def _terminal_size(self) -> tuple[int, int]:
+        try:
+            columns, lines = os.get_terminal_size(self.stream.fileno())
+        except (AttributeError, ValueError, OSError):
+            return HALF_BLOCK_SIZE
+        if columns == 0 or lines == 0:  # a terminal that does not know its size
+            return HALF_BLOCK_SIZE
+        return columns, lines
+
+    def _fitted(self, image: Image.Image) -> tuple[str, str]:
+        """(style, text) for the terminal's size: half blocks (128x33 and up), braille
+        (64x17 and up, e.g. 80x24), or a line that says the terminal is too small."""
+        if not self.tty:
+            return "half", "\n".join(half_block_text(image)) + "\n"
+        columns, lines = self._size()
+        if columns >= HALF_BLOCK_SIZE[0] and lines >= HALF_BLOCK_SIZE[1]:
+            return "half", "\n".join(half_block_text(image)) + "\n"
+        if columns >= BRAILLE_SIZE[0] and lines >= BRAILLE_SIZE[1]:
+            return "braille", "\n".join(braille_text(image)) + "\n"
+        if not self._said_small:
+            self._said_small = True
+            log.warning("the terminal is %dx%d; the screen needs %dx%d", columns, lines,
+                        *BRAILLE_SIZE)
+        message = f"erabox needs a {BRAILLE_SIZE[0]}x{BRAILLE_SIZE[1]} terminal"
+        return "small", message[:max(1, columns - 1)] + "\n"
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Draw `image` unless it equals the previous frame."""
         frame = frame_bytes(image)
-        if not self._drawn.differs(frame):
+        style, text = self._fitted(image)
+        if not self._drawn.differs((frame, style)):
             return
-        text = "\n".join(half_block_text(image)) + "\n"
         if self.tty:
-            prefix = _HOME if self._started else _HIDE_CURSOR + _CLEAR + _HOME
+            fresh = not self._started or style != self._last_style
+            prefix = _HIDE_CURSOR + _CLEAR + _HOME if fresh else _HOME
             text = prefix + text
         else:
             text += "\n"
@@ -189,7 +243,8 @@ class TerminalDisplay:
             self.problem = f"terminal not writable: {exc}"
             return
         self._started = True
-        self._drawn.remember(frame)
+        self._drawn.remember((frame, style))
+        self._last_style = style
 
     def close(self) -> None:
         """Give the terminal its cursor back."""

@@ -282,8 +282,10 @@ def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]
             # A press that changes the game (a round, a phase, a scholar call) is on disk
             # before anyone hears or sees it: a cut before that shows nothing happened, a cut
             # after it comes back with the change made (docs/power-cuts.md).
-            return game, _without_led(game, effects + (Save(record, durable=True),) + more + (
-                Show(screen(game, now)),))
+            rest: tuple[Effect, ...] = tuple(
+                e for e in _after(before, game, now) if not isinstance(e, Save))
+            first: tuple[Effect, ...] = (Save(record, durable=True),)
+            return game, _without_led(game, effects + first + more + rest)
         effects += more
     effects = _without_led(game, effects)
     after = _after(before, game, now)
