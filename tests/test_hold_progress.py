@@ -60,7 +60,7 @@ def test_the_box_draws_the_holds_progress(tmp_path: Path) -> None:
 
     class Worker:
         def show(self, screen: Screen, no_sound: bool, t: float, look: Look | None = None,
-                 contrast: int = 255) -> None:
+                 contrast: int = 255, no_save: bool = False) -> None:
             shown.append(screen)
 
     clock = [10.0]
