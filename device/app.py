@@ -283,7 +283,10 @@ class Box:
             look = care.look(self.care, screen_model, now)
             contrast = look.contrast(self.game.config.display.contrast)
             no_save = self.driver.state.problem is not None
-            self.screen_worker.show(screen_model, no_sound, now, look, contrast, no_save)
+            if no_save:  # only then: a screen stand-in in a test may not know the mark
+                self.screen_worker.show(screen_model, no_sound, now, look, contrast, no_save=True)
+            else:
+                self.screen_worker.show(screen_model, no_sound, now, look, contrast)
 
 
 # --- choosing the parts ---------------------------------------------------------------------------
