@@ -58,12 +58,21 @@ class Plan:
     starts: int = 5  # `erabox run` spawns for start-up time (the last also gives peak RSS)
     rss_era_s: float = 10.0  # how long the last spawn runs an era before its memory is read
     render_samples: int = 300
+    output_runs: int = 3  # runs of the output-onset and whole-game measurements (median)
+    onset_era_s: float = 80.0  # era length for output onsets (a cry every onset_spacing_s)
+    onset_spacing_s: float = 0.2
+    game_era_s: float = 30.0  # each era of the whole game read for peak RSS and wakeups
+    fair_era_s: int = 180  # the naive-timer comparison on a realistic era ...
+    fair_pauses_s: tuple[float, ...] = (12.0, 28.0)  # ... with pauses as a table takes them
+    wakeup_window_s: float = 20.0
     seed: int = 2026
 
 
 FULL = Plan()
 QUICK = Plan(eras=1, era_length_s=5, pauses_per_era=2, pause_s=0.3, gestures=40,
-             cpu_window_s=10.0, starts=1, rss_era_s=2.0, render_samples=60)
+             cpu_window_s=10.0, starts=1, rss_era_s=2.0, render_samples=60, output_runs=1,
+             onset_era_s=15.0, game_era_s=8.0, wakeup_window_s=5.0, fair_era_s=20,
+             fair_pauses_s=(1.2, 2.8))
 
 
 def machine() -> dict[str, Any]:
@@ -98,12 +107,25 @@ def _section(results: dict[str, Any], name: str, what: str,
     results.setdefault("section_seconds", {})[name] = round(time.monotonic() - began, 1)
 
 
-def run_bench(plan: Plan, workdir: Path) -> dict[str, Any]:
+def run_bench(plan: Plan, workdir: Path, only: str | None = None) -> dict[str, Any]:
     """Every measurement of `make bench`; returns the results (see `bench_lines`)."""
-    from device.benchmarks import cues, footprint, latency, naive
+    from device.benchmarks import cues, footprint, latency, naive, output
 
     rng = random.Random(plan.seed)
     results: dict[str, Any] = {"plan": asdict(plan)}
+    if only in (None, "output"):
+        _section(results, "output", "cue onsets at the output (SDL disk driver) and a whole "
+                 f"game's memory and wakeups, {plan.output_runs} run(s)",
+                 lambda: output.measure_output(plan.output_runs, plan.onset_era_s,
+                                               plan.onset_spacing_s, plan.game_era_s,
+                                               plan.wakeup_window_s, workdir / "output"))
+    if only == "output":
+        return results
+    _section(results, "fair", f"a realistic era on erabox and on a sleep(1) countdown side by "
+             f"side: {plan.fair_era_s} s, pauses of {plan.fair_pauses_s} s (real time)",
+             lambda: fair_naive(plan, workdir / "fair"))
+    if only == "fair":
+        return results
     _section(results, "render", "render time",
              lambda: footprint.measure_render(plan.render_samples))
     _section(results, "process", f"start-up ({plan.starts}x), peak RSS, shutdown",
@@ -135,6 +157,41 @@ def run_bench(plan: Plan, workdir: Path) -> dict[str, Any]:
     return results
 
 
+def fair_plan(plan: Plan) -> Any:
+    """One era as a table plays it: cries at a third and two thirds, two pauses (12 s and
+    28 s by default) at running times a hand would choose, not on whole seconds."""
+    from device.benchmarks.cues import EraPlan, PausePlan
+
+    length = plan.fair_era_s
+    at = (round(length * 0.27 + 0.37, 3), round(length * 0.58 + 0.81, 3))
+    pauses = tuple(PausePlan(a, s) for a, s in zip(at, plan.fair_pauses_s, strict=False))
+    return EraPlan(length, (round(length / 3), round(2 * length / 3)), pauses)
+
+
+def fair_naive(plan: Plan, workdir: Path) -> dict[str, Any]:
+    """erabox and the naive countdown on the same realistic era, at the same time."""
+    from device.benchmarks import cues, naive
+
+    era = fair_plan(plan)
+    naive_proc = naive.start_naive([era])
+    try:
+        ours = cues.measure_cues([era], workdir)
+        theirs = naive.finish_naive(naive_proc, timeout=era.length_s + 120)
+    finally:
+        if naive_proc.poll() is None:
+            naive_proc.kill()
+            naive_proc.wait()
+    return {
+        "length_s": era.length_s,
+        "pauses": [{"at": p.at, "seconds": p.seconds} for p in era.pauses],
+        "erabox_end_error_ms": ours["end_error_max_abs_ms"],
+        "erabox_cue_lateness": ours["lateness"],
+        "naive_end_error_ms": theirs["end_error_max_abs_ms"],
+        "naive_cue_error": theirs["eras"][0]["cue_error"],
+        "cue_count_problems": ours["cue_count_problems"],
+    }
+
+
 def _get(results: dict[str, Any], *path: str) -> Any:
     value: Any = results
     for key in path:
@@ -147,6 +204,36 @@ def _get(results: dict[str, Any], *path: str) -> Any:
 def bench_lines(results: dict[str, Any]) -> list[Line]:
     """The table of `make bench`."""
     lines: list[Line] = []
+    out = _get(results, "output", "median") or {}
+    runs = _get(results, "output", "runs")
+    lines += [
+        below("output", f"cue onset error at the output p99 ({out.get('cues')} cues, median "
+              f"of {runs} runs)", out.get("onset_p99_ms"), 15, "ms", 1),
+        below("output", "cue onset error at the output max", out.get("onset_max_ms"), 25, "ms",
+              1),
+        below("output", "first gong, era started 1 s after its setup, worst",
+              out.get("first_gong_worst_ms"), 25, "ms", 1),
+        info("output", "onset error p50 / at the loop p99",
+             f"{out.get('onset_p50_ms')} / {out.get('loop_dispatch_p99_ms')} ms"),
+        equals("output", "scheduled cues not found at the output", out.get("cues_missing"), 0),
+        below("output", "peak RSS, a whole 3-era game (as the Pi service: no numpy)",
+              out.get("game_peak_rss_mb"), 72, "MB", 1),
+        below("output", "wakeups per second, era running (all threads)",
+              out.get("wakeups_per_s"), 145, "/s", 1),
+    ]
+    fair = results.get("fair")
+    if fair:
+        lines += [
+            info("naive", f"realistic era ({fair.get('length_s')} s, pauses "
+                 f"{'/'.join(str(p['seconds']) for p in fair.get('pauses', []))} s): "
+                 "end-of-era error erabox / sleep(1)",
+                 f"{fair.get('erabox_end_error_ms')} / {fair.get('naive_end_error_ms')} ms"),
+            info("naive", "realistic era: cue error erabox max / sleep(1) max",
+                 f"{_get(fair, 'erabox_cue_lateness', 'max_ms')} / "
+                 f"{_get(fair, 'naive_cue_error', 'max_ms')} ms"),
+        ]
+    if results.get("cues") is None:
+        return lines
     cue = results.get("cues", {})
     pauses = _get(cue, "config", "pauses_per_era")
     lines += [
@@ -278,6 +365,7 @@ def correctness_failures(results: dict[str, Any]) -> list[str]:
     failures = [f"{name} did not run: {error}"
                 for name, error in results.get("errors", {}).items()]
     failures += results.get("cues", {}).get("cue_count_problems", [])
+    failures += (results.get("fair") or {}).get("cue_count_problems", [])
     for part in ("virtual", "real"):
         section = results.get(part)
         if section is None:
@@ -314,7 +402,8 @@ def main(args: argparse.Namespace) -> int:
             results = run_soak(hours, minutes, Path(tmp), FULL.seed)
             lines = soak_lines(results)
         else:
-            results = run_bench(QUICK if args.quick else FULL, Path(tmp))
+            results = run_bench(QUICK if args.quick else FULL, Path(tmp),
+                                only=getattr(args, "only", None))
             lines = bench_lines(results)
     report.update(results)
     report["total_seconds"] = round(time.monotonic() - began, 1)

@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--out", metavar="FILE", default="bench-results/bench.json",
                        help="where the JSON results go (default: bench-results/bench.json)")
     bench.add_argument("--quick", action="store_true", help="a shorter run")
+    bench.add_argument("--only", choices=["output", "fair"], default=None,
+                       help="only the output-onset, whole-game memory and wakeup figures "
+                            "(output), or also the realistic naive-timer era (fair)")
     bench.add_argument("--soak", action="store_true",
                        help="the soak: hours of virtual play plus real play with random input")
     bench.add_argument("--soak-minutes", type=float, default=10.0, metavar="MIN",

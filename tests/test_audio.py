@@ -492,6 +492,49 @@ def test_track_resumes_after_a_restart_at_offset_plus_elapsed(tmp_path: Path, ki
     assert score_after > 0.99 and abs(after - (before + seg)) <= 2
 
 
+def test_a_realtime_era_streams_its_score_at_running_time_with_the_box_cues_on_top(
+    tmp_path: Path,
+) -> None:
+    """A through-composed score (`era1_score.ogg`, here 30 s of noise) is played positioned at
+    the era's running time, past any loop length: after a restart RESUME at 21.25 s starts it
+    21.25 s in, a pause holds it, the box's own cry sounds over it, and an intro era still
+    loops `era1.ogg`."""
+    sounds = make_sounds(tmp_path / "sounds")
+    score = noise(30.0, seed=11)
+    write_music(sounds / "era1_score.ogg", score)
+    rec = record(tmp_path, [
+        ["apply", ["prepare", 1, "realtime"]],
+        ["apply", ["music", "resume", 1, "realtime", 21.25]],
+        ["wait", 0.5],
+        ["apply", ["sound", "cry", 1], "cry"],
+        ["wait", 0.6],
+        ["apply", ["music", "pause", 1, "realtime", 21.25]],
+        ["wait", 0.3],
+        ["apply", ["music", "resume", 1, "realtime", 21.25]],
+        ["wait", 0.4],
+        ["apply", ["music", "stop", 1, "realtime", 21.25]],
+        ["wait", 0.4],
+        ["apply", ["prepare", 2, "intro"]],
+        ["apply", ["music", "start", 2, "intro", 0.0], "intro"],
+        ["wait", 0.4],
+    ], sounds=sounds, clock=100.0)
+    assert not rec.errors and not rec.logged("ERROR")
+    spans = aa.sound_spans(rec.stream)
+    seg = 4410
+    start, score_match = aa.locate(rec.stream[spans[0].start:spans[0].start + seg], score,
+                                   circular=False)
+    assert score_match > 0.99 and start == round(21.25 * RATE)
+    assert len(aa.find_cue(rec.stream, CRY[:4410], RATE, threshold=0.5)) == 1
+    before, _ = aa.locate(rec.stream[spans[0].stop - seg:spans[0].stop], score, circular=False)
+    after, after_match = aa.locate(rec.stream[spans[1].start:spans[1].start + seg], score,
+                                   circular=False)
+    assert after_match > 0.99 and abs(after - (before + seg)) <= 2
+    intro = next(span for span in spans if span.start >= rec.marks["intro"])
+    position, loop_match = aa.locate(rec.stream[intro.start:intro.start + seg],
+                                     _read_wav(sounds / "era2.ogg"))
+    assert loop_match > 0.99 and position == 0
+
+
 def test_an_era_loop_is_opened_while_its_setup_screen_shows(tmp_path: Path) -> None:
     """The core's PrepareMusic (its setup screen opened) has the worker open that era's music
     ahead of the start gong, and START then plays it from its beginning."""

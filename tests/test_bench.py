@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from device import bench
+from device.benchmarks import output as output_module
 from device.benchmarks.cues import scheduled_time
 from device.benchmarks.soak import check_cues
 from device.benchmarks.stats import percentile
@@ -23,7 +24,9 @@ from device.core.script import ScriptLine
 from device.simulate import simulate
 
 TINY = bench.Plan(eras=1, era_length_s=2, pauses_per_era=1, pause_s=0.2, gestures=6,
-                  cpu_window_s=1.0, starts=1, rss_era_s=0.5, render_samples=10)
+                  cpu_window_s=1.0, starts=1, rss_era_s=0.5, render_samples=10,
+                  output_runs=1, onset_era_s=13.5, game_era_s=3.0, wakeup_window_s=0.5,
+                  fair_era_s=12, fair_pauses_s=(0.6, 1.4))
 
 
 def bench_args(out: Path, **overrides: Any) -> argparse.Namespace:
@@ -70,6 +73,26 @@ def test_quick_bench_writes_every_figure(tmp_path: Path, monkeypatch: pytest.Mon
     assert process["without_numpy"]["log_problems"] == []
     assert report["cpu"]["cpu_s"] >= 0 and report["cpu"]["still_running"] is True
     assert report["render"]["n"] == 10
+
+    output = report["output"]
+    onsets = output["onsets"][0]
+    # every era: the lead-in ticks after the first (that one is the ERA press's), the start
+    # gong and the era's timeline; three eras
+    played = parse_config(output_module.onset_config(
+        {name: Path(name) for name in ("gong", "cry", "tick")}, TINY.onset_era_s,
+        TINY.onset_spacing_s), "<bench>")
+    assert onsets["cues_scheduled"] == 3 * (played.realtime.lead_in_s + len(timeline(played)))
+    assert onsets["cues_found"] + onsets["cues_missing"] == onsets["cues_scheduled"]
+    assert onsets["cues_found"] > 0 and len(onsets["first_gong_1s_after_setup_ms"]) <= 3
+    game = output["games"][0]
+    assert game["peak_rss_mb"] > 10 and game["wakeups_per_s"] > 0
+    assert game["log_problems"] == []
+
+    fair = report["fair"]
+    assert fair["length_s"] == 12 and [p["seconds"] for p in fair["pauses"]] == [0.6, 1.4]
+    assert isinstance(fair["erabox_end_error_ms"], float)
+    assert isinstance(fair["naive_end_error_ms"], float)
+    assert fair["cue_count_problems"] == []
 
     verdicts = {line["verdict"].split()[0] for line in report["table"]}
     assert verdicts <= {"PASS", "MISS", "info"}

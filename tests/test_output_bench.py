@@ -1,0 +1,35 @@
+"""The output-onset bench's analysis on a synthetic recording whose output times are known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from device.benchmarks import output
+
+RATE = output.RATE
+PERIOD = 512
+STEP = 1024  # the recording grows by a stdio buffer of two periods
+
+
+def test_onsets_are_timed_on_the_output_clock_and_matched_to_their_cues() -> None:
+    frames = 40 * STEP
+    mono = np.zeros(frames)
+    # the driver writes period k at time 10 + k * P / rate (so frame f plays at 10 + f / rate);
+    # the file shows a full buffer of two periods only when the next period is written
+    growth = [(10.0 + k * PERIOD / RATE, k * PERIOD * 4)
+              for k in range(2, frames // PERIOD + 1, 2)]
+    cues = [("cry", 3 * PERIOD + 100, 0.004), ("gong", 20 * PERIOD, 0.0),
+            ("tick", 51 * PERIOD + 7, 0.011)]
+    log = []
+    for name, frame, late in cues:
+        sweep = output.sweep(name)
+        mono[frame:frame + len(sweep)] += sweep
+        at_output = 10.0 + frame / RATE
+        log.append([at_output - late, at_output - late, name])
+    log.append([10.0 + 70 * PERIOD / RATE, 0.0, "cry"])  # never sounded
+    result = output.analyse(mono, growth, log, PERIOD)
+    assert result["cues_found"] == 3 and result["cues_missing"] == 1
+    for (name, _, late) in cues:
+        assert result["per_sound_ms"][name]["max"] == pytest.approx(late * 1000, abs=0.05)
+    assert result["first_gong_1s_after_setup_ms"] == [pytest.approx(0.0, abs=0.05)]
