@@ -401,7 +401,8 @@ class Audio:
                     self._cue(command)
             except Exception as exc:  # a sound problem must not stop the game
                 self._failed(exc)
-        self._hand_on([c for c in commands if not isinstance(c, PlayCue | SetCueGain)])
+        if self._open:  # without a device the plan remembers; `reopened` replays it
+            self._hand_on([c for c in commands if not isinstance(c, PlayCue | SetCueGain)])
 
     def retry_now(self) -> bool:
         """Try to open the sound device now (if it is not open); True when it is open."""
@@ -502,7 +503,9 @@ class Audio:
             except Exception as exc:  # whatever the opener raises means "no device"
                 self._no_device(_reason(exc), notify=notify)
                 return
-            self._open = True
+            with self._wake:
+                self._queue.clear()  # nothing meant for the lost device may reach this one
+                self._open = True
             self._retry_at = None
             was = self._problem
             self._problem = None
@@ -512,8 +515,6 @@ class Audio:
                 self._load_cues()
                 with self._plan_lock:
                     replay = self._plan.reopened(self._clock())
-                with self._wake:
-                    self._queue.clear()  # whatever was queued for the lost device is moot
                 self._hand_on(replay)
             except Exception as exc:  # a bug here must not stop the clock
                 self._failed(exc)
@@ -547,11 +548,11 @@ class Audio:
         with self._device:
             if not self._open:
                 return
-            self._open = False
+            with self._wake:
+                self._open = False
+                self._queue.clear()
             with self._plan_lock:
                 self._plan.lost()
-            with self._wake:
-                self._queue.clear()
             try:
                 self._mixer.close()
             except Exception:  # closing a dead device may fail too
