@@ -215,6 +215,8 @@ def bench_lines(results: dict[str, Any]) -> list[Line]:
               out.get("first_gong_worst_ms"), 25, "ms", 1),
         info("output", "onset error p50 / at the loop p99",
              f"{out.get('onset_p50_ms')} / {out.get('loop_dispatch_p99_ms')} ms"),
+        info("output", "the audio path alone: onset after the loop's dispatch p99 / max",
+             f"{out.get('after_dispatch_p99_ms')} / {out.get('after_dispatch_max_ms')} ms"),
         equals("output", "scheduled cues not found at the output", out.get("cues_missing"), 0),
         below("output", "peak RSS, a whole 3-era game (as the Pi service: no numpy)",
               out.get("game_peak_rss_mb"), 72, "MB", 1),

@@ -32,4 +32,6 @@ def test_onsets_are_timed_on_the_output_clock_and_matched_to_their_cues() -> Non
     assert result["cues_found"] == 3 and result["cues_missing"] == 1
     for (name, _, late) in cues:
         assert result["per_sound_ms"][name]["max"] == pytest.approx(late * 1000, abs=0.05)
+    # dispatched when due here: the audio path's own share is the whole error
+    assert result["after_dispatch_ms"]["max"] == pytest.approx(11.0, abs=0.05)
     assert result["first_gong_1s_after_setup_ms"] == [pytest.approx(0.0, abs=0.05)]

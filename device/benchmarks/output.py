@@ -215,12 +215,14 @@ def analyse(mono: Any, growth: list[tuple[float, int]], cue_log: list[list[Any]]
         return float(written + (frame % period) / RATE)
 
     errors: list[float] = []
+    after_dispatch: list[float] = []  # the audio path's own share: onset - the loop's dispatch
     first_gongs: list[float] = []
     missing = 0
     per_sound: dict[str, list[float]] = {}
     for name in CUE_SECONDS:
         onsets = sorted(at_output(f) for f in find_onsets(mono, sweep(name)))
-        due = sorted(entry[0] for entry in cue_log if entry[2] == name)
+        entries = sorted((entry[0], entry[1]) for entry in cue_log if entry[2] == name)
+        due = [when for when, _ in entries]
         # each onset belongs to the latest cue due before it (none sounds more than EARLY_S
         # before it is due: the mixer cannot play what it was not given); a cue takes the
         # first onset that belongs to it; a cue with none, or only one later than
@@ -237,6 +239,7 @@ def analyse(mono: Any, growth: list[tuple[float, int]], cue_log: list[list[Any]]
                 continue
             error = heard - when
             errors.append(error)
+            after_dispatch.append(heard - entries[index][1])
             per_sound.setdefault(name, []).append(error)
             if name == "gong" and index % 2 == 0:  # each era's start gong (then its end gong)
                 first_gongs.append(error)
@@ -244,6 +247,7 @@ def analyse(mono: Any, growth: list[tuple[float, int]], cue_log: list[list[Any]]
     at_loop = [(entry[1] - entry[0]) * 1000 for entry in cue_log]  # dispatched - due
     return {
         "loop_dispatch_ms": _summary(at_loop),
+        "after_dispatch_ms": _summary([e * 1000 for e in after_dispatch]),
         "cues_scheduled": len(cue_log),
         "cues_found": len(errors),
         "cues_missing": missing,
@@ -361,6 +365,8 @@ def measure_output(runs: int, onset_era_s: float, spacing_s: float, game_era_s: 
             "onset_p99_ms": median([r["onset_error_ms"]["p99"] for r in onsets]),
             "onset_max_ms": median([r["onset_error_ms"]["max"] for r in onsets]),
             "loop_dispatch_p99_ms": median([r["loop_dispatch_ms"]["p99"] for r in onsets]),
+            "after_dispatch_p99_ms": median([r["after_dispatch_ms"]["p99"] for r in onsets]),
+            "after_dispatch_max_ms": median([r["after_dispatch_ms"]["max"] for r in onsets]),
             "first_gong_worst_ms": median([max(r["first_gong_1s_after_setup_ms"], default=None)
                                            for r in onsets]),
             "game_peak_rss_mb": median([g["peak_rss_mb"] for g in games]),
