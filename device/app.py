@@ -103,41 +103,44 @@ class ScreenWorker:
         self._display = display
         self._language = language
         self._observer = observer
-        self._drawn = ChangedOnly[tuple[Screen, bool, Look, bool]]()
+        self._drawn = ChangedOnly[tuple[Screen, bool, Look, bool, bool]]()
         self._contrast: int | None = None
         self.frames = 0
-        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int, bool]](
+        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int, bool, bool]](
             "erabox-screen", self._draw)
 
     def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
-             contrast: int = 255, no_save: bool = False) -> None:
+             contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
         """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
-        `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` add the
+        `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` /
+        `no_file` add the
         status marks."""
-        self._worker.put((screen_model, no_sound, t, look or Look(), contrast, no_save))
+        self._worker.put((screen_model, no_sound, t, look or Look(), contrast, no_save,
+                          no_file))
 
     @property
-    def last(self) -> tuple[Screen, bool, Look, bool] | None:
-        """(screen, no-sound mark, look, cannot-save mark) of the last frame drawn."""
+    def last(self) -> tuple[Screen, bool, Look, bool, bool] | None:
+        """(screen, no-sound mark, look, cannot-save mark, missing-file mark) of the last
+        frame drawn."""
         return self._drawn.last
 
     def close(self) -> None:
         self._worker.close(timeout=2.0)
 
-    def _draw(self, pending: tuple[Screen, bool, float, Look, int, bool]) -> None:
-        screen_model, no_sound, _step_t, look, contrast, no_save = pending
+    def _draw(self, pending: tuple[Screen, bool, float, Look, int, bool, bool]) -> None:
+        screen_model, no_sound, _step_t, look, contrast, no_save, no_file = pending
         try:
             if contrast != self._contrast and hasattr(self._display, "set_contrast"):
                 self._display.set_contrast(contrast)
                 self._contrast = contrast
         except Exception:
             log.exception("could not set the screen's contrast")
-        if not self._drawn.changed((screen_model, no_sound, look, no_save)):
+        if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
             return
         try:
             language = screen_model.language or self._language  # settings may change it
             image = self._render(screen_model, language=language, no_sound=no_sound,
-                                 no_save=no_save)
+                                 no_save=no_save, no_file=no_file)
             self._display.show(self._apply_look(image, look))
             self.frames += 1
         except Exception:  # a drawing bug must not take the box down
@@ -178,6 +181,7 @@ class Box:
                              clock=clock, t0=clock())
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
+        self.missing_files: list[str] = []  # configured sound files that cannot be read
         self.stopped = threading.Event()
 
     @property
@@ -282,11 +286,11 @@ class Box:
             self.care = care.on_screen(self.care, screen_model, now)
             look = care.look(self.care, screen_model, now)
             contrast = look.contrast(self.game.config.display.contrast)
-            no_save = self.driver.state.problem is not None
-            if no_save:  # only then: a screen stand-in in a test may not know the mark
-                self.screen_worker.show(screen_model, no_sound, now, look, contrast, no_save=True)
-            else:
-                self.screen_worker.show(screen_model, no_sound, now, look, contrast)
+            marks = {"no_save": self.driver.state.problem is not None,
+                     "no_file": bool(self.missing_files)}
+            # Only the marks that are on: a screen stand-in in a test may not know them.
+            self.screen_worker.show(screen_model, no_sound, now, look, contrast,
+                                    **{k: True for k, on in marks.items() if on})
 
 
 # --- choosing the parts ---------------------------------------------------------------------------
@@ -382,17 +386,20 @@ def _warn_undrawable_names(config: Config) -> None:
                         " ".join(sorted(missing)), colour)
 
 
-def _warn_missing_sound_files(config: Config) -> None:
+def _warn_missing_sound_files(config: Config) -> list[str]:
     """Say at start which configured sound files cannot be read, not only once a sound device
     opens (the built-in sound plays instead; the audio adapter says so again when it loads)."""
     audio = config.audio
     keys = [("audio.gong", audio.gong), ("audio.cry", audio.cry), ("audio.tick", audio.tick)]
     keys += [(f"era{n}.music", era.music) for n, era in enumerate(audio.eras, start=1)]
+    missing = []
     for key, name in keys:
         if name and not (os.path.isfile(name) and os.access(name, os.R_OK)):
             why = "does not exist" if not os.path.exists(name) else "cannot be read"
             log.warning("%s: the sound file %s %s; the built-in sound plays instead",
                         key, name, why)
+            missing.append(name)
+    return missing
 
 
 def _return_big_buffers_to_the_system() -> None:
@@ -444,7 +451,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     script = read_script(args.script) if args.script else None
 
     _warn_undrawable_names(config)
-    _warn_missing_sound_files(config)
+    missing_files = _warn_missing_sound_files(config)
     state_path = resolve_state_path(config)
     log.info("erabox starting: config %s, state file %s", config.source, state_path)
     state_file = StateFile(state_path)
@@ -494,6 +501,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
               events=events, observer=observer,
               settings_file=SettingsFile(settings_path(state_path)))
+    box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
     buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory,
                       on_chord=lambda since: box.post(Chord(since)))

@@ -158,3 +158,35 @@ def test_a_missing_sound_file_is_named_at_start(tmp_path: Path) -> None:
     warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
     assert any("audio.cry" in w and "no-such-cry.ogg" in w for w in warnings), warnings
     assert any("era2.music" in w and "era2.ogg" in w for w in warnings), warnings
+
+
+def test_a_missing_sound_file_is_marked_on_the_screen(tmp_path: Path) -> None:
+    from device.adapters.state_file import StateFile
+    from device.app import Box
+    from device.core.config import Config
+    from device.ui.render import layout
+
+    marks: list[dict[str, object]] = []
+
+    class Worker:
+        def show(self, screen: object, no_sound: bool, t: float, look: object = None,
+                 contrast: int = 255, **more: object) -> None:
+            marks.append(more)
+
+    state = StateFile(tmp_path / "state.json")
+    try:
+        box = Box(Config(), state_file=state, screen_worker=Worker())  # type: ignore[arg-type]
+        box.start_game()
+        assert marks[-1] == {}
+        box.missing_files = ["/no/such/cry.ogg"]
+        box.start_game()
+        assert marks[-1] == {"no_file": True}
+    finally:
+        state.close()
+    # Drawn in the status row, beside the other marks, without overlapping anything.
+    screen = sample_screens()[0][1]
+    items = layout(screen, no_sound=True, no_save=True, no_file=True).items
+    assert [i for i in items if getattr(i, "role", None) == "no_file"]
+    boxes = [i.box for i in items]
+    assert not any(a.overlaps(b) for n, a in enumerate(boxes) for b in boxes[n + 1:])
+    assert frame_bytes(render(screen, no_file=True)) != frame_bytes(render(screen))

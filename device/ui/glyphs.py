@@ -65,6 +65,17 @@ QUIET_ICON: tuple[str, ...] = (
     "...#.....",
 )
 
+# "a configured sound file is missing": a note with a question mark (the log names the file).
+NO_FILE_ICON: tuple[str, ...] = (
+    "..##..###.",
+    "..#.#....#",
+    "..#.#...#.",
+    "..#....#..",
+    "###.......",
+    "###....#..",
+    "..........",
+)
+
 
 def _grid_image(rows: tuple[str, ...]) -> Image.Image:
     """A pixel grid as a mode "1" image (lit = 1)."""

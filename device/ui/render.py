@@ -28,6 +28,7 @@ from device.core.rules import ERAS
 
 from .glyphs import (
     BIG_ROWS,
+    NO_FILE_ICON,
     NO_SAVE_ICON,
     NO_SOUND_ICON,
     QUIET_ICON,
@@ -532,7 +533,7 @@ def _place_column(rows: Sequence[_Row], top: int, bottom: int) -> list[Item]:
 
 
 def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool,
-                  no_save: bool = False) -> list[Item]:
+                  no_save: bool = False, no_file: bool = False) -> list[Item]:
     """The status row: era (or a prompt) on the left, small clock, marks on the right."""
     items: list[Item] = []
     right = WIDTH - MARGIN
@@ -551,6 +552,11 @@ def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool,
         icon_w, icon_h = len(NO_SAVE_ICON[0]), len(NO_SAVE_ICON)
         right -= icon_w
         items.append(IconItem("no_save", NO_SAVE_ICON, Box(right, STATUS_TOP, icon_w, icon_h)))
+        right -= GAP
+    if no_file:
+        icon_w, icon_h = len(NO_FILE_ICON[0]), len(NO_FILE_ICON)
+        right -= icon_w
+        items.append(IconItem("no_file", NO_FILE_ICON, Box(right, STATUS_TOP, icon_w, icon_h)))
         right -= GAP
     if screen.quiet and screen.volume is None:  # the volume itself is shown otherwise
         icon_w, icon_h = len(QUIET_ICON[0]), len(QUIET_ICON)
@@ -582,14 +588,14 @@ def _place_status(plan: _Plan, screen: Screen, language: str, no_sound: bool,
 
 
 def layout(screen: Screen, *, language: str = "en", no_sound: bool = False,
-           no_save: bool = False) -> Layout:
+           no_save: bool = False, no_file: bool = False) -> Layout:
     """Decide what `screen` shows and where, in `language` ("en" or "ja").
 
     Raises `ValueError` for an unknown language; any screen model is laid out.
     """
     check_language(language)
     plan = _with_prompt(_PLANS[screen.kind](screen, language), screen, language)
-    items = _place_status(plan, screen, language, no_sound, no_save)
+    items = _place_status(plan, screen, language, no_sound, no_save, no_file)
     items.extend(_place_column(plan.rows, CONTENT_TOP, CONTENT_BOTTOM))
     if plan.hint:
         block = fit_text(plan.hint, INNER, ONE_LINE)
@@ -636,16 +642,18 @@ def _paint_progress(draw: ImageDraw.ImageDraw, item: ProgressItem) -> None:
 
 
 def render(screen: Screen, *, language: str = "en", no_sound: bool = False,
-           no_save: bool = False) -> Image.Image:
+           no_save: bool = False, no_file: bool = False) -> Image.Image:
     """Draw `screen` as a new 128x64 mode "1" image (lit pixels = 1), in `language`.
 
     `no_sound` adds the no-sound mark to the status row (the box runs without audio);
-    `no_save` the cannot-save mark (the state file cannot be written: the log says why).
+    `no_save` the cannot-save mark (the state file cannot be written: the log says why);
+    `no_file` the missing-sound-file mark (a configured sound file cannot be read).
     Raises `ValueError` for an unknown language; every screen model renders.
     """
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
-    for item in layout(screen, language=language, no_sound=no_sound, no_save=no_save).items:
+    for item in layout(screen, language=language, no_sound=no_sound, no_save=no_save,
+                       no_file=no_file).items:
         if isinstance(item, TextItem):
             _paint_text(image, item)
         elif isinstance(item, DigitsItem):
