@@ -7,10 +7,8 @@ naming the file, line or key).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
 
 from device import __version__
 from device.adapters.state_file import StateInUse
@@ -20,13 +18,8 @@ from device.core.script import ScriptError
 from device.script_file import read_script
 
 
-def _json_line(stream: TextIO) -> Any:
-    def emit(event: dict[str, Any]) -> None:
-        stream.write(json.dumps(event, ensure_ascii=False) + "\n")
-    return emit
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from device.driver import json_lines
     from device.simulate import simulate
 
     config = load_config(args.config)
@@ -36,7 +29,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from device.frames import FrameWriter
 
         on_screen = FrameWriter(Path(args.frames), config.language)
-    simulate(config, script, args.until, _json_line(sys.stdout), on_screen)
+    simulate(config, script, args.until, json_lines(sys.stdout), on_screen)
     sys.stdout.flush()
     return 0
 
