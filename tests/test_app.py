@@ -70,9 +70,16 @@ class Rig:
         return [(e["button"], e["gesture"]) for e in self.events if e["type"] == "input"]
 
     def press(self, number: int, seconds: float = 0.1) -> None:
+        """The finger down for `seconds` on the pins' clock: a press, however busy the
+        machine (a real `sleep(0.1)` between the edges may last past the hold time)."""
+        clock = self.buttons._clock
+        assert isinstance(clock, PinClock)
+        clock.held = time.monotonic()
         self.pin(number).drive_low()
-        time.sleep(seconds)  # the stimulus: how long the finger stays down
+        clock.held += seconds
         self.pin(number).drive_high()
+        time.sleep(seconds)  # not a wait for anything: the real clock must not go back
+        clock.held = None
 
 
 class PinClock:
