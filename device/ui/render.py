@@ -272,29 +272,31 @@ def _menu_label(item: str, language: str) -> str:
     return say(language, key) if key in STRINGS[language] else item
 
 
+# A line under a setting's value, where it says something the value does not.
+_MENU_NOTES = {"players": "players", "oldest": "oldest", "volume": "volume",
+               "final_ticks": "final_ticks", "defaults": "defaults"}
+
+
 def _plan_settings(screen: Screen, language: str) -> _Plan:
     item = screen.menu_item or "done"
     position = screen.menu_position
     status = say(language, "settings")
     if position is not None:
         status += f" {position[0]}/{position[1]}"
-    if screen.menu_note:
-        note = say(language, f"note_{screen.menu_note}")
-    elif item == "players" or item.startswith("seat"):
-        note = say(language, "note_players")
-    elif item == "oldest":
-        note = say(language, "note_oldest")
-    else:
-        note = say(language, "note_back")
+    note_key = screen.menu_note or _MENU_NOTES.get(
+        "players" if item.startswith("seat") else item)
+    rows: list[_Row] = [
+        _TextRow("label", _menu_label(item, language)),
+        _TextRow("value", _menu_value(item, screen.menu_value or "", language), EMPHASIS,
+                 inverted=True),
+    ]
+    if note_key:
+        rows.append(_TextRow("note", say(language, f"note_{note_key}")))
     return _Plan(
         status=status,
-        rows=[
-            _TextRow("label", _menu_label(item, language)),
-            _TextRow("value", _menu_value(item, screen.menu_value or "", language), EMPHASIS,
-                     inverted=True),
-            _TextRow("note", note),
-        ],
+        rows=rows,
         hint=say(language, "hint_menu"),
+        status_right=say(language, "hint_back"),  # every settings screen: how to leave
     )
 
 

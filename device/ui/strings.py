@@ -109,7 +109,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "value_intro": "Intro",
         "note_players": "only before Era I",
         "note_oldest": "starts Era I",
-        "note_back": "hold ERA: back to game",
+        "note_volume": "lowest step 10%",
+        "note_final_ticks": "before the end gong",
+        "note_defaults": "as in the config file",
         "note_defaults_done": "Defaults restored",
     },
     "ja": {
@@ -202,7 +204,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "value_intro": "入門の時代",
         "note_players": "時代Ⅰの前だけ変更できます",
         "note_oldest": "時代Ⅰのスタートプレイヤー",
-        "note_back": "ERA長押し: ゲームへ戻る",
+        "note_volume": "最小は10%",
+        "note_final_ticks": "終了の銅鑼の前の秒読み",
+        "note_defaults": "設定ファイルの値に戻す",
         "note_defaults_done": "初期設定に戻しました",
     },
 }
