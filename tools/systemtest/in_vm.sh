@@ -155,7 +155,11 @@ era)
 EOF
     figure script "$(tr '\n' ';' < "$script")"
     rm -f /root/rec.raw
-    arecord -q -D hw:CARD=Loopback,DEV=1,SUBDEV=0 -f S16_LE -r 44100 -c 2 -t raw /root/rec.raw &
+    # A large capture buffer and a high priority: on a starved VM arecord must not lose samples
+    # (an overrun would shift the card's clock under the cues); overruns are counted below.
+    rec_t0=$(cut -d' ' -f1 /proc/uptime)
+    nice -n -15 arecord -D hw:CARD=Loopback,DEV=1,SUBDEV=0 -f S16_LE -r 44100 -c 2 -t raw \
+        --buffer-time=2000000 --period-time=50000 /root/rec.raw 2> /root/arecord.err &
     rec=$!
     sleep 1
     systemctl restart erabox
@@ -165,6 +169,11 @@ EOF
     check eras_played $? "events: $(box_output "$inv" | grep -c '"sound": "gong"') gongs, $(box_output "$inv" | grep -c '"sound": "cry"') cries"
     sleep 3
     kill -INT "$rec"; wait "$rec"
+    rec_t1=$(cut -d' ' -f1 /proc/uptime)
+    overruns=$(grep -ci overrun /root/arecord.err)
+    missing=$(python3 -c "print(round(($rec_t1 - $rec_t0) - $(stat -c %s /root/rec.raw) / 176400, 3))")
+    [ "$overruns" = 0 ]
+    check recording_complete $? "arecord overruns: $overruns; recorded $missing s less than it ran (start-up included) $(grep -i overrun /root/arecord.err | head -2 | tr '\n' ' ')"
     cp /root/rec.raw "$share/era.raw"
     box_output "$inv" > "$share/era-events.txt"
     figure era_recording_s "$(( $(stat -c %s /root/rec.raw) / 176400 ))"
