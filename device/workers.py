@@ -2,8 +2,9 @@
 
 - `NewestWorker`: a thread that handles the newest value handed to it. Values handed over while
   it is busy replace each other: only the latest is handled (a screen to draw, a game to save).
-  `put` never blocks on the work; `flush` waits until it is done; `close` finishes what is
-  pending, then stops the thread.
+  `put` never blocks on the work; `flush` waits until it is done; a failed value is retried
+  after a delay until a newer one comes; `close` finishes what is pending, then stops the
+  thread. The screen worker and the state file's writer run on it.
 - `ChangedOnly`: remembers the last value let through and says whether a new one differs ("skip
   an unchanged frame"): the screen worker, every display backend and the simulator use it.
 """
@@ -57,12 +58,19 @@ class ChangedOnly(Generic[T]):
 
 class NewestWorker(Generic[T]):
     """A daemon thread calling `handle(value)` with the newest value `put`; older pending values
-    are dropped. An exception from `handle` is logged and the worker goes on."""
+    are dropped. An exception from `handle` is logged and the worker goes on.
 
-    def __init__(self, name: str, handle: Callable[[T], None]) -> None:
+    `handle` may return a number of seconds instead of None: it failed, and the same value is
+    handled again after that long, unless a newer value has come (which is handled at once).
+    A value waiting for its retry counts as done for `flush`; `close` gives it one more try.
+    """
+
+    def __init__(self, name: str, handle: Callable[[T], float | None]) -> None:
         self._handle = handle
         self._cond = threading.Condition()
         self._pending: tuple[T] | None = None  # a box, so that None can be a value too
+        self._failed = False  # `_pending` failed and waits until `_retry_at`
+        self._retry_at = 0.0
         self._busy = False
         self._closed = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -72,13 +80,15 @@ class NewestWorker(Generic[T]):
         """Hand `value` over (replacing one still pending); returns at once."""
         with self._cond:
             self._pending = (value,)
+            self._failed = False
             self._cond.notify_all()
 
     def flush(self, timeout: float) -> bool:
-        """Wait until nothing is pending or being handled. False after `timeout` seconds."""
+        """Wait until nothing is pending or being handled (a value waiting for a retry after a
+        failure counts as done). False after `timeout` seconds."""
         deadline = time.monotonic() + timeout
         with self._cond:
-            while self._pending is not None or self._busy:
+            while (self._pending is not None and not self._failed) or self._busy:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -86,28 +96,47 @@ class NewestWorker(Generic[T]):
         return True
 
     def close(self, timeout: float = 2.0) -> None:
-        """Handle what is pending, then stop the thread (waiting at most `timeout`)."""
+        """Handle what is pending (one more try if it failed), then stop the thread (waiting at
+        most `timeout`)."""
         with self._cond:
+            self._failed = False
             self._closed = True
             self._cond.notify_all()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout)
 
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while self._pending is None and not self._closed:
+    def _next(self) -> tuple[T] | None:
+        """The value to handle next (waiting for one or for its retry), None once closed."""
+        with self._cond:
+            while True:
+                if self._pending is not None and not self._failed:
+                    taken = self._pending
+                    self._pending = None
+                    self._busy = True
+                    return taken
+                if self._closed:
+                    return None
+                if self._pending is not None:  # failed: wait for its retry (or a newer value)
+                    left = self._retry_at - time.monotonic()
+                    if left <= 0:
+                        self._failed = False
+                        continue
+                    self._cond.wait(left)
+                else:
                     self._cond.wait()
-                if self._pending is None:
-                    return
-                (value,) = self._pending
-                self._pending = None
-                self._busy = True
+
+    def _run(self) -> None:
+        while (taken := self._next()) is not None:
+            (value,) = taken
+            retry: float | None = None
             try:
-                self._handle(value)
+                retry = self._handle(value)
             except Exception:  # the worker must outlive a bad value
                 log.exception("%s: could not handle a value", self._thread.name)
-            finally:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
+            with self._cond:
+                self._busy = False
+                if retry is not None and self._pending is None and not self._closed:
+                    self._pending = taken  # nothing newer came: try this one again later
+                    self._failed = True
+                    self._retry_at = time.monotonic() + retry
+                self._cond.notify_all()

@@ -68,3 +68,31 @@ def test_changed_only_lets_through_what_differs() -> None:
     assert gate.changed(b"c")
     none_first = ChangedOnly[None]()
     assert none_first.changed(None) and not none_first.changed(None)
+
+
+def test_a_failed_value_is_retried_until_a_newer_one_comes() -> None:
+    calls: list[str] = []
+    done = threading.Event()
+
+    def handle(value: str) -> float | None:
+        calls.append(value)
+        if value == "flaky" and calls.count("flaky") < 3:
+            return 0.0  # failed: again at once
+        if value == "stuck":
+            return 60.0  # failed: again in a minute (the test never waits for that)
+        done.set()
+        return None
+
+    worker = NewestWorker("test-retry", handle)
+    worker.put("flaky")
+    assert done.wait(10) and calls == ["flaky"] * 3
+    worker.put("stuck")
+    assert worker.flush(timeout=10)  # a value waiting for its retry counts as done
+    assert calls[-1] == "stuck"
+    done.clear()
+    worker.put("fresh")  # replaces the stuck one, handled at once
+    assert done.wait(10) and worker.flush(timeout=10)
+    worker.put("stuck")
+    assert worker.flush(timeout=10)
+    worker.close(timeout=10)  # one more try for the failed value, then the thread ends
+    assert calls == ["flaky"] * 3 + ["stuck", "fresh", "stuck", "stuck"]

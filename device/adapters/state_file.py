@@ -30,7 +30,6 @@ import fcntl
 import logging
 import os
 import stat
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any
 
 from device.core.config import Config
 from device.core.snapshot import SnapshotError, dumps, loads
+from device.workers import NewestWorker
 
 log = logging.getLogger("erabox.state")
 
@@ -103,16 +103,10 @@ class StateFile:
         self.path = path
         self.problem: str | None = None
         self.on_change = on_change
-        self._pending: dict[str, Any] | None = None
-        self._failed = False  # the last attempt to write `_pending` failed
-        self._retry_at = 0.0
-        self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._closed = False
         self._writes = 0
         self._lock_fd: int | None = None
-        self._thread = threading.Thread(target=self._writer, name="erabox-state", daemon=True)
-        self._thread.start()
+        # Newest snapshot wins; a failed write is retried every RETRY_S until a newer one comes.
+        self._worker = NewestWorker[dict[str, Any]]("erabox-state", self._write)
 
     def lock(self) -> None:
         """Take the one-box-per-state-file lock, or raise `StateInUse` naming the holder.
@@ -230,10 +224,7 @@ class StateFile:
 
     def save(self, snapshot: dict[str, Any]) -> None:
         """Queue a snapshot for writing; returns at once."""
-        with self._lock:
-            self._pending = snapshot
-            self._failed = False
-            self._wake.notify_all()
+        self._worker.put(snapshot)
 
     @property
     def writes(self) -> int:
@@ -243,76 +234,38 @@ class StateFile:
     def flush(self, timeout: float = 2.0) -> bool:
         """Wait until the queued snapshot is on disk, or its write failed (then `problem`
         says why and the writer keeps retrying). False on timeout."""
-        deadline = time.monotonic() + timeout
-        with self._lock:
-            while self._pending is not None and not self._failed:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._wake.wait(left)
-            return True
+        return self._worker.flush(timeout)
 
     def close(self) -> None:
         """Write what is pending (one more try if it failed), then stop the writer."""
-        with self._lock:
-            if self._failed:
-                self._failed = False
-                self._wake.notify_all()
-        self.flush()
-        with self._lock:
-            self._closed = True
-            self._wake.notify_all()
-        self._thread.join(timeout=2.0)
+        self._worker.flush(2.0)
+        self._worker.close(timeout=2.0)
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
 
-    def _next(self) -> dict[str, Any] | None:
-        """The snapshot to write next (waiting for one), or None when closed."""
-        with self._lock:
-            while True:
-                if self._pending is not None and not self._failed:
-                    return self._pending
-                if self._closed:
-                    return None
-                if self._pending is not None:  # failed: try again later
-                    left = self._retry_at - time.monotonic()
-                    if left <= 0:
-                        self._failed = False
-                        continue
-                    self._wake.wait(left)
-                else:
-                    self._wake.wait()
-
-    def _writer(self) -> None:
-        while (snapshot := self._next()) is not None:
-            before = self.problem
+    def _write(self, snapshot: dict[str, Any]) -> float | None:
+        """The writer thread's job: None when written, else when to try again (seconds)."""
+        before = self.problem
+        try:
+            write_atomically(self.path, dumps(snapshot))
+            self._writes += 1
+            if self.problem:
+                log.info("saving works again: %s", self.path)
+            self.problem = None
+            retry = None
+        except OSError as exc:
+            if self.problem is None:
+                log.warning("cannot save the game to %s: %s (will keep trying every %g s)",
+                            self.path, exc, RETRY_S)
+            self.problem = f"cannot save: {exc.strerror or exc}"
+            retry = RETRY_S
+        if (before is None) != (self.problem is None) and self.on_change is not None:
             try:
-                write_atomically(self.path, dumps(snapshot))
-                self._writes += 1
-                if self.problem:
-                    log.info("saving works again: %s", self.path)
-                self.problem = None
-                failed = False
-            except OSError as exc:
-                if self.problem is None:
-                    log.warning("cannot save the game to %s: %s (will keep trying every %g s)",
-                                self.path, exc, RETRY_S)
-                self.problem = f"cannot save: {exc.strerror or exc}"
-                failed = True
-            with self._lock:
-                if self._pending is snapshot:
-                    if failed:
-                        self._failed = True
-                        self._retry_at = time.monotonic() + RETRY_S
-                    else:
-                        self._pending = None
-                self._wake.notify_all()
-            if (before is None) != (self.problem is None) and self.on_change is not None:
-                try:
-                    self.on_change()
-                except Exception:  # a listener's bug must not stop the saving
-                    log.exception("state file listener failed")
+                self.on_change()
+            except Exception:  # a listener's bug must not stop the saving
+                log.exception("state file listener failed")
+        return retry
 
 
 def _short(text: str, limit: int = 200) -> str:
