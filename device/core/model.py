@@ -23,6 +23,8 @@ class Button(StrEnum):
     BOTH = "both"
     VOL_UP = "vol_up"
     VOL_DOWN = "vol_down"
+    DIAL_UP = "dial_up"  # the optional rotary encoder turned one step clockwise
+    DIAL_DOWN = "dial_down"  # ... and anticlockwise
 
 
 class Gesture(StrEnum):

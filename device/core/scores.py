@@ -1,0 +1,297 @@
+"""Victory points: the scoring checklist as the place to enter them, and the final ranking.
+
+Pure, like the core: `entry_step(entry, sheet, players, event)` takes one button gesture and
+returns the new entry, the new sheet and what happened. The machine keeps an `Entry` while an
+era's scoring phase is open and the `Sheet` for the whole game.
+
+For each step of rules.md's scoring checklist, for each player in seating order, the box asks
+that player's points for that step. Steps that give no points (leader cards, city sieges) are
+shown, not asked. After the last step come the era's standings; after Era III's, the players
+tied for the most points (if any) are asked their buildings on the central board, and the final
+ranking follows (still tied: a shared victory).
+
+Entering a number (fast for the 0-20 a step typically gives; no auto-repeat, which tables find
+risky):
+    NEXT press: +1        NEXT hold: +5 (15 = three holds)      a dial turn: +1 / -1
+    ERA press:  confirm, on to the next player or step
+    ERA hold:   undo: clear the number; on 0, back to the previous one (its number to correct)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .model import Button, Gesture, Input
+from .rules import ERAS, SCORING_GIVES_POINTS, SCORING_STEPS
+
+HOLD_ADDS = 5  # NEXT hold adds this many points
+MAX_POINTS = 999  # per entry: more than any step gives; keeps the screen's digits in bounds
+
+Points = tuple[tuple[tuple[int, ...], ...], ...]  # [era - 1][step][player]
+
+
+class Stage(StrEnum):
+    POINTS = "points"  # asking a player's points for a step
+    SHOWN = "shown"  # a step that gives no points: shown, ERA goes on
+    STANDINGS = "standings"  # the era's totals and places
+    BUILDINGS = "buildings"  # after Era III: a player tied for first, their buildings
+
+
+class Outcome(StrEnum):
+    NONE = "none"  # the entry moved, nothing to report
+    CONFIRMED = "confirmed"  # a player's points (or buildings) were recorded
+    UNDONE = "undone"  # went back to an earlier number
+    NEXT_ERA = "next_era"  # standings of Era I/II confirmed: prepare the next era
+    GAME_OVER = "game_over"  # after Era III: the final ranking
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The whole game's score sheet: every confirmed number, and the buildings on the central
+    board of the players asked for the tie-break (None = not asked)."""
+
+    points: Points
+    buildings: tuple[int | None, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.buildings)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where the entry is: `era`, `index` into `positions(players)` (== its length: the
+    standings), `tie` into the players tied for first (the tie-break), and the number being
+    entered (not saved: a power cut loses at most this one)."""
+
+    era: int
+    index: int = 0
+    tie: int | None = None
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class Place:
+    """One line of a ranking: `place` 1.. (equal places are shared), the player's index in
+    seating order, their total and, if asked, their buildings."""
+
+    place: int
+    player: int
+    total: int
+    buildings: int | None = None
+
+
+def blank(players: int) -> Sheet:
+    zeros = tuple(tuple(0 for _ in range(players)) for _ in range(SCORING_STEPS))
+    return Sheet(points=tuple(zeros for _ in range(ERAS)), buildings=(None,) * players)
+
+
+def positions(players: int) -> tuple[tuple[int, int | None], ...]:
+    """(step, player) in entry order; player None for a step that is only shown."""
+    out: list[tuple[int, int | None]] = []
+    for step_index, gives in enumerate(SCORING_GIVES_POINTS):
+        if gives:
+            out.extend((step_index, p) for p in range(players))
+        else:
+            out.append((step_index, None))
+    return tuple(out)
+
+
+def stage(entry: Entry, players: int) -> Stage:
+    if entry.tie is not None:
+        return Stage.BUILDINGS
+    places = positions(players)
+    if entry.index >= len(places):
+        return Stage.STANDINGS
+    return Stage.POINTS if places[entry.index][1] is not None else Stage.SHOWN
+
+
+def where(entry: Entry, players: int) -> tuple[int | None, int | None]:
+    """(scoring step, player) the entry is at; None where it does not apply."""
+    if entry.tie is not None:
+        return None, None
+    places = positions(players)
+    if entry.index >= len(places):
+        return None, None
+    return places[entry.index]
+
+
+def asked_player(entry: Entry, sheet: Sheet) -> int | None:
+    """The player whose number is being entered (points or buildings), or None."""
+    if entry.tie is not None:
+        tied = tied_for_first(totals(sheet))
+        return tied[min(entry.tie, len(tied) - 1)] if tied else None
+    return where(entry, sheet.players)[1]
+
+
+# --- sums and rankings --------------------------------------------------------------------------
+
+
+def totals(sheet: Sheet, up_to_era: int = ERAS) -> tuple[int, ...]:
+    """Each player's points over eras 1..`up_to_era` (confirmed numbers only)."""
+    return tuple(
+        sum(sheet.points[e][s][p] for e in range(up_to_era) for s in range(SCORING_STEPS))
+        for p in range(sheet.players)
+    )
+
+
+def era_points(sheet: Sheet, era: int) -> tuple[int, ...]:
+    return tuple(sum(sheet.points[era - 1][s][p] for s in range(SCORING_STEPS))
+                 for p in range(sheet.players))
+
+
+def standings(scores: tuple[int, ...]) -> tuple[Place, ...]:
+    """Most points first; equal totals share a place (1, 1, 3), seating order among them."""
+    order = sorted(range(len(scores)), key=lambda p: (-scores[p], p))
+    return tuple(Place(1 + sum(1 for q in scores if q > scores[p]), p, scores[p]) for p in order)
+
+
+def tied_for_first(scores: tuple[int, ...]) -> tuple[int, ...]:
+    """The players sharing the most points, in seating order; () when one player leads."""
+    if not scores:
+        return ()
+    best = max(scores)
+    tied = tuple(p for p, s in enumerate(scores) if s == best)
+    return tied if len(tied) > 1 else ()
+
+
+def final_ranking(sheet: Sheet) -> tuple[Place, ...]:
+    """The game's result (rules.md): most points wins; tied for first, most buildings on the
+    central board; still tied, a shared victory (the same place 1). Other places share on
+    equal points."""
+    scores = totals(sheet)
+    tied = set(tied_for_first(scores))
+
+    def key(p: int) -> tuple[int, int]:
+        built = sheet.buildings[p] if p in tied else None
+        return (-scores[p], -(built or 0) if p in tied else 0)
+
+    order = sorted(range(len(scores)), key=lambda p: (*key(p), p))
+    return tuple(
+        Place(1 + sum(1 for q in range(len(scores)) if key(q) < key(p)), p, scores[p],
+              sheet.buildings[p] if p in tied else None)
+        for p in order)
+
+
+def winners(sheet: Sheet) -> tuple[int, ...]:
+    """The players in first place of the final ranking (more than one: a shared victory)."""
+    return tuple(place.player for place in final_ranking(sheet) if place.place == 1)
+
+
+# --- the step function --------------------------------------------------------------------------
+
+
+def _set(sheet: Sheet, era: int, step_index: int, player: int, value: int) -> Sheet:
+    era_rows = list(sheet.points)
+    rows = list(era_rows[era - 1])
+    row = list(rows[step_index])
+    row[player] = value
+    rows[step_index] = tuple(row)
+    era_rows[era - 1] = tuple(rows)
+    return replace(sheet, points=tuple(era_rows))
+
+
+def _set_buildings(sheet: Sheet, player: int, value: int | None) -> Sheet:
+    built = list(sheet.buildings)
+    built[player] = value
+    return replace(sheet, buildings=tuple(built))
+
+
+def _stored(sheet: Sheet, entry: Entry) -> int:
+    step_index, player = where(entry, sheet.players)
+    if step_index is None or player is None:
+        return 0
+    return sheet.points[entry.era - 1][step_index][player]
+
+
+def _go_back(entry: Entry, sheet: Sheet) -> tuple[Entry, Sheet]:
+    """Back to the previous position; a number there comes back to be corrected."""
+    if entry.tie is not None:
+        if entry.tie == 0:
+            return replace(entry, tie=None, value=0), sheet
+        entry = replace(entry, tie=entry.tie - 1)
+        player = asked_player(entry, sheet)
+        assert player is not None
+        value = sheet.buildings[player] or 0
+        return replace(entry, value=value), _set_buildings(sheet, player, None)
+    if entry.index == 0:
+        return replace(entry, value=0), sheet
+    entry = replace(entry, index=entry.index - 1, value=0)
+    step_index, player = where(entry, sheet.players)
+    if step_index is None or player is None:
+        return entry, sheet
+    value = _stored(sheet, entry)
+    return replace(entry, value=value), _set(sheet, entry.era, step_index, player, 0)
+
+
+def entry_step(entry: Entry, sheet: Sheet, event: Input) -> tuple[Entry, Sheet, Outcome]:
+    """One gesture during an era's scoring. Unknown gestures change nothing."""
+    button, gesture = event.button, event.gesture
+    here = stage(entry, sheet.players)
+    asking = here in (Stage.POINTS, Stage.BUILDINGS)
+    if asking and button in (Button.NEXT, Button.DIAL_UP, Button.DIAL_DOWN):
+        if button is Button.NEXT:
+            add = HOLD_ADDS if gesture is Gesture.HOLD else 1
+        else:
+            add = 1 if button is Button.DIAL_UP else -1
+        return replace(entry, value=min(MAX_POINTS, max(0, entry.value + add))), sheet, \
+            Outcome.NONE
+    if button is not Button.ERA:
+        return entry, sheet, Outcome.NONE
+    if gesture is Gesture.HOLD:  # undo
+        if asking and entry.value > 0:
+            return replace(entry, value=0), sheet, Outcome.UNDONE
+        back, sheet = _go_back(entry, sheet)
+        return back, sheet, Outcome.UNDONE if back != entry else Outcome.NONE
+    # ERA press: confirm and go on
+    if here is Stage.POINTS:
+        step_index, player = where(entry, sheet.players)
+        assert step_index is not None and player is not None
+        sheet = _set(sheet, entry.era, step_index, player, entry.value)
+        return replace(entry, index=entry.index + 1, value=0), sheet, Outcome.CONFIRMED
+    if here is Stage.SHOWN:
+        return replace(entry, index=entry.index + 1, value=0), sheet, Outcome.NONE
+    if here is Stage.STANDINGS:
+        if entry.era < ERAS:
+            return entry, sheet, Outcome.NEXT_ERA
+        if tied_for_first(totals(sheet)):
+            return replace(entry, tie=0, value=0), sheet, Outcome.NONE
+        return entry, sheet, Outcome.GAME_OVER
+    # BUILDINGS
+    player = asked_player(entry, sheet)
+    assert player is not None and entry.tie is not None
+    sheet = _set_buildings(sheet, player, entry.value)
+    if entry.tie + 1 < len(tied_for_first(totals(sheet))):
+        return replace(entry, tie=entry.tie + 1, value=0), sheet, Outcome.CONFIRMED
+    return entry, sheet, Outcome.GAME_OVER
+
+
+# --- the saved game -----------------------------------------------------------------------------
+
+
+def sheet_to_dict(sheet: Sheet) -> dict[str, object]:
+    return {"points": [[list(row) for row in era] for era in sheet.points],
+            "buildings": list(sheet.buildings)}
+
+
+def sheet_from_dict(data: object, players: int) -> Sheet:
+    """A sheet from a snapshot; raises ValueError naming what is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("'scores' should be an object")
+    points, built = data.get("points"), data.get("buildings")
+
+    def count(v: object) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POINTS * 10
+
+    if not (isinstance(points, list) and len(points) == ERAS and all(
+            isinstance(era, list) and len(era) == SCORING_STEPS and all(
+                isinstance(row, list) and len(row) == players and all(count(v) for v in row)
+                for row in era) for era in points)):
+        raise ValueError(f"'scores.points' should be {ERAS} eras x {SCORING_STEPS} steps x "
+                         f"{players} players of points")
+    if not (isinstance(built, list) and len(built) == players
+            and all(b is None or count(b) for b in built)):
+        raise ValueError(f"'scores.buildings' should be {players} counts or nulls")
+    return Sheet(points=tuple(tuple(tuple(row) for row in era) for era in points),
+                 buildings=tuple(built))
