@@ -8,8 +8,18 @@ from dataclasses import dataclass, field
 import pytest
 
 from device.core.config import Config
-from device.core.machine import Game, new_game, next_deadline, step
-from device.core.model import Button, Effect, Gesture, Input, Music, PlaySound, Sound, Tick
+from device.core.machine import Game, new_game, next_deadline, screen_kind, step
+from device.core.model import (
+    Button,
+    Effect,
+    Gesture,
+    Input,
+    Music,
+    Phase,
+    PlaySound,
+    Sound,
+    Tick,
+)
 
 
 @dataclass
@@ -47,6 +57,20 @@ class Table:
         self.game, effects = step(self.game, Input(Button(button), Gesture(gesture)), self.now)
         self.log += [(self.now, e) for e in effects]
         return effects
+
+    def close_guide(self) -> None:
+        """Leave the preparation guide for the setup screen (hold NEXT), if it is shown."""
+        if screen_kind(self.game) is Phase.PREPARE:
+            self.do(Button.NEXT, Gesture.HOLD)
+
+    def finish_scoring(self) -> None:
+        """Confirm 0 points everywhere (and 0 buildings in a tie) until the scoring is over:
+        the era's next setup, or game over after Era III."""
+        for _ in range(100):
+            if self.game.phase is not Phase.SCORING or self.game.question is not None:
+                return
+            self.do(Button.ERA)
+        raise AssertionError("the scoring never ended")
 
     def sounds(self, sound: Sound) -> list[float]:
         """Times at which `sound` was played."""

@@ -204,6 +204,12 @@ def test_a_5ms_glitch_is_not_a_press(rig: Rig) -> None:
 
 
 def test_next_press_in_setup_toggles_the_mode_on_screen(rig: Rig) -> None:
+    wait_screen(rig, Phase.PREPARE)  # the era's setup opens on the preparation guide
+    guide = [e for e in rig.events if e["type"] == "guide"]
+    for done in range(1, guide[0]["steps"] + 1):  # NEXT walks it to the setup screen
+        rig.press(17)
+        rig.wait(lambda ev, n=done: len(rig.inputs()) == n, f"press {done}")
+    wait_screen(rig, Phase.SETUP)
     rig.press(17)
     state = rig.wait(lambda ev: (last_state(ev) or {}).get("mode") == "intro" and
                      last_state(ev), "intro mode")

@@ -290,6 +290,8 @@ def test_the_core_asks_for_an_eras_music_when_its_setup_opens_or_its_mode_change
     config = Config()
     game = new_game(config)
     assert prepares(opening(game, 0.0)) == [PrepareMusic(1, R)]
+    game, effects = step(game, Input(Button.NEXT, Gesture.HOLD), 1.0)  # past the guide
+    assert prepares(effects) == []
     game, effects = step(game, Input(Button.NEXT, Gesture.PRESS), 1.0)  # toggle the mode
     assert prepares(effects) == [PrepareMusic(1, INTRO)]
     game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 2.0)  # intro era starts
@@ -299,5 +301,8 @@ def test_the_core_asks_for_an_eras_music_when_its_setup_opens_or_its_mode_change
     assert prepares(effects) == [PrepareMusic(1, INTRO)]
     for _ in range(config.intro.rounds + 2):  # play the rounds (and scholars) to scoring
         game, effects = step(game, Input(Button.NEXT, Gesture.PRESS), 4.0)
+    for _ in range(len(config.players) * 4 + 2):  # 0 points each; the shown steps
+        game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 5.0)
+        assert prepares(effects) == []
     game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 5.0)  # Era II setup opens
     assert prepares(effects) == [PrepareMusic(2, config.default_mode)]

@@ -146,7 +146,7 @@ def run_box(idle_s: float, tmp_path: object) -> tuple[Mode, list[Look]]:
             looks.append(look or Look())
 
     state = StateFile(Path(str(tmp_path)) / "state.json")
-    box = Box(Config(), state_file=state, screen_worker=Worker(),  # type: ignore[arg-type]
+    box = Box(Config(guide=False), state_file=state, screen_worker=Worker(),  # type: ignore[arg-type]
               clock=lambda: clock[0])
     box.start_game()
     clock[0] = idle_s

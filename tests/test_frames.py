@@ -16,24 +16,29 @@ from device.core.script import parse_script
 from device.simulate import simulate
 from device.ui.render import render
 
-# Era I real-time (a pause and a NEXT hint in it), Era II introductory (15 rounds with two
-# scholar calls and an undo), Era III real-time, scoring steps, game over, new game.
+# Era I real-time (a pause and a NEXT hint in it) entering points (red 6, the rest 0) and the
+# standings; Era II introductory after two steps of the preparation guide (15 rounds with two
+# scholar calls and an undo); Era III real-time; the final ranking, new game.
+ERA_PRESSES = 4 * 4 + 2 + 1  # four players: four steps with points, two shown, standings
 GAME = "\n".join([
     "0 era press",
     "100 next press",
     "200 next hold",
     "250 next press",
-    "600 next press",
-    "601 era press",
-    "602 next press",
-    "603 era press",
-    *[f"{604 + k} next press" for k in range(17)],
+    "600 next hold",
+    "600.5 next press",
+    *[f"{601 + k / 10:g} era press" for k in range(ERA_PRESSES)],
+    "605 next press",
+    "606 next hold",
+    "607 next press",
+    "608 era press",
+    *[f"{609 + k} next press" for k in range(17)],
     "630 next hold",
     "631 next press",
-    "640 era press",
-    "641 era press",
-    "1300 era press",
-    "1301 era hold",
+    *[f"{640 + k / 10:g} era press" for k in range(ERA_PRESSES)],
+    "643 era press",
+    *[f"{1300 + k / 10:g} era press" for k in range(ERA_PRESSES)],
+    "1305 era hold",
     "1310 both hold",
     "1311 era press",
 ])
@@ -70,8 +75,10 @@ def test_frames_are_one_png_per_distinct_screen_of_a_whole_game(tmp_path: Path) 
             assert frame_bytes(image) == pixels, file.name
         assert float(file.name[5:-4]) == round(t, 3)
     kinds = {screen.kind for screen, _ in shown}
-    assert {Phase.SETUP, Phase.LEAD_IN, Phase.RUNNING, Phase.PAUSED, Phase.INTRO_ROUND,
-            Phase.SCHOLARS, Phase.SCORING, Phase.GAME_OVER, Phase.CONFIRM} <= kinds
+    assert {Phase.PREPARE, Phase.SETUP, Phase.LEAD_IN, Phase.RUNNING, Phase.PAUSED,
+            Phase.INTRO_ROUND, Phase.SCHOLARS, Phase.SCORING, Phase.GAME_OVER,
+            Phase.CONFIRM} <= kinds
+    assert {screen.entry for screen, _ in shown} >= {"points", "shown", "standings", "ranking"}
     # A running clock changes every second: the nine minutes of a real-time era alone give
     # hundreds of distinct frames.
     assert len(files) > 1000

@@ -22,6 +22,7 @@ from device.core.machine import (
     elapsed,
     next_deadline,
     screen,
+    screen_kind,
     start_player,
     state_name,
     step,
@@ -59,6 +60,7 @@ QUESTION_TIMEOUT_S = 10.0  # docs/behaviour.md: an unanswered question closes it
 def intro_table(rounds_played: int) -> Table:
     """An introductory Era I after `rounds_played` NEXT presses (0 = round 1)."""
     t = Table(CFG)
+    t.close_guide()
     t.do(N, P)  # setup: toggle to intro
     t.do(E, P)
     for _ in range(rounds_played):
@@ -85,6 +87,8 @@ def reach(state: str) -> Table:
 def _reach(state: str) -> tuple[Game, float, tuple[tuple[float, Effect], ...]]:
     # Games are frozen values, so one walk to each state serves every test.
     t = Table(CFG)
+    if state == "setup":
+        t.close_guide()
     if state == "lead_in":
         t.do(E, P)
         t.wait(LEAD_IN / 2)
@@ -102,22 +106,22 @@ def _reach(state: str) -> tuple[Game, float, tuple[tuple[float, Effect], ...]]:
         finish_realtime_era(t)
         if state == "game_over":
             for _ in range(2):
-                t.do(E, P)  # setup of the next era
+                t.finish_scoring()  # setup of the next era
                 finish_realtime_era(t)
-            t.do(E, P)
-    elif state != "setup":
+            t.finish_scoring()
+    elif state not in ("setup", "prepare"):
         raise AssertionError(state)
     return t.game, t.now, tuple(t.log)
 
 
-STATES = ["setup", "lead_in", "running", "paused", "intro_round", "scholars", "scoring",
-          "game_over"]
+STATES = ["prepare", "setup", "lead_in", "running", "paused", "intro_round", "scholars",
+          "scoring", "game_over"]
 
 
 def test_reach_gives_the_named_states() -> None:
     for state in STATES:
         t = reach(state)
-        assert state_name(t.game).value == state
+        assert screen_kind(t.game).value == state
         deadline = next_deadline(t.game, t.now)
         assert deadline is None or deadline > t.now
 
@@ -161,11 +165,31 @@ def check_setup_next_press(t: Table) -> None:
 def check_setup_era_hold(t: Table) -> None:
     # The "New game" setup (Era I): hold ERA opens the settings menu; nothing sounds.
     assert t.game.era == 1
+    shown = screen_kind(t.game)
     effects = t.do(E, H)
     assert state_name(t.game) is Phase.SETTINGS and t.game.phase is Phase.SETUP
     assert noises(effects) == []
     t.do(E, H)  # and closes it again
-    assert state_name(t.game) is Phase.SETUP
+    assert screen_kind(t.game) is shown
+
+
+def check_prepare_next_press(t: Table) -> None:
+    # The guide: the next step of the era's preparation; the last one leads to the setup.
+    count = screen(t.game, t.now).guide_position
+    assert count is not None and count[0] == 1
+    keys = []
+    for _ in range(count[1]):
+        keys.append(screen(t.game, t.now).guide_step)
+        effects = t.do(N, P)
+        assert noises(effects) == []
+    assert len(set(keys)) == count[1]
+    assert screen_kind(t.game) is Phase.SETUP and t.game.mode is CFG.default_mode
+
+
+def check_prepare_next_hold(t: Table) -> None:
+    # Straight to the setup screen (its mode can be changed there).
+    effects = t.do(N, H)
+    assert screen_kind(t.game) is Phase.SETUP and noises(effects) == []
 
 
 def check_setup_era_press(t: Table) -> None:
@@ -267,19 +291,41 @@ def check_scholars_next_hold(t: Table) -> None:
     assert noises(effects) == []
 
 
-def check_scoring_next_press(t: Table) -> None:
-    before = t.game
-    step_before = screen(before, t.now).scoring_step
-    effects = t.do(N, P)
-    assert state_name(t.game) is Phase.SCORING and t.game.era == before.era
-    assert screen(t.game, t.now).scoring_step == (step_before or 0) + 1
-    assert noises(effects) == []
+def check_scoring_next(gesture: Gesture, adds: int) -> Callable[[Table], None]:
+    def check(t: Table) -> None:
+        before = screen(t.game, t.now)
+        assert before.entry == "points" and before.value == 0
+        effects = t.do(N, gesture)
+        shown = screen(t.game, t.now)
+        assert (shown.player, shown.value) == (PLAYERS[0], adds)  # the first player's number
+        assert dict(shown.totals)[PLAYERS[0]] == adds
+        assert noises(effects) == []
+
+    return check
 
 
 def check_scoring_era_press(t: Table) -> None:
-    era = t.game.era
+    # Confirms the number and asks the next player in seating order; nothing sounds.
+    t.do(N, P)
     effects = t.do(E, P)
-    assert (t.game.phase, t.game.era, t.game.mode) == (Phase.SETUP, era + 1, CFG.default_mode)
+    shown = screen(t.game, t.now)
+    assert (shown.scoring_step, shown.player, shown.value) == (0, PLAYERS[1], 0)
+    assert dict(shown.totals)[PLAYERS[0]] == 1
+    assert noises(effects) == []
+    t.finish_scoring()  # and after the checklist and the standings: the next era
+    assert (screen_kind(t.game), t.game.era, t.game.mode) == (
+        Phase.PREPARE, 2, CFG.default_mode)
+
+
+def check_scoring_era_hold(t: Table) -> None:
+    # Undo: the number being entered is cleared; on 0, back to the previous one.
+    t.do(N, H)
+    t.do(E, P)
+    t.do(N, P)
+    effects = t.do(E, H)
+    assert (screen(t.game, t.now).player, screen(t.game, t.now).value) == (PLAYERS[1], 0)
+    t.do(E, H)
+    assert (screen(t.game, t.now).player, screen(t.game, t.now).value) == (PLAYERS[0], 5)
     assert noises(effects) == []
 
 
@@ -291,6 +337,10 @@ def check_game_over_era_hold(t: Table) -> None:
 
 # The cells of docs/behaviour.md's table that do something; every other cell is "-".
 ACTIONS: dict[tuple[str, Button, Gesture], Callable[[Table], None]] = {
+    ("prepare", N, P): check_prepare_next_press,
+    ("prepare", N, H): check_prepare_next_hold,
+    ("prepare", E, P): check_setup_era_press,
+    ("prepare", E, H): check_setup_era_hold,
     ("setup", N, P): check_setup_next_press,
     ("setup", E, P): check_setup_era_press,
     ("setup", E, H): check_setup_era_hold,
@@ -306,8 +356,10 @@ ACTIONS: dict[tuple[str, Button, Gesture], Callable[[Table], None]] = {
     ("intro_round", E, H): check_restart_question,
     ("scholars", N, P): check_scholars_next_press,
     ("scholars", N, H): check_scholars_next_hold,
-    ("scoring", N, P): check_scoring_next_press,
+    ("scoring", N, P): check_scoring_next(P, 1),
+    ("scoring", N, H): check_scoring_next(H, 5),
     ("scoring", E, P): check_scoring_era_press,
+    ("scoring", E, H): check_scoring_era_hold,
     ("game_over", E, H): check_game_over_era_hold,
 }
 CELLS = [(s, b, g) for s in STATES for b in (N, E) for g in (P, H)]
@@ -379,7 +431,8 @@ def test_confirm_new_game_yes_starts_a_fresh_era_one(state: str) -> None:
     t = reach(state)
     open_question(t)
     effects = t.do(E, P)
-    assert (state_name(t.game), t.game.era, t.game.mode) == (Phase.SETUP, 1, CFG.default_mode)
+    assert (screen_kind(t.game), t.game.era, t.game.mode) == (
+        Phase.PREPARE, 1, CFG.default_mode)
     assert screen(t.game, t.now).new_game
     assert sounds(effects) == []
     if state in ("running", "paused", "intro_round", "scholars"):
@@ -396,7 +449,7 @@ def test_confirm_restart_era_yes_goes_back_to_setup_of_the_same_era(state: str) 
     era = t.game.era
     open_question(t, E)
     effects = t.do(E, P)
-    assert (state_name(t.game), t.game.era) == (Phase.SETUP, era)
+    assert (screen_kind(t.game), t.game.era) == (Phase.PREPARE, era)
     assert music(effects) == [MusicAction.STOP]
     gongs = len(t.sounds(Sound.GONG))
     t.wait(RT.length_s * 2)
@@ -413,7 +466,7 @@ def test_unanswered_question_closes_itself_after_10_s(state: str, opener: Button
     t.wait_until(opened + QUESTION_TIMEOUT_S - 0.01)
     assert state_name(t.game) is Phase.CONFIRM
     t.wait_until(opened + QUESTION_TIMEOUT_S + 0.01)
-    assert state_name(t.game) is before.phase
+    assert screen_kind(t.game) is screen_kind(before)
     assert (t.game.era, t.game.mode, t.game.round) == (before.era, before.mode, before.round)
 
 
@@ -457,6 +510,7 @@ def test_the_end_gong_under_a_question_ends_the_era() -> None:
 
 def test_start_intro_era_plays_the_gong_and_shows_round_one_with_the_oldest_player() -> None:
     t = Table(CFG)
+    t.close_guide()
     t.do(N, P)
     effects = t.do(E, P)
     assert sounds(effects) == [Sound.GONG]
@@ -493,7 +547,7 @@ def test_running_screen_shows_time_left_rounded_up() -> None:
 def test_setup_shows_new_game_before_era_one_only() -> None:
     t = reach("scoring")
     assert screen(Table(CFG).game, 0.0).new_game
-    t.do(E, P)
+    t.finish_scoring()
     assert t.game.era == 2 and not screen(t.game, t.now).new_game
 
 
@@ -537,12 +591,15 @@ def test_scoring_of_era_three_then_era_press_is_game_over() -> None:
 
 def test_scoring_checklist_steps_stay_in_the_checklist() -> None:
     t = reach("scoring")
-    seen = [screen(t.game, t.now).scoring_step]
-    for _ in range(12):
-        t.do(N, P)
+    seen = []
+    for _ in range(30):
         seen.append(screen(t.game, t.now).scoring_step)
-    # every step of docs/game.md's scoring checklist in order, then "done" (6) - never 1/6 again
-    assert seen == [0, 1, 2, 3, 4, 5] + [6] * 7
+        t.do(E, P)
+        if t.game.phase is not Phase.SCORING:
+            break
+    # every step of docs/game.md's scoring checklist, in order, never back to 1/6
+    assert all(s is not None and 0 <= s < 6 for s in seen)
+    assert seen == sorted(seen) and len(set(seen)) == 6  # type: ignore[type-var]
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -556,7 +613,7 @@ def test_volume_buttons_change_only_the_volume(state: str) -> None:
         assert screen(t.game, t.now).volume == round(t.game.volume * 100)
     assert levels[:3] == pytest.approx([0.9, 1.0, 1.0])
     assert levels[-1] == pytest.approx(0.0) and min(levels) >= 0 and max(levels) <= 1
-    assert state_name(t.game) is state_name(before)
+    assert screen_kind(t.game) is screen_kind(before)
     assert (t.game.era, t.game.mode, t.game.round) == (before.era, before.mode, before.round)
 
 

@@ -38,6 +38,8 @@ from device.core.machine import (
     new_game,
     next_deadline,
     restore,
+    sheet,
+    screen_kind,
     snapshot,
     state_name,
     step,
@@ -69,7 +71,7 @@ CONFIGS = [
            realtime=RealtimeConfig(length_s=40.0, scholar_cues_s=(5.0, 12.5, 30.0, 39.5),
                                    lead_in_s=2, final_ticks_s=3, scholar_prompt_s=4.0),
            intro=IntroConfig(rounds=6, scholar_after_rounds=(1, 3, 5))),
-    Config(players=("red", "blue", "green"),
+    Config(players=("red", "blue", "green"), guide=False,
            realtime=RealtimeConfig(length_s=25.0, scholar_cues_s=(10.0, 20.0), lead_in_s=0,
                                    final_ticks_s=0),
            intro=IntroConfig(rounds=4, scholar_after_rounds=(2,))),
@@ -146,8 +148,9 @@ class RandomPlay(RuleBasedStateMachine):
     def play_on(self, wait: float, toggle: bool) -> None:
         """What a table would do next, so that random play also gets through whole games."""
         self.wait(wait)
-        state = state_name(self.game)
+        state = screen_kind(self.game)  # `prepare`: the guide in an era's setup
         moves = {
+            Phase.PREPARE: [(Button.NEXT, Gesture.HOLD)] * toggle + [(Button.ERA, Gesture.PRESS)],
             Phase.SETUP: [(Button.NEXT, Gesture.PRESS)] * toggle + [(Button.ERA, Gesture.PRESS)],
             Phase.PAUSED: [(Button.NEXT, Gesture.PRESS)],
             Phase.INTRO_ROUND: [(Button.NEXT, Gesture.PRESS)],
@@ -158,6 +161,12 @@ class RandomPlay(RuleBasedStateMachine):
         }.get(state, [])
         for button, gesture in moves:
             self.feed(Input(button, gesture))
+        for _ in range(40):  # enter points (a few) until the scoring is over
+            if state_name(self.game) is not Phase.SCORING:
+                break
+            self.feed(Input(Button.NEXT if toggle else Button.ERA, Gesture.PRESS))
+            toggle = False
+            self.feed(Input(Button.ERA, Gesture.PRESS))
         if state in (Phase.LEAD_IN, Phase.RUNNING):
             self.wait(self.config.realtime.lead_in_s + self.config.realtime.length_s)
 
@@ -293,6 +302,12 @@ class RandomPlay(RuleBasedStateMachine):
         assert (now["era"], now["mode"]) == (was["era"], was["mode"])
         if self.game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
             assert (now["round"], now["start_player"]) == (was["round"], was["start_player"])
+        # Points entered survive; the entry comes back on the same player and step.
+        assert sheet(back) == sheet(self.game)
+        if self.game.phase is Phase.SCORING:
+            assert self.game.entry is not None and back.entry is not None
+            assert (back.entry.index, back.entry.tie) == (self.game.entry.index,
+                                                          self.game.entry.tie)
         armed = self.game.armed if self.game.armed == self.game.cues_done else None
         if self.game.phase is Phase.RUNNING and armed is not None:
             # Cut while a cry or the end gong was about to sound (or had just sounded): back
@@ -333,6 +348,7 @@ def test_random_play_notices_a_lost_cry() -> None:
     """The account is not blind: a machine that skips a cue is caught."""
     machine = RandomPlay()
     machine.switch_on(CONFIGS[1])
+    machine.feed(Input(Button.NEXT, Gesture.HOLD))  # past the preparation guide
     machine.feed(Input(Button.NEXT, Gesture.PRESS))  # to real-time
     machine.feed(Input(Button.ERA, Gesture.PRESS))
     machine.wait(machine.config.realtime.lead_in_s + 1)

@@ -10,6 +10,7 @@ import itertools
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,13 @@ FIELDS = {
     "sound": {"sound", "era"},
     "prompt": {"prompt"},
     "input": {"button", "gesture"},
+    "guide": {"era", "step", "steps", "what", "n"},
+    "points": {"era", "step", "player", "points", "total"},
+    "standings": {"era", "places"},
+    "buildings": {"era", "player", "buildings"},
+    "ranking": {"era", "places", "winners"},
 }
+SCORES = {"points", "standings", "buildings", "ranking"}  # only once points are entered
 STATES = {"setup", "lead_in", "running", "paused", "intro_round", "scholars", "scoring",
           "game_over", "confirm"}
 SOUNDS = {"gong", "cry", "tick", "music_start", "music_stop", "music_pause", "music_resume"}
@@ -51,7 +58,7 @@ def test_every_line_follows_the_format() -> None:
     stamps = [e["t"] for e in events]
     assert stamps == sorted(stamps)
     seen_types = {e["type"] for e in events}
-    assert seen_types == set(FIELDS)
+    assert seen_types == set(FIELDS) - SCORES
     for event in events:
         if event["type"] == "state":
             assert event["state"] in STATES and event["era"] in (1, 2, 3)
@@ -60,6 +67,49 @@ def test_every_line_follows_the_format() -> None:
             assert event["sound"] in SOUNDS and event["era"] in (1, 2, 3)
         elif event["type"] == "prompt":
             assert event["prompt"] in ("scholars", "resumed")
+        elif event["type"] == "guide":
+            assert 1 <= event["step"] <= event["steps"]
+
+
+def test_entered_points_standings_and_ranking_are_reported() -> None:
+    """Three eras of two players, scored through the buttons: the points lines carry each
+    number and the running total, the standings and the final ranking follow."""
+    config = "players = [\"red\", \"blue\"]\n"
+    lines = ["0 era press"]  # start Era I at once (past the guide)
+    t = 0.0
+
+    def add(what: str) -> None:
+        nonlocal t
+        t += 0.5
+        lines.append(f"{t} {what}")
+
+    for era in (1, 2, 3):
+        t = max(t, (era - 1) * 600.0) + LEAD_IN + LENGTH + 1
+        lines.append(f"{t} next hold")  # red: 5 in Destruction
+        add("next press")  # 6
+        add("era press")
+        add("era press")  # blue: 0
+        for _ in range(2 * 3 + 2):  # the other steps: 0 each, and the two shown steps
+            add("era press")
+        add("era press")  # the standings
+        if era < 3:
+            add("era press")  # start the next era at once
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "erabox.toml"
+        path.write_text(config, encoding="utf-8")
+        events = simulate("\n".join(lines) + "\n", "--config", str(path), "--until",
+                          str(t + 1))
+    points = [e for e in events if e["type"] == "points"]
+    assert [(e["era"], e["step"], e["player"], e["points"]) for e in points[:2]] == [
+        (1, 1, "red", 6), (1, 1, "blue", 0)]
+    assert [e["total"] for e in points if e["player"] == "red" and e["points"]] == [6, 12, 18]
+    standings = [e for e in events if e["type"] == "standings"]
+    assert [e["era"] for e in standings] == [1, 2, 3]
+    assert standings[1]["places"] == [{"place": 1, "player": "red", "total": 12},
+                                      {"place": 2, "player": "blue", "total": 0}]
+    (ranking,) = [e for e in events if e["type"] == "ranking"]
+    assert ranking["winners"] == ["red"]
+    assert [e for e in events if e["type"] == "buildings"] == []  # no tie: nobody asked
 
 
 def test_a_state_line_only_when_something_but_elapsed_changed() -> None:
@@ -67,7 +117,8 @@ def test_a_state_line_only_when_something_but_elapsed_changed() -> None:
     lines = [{k: v for k, v in e.items() if k not in ("t", "elapsed")}
              for e in events if e["type"] == "state"]
     assert all(a != b for a, b in itertools.pairwise(lines))
-    # setup, lead_in, running, scoring: the running clock itself prints no lines.
+    # setup, lead_in, running, scoring: the running clock itself prints no lines (the guide's
+    # step in setup has its own line type).
     assert [line["state"] for line in lines] == ["setup", "lead_in", "running", "scoring"]
 
 

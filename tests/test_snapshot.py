@@ -37,7 +37,12 @@ def snapshots() -> Iterator[tuple[str, dict[str, Any]]]:
     t.do(Button.NEXT)
     t.wait(400)
     yield "scoring", snapshot(t.game, t.now)
+    t.do(Button.NEXT, Gesture.HOLD)  # 5 points for the first player, confirmed
     t.do(Button.ERA)
+    yield "scoring entry", snapshot(t.game, t.now)
+    t.finish_scoring()
+    yield "prepare", snapshot(t.game, t.now)
+    t.close_guide()
     t.do(Button.NEXT)
     t.do(Button.ERA)
     for name in ("intro_round", "intro_round", "intro_round", "intro_round", "intro_round",

@@ -22,11 +22,14 @@ from hypothesis import strategies as st
 from device.core.config import Config
 from device.core.machine import ARM_LEAD_S
 from device.core.model import Mode
+from device.core.scores import positions
 from device.core.script import parse_script
 from device.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-CFG = Config()
+# The preparation guide has its own tests (test_machine.py, test_scores_game.py): here each
+# era's setup opens on its mode, as without the guide.
+CFG = Config(guide=False)
 RT = CFG.realtime
 LEAD_IN = RT.lead_in_s
 
@@ -68,6 +71,16 @@ class Script:
 
     def then(self, wait: float, what: str) -> Script:
         return self.at(self.t + wait, what)
+
+    def score(self, wait: float, players: int, final: bool = False) -> Script:
+        """ERA presses through a whole scoring entering 0 points: every asked player and
+        shown step, the standings; after Era III the tie-break (all tied at 0: everyone's
+        buildings). The first press after `wait`, the others 0.1 s apart."""
+        presses = len(positions(players)) + 1 + (players if final else 0)
+        self.then(wait, "era press")
+        for _ in range(presses - 1):
+            self.at(round(self.t + 0.1, 3), "era press")  # on the events' millisecond grid
+        return self
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -231,13 +244,14 @@ def test_intro_undo_one_step_at_a_time_with_the_start_player() -> None:
                          ids=lambda modes: "-".join(m.value for m in modes))
 def test_a_whole_game_in_any_mix_of_modes(modes: tuple[Mode, Mode, Mode]) -> None:
     script = Script()
-    for mode in modes:
+    for era, mode in enumerate(modes, start=1):
         if mode is not CFG.default_mode:
             script.then(1, "next press")
         script.then(1, "era press")
         if mode is Mode.INTRO:
             intro_presses(script, PRESSES_PER_INTRO_ERA)
-        script.then(LEAD_IN + LENGTH + 1 if mode is Mode.REALTIME else 1, "era press")
+        script.score(LEAD_IN + LENGTH + 1 if mode is Mode.REALTIME else 1, len(CFG.players),
+                     final=era == 3)
     script.then(5, "both hold").then(1, "era press")
     events = run(script.text())
     seen = states(events)
@@ -275,9 +289,9 @@ def test_start_player_carries_over_from_the_previous_intro_era(
         if mode is Mode.INTRO:
             script.then(1, "next press").then(1, "era press")
             intro_presses(script, PRESSES_PER_INTRO_ERA)
-            script.then(1, "era press")
+            script.score(1, len(THREE))
         else:
-            script.then(1, "era press").then(LEAD_IN + LENGTH + 1, "era press")
+            script.then(1, "era press").score(LEAD_IN + LENGTH + 1, len(THREE))
     events = run(script.text(), config)
     firsts = []
     for era in (1, 2, 3):
@@ -291,7 +305,7 @@ def test_restarting_an_intro_era_gives_it_back_its_first_start_player() -> None:
     config = replace(CFG, players=THREE)
     script = Script().at(0, "next press").at(1, "era press")
     intro_presses(script, PRESSES_PER_INTRO_ERA)  # Era I ends with green
-    script.then(1, "era press").then(1, "next press").then(1, "era press")  # Era II: green
+    script.score(1, len(THREE)).then(1, "next press").then(1, "era press")  # Era II: green
     intro_presses(script, 7)  # past the first scholar call: red starts round 6
     script.then(1, "era hold").then(1, "era press")  # "restart era?" yes
     script.then(1, "next press").then(1, "era press")
@@ -354,9 +368,9 @@ def test_restart_in_era_two_keeps_the_era_and_its_start_player() -> None:
     config = replace(CFG, players=THREE)
     script = Script().at(0, "next press").at(1, "era press")
     intro_presses(script, PRESSES_PER_INTRO_ERA)  # green ends Era I
-    script.then(1, "era press").then(1, "era press")  # Era II, real-time
+    script.score(1, len(THREE)).then(1, "era press")  # Era II, real-time
     cut = script.then(20, "restart").t
-    script.then(5, "next press").then(LENGTH, "era press")
+    script.then(5, "next press").score(LENGTH, len(THREE))
     script.then(1, "next press").then(1, "era press")  # Era III, introductory
     events = run(script.text(), config)
     back = next(e for e in states(events) if e["t"] >= cut)
@@ -391,10 +405,10 @@ def test_a_cue_just_after_the_last_save_still_fires_after_a_restart() -> None:
 def test_a_new_game_starts_with_the_oldest_player_again(how: str) -> None:
     config = replace(CFG, players=THREE, default_mode=Mode.INTRO)
     script = Script()
-    for _ in range(3):  # three introductory eras: the start player moves on each time
+    for era in (1, 2, 3):  # three introductory eras: the start player moves on each time
         script.then(1, "era press")
         intro_presses(script, PRESSES_PER_INTRO_ERA)
-        script.then(1, "era press")
+        script.score(1, len(THREE), final=era == 3)
     if how == "era hold in game over":
         script.then(1, "era hold")
     else:

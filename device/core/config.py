@@ -114,6 +114,7 @@ class Config:
     # Set on the box only (settings menu, `device.core.settings`), never read from the file:
     era_modes: tuple[Mode, ...] = ()  # each era's mode when set up; () = `default_mode`
     cue_led: bool = True  # flash the cue LED (when one is fitted)
+    guide: bool = True  # show the preparation guide before each era's action phase
 
 
 class _Table:

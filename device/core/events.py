@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .machine import Game, describe
-from .model import Effect, Input, Music, PlaySound, ShowPrompt
+from .machine import Game, describe, guide_steps, in_guide
+from .model import Effect, Input, Music, PlaySound, Scored, ShowPrompt, Standings
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -21,6 +21,7 @@ class EventRecorder:
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
         self._last_state: dict[str, Any] | None = None
+        self._last_guide: tuple[int, int] | None = None
 
     def input(self, event: Input, t: float) -> None:
         self._emit({"t": _t(t), "type": "input", "button": event.button.value,
@@ -36,6 +37,22 @@ class EventRecorder:
                             "era": effect.era})
             elif isinstance(effect, ShowPrompt):
                 self._emit({"t": _t(t), "type": "prompt", "prompt": effect.prompt.value})
+            elif isinstance(effect, Scored) and effect.step is None:
+                self._emit({"t": _t(t), "type": "buildings", "era": effect.era,
+                            "player": effect.player, "buildings": effect.value})
+            elif isinstance(effect, Scored):
+                self._emit({"t": _t(t), "type": "points", "era": effect.era,
+                            "step": effect.step, "player": effect.player,
+                            "points": effect.value, "total": effect.total})
+            elif isinstance(effect, Standings):
+                places = [{"place": place, "player": colour, "total": total}
+                          | ({} if built is None else {"buildings": built})
+                          for place, colour, total, built in effect.places]
+                line: dict[str, Any] = {"t": _t(t), "type": "ranking" if effect.final
+                                        else "standings", "era": effect.era, "places": places}
+                if effect.final:
+                    line["winners"] = [p["player"] for p in places if p["place"] == 1]
+                self._emit(line)
 
     def state(self, game: Game, t: float, now: float | None = None) -> None:
         """A `state` line stamped `t`. `now` is the game's clock when it differs from the
@@ -46,6 +63,21 @@ class EventRecorder:
         if key != self._last_state:
             self._last_state = key
             self._emit({"t": _t(t), "type": "state", **fields})
+        self.guide(game, t)
+
+    def guide(self, game: Game, t: float) -> None:
+        """A `guide` line whenever the preparation guide shows another step."""
+        shown = (game.era, game.guide) if in_guide(game) and game.guide is not None else None
+        if shown == self._last_guide:
+            return
+        self._last_guide = shown
+        if shown is None or game.guide is None:
+            return
+        steps = guide_steps(game)
+        index = min(game.guide, len(steps) - 1)
+        self._emit({"t": _t(t), "type": "guide", "era": game.era, "step": index + 1,
+                    "steps": len(steps), "what": steps[index].key.removeprefix("prep_"),
+                    "n": steps[index].n})
 
     def step(self, effects: Iterable[Effect], game: Game, t: float) -> None:
         """Everything one step produced: its sounds and prompts, then the state if changed."""

@@ -9,6 +9,10 @@ where NEXT toggles its mode and ERA starts it:
                    (introductory)            (after rounds 5 and 10)  (after round 15)
     scoring of Era III --ERA--> game_over
 
+An era's setup opens on the preparation guide (prep.py; a setting turns it off): NEXT walks
+its steps, ERA starts the era at once. Scoring is where victory points are entered (scores.py):
+per step, per player; then the era's standings; after Era III the final ranking.
+
 A real-time era keeps one anchor: the `now` at which its running time was zero, shifted
 forward by every pause. Every cue's deadline is `anchor + cue_time`, so lateness never
 accumulates however often the loop wakes. While paused the running time is held instead.
@@ -29,6 +33,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from . import prep
+from . import scores as scoring
 from . import settings as settings_menu
 from .config import Config
 from .model import (
@@ -48,11 +54,13 @@ from .model import (
     Question,
     Save,
     SaveSettings,
+    Scored,
     Screen,
     SetVolume,
     Show,
     ShowPrompt,
     Sound,
+    Standings,
 )
 from .rules import ERAS, SCORING_STEPS
 
@@ -111,6 +119,11 @@ class Game:
     base: Config | None = None
     settings: settings_menu.Settings | None = None
     menu: settings_menu.Menu | None = None  # the settings menu, open over the new game's setup
+    # the preparation guide: which of the era's steps (prep.steps) is shown over its setup
+    guide: int | None = None
+    # victory points: the game's score sheet, and where the entry is while an era is scored
+    sheet: scoring.Sheet | None = None
+    entry: scoring.Entry | None = None
 
 
 def opening(game: Game, now: float) -> tuple[Effect, ...]:
@@ -134,6 +147,8 @@ def new_game(config: Config, volume: float | None = None,
         volume=effective.audio.volume if volume is None else volume,
         base=config,
         settings=settings,
+        guide=0 if effective.guide else None,
+        sheet=scoring.blank(len(effective.players)),
     )
 
 
@@ -195,6 +210,32 @@ def state_name(game: Game) -> Phase:
     return Phase.CONFIRM if game.question is not None else game.phase
 
 
+def screen_kind(game: Game) -> Phase:
+    """The kind of screen shown: the state's, or `prepare` while the preparation guide is
+    shown in `setup` (the guide is part of the setup state: its state lines say `setup`)."""
+    if game.menu is None and game.question is None and in_guide(game):
+        return Phase.PREPARE
+    return state_name(game)
+
+
+def in_guide(game: Game) -> bool:
+    """True while the preparation guide is shown over an era's setup."""
+    return game.phase is Phase.SETUP and game.guide is not None
+
+
+def sheet(game: Game) -> scoring.Sheet:
+    """The game's score sheet (blank until points are entered)."""
+    players = len(game.config.players)
+    if game.sheet is None or game.sheet.players != players:
+        return scoring.blank(players)
+    return game.sheet
+
+
+def guide_steps(game: Game) -> tuple[prep.PrepStep, ...]:
+    """The preparation guide of the era being set up."""
+    return prep.steps(game.era, len(game.config.players))
+
+
 def describe(game: Game, now: float) -> dict[str, Any]:
     """The fields of a `state` event line (see docs/simulate.md)."""
     running = elapsed(game, now)
@@ -229,7 +270,9 @@ def screen(game: Game, now: float) -> Screen:
         menu = {"menu_item": names[index], "menu_value": settings_menu.value(chosen, names[index]),
                 "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
     return Screen(
-        kind=state_name(game),
+        **_guide_fields(game),
+        **_score_fields(game),
+        kind=screen_kind(game),
         era=game.era,
         mode=game.mode,
         new_game=game.phase is Phase.SETUP and game.era == 1,
@@ -243,7 +286,7 @@ def screen(game: Game, now: float) -> Screen:
         round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
         rounds=cfg.intro.rounds,
         start_player=player,
-        scoring_step=game.scoring_step if game.phase is Phase.SCORING else None,
+        scoring_step=_scoring_step(game) if game.phase is Phase.SCORING else None,
         question=game.question,
         prompt=game.prompt,
         volume=round(game.volume * 100) if game.volume_until is not None else None,
@@ -251,6 +294,55 @@ def screen(game: Game, now: float) -> Screen:
         quiet=game.volume <= QUIET_LEVEL + EPS,
         **menu,
     )
+
+
+def _scoring_step(game: Game) -> int:
+    """The checklist step the scoring is at (the last one once the standings show)."""
+    if game.entry is None:
+        return game.scoring_step
+    at, _ = scoring.where(game.entry, len(game.config.players))
+    return SCORING_STEPS - 1 if at is None else at
+
+
+def _guide_fields(game: Game) -> dict[str, Any]:
+    if game.phase is not Phase.SETUP or game.guide is None:
+        return {}
+    steps = guide_steps(game)
+    index = min(game.guide, len(steps) - 1)
+    return {"guide_step": steps[index].key, "guide_n": steps[index].n,
+            "guide_position": (index + 1, len(steps))}
+
+
+def _places(game: Game, places: tuple[scoring.Place, ...]
+            ) -> tuple[tuple[int, str, int, int | None], ...]:
+    players = game.config.players
+    return tuple((p.place, players[p.player], p.total, p.buildings) for p in places)
+
+
+def _score_fields(game: Game) -> dict[str, Any]:
+    players = game.config.players
+    book = sheet(game)
+    if game.phase is Phase.GAME_OVER:
+        return {"entry": "ranking", "places": _places(game, scoring.final_ranking(book)),
+                "totals": tuple(zip(players, scoring.totals(book), strict=True))}
+    if game.phase is not Phase.SCORING or game.entry is None:
+        return {}
+    entry = game.entry
+    stage = scoring.stage(entry, len(players))
+    asked = scoring.asked_player(entry, book)
+    sums = list(scoring.totals(book))
+    if asked is not None and stage is scoring.Stage.POINTS:
+        sums[asked] += entry.value  # the running total shows the number being entered
+    fields: dict[str, Any] = {
+        "entry": stage.value,
+        "player": None if asked is None else players[asked],
+        "value": entry.value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS)
+        else None,
+        "totals": tuple(zip(players, sums, strict=True)),
+    }
+    if stage is scoring.Stage.STANDINGS:
+        fields["places"] = _places(game, scoring.standings(scoring.totals(book)))
+    return fields
 
 
 def next_deadline(game: Game, now: float) -> float | None:
@@ -334,6 +426,30 @@ def restore(
         round=snapshot.get("round"),
         scoring_step=min(max(0, int(snapshot.get("scoring_step", 0))), SCORING_STEPS),
     )
+    players = len(config.players)
+    saved_scores = snapshot.get("scores")
+    book = scoring.blank(players)
+    if isinstance(saved_scores, dict):
+        try:
+            book = scoring.sheet_from_dict(saved_scores, players)
+        except ValueError:  # players changed since: the points no longer fit the table
+            book = scoring.blank(players)
+    game = replace(game, sheet=book)
+    guide = snapshot.get("guide")
+    if phase is Phase.SETUP and isinstance(guide, int) and not isinstance(guide, bool):
+        game = replace(game, guide=max(0, min(guide, len(guide_steps(game)) - 1)))
+    if phase is Phase.SCORING:
+        # Back on the same player and step; only the number being entered is lost.
+        saved = snapshot.get("entry")
+        index = saved.get("index", 0) if isinstance(saved, dict) else 0
+        tie = saved.get("tie") if isinstance(saved, dict) else None
+        index = min(max(0, int(index)), len(scoring.positions(players)))
+        entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None)
+        if entry.tie is not None and not (
+                era == ERAS and 0 <= entry.tie < len(scoring.tied_for_first(
+                    scoring.totals(book)))):
+            entry = replace(entry, tie=None)
+        game = replace(game, entry=entry)
     effects: list[Effect] = [SetVolume(game.volume)]
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
         game = replace(game, phase=Phase.SETUP)
@@ -404,8 +520,13 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         "elapsed": None if running is None else round(running, 3),
         "cues_done": game.cues_done,
         "armed": game.armed if game.armed == game.cues_done else None,
-        "scoring_step": game.scoring_step,
+        "scoring_step": _scoring_step(game),
         "volume": game.volume,
+        "guide": game.guide if game.phase is Phase.SETUP else None,
+        "scores": scoring.sheet_to_dict(sheet(game)),
+        # where the entry is (the number being entered is not kept: a power cut loses it)
+        "entry": None if game.entry is None or game.phase is not Phase.SCORING
+        else {"index": game.entry.index, "tie": game.entry.tie},
     }
 
 
@@ -521,7 +642,7 @@ def _enter_scoring(game: Game) -> Game:
     return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
                    anchor=None, held_elapsed=None, cues_done=0, armed=None, round=None,
                    scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
-                   save_due=None)
+                   save_due=None, entry=scoring.Entry(era=game.era), sheet=sheet(game))
 
 
 # --- inputs -----------------------------------------------------------------------------------
@@ -542,6 +663,10 @@ def _on_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect,
         return game, ()
     if game.question is not None:
         return _answer(game, event, now)
+    if game.phase is Phase.SETUP and game.guide is not None:
+        return _guide_input(game, event, now)
+    if game.phase is Phase.SCORING:
+        return _scoring_input(game, event, now)
     handler = _TABLE.get((game.phase, button, gesture))
     if handler is None:  # "-" in docs/behaviour.md's table: nothing happens
         return game, ()
@@ -560,7 +685,7 @@ def _answer(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, .
         return fresh, stop
     # Restart this era: back to its setup, with the start player it began with.
     return replace(fresh, era=game.era, era_start_player=game.era_start_player,
-                   mode=era_mode(fresh.config, game.era)), stop
+                   mode=era_mode(fresh.config, game.era), sheet=sheet(game)), stop
 
 
 def _stop_music(game: Game, now: float) -> tuple[Effect, ...]:
@@ -579,6 +704,7 @@ def _toggle_mode(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _start_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    game = replace(game, guide=None)
     if game.mode is Mode.INTRO:
         game = replace(game, phase=Phase.INTRO_ROUND, round=1)
         return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
@@ -662,16 +788,60 @@ def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     return _undone(replace(game, phase=Phase.INTRO_ROUND), now), ()
 
 
-def _next_scoring_step(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    # After the last step the checklist is done (and stays done until ERA moves on).
-    return replace(game, scoring_step=min(game.scoring_step + 1, SCORING_STEPS)), ()
-
-
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     if game.era >= ERAS:
-        return replace(game, phase=Phase.GAME_OVER, scoring_step=0), ()
+        game = replace(game, phase=Phase.GAME_OVER, scoring_step=0, entry=None)
+        ranking = _places(game, scoring.final_ranking(sheet(game)))
+        return game, (Standings(game.era, True, ranking),)
     return replace(game, phase=Phase.SETUP, era=game.era + 1,
-                   mode=era_mode(game.config, game.era + 1), scoring_step=0), ()
+                   mode=era_mode(game.config, game.era + 1), scoring_step=0, entry=None,
+                   guide=0 if game.config.guide else None), ()
+
+
+# --- the preparation guide (prep.py) and the entry of points (scores.py) --------------------
+
+
+def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """NEXT: the next step (after the last, the setup screen); hold NEXT: straight to the
+    setup screen (to change the mode); ERA: start the era at once, as without the guide."""
+    assert game.guide is not None
+    key = (event.button, event.gesture)
+    if key == (Button.NEXT, Gesture.PRESS):
+        following = game.guide + 1
+        return replace(game, guide=following if following < len(guide_steps(game)) else None), ()
+    if key == (Button.NEXT, Gesture.HOLD):
+        return replace(game, guide=None), ()
+    if key == (Button.ERA, Gesture.PRESS):
+        return _start_era(game, now)
+    if key == (Button.ERA, Gesture.HOLD):
+        return _open_menu(game, now)
+    return game, ()
+
+
+def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """A gesture while an era is scored: see scores.py for the buttons."""
+    players = game.config.players
+    old = game.entry or scoring.Entry(era=game.era)
+    asked = scoring.asked_player(old, sheet(game))
+    step_at, _ = scoring.where(old, len(players))
+    entry, book, outcome = scoring.entry_step(old, sheet(game), event)
+    game = replace(game, entry=entry, sheet=book)
+    if outcome in (scoring.Outcome.NEXT_ERA, scoring.Outcome.GAME_OVER):
+        return _next_era(game, now)
+    effects: list[Effect] = []
+    if outcome is scoring.Outcome.CONFIRMED and asked is not None:
+        if step_at is None:  # the tie-break: buildings on the central board
+            value = book.buildings[asked] or 0
+        else:
+            value = book.points[game.era - 1][step_at][asked]
+        effects.append(Scored(game.era, None if step_at is None else step_at + 1,
+                              players[asked], value, scoring.totals(book)[asked]))
+    standings = scoring.Stage.STANDINGS
+    if (scoring.stage(entry, len(players)) is standings
+            and scoring.stage(old, len(players)) is not standings):
+        effects.append(Standings(game.era, False,
+                                 _places(game, scoring.standings(scoring.totals(book)))))
+    return game, tuple(effects)
 
 
 def _fresh_game(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -708,7 +878,13 @@ def _menu_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effec
     # Applies at once: the new game is set up again with what was chosen.
     config = settings_menu.apply(base, chosen)
     game = replace(game, config=config, settings=chosen, mode=era_mode(config, 1),
-                   era_start_player=0)
+                   era_start_player=0, sheet=scoring.blank(len(config.players)))
+    if not config.guide:
+        game = replace(game, guide=None)
+    elif chosen.guide != before.guide:  # switched on: the guide opens at its first step
+        game = replace(game, guide=0)
+    elif game.guide is not None:
+        game = replace(game, guide=min(game.guide, len(guide_steps(game)) - 1))
     effects: list[Effect] = []
     if chosen.volume != before.volume:
         game = replace(game, volume=chosen.volume)
@@ -738,8 +914,6 @@ _TABLE: dict[tuple[Phase, Button, Gesture], _Handler] = {
     (Phase.INTRO_ROUND, E, H): _ask_restart_era,
     (Phase.SCHOLARS, N, P): _scholars_done,
     (Phase.SCHOLARS, N, H): _undo_scholars,
-    (Phase.SCORING, N, P): _next_scoring_step,
-    (Phase.SCORING, E, P): _next_era,
     (Phase.GAME_OVER, E, H): _fresh_game,
 }
 

@@ -54,6 +54,7 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
     CONFIRM = "confirm"
     SETTINGS = "settings"  # the settings menu, open over the "New game" setup
+    PREPARE = "prepare"  # screen only: the preparation guide, shown in an era's setup
 
 
 class Question(StrEnum):
@@ -192,8 +193,31 @@ class Show:
     screen: Screen
 
 
+@dataclass(frozen=True)
+class Scored:
+    """A number was entered at a scoring (for event logs): a player's points for a step of
+    the checklist (`step` 1..6), or, with `step` None, their buildings on the central board
+    for the final tie-break. `total` is the player's points so far in the game."""
+
+    era: int
+    step: int | None
+    player: str
+    value: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Places after an era's scoring, or the final ranking (`final`): (place, colour, total,
+    buildings or None) best first; equal places are shared."""
+
+    era: int
+    final: bool
+    places: tuple[tuple[int, str, int, int | None], ...]
+
+
 Effect = (PlaySound | Music | PrepareMusic | SetVolume | FlashCue | ShowPrompt | Save
-          | SaveSettings | Show)
+          | SaveSettings | Show | Scored | Standings)
 
 
 # --- the screen model -------------------------------------------------------------------------
@@ -233,3 +257,15 @@ class Screen:
     menu_value: str | None = None
     menu_position: tuple[int, int] | None = None
     menu_note: str | None = None
+    # prepare: the guide's step (a strings key), its number, "n/count"
+    guide_step: str | None = None
+    guide_n: int | None = None
+    guide_position: tuple[int, int] | None = None
+    # scoring: `entry` is "points", "shown", "standings" or "buildings"; the player asked
+    # and the number being entered; running totals (colour, points) in seating order;
+    # standings / final ranking as (place, colour, total, buildings or None)
+    entry: str | None = None
+    player: str | None = None
+    value: int | None = None
+    totals: tuple[tuple[str, int], ...] = ()
+    places: tuple[tuple[int, str, int, int | None], ...] = ()

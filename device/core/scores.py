@@ -275,11 +275,14 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, object]:
             "buildings": list(sheet.buildings)}
 
 
-def sheet_from_dict(data: object, players: int) -> Sheet:
-    """A sheet from a snapshot; raises ValueError naming what is wrong."""
+def sheet_from_dict(data: object, players: int | None) -> Sheet:
+    """A sheet from a snapshot; raises ValueError naming what is wrong. `players` None takes
+    the count the sheet itself has (2 to 4)."""
     if not isinstance(data, dict):
         raise ValueError("'scores' should be an object")
     points, built = data.get("points"), data.get("buildings")
+    if players is None:
+        players = len(built) if isinstance(built, list) and 2 <= len(built) <= 4 else 0
 
     def count(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POINTS * 10

@@ -48,6 +48,7 @@ class Settings:
     lead_in_s: int
     brightness: int
     cue_led: bool
+    guide: bool = True  # the preparation guide before each era
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -67,6 +68,7 @@ def defaults(config: Config) -> Settings:
         lead_in_s=config.realtime.lead_in_s,
         brightness=config.display.contrast,
         cue_led=config.cue_led,
+        guide=config.guide,
     )
 
 
@@ -87,6 +89,7 @@ def apply(config: Config, settings: Settings) -> Config:
         default_mode=settings.modes[0],
         era_modes=settings.modes,
         cue_led=settings.cue_led,
+        guide=settings.guide,
         audio=replace(config.audio, volume=settings.volume),
         realtime=replace(config.realtime, final_ticks_s=ticks if settings.final_ticks else 0,
                          lead_in_s=settings.lead_in_s),
@@ -114,6 +117,7 @@ def to_dict(settings: Settings) -> dict[str, Any]:
         "lead_in_s": settings.lead_in_s,
         "brightness": settings.brightness,
         "cue_led": settings.cue_led,
+        "guide": settings.guide,
     }
 
 
@@ -147,6 +151,8 @@ def from_dict(data: object, config: Config) -> Settings:
          and VOLUME_FLOOR - 1e-9 <= volume <= 1, f"{VOLUME_FLOOR:g}..1")
     for key in ("final_ticks", "cue_led"):
         need(key, isinstance(data.get(key), bool), "true or false")
+    # Added after the first settings files were written: absent means the guide is shown.
+    need("guide", isinstance(data.get("guide", True), bool), "true or false")
     lead_in = data.get("lead_in_s")
     need("lead_in_s", isinstance(lead_in, int) and not isinstance(lead_in, bool)
          and 0 <= lead_in <= 60, "0..60")
@@ -160,6 +166,7 @@ def from_dict(data: object, config: Config) -> Settings:
         modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), volume=float(volume),
         final_ticks=bool(data["final_ticks"]), lead_in_s=lead_in, brightness=brightness,
         cue_led=bool(data["cue_led"]),
+        guide=bool(data.get("guide", True)),
     )
 
 
@@ -179,7 +186,7 @@ def items(settings: Settings) -> tuple[str, ...]:
     """The menu's items, in order (one seat item per player)."""
     seats = tuple(f"seat{n}" for n in range(1, len(settings.seats) + 1))
     return ("players", *seats, "oldest", "language", "mode1", "mode2", "mode3", "volume",
-            "final_ticks", "lead_in", "brightness", "cue_led", "defaults", "done")
+            "final_ticks", "lead_in", "brightness", "cue_led", "guide", "defaults", "done")
 
 
 def value(settings: Settings, item: str) -> str:
@@ -204,6 +211,8 @@ def value(settings: Settings, item: str) -> str:
         return str(_nearest_index(BRIGHTNESS_CHOICES, settings.brightness) + 1)
     if item == "cue_led":
         return "on" if settings.cue_led else "off"
+    if item == "guide":
+        return "on" if settings.guide else "off"
     return ""
 
 
@@ -274,6 +283,8 @@ def change(settings: Settings, item: str, colours: tuple[str, ...]) -> Settings:
                        brightness=BRIGHTNESS_CHOICES[(at + 1) % len(BRIGHTNESS_CHOICES)])
     if item == "cue_led":
         return replace(settings, cue_led=not settings.cue_led)
+    if item == "guide":
+        return replace(settings, guide=not settings.guide)
     return settings
 
 

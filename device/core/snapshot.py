@@ -15,6 +15,7 @@ from .config import Config
 from .machine import SCHEMA_VERSION
 from .model import Mode, Phase
 from .rules import ERAS, SCORING_STEPS
+from .scores import sheet_from_dict
 
 
 class SnapshotError(ValueError):
@@ -44,7 +45,8 @@ def loads(text: str, config: Config) -> dict[str, Any]:
         if not ok:
             raise SnapshotError(f"'{key}' should be {expected}, is {_short(repr(data.get(key)))}")
 
-    phases = {p.value for p in Phase} - {Phase.CONFIRM.value, Phase.SETTINGS.value}
+    phases = {p.value for p in Phase} - {Phase.CONFIRM.value, Phase.SETTINGS.value,
+                                         Phase.PREPARE.value}
     need("phase", data.get("phase") in phases, "a state name")
     need("mode", data.get("mode") in {m.value for m in Mode}, "'realtime' or 'intro'")
     need("era", _int(data.get("era")) and 1 <= data["era"] <= ERAS, f"1..{ERAS}")
@@ -68,6 +70,20 @@ def loads(text: str, config: Config) -> dict[str, Any]:
     armed = data.get("armed")
     need("armed", armed is None or (_int(armed) and 0 <= armed <= MAX_CUES),
          "null or a cue number")
+    if "guide" in data:  # added later: older files have no guide, scores or entry
+        need("guide", data["guide"] is None or (_int(data["guide"]) and data["guide"] >= 0),
+             "a step of the preparation guide or null")
+    if "scores" in data:
+        try:
+            sheet_from_dict(data["scores"], None)
+        except ValueError as exc:
+            raise SnapshotError(str(exc)) from None
+    if data.get("entry") is not None:
+        entry = data["entry"]
+        need("entry", isinstance(entry, dict) and _int(entry.get("index"))
+             and entry["index"] >= 0 and (entry.get("tie") is None or (
+                 _int(entry.get("tie")) and entry["tie"] >= 0)),
+             "where the entry of points is ({'index': n, 'tie': n or null})")
     if phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
         need("round", _int(data.get("round")) and 1 <= data["round"] <= config.intro.rounds,
              f"a round 1..{config.intro.rounds}")

@@ -248,7 +248,7 @@ def _menu_value(item: str, value: str, language: str) -> str:
         return LANGUAGE_NAMES.get(value, value)
     if item.startswith("mode"):
         return say(language, f"value_{value}") if value in ("realtime", "intro") else value
-    if item in ("final_ticks", "cue_led"):
+    if item in ("final_ticks", "cue_led", "guide"):
         return say(language, f"value_{value}") if value in ("on", "off") else value
     if item == "volume":
         return say(language, "value_percent", n=value)
@@ -388,7 +388,79 @@ def _plan_scholars(screen: Screen, language: str) -> _Plan:
     )
 
 
+def _plan_prepare(screen: Screen, language: str) -> _Plan:
+    """One step of the preparation guide: its text, as large as it fits."""
+    era = era_name(screen.era, language)
+    step, steps = screen.guide_position or (1, 1)
+    key = screen.guide_step if screen.guide_step in STRINGS[language] else None
+    text = say(language, key, n=screen.guide_n if screen.guide_n is not None else "")\
+        if key else say(language, "setup")
+    return _Plan(
+        status=say(language, "guide_status", era=era, step=step, steps=steps),
+        rows=[_TextRow("guide", text, ((1, 5),))],
+        hint=say(language, "hint_guide", era=era),
+    )
+
+
+def _short_colour(colour: str, language: str) -> str:
+    """A colour in a row of totals: the Japanese character, or three letters."""
+    name = colour_name(colour, language)
+    return name if language == "ja" else name[:3].capitalize()
+
+
+def _totals_row(screen: Screen, language: str) -> _TextRow:
+    text = " ".join(f"{_short_colour(c, language)}{t}" for c, t in screen.totals)
+    return _TextRow("totals", text)
+
+
+def _place_rows(screen: Screen, language: str) -> list[_Row]:
+    rows: list[_Row] = []
+    for place, colour, total, built in screen.places:
+        name = colour_name(colour, language)
+        if built is None:
+            line = say(language, "place_line", place=place, colour=name, total=total)
+        else:
+            line = say(language, "place_buildings", place=place, colour=name, total=total,
+                       n=built)
+        rows.append(_TextRow(f"place{len(rows) + 1}", line))
+    return rows
+
+
+def _step_text(screen: Screen, language: str) -> str:
+    index = min(len(SCORING_STEPS) - 1, max(0, screen.scoring_step or 0))
+    return say(language, "scoring_step", step=index + 1, steps=len(SCORING_STEPS),
+               text=say(language, SCORING_STEPS[index]))
+
+
+def _plan_entry(screen: Screen, language: str) -> _Plan:
+    """Victory points being entered: the step, the player and the number, running totals."""
+    era = era_name(screen.era, language)
+    after = (say(language, "hint_final_ranking") if screen.era >= ERAS
+             else say(language, "hint_prepare_era", era=era_name(screen.era + 1, language)))
+    if screen.entry == "standings":
+        return _Plan(status=say(language, "standings_title", era=era),
+                     rows=_place_rows(screen, language), hint=after)
+    if screen.entry == "shown":
+        return _Plan(status=era, rows=[_TextRow("step", _step_text(screen, language), EMPHASIS),
+                                       _TextRow("no_points", say(language, "no_points")),
+                                       _totals_row(screen, language)],
+                     hint=say(language, "hint_go_on"), status_right=say(language, "hint_undo"))
+    title = (say(language, "tie_title") if screen.entry == "buildings"
+             else _step_text(screen, language))
+    player = colour_name(screen.player or "?", language)
+    rows: list[_Row] = [
+        _TextRow("step", title),
+        _DigitsRow("value", str(screen.value or 0), ((3, 3), (2, 3), (1, 3)), label=player),
+    ]
+    if screen.entry == "points":
+        rows.append(_totals_row(screen, language))
+    return _Plan(status=era, rows=rows, hint=say(language, "hint_points"),
+                 status_right=say(language, "hint_undo"))
+
+
 def _plan_scoring(screen: Screen, language: str) -> _Plan:
+    if screen.entry is not None:
+        return _plan_entry(screen, language)
     era = era_name(screen.era, language)
     rows: list[_Row] = [_TextRow("title", say(language, "scoring_title", era=era), ((1, 2),))]
     done = screen.scoring_step is not None and screen.scoring_step >= len(SCORING_STEPS)
@@ -415,6 +487,15 @@ def _plan_scoring(screen: Screen, language: str) -> _Plan:
 
 
 def _plan_game_over(screen: Screen, language: str) -> _Plan:
+    if screen.places:
+        first = [colour for place, colour, _, _ in screen.places if place == 1]
+        title = (say(language, "winner", colour=colour_name(first[0], language))
+                 if len(first) == 1 else say(language, "shared_victory"))
+        return _Plan(
+            status=say(language, "final_ranking"),
+            rows=[_TextRow("title", title, inverted=True), *_place_rows(screen, language)],
+            hint=say(language, "hint_new_game"),
+        )
     return _Plan(
         status=era_name(screen.era, language),
         rows=[_TextRow("title", say(language, "game_over"), QUESTION)],
@@ -451,6 +532,7 @@ _PLANS: dict[Phase, Callable[[Screen, str], _Plan]] = {
     Phase.GAME_OVER: _plan_game_over,
     Phase.CONFIRM: _plan_confirm,
     Phase.SETTINGS: _plan_settings,
+    Phase.PREPARE: _plan_prepare,
 }
 
 

@@ -7,6 +7,7 @@ them as realistic frames.
 from __future__ import annotations
 
 from device.core.model import Mode, Phase, Prompt, Question, Screen
+from device.core.prep import steps as prep_steps
 from device.core.rules import ERA_LENGTH_S, SCHOLAR_CUES_S
 
 _CUES = SCHOLAR_CUES_S
@@ -90,6 +91,8 @@ def sample_screens() -> list[tuple[str, Screen]]:
         ("intro_round_holding_for_new_game", Screen(Phase.INTRO_ROUND, 2, intro, round=4,
                                                     start_player="green", hold_progress=0.17)),
         *_settings_samples(),
+        *_guide_samples(),
+        *_score_samples(),
         ("intro_round_volume", Screen(Phase.INTRO_ROUND, 2, intro, round=3, start_player="red",
                                       volume=100)),
     ]
@@ -110,6 +113,45 @@ def _settings_samples() -> list[tuple[str, Screen]]:
         Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="defaults", menu_value="",
         menu_position=(15, count), menu_note="defaults_done")))
     return screens
+
+
+def _guide_samples() -> list[tuple[str, Screen]]:
+    """Every step of the preparation guide: Era III with 4 players has them all."""
+    guide = prep_steps(3, 4)
+    return [(f"prepare_{step.key.removeprefix('prep_')}", Screen(
+        Phase.PREPARE, 3, Mode.REALTIME, guide_step=step.key, guide_n=step.n,
+        guide_position=(index + 1, len(guide)))) for index, step in enumerate(guide)]
+
+
+_FOUR = (("red", 123), ("blue", 98), ("green", 123), ("yellow", 7))
+
+
+def _score_samples() -> list[tuple[str, Screen]]:
+    """Entering victory points, the standings, the tie-break and the final ranking."""
+    rt = Mode.REALTIME
+    places = ((1, "red", 123, None), (1, "green", 123, None), (3, "blue", 98, None),
+              (4, "yellow", 7, None))
+    ranked = ((1, "green", 123, 14), (2, "red", 123, 12), (3, "blue", 98, None),
+              (4, "yellow", 7, None))
+    shared = ((1, "red", 123, 12), (1, "green", 123, 12), (3, "blue", 98, None),
+              (4, "yellow", 7, None))
+    return [
+        ("scoring_points", Screen(Phase.SCORING, 2, rt, scoring_step=4, entry="points",
+                                  player="yellow", value=15, totals=_FOUR)),
+        ("scoring_points_three", Screen(Phase.SCORING, 1, rt, scoring_step=0, entry="points",
+                                        player="red", value=0,
+                                        totals=(("red", 0), ("blue", 0), ("green", 0)))),
+        ("scoring_no_points", Screen(Phase.SCORING, 3, rt, scoring_step=5, entry="shown",
+                                     totals=_FOUR)),
+        ("scoring_standings", Screen(Phase.SCORING, 2, rt, scoring_step=5, entry="standings",
+                                     totals=_FOUR, places=places)),
+        ("scoring_tie_buildings", Screen(Phase.SCORING, 3, rt, entry="buildings",
+                                         player="green", value=14, totals=_FOUR)),
+        ("game_over_ranking", Screen(Phase.GAME_OVER, 3, rt, entry="ranking", totals=_FOUR,
+                                     places=ranked)),
+        ("game_over_shared_victory", Screen(Phase.GAME_OVER, 3, rt, entry="ranking",
+                                            totals=_FOUR, places=shared)),
+    ]
 
 
 def sample_renders() -> list[tuple[str, Screen, bool]]:

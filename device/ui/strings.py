@@ -113,6 +113,36 @@ STRINGS: dict[str, dict[str, str]] = {
         "note_final_ticks": "before the end gong",
         "note_defaults": "as in the config file",
         "note_defaults_done": "Defaults restored",
+        "set_guide": "Preparation guide",
+        "guide_status": "{era} prep {step}/{steps}",
+        "hint_guide": "NEXT: next  ERA: start {era}",
+        "prep_remove_cards": "Technology boards: remove the previous era's cards",
+        "prep_tech_decks": "Split the new era's 24 technology cards into 4 decks of 6: "
+                           "2 decks on each technology board",
+        "prep_wonder": "Wonder board: add 1 random wonder card of the new era "
+                       "({n} on the board)",
+        "prep_remove_leaders": "Leader board: remove the previous era's leaders",
+        "prep_leaders": "Leader board: 1 random leader face up for each speciality "
+                        "(brown/green, yellow, blue)",
+        "prep_extra_leader": "4 players: 1 random leftover leader face up in the extra "
+                             "(rightmost) space",
+        "prep_hourglasses": "Each player takes their 2 hourglasses (bodies may be swapped, "
+                            "caps stay)",
+        "prep_scholars": "Appoint scholars: as many as scholar symbols are visible",
+        "prep_bonus_token": "Construction bonus: each player places the {n} VP token on "
+                            "an empty space",
+        "hint_undo": "hold ERA: undo",
+        "hint_points": "NEXT+1 hold+5 ERA:ok",
+        "hint_go_on": "ERA: go on",
+        "no_points": "no victory points",
+        "standings_title": "{era} standings",
+        "place_line": "{place}. {colour} {total}",
+        "place_buildings": "{place}. {colour} {total} ({n} bldg)",
+        "hint_final_ranking": "ERA: final ranking",
+        "tie_title": "Tied: buildings on central board",
+        "final_ranking": "Final ranking",
+        "winner": "{colour} wins!",
+        "shared_victory": "Shared victory!",
     },
     "ja": {
         "era": "時代{numeral}",
@@ -208,6 +238,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "note_final_ticks": "終了の銅鑼の前の秒読み",
         "note_defaults": "設定ファイルの値に戻す",
         "note_defaults_done": "初期設定に戻しました",
+        "set_guide": "準備フェイズの案内",
+        "guide_status": "{era} 準備 {step}/{steps}",
+        "hint_guide": "NEXT: 次へ ERA: {era}の開始",
+        "prep_remove_cards": "技術ボードから以前の時代の技術カードをすべて取り除く",
+        "prep_tech_decks": "新たな時代の技術カード24枚を6枚ずつ4つのデッキに分け、"
+                           "技術ボードに2デッキずつ置く",
+        "prep_wonder": "新たな時代の驚異カードをランダムに1枚、驚異ボードに置く（計{n}枚）",
+        "prep_remove_leaders": "指導者ボードから以前の時代の指導者カードをすべて取り除く",
+        "prep_leaders": "専門分野（茶／緑、黄、青）ごとに指導者カードを1枚ランダムに"
+                        "表向きで置く",
+        "prep_extra_leader": "4人ゲーム：残りの指導者カード1枚を追加指導者スペース（右端）に"
+                             "表向きで置く",
+        "prep_hourglasses": "各プレイヤーは自分の砂時計2個を取る（本体は交換してよい）",
+        "prep_scholars": "学者の任命：見えている学者シンボルの数だけ",
+        "prep_bonus_token": "各プレイヤーは{n}勝利点の建設ボーナストークンを空いている"
+                            "スペースに置く",
+        "hint_undo": "ERA長押し: 戻す",
+        "hint_points": "NEXT+1 長押し+5 ERA:決定",
+        "hint_go_on": "ERA: 次へ",
+        "no_points": "勝利点なし",
+        "standings_title": "{era}終了時の順位",
+        "place_line": "{place}位 {colour} {total}点",
+        "place_buildings": "{place}位 {colour} {total}点 建物{n}",
+        "hint_final_ranking": "ERA: 最終順位",
+        "tie_title": "同点：中央ボード上の建物駒の数",
+        "final_ranking": "最終順位",
+        "winner": "{colour}の勝利！",
+        "shared_victory": "勝利を分かち合います！",
     },
 }
 
@@ -259,6 +317,8 @@ SAMPLE_VALUES: dict[str, str] = {
     "where": "0x3C",
     "state": "flashing",
     "sound": "gong",
+    "place": "4",
+    "total": "123",
 }
 
 
