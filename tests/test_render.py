@@ -133,7 +133,7 @@ def test_english_and_japanese_differ(name: str, screen: Screen, no_sound: bool) 
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("name", ["setup_new_game", "running", "intro_round", "scoring_step1"])
+@pytest.mark.parametrize("name", ["setup_new_game", "running", "intro_round", "scoring_points"])
 def test_no_sound_mark_appears_in_the_status_row(language: str, name: str) -> None:
     screen = SAMPLE[name]
     plain = render(screen, language=language)

@@ -23,6 +23,7 @@ def hint(t: Table) -> str:
 
 def intro(table: Callable[..., Table]) -> Table:
     t: Table = table()
+    t.close_guide()
     t.do(N)  # intro mode
     t.do(E)
     return t
@@ -82,15 +83,21 @@ def test_a_quiet_box_marks_every_screen(table: Callable[..., Table]) -> None:
     assert screen(t.game, t.now).quiet and "quiet" in layout(screen(t.game, t.now)).roles()
 
 
-@pytest.mark.parametrize("steps", [6, 9])
-def test_the_checklist_ends_in_done(table: Callable[..., Table], steps: int) -> None:
+def test_the_checklist_ends_in_the_standings(table: Callable[..., Table]) -> None:
     t: Table = table(Config())
+    t.close_guide()
     t.do(N)
     t.do(E)
     for _ in range(17):  # through an introductory era
         t.do(N)
     assert t.game.phase is Phase.SCORING
-    for _ in range(steps):
-        t.do(N)
-    items = {i.role: i for i in layout(screen(t.game, t.now)).items}
-    assert items["step"].source == "Checklist done"  # type: ignore[union-attr]
+    steps = []
+    for _ in range(4 * 4 + 2):  # four players' points at four steps; two steps shown
+        steps.append(screen(t.game, t.now).scoring_step)
+        t.do(E)
+    assert steps == sorted(steps)  # never back to 1/6
+    shown = screen(t.game, t.now)
+    assert shown.entry == "standings" and t.game.phase is Phase.SCORING
+    items = {i.role: i for i in layout(shown).items}
+    assert items["status"].source == "Era I standings"  # type: ignore[union-attr]
+    assert items["hint"].source == "ERA: prepare Era II"  # type: ignore[union-attr]

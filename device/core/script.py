@@ -85,4 +85,6 @@ def _action(words: list[str], fail: Callable[[str], ScriptError]) -> Action:
         raise fail(f"unknown gesture {words[1]!r} (gestures: press, hold)") from None
     if button is Button.BOTH and gesture is not Gesture.HOLD:
         raise fail("'both' only takes 'hold' (both buttons held together)")
+    if button in (Button.DIAL_UP, Button.DIAL_DOWN) and gesture is not Gesture.PRESS:
+        raise fail(f"'{button.value}' only takes 'press' (one step of the rotary encoder)")
     return Input(button, gesture)

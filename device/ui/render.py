@@ -449,7 +449,7 @@ def _plan_entry(screen: Screen, language: str) -> _Plan:
              else _step_text(screen, language))
     player = colour_name(screen.player or "?", language)
     rows: list[_Row] = [
-        _TextRow("step", title),
+        _TextRow("step", title, ((1, 2),)),
         _DigitsRow("value", str(screen.value or 0), ((3, 3), (2, 3), (1, 3)), label=player),
     ]
     if screen.entry == "points":
