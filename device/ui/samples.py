@@ -96,8 +96,9 @@ def _settings_samples() -> list[tuple[str, Screen]]:
     """The settings menu: one screen for each kind of item (and the note after defaults)."""
     shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
              ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
-             ("brightness", "4"), ("cue_led", "off"), ("defaults", ""), ("done", "")]
-    count = 16
+             ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("defaults", ""),
+             ("done", "")]
+    count = 17  # three seats
     screens = []
     for index, (item, value) in enumerate(shown):
         screens.append((f"settings_{item}", Screen(
@@ -105,7 +106,7 @@ def _settings_samples() -> list[tuple[str, Screen]]:
             menu_position=(index + 1, count))))
     screens.append(("settings_defaults_restored", Screen(
         Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="defaults", menu_value="",
-        menu_position=(15, count), menu_note="defaults_done")))
+        menu_position=(16, count), menu_note="defaults_done")))
     return screens
 
 
