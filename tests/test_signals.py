@@ -165,7 +165,7 @@ def test_a_failing_save_is_shown_on_screen_and_retried(tmp_path: Path,
 
     state = StateFile(blocker / "state.json")
     screens = Screens(NullDisplay(), "en")
-    box = Box(Config(), state_file=state, screen_worker=screens)
+    box = Box(Config(guide=False), state_file=state, screen_worker=screens)  # setup: the mode
     state.on_change = lambda: box.post(Redraw())
     box.start_game()
     loop = threading.Thread(target=box.run_loop)
