@@ -117,8 +117,8 @@ def play_eras(session: Session, plans: list[EraPlan]) -> list[EraRun]:
     """The scenario: start each era, pause and resume as planned, let it end, go on."""
     runs: list[EraRun] = []
     for number, plan in enumerate(plans):
-        if number > 0:  # scoring -> setup of the next era
-            session.press(Button.ERA)
+        if number > 0:  # scoring (points entered) -> setup of the next era
+            session.leave_scoring()
             session.wait_phase(Phase.SETUP, 10)
         session.wait_until_quiet()  # the era's music is decoded while its setup shows
         mark = session.trace.mark()

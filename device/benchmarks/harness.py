@@ -194,10 +194,27 @@ class Session:
         self.pause_for(hold_s + margin_s)
         self.buttons.pin_up(button)
 
+    def leave_scoring(self, timeout: float = 10.0) -> None:
+        """ERA presses through an era's scoring (0 points for everyone, the standings, a
+        tie-break after Era III) until the next era's setup or game over."""
+        for _ in range(100):
+            if self.game.phase is not Phase.SCORING:
+                return
+            before = self.game
+            self.press(Button.ERA)
+            self.trace.wait_until(_changed_from(self, before), timeout,
+                                  "the scoring to take the press")
+        raise RuntimeError("the scoring never ended")
+
     def wait_phase(self, phase: Phase, timeout: float) -> Game:
         """Wait until the game is in `phase` (checked whenever the daemon reports a moment)."""
         self.trace.wait_until(lambda: self.game.phase is phase, timeout, f"phase {phase}")
         return self.game
+
+
+def _changed_from(session: Session, before: Game) -> Callable[[], bool]:
+    """True once the session's game is another value than `before`."""
+    return lambda: session.game is not before
 
 
 @dataclass

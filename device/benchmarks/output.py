@@ -29,6 +29,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from device.core.config import Config
+from device.core.scores import positions
+
 from .stats import percentile
 
 RATE = 44100
@@ -127,7 +130,7 @@ def _child(workdir: Path, length_s: float, spacing_s: float) -> None:
         started: list[float] = []
         for era in range(3):
             if era:
-                session.press(Button.ERA)  # scoring -> the next era's setup
+                session.leave_scoring()  # scoring -> the next era's setup
                 session.wait_phase(Phase.SETUP, 10.0)
             session.pause_for(1.0)  # ERA 1 s after the setup screen opened
             started.append(session.press(Button.ERA))
@@ -283,15 +286,23 @@ def game_script(era_s: float = GAME_ERA_S) -> tuple[str, float, float]:
     lines = []
     t = 1.0
     window = 0.0
+    players = len(Config().players)
+    # ERA presses through a scoring entering 0 points: each number asked, the shown steps,
+    # the standings; after Era III everyone is tied at 0, so each player's buildings too.
+    through_scoring = len(positions(players)) + 1
     for era in range(3):
         if era:
-            lines.append(f"{t:g} era press")  # scoring -> next setup
+            for _ in range(through_scoring):  # scoring -> next setup
+                lines.append(f"{t:g} era press")
+                t = round(t + 0.2, 3)
             t += 1.0
         lines.append(f"{t:g} era press")
         if era == 1:
             window = t + min(2.0, era_s / 4)  # into the running era
         t += era_s + 2.0  # the era, a moment of scoring
-    lines.append(f"{t:g} era press")  # scoring of Era III -> game over
+    for _ in range(through_scoring + players):  # scoring of Era III -> game over
+        lines.append(f"{t:g} era press")
+        t = round(t + 0.2, 3)
     return "\n".join(lines) + "\n", window, t + 1.0
 
 
