@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from device.core.score import (
@@ -73,16 +73,19 @@ def test_other_scholar_calls_map_the_whole_era_onto_the_whole_score() -> None:
 @given(length=st.floats(30.0, 3600.0),
        first=st.floats(0.05, 0.9), second=st.floats(0.05, 0.95),
        t=st.floats(0.0, 1.0))
+@example(length=64.0, first=0.5, second=0.5, t=0.0)  # two calls 1 ms apart
 def test_the_mapping_always_ends_each_section_on_its_call(length: float, first: float,
                                                           second: float, t: float) -> None:
     calls = tuple(sorted((length * first, length * max(first, second) + 1e-3)))
     calls = tuple(c for c in calls if c < length)
     bounds = era_sections(length, calls)
     score = SCORE_SECTIONS_S if len(bounds) == 4 else (0.0, SCORE_LENGTH_S)
-    # Just before each section's end the score is just before that section's end too.
-    for end, score_end in zip(bounds[1:], score[1:], strict=True):
+    # Just before each section's end the score is just before that section's end too (for a
+    # section long enough that "just before its end" lies inside it: calls 1 ms apart make a
+    # 1 ms section, whose end minus 1 ms rounds into the section before).
+    for start, end, score_end in zip(bounds[:-1], bounds[1:], score[1:], strict=True):
         before = end - 1e-3
-        if before > 0.0:
+        if before > start + 1e-3:
             assert score_position(before, length, calls) == pytest.approx(score_end - 1e-3,
                                                                           abs=1e-6)
     # Always inside the section of the score that belongs to the running section.
