@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from hypothesis import settings
 
 from device.core.config import Config
 from device.core.machine import Game, new_game, next_deadline, screen_kind, step
@@ -20,6 +22,12 @@ from device.core.model import (
     Sound,
     Tick,
 )
+
+# Property tests: no per-example time limit (a loaded machine makes any example slow, and
+# timing belongs in `make bench`), and in CI the same examples every run, so CI's verdict
+# depends on the code alone; a developer's run still explores new examples each time.
+settings.register_profile("erabox", deadline=None, derandomize=bool(os.environ.get("CI")))
+settings.load_profile("erabox")
 
 
 @dataclass
