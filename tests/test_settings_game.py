@@ -57,8 +57,9 @@ class CountingBox(Box):
 class Table:
     """The box on mock pins, and a hand that presses its buttons one gesture at a time."""
 
-    def __init__(self, tmp_path: Path) -> None:
-        self.config = Config()  # what the box runs on when there is no config file
+    def __init__(self, tmp_path: Path, config: Config | None = None) -> None:
+        # without a config: what the box runs on when there is no config file
+        self.config = Config() if config is None else config
         self.events: list[dict[str, Any]] = []
         self.changed = threading.Condition()
         state = tmp_path / "state.json"

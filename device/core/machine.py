@@ -826,10 +826,12 @@ def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Ef
     step_at, _ = scoring.where(old, len(players))
     entry, book, outcome = scoring.entry_step(old, sheet(game), event)
     game = replace(game, entry=entry, sheet=book)
-    if outcome in (scoring.Outcome.NEXT_ERA, scoring.Outcome.GAME_OVER):
-        return _next_era(game, now)
     effects: list[Effect] = []
-    if outcome is scoring.Outcome.CONFIRMED and asked is not None:
+    last_tied = (outcome is scoring.Outcome.GAME_OVER
+                 and scoring.stage(old, len(players)) is scoring.Stage.BUILDINGS)
+    if outcome in (scoring.Outcome.NEXT_ERA, scoring.Outcome.GAME_OVER) and not last_tied:
+        return _next_era(game, now)
+    if (outcome is scoring.Outcome.CONFIRMED or last_tied) and asked is not None:
         if step_at is None:  # the tie-break: buildings on the central board
             value = book.buildings[asked] or 0
         else:
@@ -841,6 +843,9 @@ def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Ef
             and scoring.stage(old, len(players)) is not standings):
         effects.append(Standings(game.era, False,
                                  _places(game, scoring.standings(scoring.totals(book)))))
+    if last_tied:  # the last tied player's buildings, then the final ranking
+        game, more = _next_era(game, now)
+        effects.extend(more)
     return game, tuple(effects)
 
 
