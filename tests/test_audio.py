@@ -235,6 +235,17 @@ def _scenario_main(spec_file: str) -> None:
         elif kind == "wait":  # ["wait", seconds of recorded stream]
             target = frames() + int(step[1] * RATE)
             wait_until(lambda t=target: frames() >= t, f"{step[1]} s of recorded sound")
+        elif kind == "wait_heard":  # ["wait_heard", seconds]: that much stream after the
+            # first sound written from here on (the worker starts the music when it gets to it,
+            # which on a busy machine may be well into the stream)
+            begin = frames()
+
+            def heard(seconds: float = step[1], begin: int = begin) -> bool:
+                data = np.fromfile(out, dtype="<i2", offset=4 * begin) if out.exists() else []
+                loud = np.flatnonzero(data)
+                return len(loud) > 0 and len(data) // 2 >= loud[0] // 2 + int(seconds * RATE)
+
+            wait_until(heard, f"{step[1]} s of recorded sound after the first")
         elif kind == "wait_attempts":  # ["wait_attempts", n]: the background retries ran
             wait_until(lambda n=step[1]: attempts[0] >= n, f"{step[1]} open attempts")
         elif kind == "advance":  # ["advance", seconds] on the fake clock
@@ -610,7 +621,7 @@ def test_a_late_sound_card_brings_the_music_back_at_the_right_position(tmp_path:
         ["apply", ["sound", "gong", 1]],  # lost: there is no device yet
         ["advance", 1.3],
         ["retry_now"],
-        ["wait", 0.5],
+        ["wait_heard", 0.5],
     ], sounds=sounds, clock=100.0, opener_fails=1)
     assert rec.errors == [] and rec.problem is None and rec.attempts == 2
     assert rec.first_problem is not None and rec.first_problem.startswith("no sound: ")
@@ -639,7 +650,7 @@ def test_a_device_lost_mid_game_gives_one_warning_and_comes_back(tmp_path: Path)
         ["apply", ["music", "resume", 1, "realtime", 1.0]],
         ["advance", 0.85],  # the era clock (still at 1.0 from the RESUME) runs on: 1.85 s
         ["retry_now"],  # the disk driver starts a new recording here
-        ["wait", 0.4],
+        ["wait_heard", 0.4],
     ], sounds=sounds, clock=100.0)
     assert rec.errors == [] and rec.problem is None
     warnings = rec.logged("WARNING")
