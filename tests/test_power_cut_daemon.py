@@ -78,8 +78,12 @@ def test_sigkill_just_after_cries_never_loses_or_doubles_one(tmp_path: Path) -> 
     script = "0.2 era press\n"
     for run in range(12):
         proc, events = launch(tmp_path, script, run)
+        # A cry or the end gong, or the era already over: a cut just after the end gong may
+        # come before the end was saved, and the box then comes back straight in the scoring
+        # (the gong is not sounded again), so nothing more is to be waited for.
         seen = kill_after(proc, events, lambda es: any(
-            e.get("sound") in ("cry", "music_stop") for e in es), rng)  # a cry, the end gong
+            e.get("sound") in ("cry", "music_stop") or e.get("state") == "scoring"
+            for e in es), rng)
         anchor = None
         for event in seen:
             if event["type"] == "state" and event["state"] == "running":
@@ -91,11 +95,12 @@ def test_sigkill_just_after_cries_never_loses_or_doubles_one(tmp_path: Path) -> 
                 assert anchor is not None
                 cue = min(CUES, key=lambda c, t=event["t"]: abs(c - (t - anchor)))
                 sounded[cue] = sounded.get(cue, 0) + 1
-        if saved(tmp_path)["phase"] == "scoring":
+        if any(e.get("state") == "scoring" for e in seen):
             break
         resumes = saved(tmp_path)["phase"] in ("running", "paused")  # it comes back paused
         script = "0.2 next press\n" if resumes else "0.2 era press\n"
-    assert saved(tmp_path)["phase"] == "scoring", "the era never ended"
+    else:
+        raise AssertionError("the era never ended")
     assert all(n == 1 for n in sounded.values()), sounded  # never sounded twice
     assert set(sounded) | shown == set(CUES), (sounded, shown)  # never lost
 
