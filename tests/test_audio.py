@@ -466,7 +466,11 @@ def test_track_plays_from_its_offset_without_the_box_cues(tmp_path: Path) -> Non
     position, score_loop = aa.locate(rec.stream[after_gong:after_gong + seg],
                                      _read_wav(sounds / "era2.ogg"))
     assert score_loop > 0.95
-    assert rec.seconds(position) == pytest.approx(rec.seconds(after_gong - gongs[0]), abs=0.1)
+    # The loop is started by the audio worker when it gets to it (a busy machine delays it by
+    # any amount of stream): from its beginning, it began `position` frames before the probe,
+    # which must be after the era's gong was asked for (a loop started further in would seem
+    # to have begun earlier than that).
+    assert rec.marks["era2"] <= after_gong - position, (rec.marks["era2"], after_gong, position)
 
 
 @pytest.mark.parametrize("kind", ["flac", "wav"])
