@@ -9,7 +9,6 @@ machine stretched past the debounce time is redone rather than misjudged.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import queue
 import threading
@@ -336,9 +335,43 @@ def inputs() -> Inputs:
     return Inputs()
 
 
+class PinClock:
+    """The buttons' clock: the real one, unless a test holds it to time edges exactly (a
+    `time.sleep(0.005)` lasts 30 ms on a loaded machine: a glitch would become a press, and a
+    0.15 s press a hold)."""
+
+    def __init__(self) -> None:
+        self.held: float | None = None
+
+    def __call__(self) -> float:
+        return time.monotonic() if self.held is None else self.held
+
+    def edges(self, p: MockPin, lengths: list[float]) -> None:
+        """Drive `p` low and high in turn (starting low), each level lasting the given seconds
+        on this clock, then let the clock go (after the real one has caught up: it must never
+        go back)."""
+        self.held = time.monotonic()
+        for index, length in enumerate(lengths):
+            if index % 2 == 0:
+                p.drive_low()
+            else:
+                p.drive_high()
+            self.held += length
+        if len(lengths) % 2 == 1:
+            p.drive_high()
+        while time.monotonic() < self.held:
+            time.sleep(self.held - time.monotonic())  # not a wait for anything: see above
+        self.held = None
+
+
 @pytest.fixture
-def buttons(factory: MockFactory, inputs: Inputs) -> Iterator[Buttons]:
-    box = Buttons(CONFIG, inputs, pin_factory=factory)
+def clock() -> PinClock:
+    return PinClock()
+
+
+@pytest.fixture
+def buttons(factory: MockFactory, inputs: Inputs, clock: PinClock) -> Iterator[Buttons]:
+    box = Buttons(CONFIG, inputs, pin_factory=factory, clock=clock)
     yield box
     box.close()
 
@@ -357,12 +390,6 @@ def hold_pin(p: MockPin, seconds: float) -> None:
 def sentinel(factory: MockFactory, number: int) -> None:
     """A plain press on another button: anything unwanted before it would show up first."""
     hold_pin(pin(factory, number), 0.05)
-
-
-def state_lengths(p: MockPin) -> list[tuple[bool, float]]:
-    """(level, how long it lasted) for each state the mock pin went through since clear."""
-    states = p.states
-    return [(a.state, b.timestamp) for a, b in itertools.pairwise(states)]
 
 
 def test_press_is_one_press_at_release(factory: MockFactory, buttons: Buttons,
@@ -407,55 +434,20 @@ def test_both_is_exactly_one_both(factory: MockFactory, buttons: Buttons,
     assert inputs.until_sentinel(UP) == []
 
 
-def redo_until_clean(stimulus: Callable[[], MockPin], inputs: Inputs,
-                     sentinel_press: Callable[[], None], sentinel_button: Button
-                     ) -> list[Input]:
-    """Run a glitch stimulus until the pin log shows every glitch shorter than the debounce.
-
-    A loaded machine can stretch a 5 ms sleep past 20 ms, which is then a real press; such a
-    sample says nothing about glitches, so it is drained and redone.
-    """
-    for _ in range(5):
-        p = stimulus()
-        sentinel_press()
-        seen = inputs.until_sentinel(sentinel_button)
-        # The intended long states (the press itself) last >= 0.1 s; glitches must all have
-        # stayed under the debounce time for the sample to count.
-        if all(length < BOUNCE_S or length >= 0.1 for _, length in state_lengths(p)[1:]):
-            return seen
-    pytest.skip("machine too busy to produce short glitches")
-
-
 def test_five_ms_glitch_on_the_pin_is_nothing(factory: MockFactory, buttons: Buttons,
-                                   inputs: Inputs) -> None:
-    def glitch() -> MockPin:
-        p = pin(factory, 17)
-        p.clear_states()
-        hold_pin(p, 0.005)  # the pin log measures how long it really was
-        return p
-
-    seen = redo_until_clean(glitch, inputs, lambda: sentinel(factory, 27), ERA)
-    assert seen == []
+                                               inputs: Inputs, clock: PinClock) -> None:
+    clock.edges(pin(factory, 17), [0.005])  # 5 ms on the buttons' clock, however busy
+    sentinel(factory, 27)
+    assert inputs.until_sentinel(ERA) == []
 
 
 def test_bouncy_press_on_the_pin_is_exactly_one_press(factory: MockFactory, buttons: Buttons,
-                                           inputs: Inputs) -> None:
-    def bouncy() -> MockPin:
-        p = pin(factory, 27)
-        p.clear_states()
-        for length in (0.001, 0.002, 0.001):
-            hold_pin(p, length)
-            time.sleep(0.001)
-        p.drive_low()
-        time.sleep(0.15)
-        p.drive_high()
-        for length in (0.002, 0.001):
-            time.sleep(0.001)
-            hold_pin(p, length)
-        return p
-
-    seen = redo_until_clean(bouncy, inputs, lambda: sentinel(factory, 17), NEXT)
-    assert seen == [Input(ERA, PRESS)]
+                                                      inputs: Inputs, clock: PinClock) -> None:
+    # bounces of 1-2 ms, the press itself (0.15 s: under the hold time), bounces on release
+    clock.edges(pin(factory, 27), [0.001, 0.001, 0.002, 0.001, 0.001, 0.001,
+                                   0.15, 0.001, 0.002, 0.001, 0.001])
+    sentinel(factory, 17)
+    assert inputs.until_sentinel(NEXT) == [Input(ERA, PRESS)]
 
 
 def test_volume_buttons(factory: MockFactory, buttons: Buttons, inputs: Inputs) -> None:
