@@ -463,7 +463,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     events, events_file = _event_stream(args.events)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
-    from device.adapters.buttons import Buttons, CueLed, default_pin_factory
+    from device.adapters.buttons import Buttons, CueLed, default_pin_factory, open_dial
 
     choice = default_pin_factory()
     audio: Audio | None = None
@@ -505,6 +505,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     _selftest_if_next_held(config, choice, display, audio, led)
     buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory,
                       on_chord=lambda since: box.post(Chord(since)))
+    dial = open_dial(config.buttons, box.post, pin_factory=choice.factory)
     if audio is not None:
         audio.on_change = lambda: box.post(Redraw())
 
@@ -540,6 +541,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
         if keyboard is not None:
             keyboard.close()
         buttons.close()
+        if dial is not None:
+            dial.close()
         led.close()
         screen_worker.close()
         with contextlib.suppress(Exception):

@@ -60,6 +60,8 @@ BAD_VALUES: dict[str, list[str]] = {
     "buttons.vol_up_pin": ["99", "true", '"22"'],
     "buttons.vol_down_pin": ["-1"],
     "buttons.led_pin": ["2.5"],
+    "buttons.dial_a_pin": ["28", "true", '"5"'],
+    "buttons.dial_b_pin": ["-1", "6.0"],
     "buttons.hold_s": ["0", "-1", "11", '"0.8"'],
     "buttons.both_s": ["0", "31"],
     "buttons.bounce_s": ["-0.1", "1"],
@@ -122,6 +124,8 @@ def test_every_key_takes_its_default_written_out(key: str) -> None:
 
 
 def toml_value(value: object) -> str:
+    if value is None:  # a part that is not fitted (a pin): false in the file
+        return "false"
     if isinstance(value, str):
         return f'"{value}"'
     if isinstance(value, bool):
@@ -160,6 +164,19 @@ def test_not_toml_names_the_file() -> None:
 def test_two_parts_on_one_pin_are_refused() -> None:
     with pytest.raises(ConfigError, match="buttons"):
         parse_config("[buttons]\nled_pin = 17\n", SOURCE)
+
+
+def test_the_dial_needs_both_pins_each_its_own() -> None:
+    config = parse_config("[buttons]\ndial_a_pin = 5\ndial_b_pin = 6\n", SOURCE)
+    assert (config.buttons.dial_a_pin, config.buttons.dial_b_pin) == (5, 6)
+    with pytest.raises(ConfigError, match="dial_a_pin=5, dial_b_pin=false"):
+        parse_config("[buttons]\ndial_a_pin = 5\n", SOURCE)
+    with pytest.raises(ConfigError, match="dial_a_pin=false, dial_b_pin=6"):
+        parse_config("[buttons]\ndial_b_pin = 6\n", SOURCE)
+    with pytest.raises(ConfigError, match="every pin to be different"):
+        parse_config("[buttons]\ndial_a_pin = 5\ndial_b_pin = 17\n", SOURCE)
+    with pytest.raises(ConfigError, match="every pin to be different"):
+        parse_config("[buttons]\ndial_a_pin = 6\ndial_b_pin = 6\n", SOURCE)
 
 
 def test_config_error_is_a_value_error() -> None:

@@ -94,6 +94,9 @@ class ButtonsConfig:
     vol_up_pin: int | None = 22
     vol_down_pin: int | None = 23
     led_pin: int | None = 24
+    # The optional rotary encoder (hardware.md suggests GPIO5/GPIO6): both pins or neither.
+    dial_a_pin: int | None = None
+    dial_b_pin: int | None = None
     hold_s: float = 0.8
     both_s: float = 3.0
     bounce_s: float = 0.02
@@ -325,12 +328,20 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         vol_up_pin=bt.pin("vol_up_pin", d.buttons.vol_up_pin),
         vol_down_pin=bt.pin("vol_down_pin", d.buttons.vol_down_pin),
         led_pin=bt.pin("led_pin", d.buttons.led_pin),
+        dial_a_pin=bt.pin("dial_a_pin", d.buttons.dial_a_pin),
+        dial_b_pin=bt.pin("dial_b_pin", d.buttons.dial_b_pin),
         hold_s=bt.number("hold_s", d.buttons.hold_s, above=0.05, high=10),
         both_s=bt.number("both_s", d.buttons.both_s, above=0.1, high=30),
         bounce_s=bt.number("bounce_s", d.buttons.bounce_s, 0.0, 0.5),
     )
+    if (buttons.dial_a_pin is None) != (buttons.dial_b_pin is None):
+        raise ConfigError(f"{source}: key 'buttons': expected dial_a_pin and dial_b_pin both "
+                          f"set (a rotary encoder has two pins) or both false, got "
+                          f"dial_a_pin={_pin_text(buttons.dial_a_pin)}, "
+                          f"dial_b_pin={_pin_text(buttons.dial_b_pin)}")
     used = [p for p in (buttons.next_pin, buttons.era_pin, buttons.vol_up_pin,
-                        buttons.vol_down_pin, buttons.led_pin) if p is not None]
+                        buttons.vol_down_pin, buttons.led_pin, buttons.dial_a_pin,
+                        buttons.dial_b_pin) if p is not None]
     if len(set(used)) != len(used):
         raise ConfigError(f"{source}: key 'buttons': expected every pin to be different, "
                           f"got {used}")
@@ -382,6 +393,10 @@ def _increasing(table: _Table, key: str, default: tuple[float, ...], below: floa
     if any(not 0 < v < below for v in value) or any(b <= a for a, b in pairwise(value)):
         raise table.fail(key, expected)
     return tuple(float(v) for v in value)
+
+
+def _pin_text(pin: int | None) -> str:
+    return "false" if pin is None else str(pin)
 
 
 def _required_pin(table: _Table, key: str, default: int) -> int:
