@@ -27,6 +27,8 @@ import numpy as np
 import soundfile
 from audio_analysis import locate, read_raw, sound_spans
 
+from device.core.config import AudioConfig
+
 RATE = 44100
 SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
 SCORE = SOUNDS / "era1_score.ogg"
@@ -54,6 +56,9 @@ SCRIPT = """\
 """
 PIECE = RATE // 2  # 0.5 s of recording located at a time
 EDGE = RATE // 20  # stay 50 ms clear of where the music stops or starts
+# The gong and the music each start at a mixer buffer boundary: the music may join one buffer
+# after the gong that opens the recorded stretch (seen: 9.5 ms on an idle machine).
+MIXER_PERIOD_S = AudioConfig().buffer / RATE
 
 
 def score_head(seconds: float) -> np.ndarray:
@@ -108,7 +113,7 @@ def test_score_keeps_its_place_through_a_pause_and_a_restart(tmp_path: Path) -> 
              for probe in (first.stop - EDGE - 2 * PIECE, first.stop - EDGE - PIECE)]
     assert abs(began[1] - began[0]) <= 2 / RATE, began  # no jump within the stretch
     paused = next(e for e in states if e["state"] == "paused")
-    assert 0.0 <= began[0] <= float(paused["elapsed"]), (began, paused)
+    assert -MIXER_PERIOD_S <= began[0] <= float(paused["elapsed"]), (began, paused)
 
     # Pause and resume: the music goes on from the sample where it stopped.
     before = first.stop - EDGE - PIECE
