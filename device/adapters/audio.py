@@ -49,7 +49,7 @@ from ..core.audio_plan import (
 from ..core.config import AudioConfig
 from ..core.model import Sound
 from ..syslibs import install_hint
-from . import alsa_quiet
+from . import alsa_quiet, channel_ends
 
 Opener = Callable[[AudioConfig], None]
 Clock = Callable[[], float]
@@ -82,6 +82,7 @@ def open_mixer(config: AudioConfig) -> None:
         devicename=config.device or None,
         allowedchanges=0,
     )
+    channel_ends.release()  # SDL's audio thread must never wait for the GIL (channel_ends.py)
 
 
 def _pygame() -> Any:
