@@ -51,7 +51,10 @@ json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).g
 
 write_config() {  # write_config LENGTH_S "CUES" LEAD_IN_S
     cat > /etc/erabox/erabox.toml <<EOF
-# erabox system test: short eras (the loopback card is AUDIODEV in the drop-in)
+# erabox system test: short eras (the loopback card is AUDIODEV in the drop-in); two players,
+# so that the points entry after an era takes 11 ERA presses (4 steps x 2 players, 2 steps
+# without points, the standings)
+players = ["red", "blue"]
 [realtime]
 length_s = $1
 scholar_cues_s = [$2]
@@ -140,19 +143,25 @@ era)
     figure security "$(systemd-analyze security erabox --no-pager 2>&1 | grep -i 'overall exposure' | sed 's/^→ *//')"
     ready_line=$(journalctl -b -q -o short-monotonic -u erabox | grep -m1 ': ready$')
     figure boot_to_ready_s "$(echo "$ready_line" | sed 's/^\[ *\([0-9.]*\)\].*/\1/') (kernel start to the box's 'ready', QEMU TCG)"
+    figure boot_time "$(systemd-analyze time 2>&1 | head -1)"
+    figure boot_slowest_units "$(systemd-analyze blame --no-pager 2>&1 | head -5 | tr -s ' ' | tr '\n' ';')"
+    figure erabox_critical_chain "$(systemd-analyze critical-chain erabox.service --no-pager 2>&1 | tail -n +3 | tr -s ' ' | tr '\n' ';')"
     nosound=$(box_output "$(invocation)" | grep -m1 "no sound")
     [ -z "$nosound" ]; check sound_at_boot $? "the card loaded at boot: ${nosound:-no 'no sound' in the log}"
 
     # Three short real-time eras (20 s, cries at 7 and 14 s, 3 s lead-in), each started by ERA:
     # era I 1 s after the box came up (its setup screen), era II 1 s after its setup screen
-    # opened, era III 10 s after.
-    cat > "$script" <<EOF
-1 era press
-26 era press
-27 era press
-52 era press
-62 era press
-EOF
+    # opened, era III 10 s after. Between eras, 11 ERA presses 0.4 s apart confirm the points
+    # entry (every number 0) and the standings; the era's preparation guide is skipped by the
+    # ERA press that starts it. (`erabox simulate` with this config and script gives the same
+    # states: setup 2 at 30 s, setup 3 at 60 s.)
+    {
+        echo "1 era press"
+        for k in 0 1 2 3 4 5 6 7 8 9 10; do echo "$((26 + k * 4 / 10)).$((k * 4 % 10)) era press"; done
+        echo "31 era press"
+        for k in 0 1 2 3 4 5 6 7 8 9 10; do echo "$((56 + k * 4 / 10)).$((k * 4 % 10)) era press"; done
+        echo "70 era press"
+    } > "$script"
     figure script "$(tr '\n' ';' < "$script")"
     rm -f /root/rec.raw
     # A large capture buffer and a high priority: on a starved VM arecord must not lose samples
