@@ -37,6 +37,11 @@ DUCK_UP_S = 0.4  # ramp back after the last cue stopped being loud
 RAMP_STEP_S = 0.015  # how often a running ramp sets the music's gain
 STOP_FADE_S = 0.25  # music fades this fast on STOP (a hard stop clicks)
 TRACK_STOP_FADE_S = 5.0  # a track's own end gong rings out while it fades
+# A timed score that changes its place at a scholar call does it this long after the call: the
+# cry's first periods are mixed before the music is moved. Moving it seeks in the file while
+# SDL's mixer is locked (tens of ms on a slow CPU, where the system test saw a cry 44 ms late);
+# the cry, ducking the music, covers the quarter second of the old place.
+SEEK_AFTER_S = 0.25
 
 MusicKind = Literal["loop", "timed", "track"]
 
@@ -404,7 +409,8 @@ class AudioPlan:
     def _plan_seek(self, choice: Choice, era_time: float, now: float) -> None:
         """When (clock) a timed score running from `era_time` at `now` must seek next."""
         upcoming = choice.next_seek(era_time) if choice.kind == "timed" else None
-        self._seek_at = None if upcoming is None else now + (upcoming - max(era_time, 0.0))
+        self._seek_at = (None if upcoming is None
+                         else now + (upcoming - max(era_time, 0.0)) + SEEK_AFTER_S)
 
     def _prepare(self, era: int, mode: Mode) -> list[Command]:
         choice = self.choose(era, mode)
