@@ -70,6 +70,7 @@ from device.ports import (
     Stop,
 )
 from device.script_file import read_script
+from device.ui.panel import Panel
 from device.ui.render import HOLD_BLOCKS
 from device.workers import ChangedOnly, NewestWorker
 
@@ -94,11 +95,12 @@ class ScreenWorker:
     """
 
     def __init__(self, display: DisplayPort, language: str,
-                 observer: BoxObserver | None = None) -> None:
+                 observer: BoxObserver | None = None, panel: Panel | None = None) -> None:
         from device.ui.look import apply_look
         from device.ui.render import render
 
         self._render = render
+        self._panel = panel or Panel()  # the panel's size and layouts (from the config)
         self._apply_look = apply_look
         self._display = display
         self._language = language
@@ -140,7 +142,7 @@ class ScreenWorker:
         try:
             language = screen_model.language or self._language  # settings may change it
             image = self._render(screen_model, language=language, no_sound=no_sound,
-                                 no_save=no_save, no_file=no_file)
+                                 no_save=no_save, no_file=no_file, panel=self._panel)
             self._display.show(self._apply_look(image, look))
             self.frames += 1
         except Exception:  # a drawing bug must not take the box down
@@ -495,7 +497,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
         except DisplayError as exc:
             raise ConfigError(f"--display {kind}: {exc}") from None
     log.info("display: %s", kind)
-    screen_worker = ScreenWorker(display, config.language, observer)
+    screen_worker = ScreenWorker(display, config.language, observer, Panel.of(config.display))
 
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,

@@ -27,8 +27,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     on_screen = None
     if args.frames:
         from device.frames import FrameWriter
+        from device.ui.panel import Panel
 
-        on_screen = FrameWriter(Path(args.frames), config.language)
+        on_screen = FrameWriter(Path(args.frames), config.language, Panel.of(config.display))
     simulate(config, script, args.until, json_lines(sys.stdout), on_screen)
     sys.stdout.flush()
     return 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from device.adapters.display import PngDisplay
 from device.core.model import Screen
+from device.ui.panel import Panel
 from device.ui.render import render
 
 
@@ -15,11 +16,13 @@ class FrameWriter:
     Screens that differ as data but draw the same pixels are written once.
     """
 
-    def __init__(self, directory: Path, language: str) -> None:
-        self.display = PngDisplay(directory)
+    def __init__(self, directory: Path, language: str, panel: Panel | None = None) -> None:
+        self.panel = panel or Panel()
+        self.display = PngDisplay(directory, self.panel.size)
         self.language = language
 
     def __call__(self, screen: Screen, t: float) -> None:
         # The game's own language first: the settings on the box may have changed it.
         language = screen.language or self.language
-        self.display.show(render(screen, language=language), label=f"{t:.3f}")
+        self.display.show(render(screen, language=language, panel=self.panel),
+                          label=f"{t:.3f}")

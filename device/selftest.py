@@ -27,6 +27,7 @@ from typing import Any
 from device.core.config import Config
 from device.core.model import Button, PlaySound, SetVolume, Sound
 from device.ports import AudioPort, DisplayPort, LedPort
+from device.ui.panel import Panel
 from device.ui.selftest_pages import (
     PATTERNS,
     buttons_page,
@@ -154,15 +155,17 @@ def run_selftest(
         found.sound = problem or f"sound device: {device}"
     out(f"sound: {found.sound}")
     language = config.language
+    panel = Panel.of(config.display)
     _show(display, found_page(language, pin_factory_name, oled_address,
-                              audio is not None and not audio.problem))
+                              audio is not None and not audio.problem, compact=panel.compact),
+          panel)
     if stop.wait(pattern_s):
         return found
 
     # 2. Screen patterns.
     for name in PATTERNS:
         if display is not None:
-            display.show(pattern_image(name), f"selftest_{name}")
+            display.show(pattern_image(name, panel), f"selftest_{name}")
         found.patterns.append(name)
         out(f"screen: test pattern {name.replace('_', ' ')}")
         if stop.wait(pattern_s):
@@ -187,13 +190,13 @@ def run_selftest(
         found.sounds.append(sound.value)
         out(f"sound: playing {sound.value} at {round(config.audio.volume * 100)}%")
         _show(display, sound_page(language, sound.value, round(config.audio.volume * 100),
-                                  fitted))
+                                  fitted), panel)
         if stop.wait(sound_gap_s):
             return found
 
     # 5. Buttons, live.
     _watch_buttons(config, pin_factory, display, out, found, buttons_s, stop)
-    _show(display, [*done_page(language), found.buttons_done])
+    _show(display, [*done_page(language), found.buttons_done], panel)
     out("selftest: done")
     return found
 
@@ -211,6 +214,7 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
             changed.notify_all()
 
     watch = ButtonWatch(config, pin_factory, on_change)
+    panel = Panel.of(config.display)
     try:
         for problem in watch.problems:
             out(f"buttons: {problem}")
@@ -223,7 +227,8 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
         done = ""
         while not done:
             _show(display, buttons_page(config.language, [
-                (LABELS[b], p, watch.is_down(b)) for b, p in watch.pins.items()]))
+                (LABELS[b], p, watch.is_down(b)) for b, p in watch.pins.items()],
+                compact=panel.compact), panel)
             with changed:
                 # Wake at the next change, the chord's deadline or the end: no polling.
                 wake = start + buttons_s if deadline is None else min(start + buttons_s,
@@ -253,11 +258,11 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
         watch.close()
 
 
-def _show(display: Any, lines: Sequence[str]) -> None:
+def _show(display: Any, lines: Sequence[str], panel: Panel) -> None:
     if display is None:
         return
     try:
-        display.show(page_image(lines), "selftest")
+        display.show(page_image(lines, panel), "selftest")
     except Exception:  # a broken screen is reported by the display itself
         log.debug("selftest: could not draw", exc_info=True)
 

@@ -18,6 +18,8 @@ each decodes what it receives the way the SSD1306 datasheet (rev 1.1) describes:
 `Ssd1306Emulator.panel_image()` is what a person sees on a panel mounted the usual way: the
 module orientation in which Adafruit's default init (A1 + C8) shows the driver's image
 upright. So a frame drawn upside down, mirrored or shifted fails a pixel comparison.
+`Ssd1306Emulator(rows=32)` is a 128x32 module: the same chip (64 rows of GDDRAM) wired to a
+glass of 32 rows (COM0..31), which shows nothing unless the multiplex ratio is set to 32.
 
 Faults: `unplug()` (every transaction to the address raises OSError 121, Remote I/O error,
 as i2c-dev does on a NACK), `replug()` (the chip comes back in its power-on state: display
@@ -70,6 +72,7 @@ class Ssd1306Emulator:
     """One SSD1306 chip: command decoder, GDDRAM, and the panel it drives."""
 
     seed: int = 1
+    rows: int = HEIGHT  # the glass's pixel rows: 64, or 32 on a 128x32 module
     # Everything below is chip state; `power_on()` sets the datasheet's reset values.
     gddram: bytearray = field(default_factory=lambda: bytearray(WIDTH * PAGES))
     display_on: bool = False
@@ -239,17 +242,17 @@ class Ssd1306Emulator:
         return bool(self.gddram[(row // 8) * WIDTH + segment] >> (row % 8) & 1)
 
     def panel_image(self) -> Image.Image:
-        """The 128x64 picture the panel shows (mode "1"; lit = 1), as mounted upright.
+        """The 128 x `rows` picture the panel shows (mode "1"; lit = 1), as mounted upright.
 
         Dark when the display is off or the charge pump (the panel's high voltage from the
         3.3 V supply on these modules) is off.
         """
-        image = Image.new("1", (WIDTH, HEIGHT), 0)
+        image = Image.new("1", (WIDTH, self.rows), 0)
         if not (self.display_on and self.charge_pump):
             return image
         pixels = image.load()
         assert pixels is not None
-        for com in range(HEIGHT):
+        for com in range(self.rows):
             if com >= self.multiplex:
                 continue  # COM lines beyond the multiplex ratio are not driven
             scan = self.multiplex - 1 - com if self.com_reversed else com
@@ -257,8 +260,8 @@ class Ssd1306Emulator:
             for segment in range(WIDTH):
                 lit = self.entire_on or (self.ram_pixel(segment, row) != self.inverted)
                 if lit:
-                    # Upright module: SEG127 is on the left and COM63 at the top.
-                    pixels[WIDTH - 1 - segment, HEIGHT - 1 - com] = 1
+                    # Upright module: SEG127 is on the left and its last COM at the top.
+                    pixels[WIDTH - 1 - segment, self.rows - 1 - com] = 1
         return image
 
 

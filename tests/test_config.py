@@ -51,6 +51,7 @@ BAD_VALUES: dict[str, list[str]] = {
     "audio.cry": ["[]"],
     "audio.tick": ["false"],
     "audio.music_style": ['"orchestra"', "1", '["synth"]'],
+    "display.height": ["48", "128", "0", '"32"'],
     "display.i2c_bus": ["-1", '"1"'],
     "display.address": ["0x3E", "60.0", '"0x3C"'],
     "display.rotate": ["90", "-180"],
@@ -198,6 +199,7 @@ def test_good_values_are_read() -> None:
         rounds = 6
         scholar_after_rounds = [2, 4]
         [display]
+        height = 32
         address = 0x3D
         rotate = 180
         [buttons]
@@ -219,6 +221,7 @@ def test_good_values_are_read() -> None:
                                              lead_in_s=0, final_ticks_s=0)
     assert config.intro == IntroConfig(rounds=6, scholar_after_rounds=(2, 4))
     assert (config.display.address, config.display.rotate) == (0x3D, 180)
+    assert config.display.size == (128, 32)
     assert (config.buttons.vol_up_pin, config.buttons.vol_down_pin,
             config.buttons.led_pin) == (None, None, None)
     assert config.buttons.hold_s == 1.5

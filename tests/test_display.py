@@ -119,9 +119,10 @@ BLOCK_BITS = {" ": (0, 0), "▀": (1, 0), "▄": (0, 1), "█": (1, 1)}
 
 
 def decode_half_blocks(lines: list[str]) -> Image.Image:
-    """Parse 32 lines of half blocks back into the 128x64 picture they draw."""
-    assert len(lines) == 32, len(lines)
-    image = Image.new("1", (128, 64), 0)
+    """Parse lines of half blocks (32 for 128x64, 16 for 128x32) back into the picture they
+    draw."""
+    assert len(lines) in (32, 16), len(lines)
+    image = Image.new("1", (128, 2 * len(lines)), 0)
     for row, line in enumerate(lines):
         assert len(line) == 128, (row, len(line))
         for x, char in enumerate(line):
@@ -219,3 +220,38 @@ def test_unknown_display_kind_lists_the_valid_ones(kind) -> None:
     if kind != "png:":
         for valid in ("ssd1306", "terminal", "png:DIR", "none"):
             assert valid in str(raised.value)
+
+
+# --- the panel's size comes from the config ----------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["none", "terminal", "png"])
+def test_each_backend_takes_the_configured_panel_size(tmp_path, kind) -> None:
+    """Opened for `[display] height = 32`, a backend shows 128x32 frames and refuses 128x64
+    ones (a frame for the wrong panel is a bug upstream, not something to squeeze)."""
+    config = DisplayConfig(height=32)
+    stream = io.StringIO()
+    name = f"png:{tmp_path / 'out'}" if kind == "png" else kind
+    display = open_display(name, config, stream=stream)
+    small = noise(3).crop((0, 0, 128, 32))
+    display.show(small, "1.000")
+    with pytest.raises(ValueError, match="128x32"):
+        display.show(noise(4), "2.000")
+    if kind == "none":
+        assert isinstance(display, NullDisplay) and display.last is not None
+        assert same_pixels(display.last, small)
+    elif kind == "terminal":
+        lines = stream.getvalue().split("\n\n")[0].split("\n")
+        assert len(lines) == 16  # two pixel rows a line
+        assert same_pixels(decode_half_blocks(lines), small)
+    else:
+        (written,) = sorted((tmp_path / "out").iterdir())
+        with Image.open(written) as image:
+            assert image.size == (128, 32) and same_pixels(image, small)
+
+
+def test_terminal_sizes_follow_the_panel() -> None:
+    small = TerminalDisplay(io.StringIO(), panel=(128, 32))
+    big = TerminalDisplay(io.StringIO())
+    assert (small.half_block_size, small.braille_size) == ((128, 17), (64, 9))
+    assert (big.half_block_size, big.braille_size) == ((128, 33), (64, 17))

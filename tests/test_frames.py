@@ -82,3 +82,34 @@ def test_frames_are_one_png_per_distinct_screen_of_a_whole_game(tmp_path: Path) 
     # A running clock changes every second: the nine minutes of a real-time era alone give
     # hundreds of distinct frames.
     assert len(files) > 1000
+
+
+def test_frames_of_a_128x32_panel_are_its_layouts(tmp_path: Path) -> None:
+    """`simulate --frames` with `[display] height = 32` writes the 128x32 layouts."""
+    from device.config_file import load_config
+    from device.ui.panel import Panel
+
+    config_file = tmp_path / "erabox.toml"
+    config_file.write_text("[display]\nheight = 32\n")
+    (tmp_path / "game.script").write_text("0 era press\n1 era press\n2 era press\n")
+    frames = tmp_path / "frames"
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "simulate", "--config", str(config_file), "--script",
+         str(tmp_path / "game.script"), "--until", "30", "--frames", str(frames)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    config = load_config(str(config_file))
+    shown: list[Screen] = []
+    simulate(config, parse_script("0 era press\n1 era press\n2 era press\n"), 30.0,
+             lambda event: None, lambda screen, t: shown.append(screen))
+    expected: list[bytes] = []
+    for screen in shown:
+        pixels = frame_bytes(render(screen, panel=Panel(height=32)))
+        if not expected or expected[-1] != pixels:
+            expected.append(pixels)
+    files = sorted(frames.iterdir())
+    assert len(files) == len(expected) >= 2
+    for file, pixels in zip(files, expected, strict=True):
+        with Image.open(file) as image:
+            assert image.size == (128, 32)
+            assert frame_bytes(image) == pixels, file.name

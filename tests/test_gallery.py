@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from device.ui.gallery import INDEX, SCALE, selftest_frames, write_gallery
+from device.ui.gallery import INDEX, SCALE, SMALL_DIR, selftest_frames, write_gallery
+from device.ui.panel import Panel
 from device.ui.samples import sample_renders
 from device.ui.strings import LANGUAGES
 
@@ -28,21 +29,31 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_the_gallery_has_every_sample_in_both_languages(fresh: Path) -> None:
+@pytest.mark.parametrize(("subdir", "height"), [("", 64), (SMALL_DIR, 32)])
+def test_the_gallery_has_every_sample_in_both_languages(fresh: Path, subdir: str,
+                                                        height: int) -> None:
+    panel = Panel(height=height)
     expected = {f"{name}_{lang}.png" for name, _, _ in sample_renders() for lang in LANGUAGES}
-    expected |= {f"{name}_{lang}.png" for lang in LANGUAGES for name, _ in selftest_frames(lang)}
-    assert {path.name for path in fresh.glob("*.png")} == expected
-    index = (fresh / INDEX).read_text(encoding="utf-8")
+    expected |= {f"{name}_{lang}.png" for lang in LANGUAGES
+                 for name, _ in selftest_frames(lang, panel)}
+    directory = fresh / subdir
+    assert {path.name for path in directory.glob("*.png")} == expected
+    index = (directory / INDEX).read_text(encoding="utf-8")
     assert all(f"({file_name})" in index for file_name in expected)
-    with Image.open(fresh / "running_en.png") as image:
-        assert image.size == (128 * SCALE, 64 * SCALE)
+    with Image.open(directory / "running_en.png") as image:
+        assert image.size == (128 * SCALE, height * SCALE)
 
 
 def test_committed_gallery_matches_the_renderer(fresh: Path) -> None:
     """Fails when a rendering change was not followed by `make gallery` (and a commit)."""
     stale: list[str] = []
-    fresh_names = {path.name for path in fresh.iterdir()}
-    committed_names = {path.name for path in COMMITTED.iterdir()} if COMMITTED.is_dir() else set()
+
+    def names(root: Path) -> set[str]:
+        return ({str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
+                if root.is_dir() else set())
+
+    fresh_names = names(fresh)
+    committed_names = names(COMMITTED)
     stale += [f"missing: {name}" for name in sorted(fresh_names - committed_names)]
     stale += [f"left over: {name}" for name in sorted(committed_names - fresh_names)]
     for name in sorted(fresh_names & committed_names):

@@ -1,17 +1,23 @@
 """Every text on every gallery screen keeps a 2 px margin from the panel's edges, measured on
 the drawn pixels: the ink of each text, digits or icon item (for text on a lit bar, the dark
-pixels of the bar), in English and Japanese."""
+pixels of the bar), in English and Japanese, on both panel sizes (128x64 and 128x32); and no
+two items of a screen share a pixel."""
 
 from __future__ import annotations
+
+from itertools import combinations
 
 import pytest
 from PIL import Image, ImageChops
 
+from device.ui.gallery import PANELS
+from device.ui.panel import Panel
 from device.ui.render import DigitsItem, IconItem, TextItem, layout, render
 from device.ui.samples import sample_renders
 from device.ui.strings import LANGUAGES
 
 MARGIN = 2
+PANEL_IDS = [f"{panel.width}x{panel.height}" for panel in PANELS]
 
 
 def ink_box(image: Image.Image, item: TextItem | DigitsItem | IconItem
@@ -27,22 +33,34 @@ def ink_box(image: Image.Image, item: TextItem | DigitsItem | IconItem
     return (box.x + found[0], box.y + found[1], box.x + found[2], box.y + found[3])
 
 
+def test_both_panel_sizes_are_measured() -> None:
+    assert {panel.size for panel in PANELS} == {(128, 64), (128, 32)}
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=PANEL_IDS)
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("name", "screen", "no_sound"), sample_renders())
 def test_every_text_keeps_a_2px_margin(name: str, screen: object, no_sound: bool,
-                                       language: str) -> None:
-    image = render(screen, language=language, no_sound=no_sound)  # type: ignore[arg-type]
+                                       language: str, panel: Panel) -> None:
+    image = render(screen, language=language, no_sound=no_sound,  # type: ignore[arg-type]
+                   panel=panel)
+    assert image.size == panel.size
     measured = 0
-    for item in layout(screen, language=language, no_sound=no_sound).items:  # type: ignore[arg-type]
+    items = layout(screen, language=language, no_sound=no_sound,  # type: ignore[arg-type]
+                   panel=panel).items
+    for item in items:
+        assert item.box.inside(panel), item
         if not isinstance(item, TextItem | DigitsItem | IconItem):
             continue
         ink = ink_box(image, item)
         assert ink is not None, f"{item.role} drew nothing"
         left, top, right, bottom = ink
-        assert left >= MARGIN and right <= 128 - MARGIN, (item.role, ink)
-        assert top >= MARGIN and bottom <= 64 - MARGIN, (item.role, ink)
+        assert left >= MARGIN and right <= panel.width - MARGIN, (item.role, ink)
+        assert top >= MARGIN and bottom <= panel.height - MARGIN, (item.role, ink)
         measured += 1
     assert measured >= 2  # a status and at least one more text on every screen
+    for first, second in combinations(items, 2):
+        assert not first.box.overlaps(second.box), (first.role, second.role)
 
 
 def test_the_measure_catches_text_at_the_edge() -> None:
@@ -64,15 +82,17 @@ def test_the_measure_catches_text_at_the_edge() -> None:
     assert ink is not None and ink[0] < MARGIN
 
 
+@pytest.mark.parametrize("panel", PANELS, ids=PANEL_IDS)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_selftest_pages_keep_the_margin_too(language: str) -> None:
+def test_selftest_pages_keep_the_margin_too(language: str, panel: Panel) -> None:
     from device.ui.gallery import selftest_frames
 
-    pages = [(name, frame) for name, frame in selftest_frames(language)
+    pages = [(name, frame) for name, frame in selftest_frames(language, panel)
              if "pattern" not in name]  # the test patterns light the edges on purpose
     assert len(pages) == 4
     for name, frame in pages:
+        assert frame.size == panel.size
         ink = frame.getbbox()
         assert ink is not None, name
         assert ink[0] >= MARGIN and ink[1] >= MARGIN, (name, ink)
-        assert ink[2] <= 128 - MARGIN and ink[3] <= 64 - MARGIN, (name, ink)
+        assert ink[2] <= panel.width - MARGIN and ink[3] <= panel.height - MARGIN, (name, ink)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from device.core.model import Mode, Phase, Prompt, Question, Screen
+from device.ui.panel import Panel
 from device.ui.render import (
-    CONTENT_TOP,
     DigitsItem,
     Layout,
     ProgressItem,
@@ -54,7 +54,7 @@ def assert_well_placed(lay: Layout, image: Image.Image, *, strict: bool = True) 
     """Items lie on the screen, ink stays inside the items' boxes; if `strict`, items do not
     overlap and no text was abbreviated."""
     for item in lay.items:
-        assert item.box.inside_screen(), item
+        assert item.box.inside(Panel()), item
     outside = image.copy()
     for item in lay.items:
         outside.paste(0, (item.box.x, item.box.y, item.box.right, item.box.bottom))
@@ -139,7 +139,7 @@ def test_no_sound_mark_appears_in_the_status_row(language: str, name: str) -> No
     marked = render(screen, language=language, no_sound=True)
     rows = changed_rows(plain, marked)
     assert rows, "the no-sound mark changed nothing"
-    assert max(rows) < CONTENT_TOP  # only the status row changes
+    assert max(rows) < Panel().content_top  # only the status row changes
     (icon,) = [i for i in layout(screen, language=language, no_sound=True).items
                if i.role == "no_sound"]
     assert icon.box.right >= 116  # at the right end
@@ -154,7 +154,7 @@ def test_volume_appears_in_the_status_row_while_it_changes(language: str) -> Non
     at_30 = render(replace(RUNNING, volume=30), language=language)
     for frame in (at_80, at_30):
         rows = changed_rows(plain, frame)
-        assert rows and max(rows) < CONTENT_TOP
+        assert rows and max(rows) < Panel().content_top
     assert at_80.tobytes() != at_30.tobytes()  # the number itself is shown
     both = render(replace(RUNNING, volume=80), language=language, no_sound=True)
     assert_well_placed(layout(replace(RUNNING, volume=80), language=language, no_sound=True),

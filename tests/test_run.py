@@ -200,7 +200,8 @@ def test_corrupt_state_file_never_stops_the_box(tmp_path: Path) -> None:
     assert "unusable" in (tmp_path / "run.log").read_text()
 
 
-@pytest.mark.parametrize("bad", ["[realtime]\nlength_s = -3\n", "[audio]\nvolume = 2\n"])
+@pytest.mark.parametrize("bad", ["[realtime]\nlength_s = -3\n", "[audio]\nvolume = 2\n",
+                                 "[display]\nheight = 48\n"])
 def test_bad_config_exits_2_naming_the_key(tmp_path: Path, bad: str) -> None:
     (tmp_path / "bad.toml").write_text(bad)
     result = subprocess.run(
@@ -208,8 +209,8 @@ def test_bad_config_exits_2_naming_the_key(tmp_path: Path, bad: str) -> None:
          "--display", "none", "--audio", "none"],
         env=daemon_env(tmp_path), capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
-    key = "length_s" if "length_s" in bad else "volume"
-    assert key in result.stderr and "bad.toml" in result.stderr
+    key = bad.split("\n")[1].split(" =")[0]
+    assert f"'{bad[1:bad.index(']')]}.{key}'" in result.stderr and "bad.toml" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -234,3 +235,35 @@ def test_unopenable_audio_driver_runs_silent_with_one_warning(tmp_path: Path) ->
     sound_warnings = [line for line in warnings if "sound" in line.lower()]
     assert len(sound_warnings) == 1, warnings
     assert "Traceback" not in result.stderr
+
+
+def test_a_128x32_panel_in_the_config_is_drawn_at_128x32(tmp_path: Path) -> None:
+    """`[display] height = 32` reaches the screen worker and the display: every frame the box
+    draws is a 128x32 picture, the 128x32 layout of what the box showed."""
+    from PIL import Image
+
+    frames = tmp_path / "frames"
+    (tmp_path / "erabox.toml").write_text(SHORT_ERA + "[display]\nheight = 32\n")
+    (tmp_path / "s.script").write_text("0.2 era press\n1.0 end\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+         "--display", f"png:{frames}", "--audio", "none", "--script", str(tmp_path / "s.script")],
+        env=daemon_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    files = sorted(frames.glob("*.png"))
+    assert len(files) >= 2  # the setup screen, then the running era
+    for file in files:
+        with Image.open(file) as image:
+            assert image.size == (128, 32), file.name
+    # The first frame is the first screen (the preparation guide) as the 128x32 layout draws it.
+    from device.config_file import load_config
+    from device.simulate import simulate
+    from device.ui.panel import Panel
+    from device.ui.render import render
+
+    config = load_config(str(tmp_path / "erabox.toml"))
+    shown: list[Any] = []
+    simulate(config, [], 0.0, lambda event: None, lambda screen, t: shown.append(screen))
+    expected = render(shown[0], panel=Panel.of(config.display))
+    with Image.open(files[0]) as image:
+        assert image.convert("1").tobytes() == expected.tobytes()

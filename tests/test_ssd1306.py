@@ -88,8 +88,9 @@ def upright(image: Image.Image, rotate: int) -> Image.Image:
 
 
 def assert_same_pixels(seen: Image.Image, expected: Image.Image) -> None:
+    assert seen.size == expected.size
     if seen.tobytes() != expected.tobytes():
-        diff = [(x, y) for y in range(64) for x in range(128)
+        diff = [(x, y) for y in range(seen.height) for x in range(seen.width)
                 if bool(seen.getpixel((x, y))) != bool(expected.getpixel((x, y)))]
         pytest.fail(f"{len(diff)} pixels differ, first: {diff[:8]}")
 
@@ -527,3 +528,64 @@ def test_set_contrast_reaches_the_panel_for_oled_care(make_display, bus) -> None
     display.set_contrast(200)
     assert display.flush(TIMEOUT)
     assert bus.chip.contrast == 200
+
+
+# --- a 128x32 panel ([display] height = 32) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("rotate", [0, 180])
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_128x32_panel_gets_32_row_frames_pixel_exact(rotate, language) -> None:
+    """The real driver, told the config's height, drives a 32-row module: multiplex 32, four
+    pages of data per frame, and the 128x32 layouts appear upright and pixel-exact."""
+    from device.ui.panel import Panel
+    from device.ui.render import render
+
+    bus = EmulatedI2CBus({0x3C: Ssd1306Emulator(rows=32)})
+    display = Ssd1306Display(DisplayConfig(height=32, rotate=rotate), bus=bus)
+    try:
+        assert display.flush(TIMEOUT)
+        assert bus.chip.multiplex == 32
+        shown = 0
+        for name, screen in _samples():
+            image = render(screen, language=language, panel=Panel(height=32))
+            assert image.size == (128, 32), name
+            before = bus.chip.data_bytes
+            display.show(image)
+            assert display.flush(TIMEOUT), name
+            assert display.problem is None
+            seen = bus.chip.panel_image()
+            assert seen.size == (128, 32)
+            assert_same_pixels(upright(seen, rotate), image)
+            if bus.chip.data_bytes != before:  # an unchanged frame is not sent again
+                assert bus.chip.data_bytes - before == 128 * 32 // 8, name
+                shown += 1
+        assert shown >= 3
+        assert bus.chip.errors == []
+        with pytest.raises(ValueError, match="128x32"):
+            display.show(Image.new("1", (128, 64), 0))  # a frame for the other panel size
+    finally:
+        display.close()
+
+
+def test_a_128x64_driver_on_a_32_row_module_shows_half_the_picture() -> None:
+    """The emulated module is honest about its rows: the config's height is what makes the
+    32-row panel show the whole frame (the test above), not the emulator. (The emulator
+    models the glass's rows, not the COM pin wiring option the driver also sets for 32 rows,
+    so a real module shows a differently wrong picture.)"""
+    from device.ui.panel import Panel
+    from device.ui.render import render
+    from device.ui.samples import sample_screens
+
+    bus = EmulatedI2CBus({0x3C: Ssd1306Emulator(rows=32)})
+    display = Ssd1306Display(DisplayConfig(), bus=bus)  # height 64: the wrong key for it
+    try:
+        screen = dict(sample_screens())["running"]
+        big = render(screen, panel=Panel(height=64))
+        display.show(big)
+        assert display.flush(TIMEOUT)
+        assert bus.chip.multiplex == 64
+        # COM0..31 scan RAM rows 63..32: the glass shows the frame's lower half.
+        assert_same_pixels(bus.chip.panel_image(), big.crop((0, 32, 128, 64)))
+    finally:
+        display.close()

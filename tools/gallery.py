@@ -1,4 +1,5 @@
-"""Regenerate docs/screens/: every screen in English and Japanese (`make gallery`)."""
+"""Regenerate docs/screens/: every screen in English and Japanese, for a 128x64 panel and (in
+docs/screens/128x32/) a 128x32 one (`make gallery`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from device.ui.gallery import write_gallery  # noqa: E402
+from device.ui.gallery import write_galleries  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
     args = parser.parse_args(argv)
-    written = write_gallery(args.out)
+    written = write_galleries(args.out)
     print(f"wrote {len(written)} files to {args.out}")
     return 0
 

@@ -1,7 +1,8 @@
-"""Where the 128x64 screen goes: one small interface, several backends.
+"""Where the screen goes: one small interface, several backends.
 
-Everything above this module only knows `DisplayPort.show(image)` (device/ports.py): a 128x64
-Pillow image in mode "1" (lit pixel = 1). Backends here:
+Everything above this module only knows `DisplayPort.show(image)` (device/ports.py): a Pillow
+image in mode "1" (lit pixel = 1) the size of the panel (128x64, or 128x32 with `[display]
+height = 32`). Each backend is opened for one size and refuses frames of another. Backends:
 
 - `NullDisplay`: keeps the last image and counts frames (tests, benchmarks, `--display none`).
 - `PngDisplay`: every distinct frame as `DIR/NNNN-<label>.png` (`--display png:DIR`,
@@ -25,17 +26,15 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from PIL import Image
 
+from device.core.config import DisplayConfig
 from device.ports import DisplayPort
 from device.workers import ChangedOnly
 
-from .panel import HEIGHT, WIDTH, frame_bytes, frame_image
-
-if TYPE_CHECKING:
-    from ..core.config import DisplayConfig
+from .panel import frame_bytes, frame_image
 
 DISPLAY_KINDS = ("ssd1306", "terminal", "png:DIR", "none")
 
@@ -46,10 +45,16 @@ class DisplayError(ValueError):
     """A display that cannot be opened as asked (unknown kind, unusable frame directory...)."""
 
 
+def _size(size: tuple[int, int] | None) -> tuple[int, int]:
+    """The panel size a backend is opened for: `size`, or the config's default panel."""
+    return size or DisplayConfig().size
+
+
 class NullDisplay:
     """Shows nothing; keeps the last image and counts frames (for tests and benchmarks)."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: tuple[int, int] | None = None) -> None:
+        self.size = _size(size)
         self.problem: str | None = None
         self.last: Image.Image | None = None
         self.last_label: str | None = None
@@ -59,7 +64,7 @@ class NullDisplay:
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Keep a copy of `image`."""
-        frame = frame_bytes(image)
+        frame = frame_bytes(image, self.size)
         self.frames += 1
         if self._shown.changed(frame):
             self.changes += 1
@@ -75,7 +80,7 @@ _UNSAFE_LABEL = re.compile(r"[^A-Za-z0-9._+-]+")
 
 
 class PngDisplay:
-    """Writes every distinct frame to `directory` as `NNNN-<label>.png` (128x64, 1-bit).
+    """Writes every distinct frame to `directory` as `NNNN-<label>.png` (1-bit, panel-sized).
 
     NNNN counts written frames from 0000. Without a label the frame is labelled with the
     seconds since the display was opened ("12.345"), so names sort and read like
@@ -84,7 +89,8 @@ class PngDisplay:
     the box keeps going and later frames are tried again.
     """
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, size: tuple[int, int] | None = None) -> None:
+        self.size = _size(size)
         self.directory = Path(directory)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -102,7 +108,7 @@ class PngDisplay:
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Write `image` unless it equals the previous frame."""
-        frame = frame_bytes(image)
+        frame = frame_bytes(image, self.size)
         if not self._written.differs(frame):
             return
         if label is None:
@@ -136,46 +142,59 @@ _SHOW_CURSOR = "\x1b[?25h"
 
 
 def half_block_text(image: Image.Image) -> list[str]:
-    """The frame as 32 lines of 128 half-block characters (lit pixel = ink)."""
+    """The frame as lines of 128 half-block characters (lit pixel = ink), one line for two
+    pixel rows: 32 lines for a 128x64 panel, 16 for 128x32."""
     frame = frame_bytes(image)
-    rows = [_row_bits(frame, y) for y in range(HEIGHT)]
+    width, height = image.size
+    rows = [_row_bits(frame, width, y) for y in range(height)]
     return [
         "".join(HALF_BLOCKS[(top, bottom)] for top, bottom in zip(rows[y], rows[y + 1],
                                                                   strict=True))
-        for y in range(0, HEIGHT, 2)
+        for y in range(0, height, 2)
     ]
 
 
 # Braille cells are 2 pixels wide and 4 high: dot bits by (x, y) inside the cell.
 _BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
                  (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
-HALF_BLOCK_SIZE = (WIDTH, HEIGHT // 2 + 1)  # columns, lines (+1: the cursor's line)
-BRAILLE_SIZE = (WIDTH // 2, HEIGHT // 4 + 1)
+
+
+def half_block_size(size: tuple[int, int]) -> tuple[int, int]:
+    """(columns, lines) a terminal needs for half blocks (+1 line: the cursor's)."""
+    return (size[0], size[1] // 2 + 1)
+
+
+def braille_size(size: tuple[int, int]) -> tuple[int, int]:
+    """(columns, lines) a terminal needs for braille (+1 line: the cursor's)."""
+    return (size[0] // 2, size[1] // 4 + 1)
 
 
 def braille_text(image: Image.Image) -> list[str]:
-    """The frame as 16 lines of 64 braille characters: every pixel, in an 80x24 terminal."""
+    """The frame as lines of 64 braille characters: every pixel, in an 80x24 terminal (16
+    lines for a 128x64 panel, 8 for 128x32)."""
     frame = frame_bytes(image)
-    rows = [_row_bits(frame, y) for y in range(HEIGHT)]
+    width, height = image.size
+    rows = [_row_bits(frame, width, y) for y in range(height)]
     lines = []
-    for top in range(0, HEIGHT, 4):
+    for top in range(0, height, 4):
         cells = []
-        for left in range(0, WIDTH, 2):
+        for left in range(0, width, 2):
             bits = sum(bit for dx, dy, bit in _BRAILLE_DOTS if rows[top + dy][left + dx])
             cells.append(chr(0x2800 + bits))
         lines.append("".join(cells))
     return lines
 
 
-def _row_bits(frame: bytes, y: int) -> list[bool]:
-    stride = WIDTH // 8
+def _row_bits(frame: bytes, width: int, y: int) -> list[bool]:
+    stride = width // 8
     row = frame[y * stride:(y + 1) * stride]
     return [bool(byte & (0x80 >> bit)) for byte in row for bit in range(8)]
 
 
 class TerminalDisplay:
-    """The screen in a terminal: 32 lines of 128 half-block characters, or in a smaller
-    terminal (80x24) 16 lines of 64 braille characters; smaller still, a line saying so.
+    """The screen in a terminal: 32 lines of 128 half-block characters (16 for a 128x32
+    panel), or in a smaller terminal (80x24) 16 lines of 64 braille characters (8); smaller
+    still, a line saying so.
 
     On a TTY each new frame is redrawn in place (cursor home, cursor hidden until `close`);
     otherwise (a pipe or a file) frames follow each other, each followed by an empty line.
@@ -183,8 +202,12 @@ class TerminalDisplay:
     """
 
     def __init__(self, stream: TextIO,
-                 size: Callable[[], tuple[int, int]] | None = None) -> None:
+                 size: Callable[[], tuple[int, int]] | None = None,
+                 panel: tuple[int, int] | None = None) -> None:
         self.stream = stream
+        self.panel = _size(panel)  # the frames' size; `size` is the terminal's
+        self.half_block_size = half_block_size(self.panel)
+        self.braille_size = braille_size(self.panel)
         self.problem: str | None = None
         try:
             self.tty = stream.isatty()
@@ -200,31 +223,32 @@ class TerminalDisplay:
         try:
             columns, lines = os.get_terminal_size(self.stream.fileno())
         except (AttributeError, ValueError, OSError):
-            return HALF_BLOCK_SIZE
+            return self.half_block_size
         if columns == 0 or lines == 0:  # a terminal that does not know its size
-            return HALF_BLOCK_SIZE
+            return self.half_block_size
         return columns, lines
 
     def _fitted(self, image: Image.Image) -> tuple[str, str]:
-        """(style, text) for the terminal's size: half blocks (128x33 and up), braille
-        (64x17 and up, e.g. 80x24), or a line that says the terminal is too small."""
+        """(style, text) for the terminal's size: half blocks (128x33 and up; 128x17 for a
+        128x32 panel), braille (64x17 and up, e.g. 80x24; 64x9), or a line that says the
+        terminal is too small."""
         if not self.tty:
             return "half", "\n".join(half_block_text(image)) + "\n"
         columns, lines = self._size()
-        if columns >= HALF_BLOCK_SIZE[0] and lines >= HALF_BLOCK_SIZE[1]:
+        if columns >= self.half_block_size[0] and lines >= self.half_block_size[1]:
             return "half", "\n".join(half_block_text(image)) + "\n"
-        if columns >= BRAILLE_SIZE[0] and lines >= BRAILLE_SIZE[1]:
+        if columns >= self.braille_size[0] and lines >= self.braille_size[1]:
             return "braille", "\n".join(braille_text(image)) + "\n"
         if not self._said_small:
             self._said_small = True
             log.warning("the terminal is %dx%d; the screen needs %dx%d", columns, lines,
-                        *BRAILLE_SIZE)
-        message = f"erabox needs a {BRAILLE_SIZE[0]}x{BRAILLE_SIZE[1]} terminal"
+                        *self.braille_size)
+        message = f"erabox needs a {self.braille_size[0]}x{self.braille_size[1]} terminal"
         return "small", message[:max(1, columns - 1)] + "\n"
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Draw `image` unless it equals the previous frame."""
-        frame = frame_bytes(image)
+        frame = frame_bytes(image, self.panel)
         style, text = self._fitted(image)
         if not self._drawn.differs((frame, style)):
             return
@@ -271,18 +295,18 @@ def open_display(
     Raises `DisplayError` (a ValueError) for an unknown kind or an unusable frame directory.
     """
     if kind == "none":
-        return NullDisplay()
+        return NullDisplay(config.size)
     if kind == "terminal":
         if stream is None:
             import sys
 
             stream = sys.stdout
-        return TerminalDisplay(stream)
+        return TerminalDisplay(stream, panel=config.size)
     if kind.startswith("png:"):
         directory = kind[len("png:"):]
         if not directory:
             raise DisplayError("--display png:DIR needs a directory, e.g. png:/tmp/frames")
-        return PngDisplay(directory)
+        return PngDisplay(directory, config.size)
     if kind == "ssd1306":
         # Imported here rather than at the top: oled.py builds on this module.
         from .oled import Ssd1306Display

@@ -1,4 +1,5 @@
-"""The real screen: a 128x64 SSD1306 OLED on I2C, driven by Adafruit's `adafruit_ssd1306`.
+"""The real screen: a 128x64 or 128x32 SSD1306 OLED on I2C (`[display] height`), driven by
+Adafruit's `adafruit_ssd1306`.
 
 Two layers, as on the wire:
 
@@ -212,7 +213,8 @@ _REVERSED_BITS = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 def panel_bytes(image: Image.Image) -> bytes:
     """The image in the SSD1306's memory layout, as the driver's buffer holds it.
 
-    8 pages of 128 column bytes; in each byte bit 0 is the page's top pixel row. Done with
+    8 pages (4 on a 128x32 panel) of 128 column bytes; in each byte bit 0 is the page's top
+    pixel row. Done with
     Pillow instead of the driver's `image()` (8192 Python calls): transposing makes each
     pixel column one packed row, whose bytes only need their bit order reversed.
     """
@@ -270,7 +272,7 @@ class Ssd1306Display:
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Queue `image` for the panel and return at once; an unchanged frame is ignored."""
-        frame = frame_bytes(image)
+        frame = frame_bytes(image, self.config.size)
         with self._cond:
             if self._closing:
                 raise RuntimeError("the OLED display is closed")

@@ -74,17 +74,27 @@ class AudioConfig:
     eras: tuple[EraMusic, ...] = (EraMusic(),) * rules.ERAS  # one per era
 
 
+# The panel heights the screen layouts are made for (SSD1306 modules are 128 wide).
+PANEL_HEIGHTS = (64, 32)
+
+
 @dataclass(frozen=True)
 class DisplayConfig:
-    # The panel's size in pixels. The one place it is written: the renderer, the frame
-    # checks, the OLED driver and the window take it from here. Not a key of the file yet
-    # (ClassVar: no field): a 128x32 panel needs its own screen layouts first.
+    # The panel's size in pixels. The one place it is written: the renderer (as a
+    # `device.ui.panel.Panel`), the frame checks, the OLED driver, the window and the terminal
+    # take it from here. Every SSD1306 module is 128 wide (ClassVar: not a key of the file);
+    # the height is the `[display] height` key, one of PANEL_HEIGHTS.
     width: ClassVar[int] = 128
-    height: ClassVar[int] = 64
+    height: int = 64
     i2c_bus: int = 1
     address: int = 0x3C
     rotate: int = 0
     contrast: int = 255
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the panel in pixels."""
+        return (self.width, self.height)
 
 
 @dataclass(frozen=True)
@@ -315,6 +325,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
 
     di = top.table("display")
     display = DisplayConfig(
+        height=_height(di, d.display.height),
         i2c_bus=di.integer("i2c_bus", d.display.i2c_bus, 0, 99),
         address=_address(di, d.display.address),
         rotate=int(_rotate(di, d.display.rotate)),
@@ -410,6 +421,14 @@ def _address(table: _Table, default: int) -> int:
     value = table.integer("address", default)
     if value not in (0x3C, 0x3D):
         raise table.fail("address", "0x3C or 0x3D (the SSD1306's two I2C addresses)")
+    return value
+
+
+def _height(table: _Table, default: int) -> int:
+    value = table.integer("height", default)
+    if value not in PANEL_HEIGHTS:
+        raise table.fail("height", " or ".join(str(h) for h in PANEL_HEIGHTS)
+                         + " (the panel's height in pixels: 128x64 or 128x32)")
     return value
 
 

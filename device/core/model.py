@@ -225,7 +225,7 @@ Effect = (PlaySound | Music | PrepareMusic | SetVolume | FlashCue | ShowPrompt |
 
 @dataclass(frozen=True)
 class Screen:
-    """Everything the OLED shows, as data. `device.ui` turns it into a 128x64 image.
+    """Everything the OLED shows, as data. `device.ui` turns it into a panel-sized image.
 
     `kind` is the phase whose screen is drawn (for `confirm`, `question` says what is asked and
     `kind` is `confirm`). Fields that do not apply to a kind are None.

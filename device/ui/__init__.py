@@ -1,1 +1,2 @@
-"""Pure rendering: screen model -> 128x64 1-bit image, strings in English and Japanese."""
+"""Pure rendering: screen model -> 1-bit image for the panel (128x64 or 128x32), strings in
+English and Japanese."""

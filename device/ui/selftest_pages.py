@@ -1,5 +1,5 @@
 """The self-test's screens (`erabox selftest`): test patterns and short pages of text, in the
-box's language. Pure drawing, like `render`: lines in, a 128x64 image out."""
+box's language. Pure drawing, like `render`: lines in, an image the size of the panel out."""
 
 from __future__ import annotations
 
@@ -7,51 +7,57 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from .render import HEIGHT, MARGIN, WIDTH
+from .panel import MARGIN, Panel
 from .strings import say
 from .text import LINE_PX, fit_text, line_image
 
 PATTERNS = ("all_on", "checkerboard", "border")
 
 
-def pattern_image(name: str) -> Image.Image:
+def pattern_image(name: str, panel: Panel | None = None) -> Image.Image:
     """A full-panel test pattern: "all_on", "checkerboard" (1 px squares) or "border"."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    panel = panel or Panel()
+    width, height = panel.size
+    image = Image.new("1", panel.size, 0)
     if name == "all_on":
-        image.paste(1, (0, 0, WIDTH, HEIGHT))
+        image.paste(1, (0, 0, width, height))
     elif name == "checkerboard":
         pixels = image.load()
         assert pixels is not None
-        for y in range(HEIGHT):
-            for x in range(y % 2, WIDTH, 2):
+        for y in range(height):
+            for x in range(y % 2, width, 2):
                 pixels[x, y] = 1
     elif name == "border":
-        ImageDraw.Draw(image).rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1, fill=0)
+        ImageDraw.Draw(image).rectangle((0, 0, width - 1, height - 1), outline=1, fill=0)
     else:
         raise ValueError(f"unknown pattern {name!r}: expected one of {', '.join(PATTERNS)}")
     return image
 
 
-def page_image(lines: Sequence[str]) -> Image.Image:
-    """Up to six lines of small text, each kept 2 px from the panel's edges (longer lines are
-    visibly abbreviated)."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    rows = (HEIGHT - 2 * MARGIN) // (LINE_PX + 1)
+def page_image(lines: Sequence[str], panel: Panel | None = None) -> Image.Image:
+    """Up to six lines (three on a 32 px panel) of small text, each kept 2 px from the panel's
+    edges (longer lines are visibly abbreviated; lines beyond the panel are left out)."""
+    panel = panel or Panel()
+    image = Image.new("1", panel.size, 0)
+    rows = (panel.height - 2 * MARGIN) // (LINE_PX + 1)
     for row, line in enumerate(lines[:rows]):
-        block = fit_text(line, WIDTH - 2 * MARGIN, ((1, 1),))
+        block = fit_text(line, panel.inner, ((1, 1),))
         mask = line_image(block.lines[0])
         y = MARGIN + row * (LINE_PX + 1)
         image.paste(1, (MARGIN, y, MARGIN + mask.width, y + mask.height), mask)
     return image
 
 
-def found_page(language: str, pins: str, oled: int | None, sound_ok: bool) -> list[str]:
-    """What the self-test found: the pin library, the OLED's address, the sound."""
+def found_page(language: str, pins: str, oled: int | None, sound_ok: bool, *,
+               compact: bool = False) -> list[str]:
+    """What the self-test found: the pin library, the OLED's address, the sound (on a
+    `compact` 32 px panel without the title line: three lines are all it shows)."""
     where = say(language, "selftest_none") if oled is None else f"0x{oled:02X}"
     sound = say(language, "selftest_ok" if sound_ok else "selftest_none")
-    return [say(language, "selftest_found"), say(language, "selftest_pins", name=pins),
-            say(language, "selftest_oled", where=where), say(language, "selftest_sound",
-                                                             state=sound)]
+    found = [say(language, "selftest_pins", name=pins),
+             say(language, "selftest_oled", where=where),
+             say(language, "selftest_sound", state=sound)]
+    return found if compact else [say(language, "selftest_found"), *found]
 
 
 def sound_page(language: str, sound: str, percent: int, led: bool) -> list[str]:
@@ -63,12 +69,18 @@ def sound_page(language: str, sound: str, percent: int, led: bool) -> list[str]:
                 percent=percent)]
 
 
-def buttons_page(language: str, states: Sequence[tuple[str, int, bool]]) -> list[str]:
-    """Each button's live state: (label, BCM pin, down)."""
+def buttons_page(language: str, states: Sequence[tuple[str, int, bool]], *,
+                 compact: bool = False) -> list[str]:
+    """Each button's live state: (label, BCM pin, down). On a `compact` 32 px panel two
+    buttons share a line, without their pins, so four fit under the title."""
     lines = [say(language, "selftest_buttons")]
-    for label, pin, down in states:
-        state = say(language, "selftest_down" if down else "selftest_up")
-        lines.append(f"{label:<5} GPIO{pin:<3} {state}")
+    shown = [(label, pin, say(language, "selftest_down" if down else "selftest_up"))
+             for label, pin, down in states]
+    if compact:
+        pairs = [shown[i:i + 2] for i in range(0, len(shown), 2)]
+        lines += ["  ".join(f"{label} {state}" for label, _, state in pair) for pair in pairs]
+        return lines
+    lines += [f"{label:<5} GPIO{pin:<3} {state}" for label, pin, state in shown]
     return lines
 
 

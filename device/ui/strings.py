@@ -34,6 +34,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_resume": "NEXT: resume",
         "round": "Round",
         "start_player": "Start player: {colour}",
+        "start_player_short": "{colour} starts",  # beside big digits on a 128x32 panel
         "hint_next_round": "NEXT: next round",
         "hint_next_round_undo": "NEXT: next round  hold: undo",
         "hint_end_era": "NEXT: end era",
@@ -159,6 +160,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_resume": "NEXT: 再開",
         "round": "ラウンド",
         "start_player": "スタートプレイヤー: {colour}",
+        "start_player_short": "スタート: {colour}",
         "hint_next_round": "NEXT: 次ラウンド",
         "hint_next_round_undo": "NEXT: 次ラウンド 長押し: 戻す",
         "hint_end_era": "NEXT: 時代の終了",
