@@ -1,10 +1,11 @@
 """Two small helpers the parts share, so each is written once.
 
 - `NewestWorker`: a thread that handles the newest value handed to it. Values handed over while
-  it is busy replace each other: only the latest is handled (a screen to draw, a game to save).
-  `put` never blocks on the work; `flush` waits until it is done; a failed value is retried
-  after a delay until a newer one comes; `close` finishes what is pending, then stops the
-  thread. The screen worker and the state file's writer run on it.
+  it is busy replace each other: only the latest is handled (a screen to draw, a game to save,
+  the picture and contrast the OLED should show). `put` never blocks on the work; `flush` waits
+  until it is done; a failed value is retried after a delay; `close` finishes what is pending,
+  then stops the thread. What a failure means for newer values, `flush` and `close` is the
+  worker's `Failures` policy. The screen worker, the state file's writer and the OLED run on it.
 - `ChangedOnly`: remembers the last value let through and says whether a new one differs ("skip
   an unchanged frame"): the screen worker, every display backend and the simulator use it.
 """
@@ -15,7 +16,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -56,21 +58,45 @@ class ChangedOnly(Generic[T]):
         self._any = False
 
 
+@dataclass(frozen=True)
+class Failures:
+    """What a `NewestWorker` does after `handle` failed (returned a retry delay).
+
+    The defaults suit work whose newest value may well succeed where the last one failed (a
+    state file: the next save is tried at once) and whose callers must not wait on a broken
+    part. `Failures.PART` is for a part that is down as a whole (an OLED off the bus): nothing
+    is tried before the retry time, however many values come, and only success counts as done.
+    """
+
+    # A value put after a failure is handled at once (False: it waits for the retry time too,
+    # so attempts stay spaced however often values come).
+    newer_at_once: bool = True
+    # `flush` counts a value waiting for its retry as done (False: only a handled one).
+    waiting_is_done: bool = True
+    # `close` gives a value waiting for its retry one more try (False: it is dropped).
+    retry_at_close: bool = True
+
+    PART: ClassVar[Failures]
+
+
+Failures.PART = Failures(newer_at_once=False, waiting_is_done=False, retry_at_close=False)
+
+
 class NewestWorker(Generic[T]):
     """A daemon thread calling `handle(value)` with the newest value `put`; older pending values
     are dropped. An exception from `handle` is logged and the worker goes on.
 
-    `handle` may return a number of seconds instead of None: it failed, and the same value is
-    handled again after that long, unless a newer value has come (which is handled at once).
-    A value waiting for its retry counts as done for `flush`; `close` gives it one more try.
+    `handle` may return a number of seconds instead of None: it failed, and the newest value is
+    handled again after that long (sooner if `failures.newer_at_once` and a newer value comes).
     """
 
-    def __init__(self, name: str, handle: Callable[[T], float | None]) -> None:
+    def __init__(self, name: str, handle: Callable[[T], float | None], *,
+                 failures: Failures = Failures()) -> None:
         self._handle = handle
+        self._failures = failures
         self._cond = threading.Condition()
         self._pending: tuple[T] | None = None  # a box, so that None can be a value too
-        self._failed = False  # `_pending` failed and waits until `_retry_at`
-        self._retry_at = 0.0
+        self._retry_at = 0.0  # while failing: monotonic time before which `_pending` waits
         self._busy = False
         self._closed = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -80,48 +106,66 @@ class NewestWorker(Generic[T]):
         """Hand `value` over (replacing one still pending); returns at once."""
         with self._cond:
             self._pending = (value,)
-            self._failed = False
+            if self._failures.newer_at_once:
+                self._retry_at = 0.0
             self._cond.notify_all()
+
+    def _waiting(self) -> bool:
+        """Whether `_pending` waits for its retry time (under the lock)."""
+        return self._pending is not None and time.monotonic() < self._retry_at
+
+    def _done(self) -> bool:
+        """Whether `flush` may return (under the lock)."""
+        if self._busy:
+            return False
+        if self._pending is None:
+            return True
+        return self._failures.waiting_is_done and self._waiting()
 
     def flush(self, timeout: float) -> bool:
         """Wait until nothing is pending or being handled (a value waiting for a retry after a
-        failure counts as done). False after `timeout` seconds."""
+        failure counts as done unless the policy says otherwise). False after `timeout`
+        seconds."""
         deadline = time.monotonic() + timeout
         with self._cond:
-            while (self._pending is not None and not self._failed) or self._busy:
+            while not self._done():
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
+                # A value's retry time passing changes nothing here: it is tried, then notifies.
                 self._cond.wait(left)
         return True
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Handle what is pending (one more try if it failed), then stop the thread (waiting at
-        most `timeout`)."""
+    def close(self, timeout: float = 2.0) -> bool:
+        """Handle what is pending (a failed value: one more try, or dropped, as the policy
+        says), then stop the thread, waiting at most `timeout`. False if the thread is still
+        busy after that (a hung part): it is left behind (a daemon thread)."""
         with self._cond:
-            self._failed = False
+            if self._waiting():
+                if self._failures.retry_at_close:
+                    self._retry_at = 0.0
+                else:
+                    self._pending = None
             self._closed = True
             self._cond.notify_all()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     def _next(self) -> tuple[T] | None:
         """The value to handle next (waiting for one or for its retry), None once closed."""
         with self._cond:
             while True:
-                if self._pending is not None and not self._failed:
-                    taken = self._pending
-                    self._pending = None
-                    self._busy = True
-                    return taken
-                if self._closed:
-                    return None
-                if self._pending is not None:  # failed: wait for its retry (or a newer value)
+                if self._pending is not None:
                     left = self._retry_at - time.monotonic()
                     if left <= 0:
-                        self._failed = False
-                        continue
+                        taken = self._pending
+                        self._pending = None
+                        self._busy = True
+                        return taken
                     self._cond.wait(left)
+                elif self._closed:
+                    return None
                 else:
                     self._cond.wait()
 
@@ -135,8 +179,13 @@ class NewestWorker(Generic[T]):
                 log.exception("%s: could not handle a value", self._thread.name)
             with self._cond:
                 self._busy = False
-                if retry is not None and self._pending is None and not self._closed:
-                    self._pending = taken  # nothing newer came: try this one again later
-                    self._failed = True
-                    self._retry_at = time.monotonic() + retry
+                if retry is None:
+                    self._retry_at = 0.0
+                elif self._closed and (self._pending is None or not self._failures.retry_at_close):
+                    self._pending = None  # closing: no retry after the last try
+                else:
+                    if self._pending is None:
+                        self._pending = taken  # nothing newer came: try this one again later
+                    if self._pending is taken or not self._failures.newer_at_once:
+                        self._retry_at = time.monotonic() + retry
                 self._cond.notify_all()

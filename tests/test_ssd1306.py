@@ -318,6 +318,47 @@ def test_close_sends_the_newest_frame_then_stops(make_display, bus) -> None:
         display.show(corners())
 
 
+def test_close_does_not_wait_for_a_hung_bus(make_display, bus, caplog) -> None:
+    """A bus that hangs mid-frame at shutdown: close gives up after its timeout, says so, and
+    leaves the worker behind rather than stopping the box from exiting."""
+    display = make_display()
+    assert display.flush(TIMEOUT)
+    bus.hold = threading.Event()
+    display.show(corners())  # the worker hangs in its first write of this frame
+    closer = threading.Thread(target=lambda: display.close(timeout=0.1), daemon=True)
+    closer.start()
+    closer.join(TIMEOUT)
+    returned = not closer.is_alive()
+    bus.hold.set()
+    bus.hold = None
+    assert returned, "close() waited for the hung bus"
+    assert any("still busy" in r.getMessage() for r in caplog.records)
+    with pytest.raises(RuntimeError):
+        display.show(text())
+
+
+def test_close_does_not_try_an_unplugged_panel_again(make_display, bus) -> None:
+    bus.unplug()
+    reported = threading.Event()
+    display = make_display(retry_s=60.0, on_problem=lambda problem: reported.set())
+    assert reported.wait(TIMEOUT)
+    display.show(text())  # waits for the retry in a minute
+    failed = bus.failed
+    display.close(timeout=TIMEOUT)
+    assert bus.failed == failed  # no last attempt on the way out
+
+
+def test_a_contrast_change_does_not_resend_the_picture(make_display, bus) -> None:
+    display = make_display()
+    display.show(text())
+    assert display.flush(TIMEOUT)
+    before = (bus.chip.data_bytes, display.frames_sent)
+    display.set_contrast(8)
+    assert display.flush(TIMEOUT)
+    assert bus.chip.contrast == 8
+    assert (bus.chip.data_bytes, display.frames_sent) == before
+
+
 # --- finding the panel ----------------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
 """The shared worker helpers: the newest value wins, nothing is lost at close, a failing value
-does not end the worker; unchanged values are skipped."""
+does not end the worker (and what a failure means follows the worker's `Failures` policy);
+unchanged values are skipped."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import threading
 
 import pytest
 
-from device.workers import ChangedOnly, NewestWorker
+from device.workers import ChangedOnly, Failures, NewestWorker
 
 
 def test_a_busy_worker_handles_only_the_newest_value() -> None:
@@ -96,3 +97,77 @@ def test_a_failed_value_is_retried_until_a_newer_one_comes() -> None:
     assert worker.flush(timeout=10)
     worker.close(timeout=10)  # one more try for the failed value, then the thread ends
     assert calls == ["flaky"] * 3 + ["stuck", "fresh", "stuck", "stuck"]
+
+
+def test_a_failed_part_is_not_tried_again_before_its_retry_time_whatever_comes() -> None:
+    """`Failures.PART`: after a failure, newer values wait for the retry time too, `flush` does
+    not call a failed value done, and `close` drops it rather than try once more."""
+    calls: list[str] = []
+
+    def handle(value: str) -> float | None:
+        calls.append(value)
+        return 60.0  # the part is down: again in a minute (the test never waits for that)
+
+    worker = NewestWorker("test-part", handle, failures=Failures.PART)
+    worker.put("first")
+    assert not worker.flush(timeout=0.2)  # failed, waiting for its retry: not done
+    assert calls == ["first"]
+    for value in ("second", "third"):
+        worker.put(value)  # not tried now: attempts stay a minute apart
+    assert not worker.flush(timeout=0.2)
+    assert worker.close(timeout=10)  # the thread ends at once, the waiting value dropped
+    assert calls == ["first"]
+
+
+def test_a_part_answering_again_gets_the_newest_value() -> None:
+    calls: list[str] = []
+    failed = threading.Event()
+
+    def handle(value: str) -> float | None:
+        calls.append(value)
+        if value == "old":
+            failed.set()
+            return 0.05  # down for a moment
+        return None
+
+    worker = NewestWorker("test-part-back", handle, failures=Failures.PART)
+    worker.put("old")
+    assert failed.wait(10)
+    worker.put("new")  # replaces the failed one: at the retry, the newest is tried
+    assert worker.flush(timeout=10)
+    worker.close(timeout=10)
+    assert calls[-1] == "new" and calls.count("new") == 1
+    assert set(calls[:-1]) == {"old"}  # "old" again only if its retry came before "new"
+
+
+def test_close_says_when_the_thread_is_left_behind() -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def handle(value: int) -> None:
+        started.set()
+        release.wait(10)  # a hung part
+
+    worker = NewestWorker("test-hung", handle)
+    worker.put(1)
+    assert started.wait(10)
+    assert worker.close(timeout=0.05) is False  # still inside `handle`: left behind
+    release.set()
+    assert worker.close(timeout=10) is True
+
+
+def test_the_default_policy_retries_a_newer_value_at_once_and_once_more_at_close() -> None:
+    calls: list[str] = []
+
+    def handle(value: str) -> float | None:
+        calls.append(value)
+        return None if value == "good" else 60.0
+
+    worker = NewestWorker("test-default", handle)
+    worker.put("bad")
+    assert worker.flush(timeout=10)  # waiting for its retry: done, as far as flush goes
+    worker.put("good")  # handled at once, not after the minute
+    assert worker.flush(timeout=10)
+    worker.put("bad")
+    assert worker.flush(timeout=10)
+    assert worker.close(timeout=10)
+    assert calls == ["bad", "good", "bad", "bad"]  # the last: one more try at close

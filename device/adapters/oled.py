@@ -8,12 +8,16 @@ Two layers, as on the wire:
   `unlock`, `writeto`, `readfrom_into`, plus `scan`). Our own, so Blinka's board detection
   is never needed to find the bus. Tests pass an emulated bus instead.
 - `Ssd1306Display`: the `DisplayPort` for the panel. `show()` only hands the frame to a worker
-  thread and returns at once: a full frame is ~1 KiB of I2C (about 25 ms at 400 kHz, far more
-  on a struggling bus), and the game loop must never wait for it. The worker always sends the
-  newest frame (stale ones in between are dropped). When the panel stops answering (loose
-  wire, unplugged), the error is logged once, `problem` says what is wrong, and the worker
-  tries again at most every `retry_s`, re-initialising the panel when it answers (a panel that
-  lost power comes back dark, with garbage in its memory).
+  thread (`device.workers.NewestWorker`) and returns at once: a full frame is ~1 KiB of I2C
+  (about 25 ms at 400 kHz, far more on a struggling bus), and the game loop must never wait for
+  it. What the worker is handed is the panel's wanted state, (newest frame, contrast): it sends
+  what differs from what the panel has (stale frames in between are dropped). It looks for the
+  panel at once, before any frame, so `problem` is known early. When the panel stops answering
+  (loose wire, unplugged), the error is logged once, `problem` says what is wrong, and the
+  worker tries again at most every `retry_s` however many frames come (`Failures.PART`),
+  re-initialising the panel when it answers (a panel that lost power comes back dark, with
+  garbage in its memory). `flush` waits until the panel really shows the newest state; `close`
+  sends it if the panel works and does not wait for one that does not.
 
 `adafruit_ssd1306` is imported late, inside the worker, so this module imports anywhere.
 """
@@ -32,6 +36,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
+
+from device.workers import Failures, NewestWorker
 
 from .panel import frame_bytes, frame_image
 
@@ -258,52 +264,50 @@ class Ssd1306Display:
         self._panel: Any = None  # the driver, once the panel answered its initialisation
         self._failing = False  # logged already: stay quiet until it works again
         self._address_warned: int | None = None  # the unconfigured address we said we use
-        self._cond = threading.Condition()
-        self._newest: bytes | None = None  # frame_bytes of the newest frame shown
-        self._newest_seq = 0
-        self._sent_seq = 0
+        self._lock = threading.Lock()  # the wanted state, for callers on several threads
         self._closing = False
-        self._contrast = config.contrast  # wanted (OLED care dims through it)
-        self._sent_contrast: int | None = None  # on the panel now (None: not known)
-        self._worker = threading.Thread(target=self._run, name="erabox-oled", daemon=True)
-        self._worker.start()
+        self._wanted: tuple[bytes | None, int] = (None, config.contrast)  # frame, contrast
+        # On the panel now (worker side; None: not known / nothing since it was initialised).
+        self._sent_frame: bytes | None = None
+        self._sent_contrast: int | None = None
+        self._worker = NewestWorker[tuple[bytes | None, int]](
+            "erabox-oled", self._update, failures=Failures.PART)
+        self._worker.put(self._wanted)  # find the panel now: `problem` is known early
 
     # --- caller side -------------------------------------------------------------------------
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Queue `image` for the panel and return at once; an unchanged frame is ignored."""
         frame = frame_bytes(image, self.config.size)
-        with self._cond:
-            if self._closing:
-                raise RuntimeError("the OLED display is closed")
-            if frame == self._newest:
-                return
-            self._newest = frame
-            self._newest_seq += 1
-            self._cond.notify_all()
+        self._want(frame, None)
 
     def set_contrast(self, level: int) -> None:
         """Set the panel's contrast (0..255) soon, on the worker; returns at once."""
-        level = min(255, max(0, int(level)))
-        with self._cond:
-            if level == self._contrast:
+        self._want(None, min(255, max(0, int(level))))
+
+    def _want(self, frame: bytes | None, contrast: int | None) -> None:
+        """Hand the worker the new wanted state, unless it is the one already wanted."""
+        with self._lock:
+            if self._closing:
+                raise RuntimeError("the OLED display is closed")
+            old_frame, old_contrast = self._wanted
+            wanted = (old_frame if frame is None else frame,
+                      old_contrast if contrast is None else contrast)
+            if wanted == self._wanted:
                 return
-            self._contrast = level
-            self._newest_seq += 1  # wake the worker, even without a new frame
-            self._cond.notify_all()
+            self._wanted = wanted
+            self._worker.put(wanted)
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Wait until the newest frame is on the panel. False if that took over `timeout`."""
-        with self._cond:
-            return self._cond.wait_for(lambda: self._sent_seq == self._newest_seq, timeout)
+        """Wait until the panel shows the newest frame and contrast. False if that took over
+        `timeout` (a panel that does not answer never gets there)."""
+        return self._worker.flush(timeout)
 
     def close(self, timeout: float = 2.0) -> None:
         """Send the newest frame if the panel works, stop the worker, close our own bus."""
-        with self._cond:
-            self._closing = True
-            self._cond.notify_all()
-        self._worker.join(timeout)
-        if self._worker.is_alive():
+        with self._lock:
+            self._closing = True  # no show() from here on: what is wanted now is final
+        if not self._worker.close(timeout):
             log.warning("OLED worker still busy after %.1f s; leaving it behind", timeout)
             return
         if self._given_bus is None and isinstance(self._bus, LinuxI2CBus):
@@ -311,45 +315,26 @@ class Ssd1306Display:
 
     # --- worker side -------------------------------------------------------------------------
 
-    def _run(self) -> None:
-        retry_at = 0.0  # monotonic time of the next attempt after a failure
-        while True:
-            with self._cond:
-                while True:
-                    if self._closing and (self._panel is None
-                                          or self._sent_seq == self._newest_seq):
-                        return
-                    if self._panel is None:
-                        # Try at once at start (so `problem` is known early), then not before
-                        # retry_at, with or without new frames.
-                        wait = retry_at - time.monotonic()
-                        if wait <= 0:
-                            break
-                        self._cond.wait(wait)
-                    elif self._sent_seq != self._newest_seq:
-                        break
-                    else:
-                        self._cond.wait()
-                seq, frame, contrast = self._newest_seq, self._newest, self._contrast
-            try:
-                if self._panel is None:
-                    self._panel = self._start_panel()
-                    self._sent_contrast = self.config.contrast
-                if contrast != self._sent_contrast:
-                    self._panel.contrast(contrast)
-                    self._sent_contrast = contrast
-                if frame is not None and seq != self._sent_seq:
-                    self._send(frame)
-                    self.frames_sent += 1
-            except Exception as exc:  # a display failure must not end the box
-                self._panel = None
-                retry_at = time.monotonic() + self.retry_s
-                self._report(self._describe(exc), exc)
-                continue
-            self._report(None, None)
-            with self._cond:
-                self._sent_seq = seq
-                self._cond.notify_all()
+    def _update(self, wanted: tuple[bytes | None, int]) -> float | None:
+        """Bring the panel to `wanted` (frame, contrast); on failure: seconds until a retry."""
+        frame, contrast = wanted
+        try:
+            if self._panel is None:
+                self._panel = self._start_panel()
+                self._sent_frame, self._sent_contrast = None, self.config.contrast
+            if contrast != self._sent_contrast:
+                self._panel.contrast(contrast)
+                self._sent_contrast = contrast
+            if frame is not None and frame != self._sent_frame:
+                self._send(frame)
+                self._sent_frame = frame
+                self.frames_sent += 1
+        except Exception as exc:  # a display failure must not end the box
+            self._panel = None
+            self._report(self._describe(exc), exc)
+            return self.retry_s
+        self._report(None, None)
+        return None
 
     def _start_panel(self) -> Any:
         """Open the bus if needed, find the panel and initialise it (the driver blanks it)."""
