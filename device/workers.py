@@ -2,10 +2,12 @@
 
 - `NewestWorker`: a thread that handles the newest value handed to it. Values handed over while
   it is busy replace each other: only the latest is handled (a screen to draw, a game to save,
-  the picture and contrast the OLED should show). `put` never blocks on the work; `flush` waits
-  until it is done; a failed value is retried after a delay; `close` finishes what is pending,
-  then stops the thread. What a failure means for newer values, `flush` and `close` is the
-  worker's `Failures` policy. The screen worker, the state file's writer and the OLED run on it.
+  the picture and contrast the OLED should show, "a button's pin changed"). `put` never blocks
+  on the work; `flush` waits until it is done; `handle` may ask to be called again after a
+  while (a failure's retry, or a timer's next deadline); `close` finishes what is pending,
+  then stops the thread. What a value waiting to be handled again means for newer values,
+  `flush` and `close` is the worker's `Again` policy. The screen worker, the state file's
+  writer, the OLED and the buttons' gesture timer run on it.
 - `ChangedOnly`: remembers the last value let through and says whether a new one differs ("skip
   an unchanged frame"): the screen worker, every display backend and the simulator use it.
 """
@@ -59,41 +61,47 @@ class ChangedOnly(Generic[T]):
 
 
 @dataclass(frozen=True)
-class Failures:
-    """What a `NewestWorker` does after `handle` failed (returned a retry delay).
+class Again:
+    """What a `NewestWorker` does while a value waits to be handled again (`handle` returned a
+    number of seconds: it failed and retries then, or it is a timer and that is its deadline).
 
     The defaults suit work whose newest value may well succeed where the last one failed (a
     state file: the next save is tried at once) and whose callers must not wait on a broken
-    part. `Failures.PART` is for a part that is down as a whole (an OLED off the bus): nothing
-    is tried before the retry time, however many values come, and only success counts as done.
+    part. `Again.PART` is for a part that is down as a whole (an OLED off the bus): nothing is
+    tried before the retry time, however many values come, and only success counts as done.
+    `Again.TIMER` is for a timer: a new value is handled at once, and `close` does not fire a
+    deadline early.
     """
 
-    # A value put after a failure is handled at once (False: it waits for the retry time too,
-    # so attempts stay spaced however often values come).
+    # A value put meanwhile is handled at once (False: it waits for that time too, so attempts
+    # stay spaced however often values come).
     newer_at_once: bool = True
-    # `flush` counts a value waiting for its retry as done (False: only a handled one).
+    # `flush` counts a value waiting to be handled again as done (False: only a handled one).
     waiting_is_done: bool = True
-    # `close` gives a value waiting for its retry one more try (False: it is dropped).
-    retry_at_close: bool = True
+    # `close` handles a waiting value once more, at once (False: it is dropped).
+    once_more_at_close: bool = True
 
-    PART: ClassVar[Failures]
+    PART: ClassVar[Again]
+    TIMER: ClassVar[Again]
 
 
-Failures.PART = Failures(newer_at_once=False, waiting_is_done=False, retry_at_close=False)
+Again.PART = Again(newer_at_once=False, waiting_is_done=False, once_more_at_close=False)
+Again.TIMER = Again(once_more_at_close=False)
 
 
 class NewestWorker(Generic[T]):
     """A daemon thread calling `handle(value)` with the newest value `put`; older pending values
     are dropped. An exception from `handle` is logged and the worker goes on.
 
-    `handle` may return a number of seconds instead of None: it failed, and the newest value is
-    handled again after that long (sooner if `failures.newer_at_once` and a newer value comes).
+    `handle` may return a number of seconds instead of None: the newest value is handled again
+    after that long (sooner if `again.newer_at_once` and a newer value comes). For work that can
+    fail that is its retry; for a timer, its next deadline.
     """
 
     def __init__(self, name: str, handle: Callable[[T], float | None], *,
-                 failures: Failures = Failures()) -> None:
+                 again: Again = Again()) -> None:
         self._handle = handle
-        self._failures = failures
+        self._again = again
         self._cond = threading.Condition()
         self._pending: tuple[T] | None = None  # a box, so that None can be a value too
         self._retry_at = 0.0  # while failing: monotonic time before which `_pending` waits
@@ -106,7 +114,7 @@ class NewestWorker(Generic[T]):
         """Hand `value` over (replacing one still pending); returns at once."""
         with self._cond:
             self._pending = (value,)
-            if self._failures.newer_at_once:
+            if self._again.newer_at_once:
                 self._retry_at = 0.0
             self._cond.notify_all()
 
@@ -120,12 +128,11 @@ class NewestWorker(Generic[T]):
             return False
         if self._pending is None:
             return True
-        return self._failures.waiting_is_done and self._waiting()
+        return self._again.waiting_is_done and self._waiting()
 
     def flush(self, timeout: float) -> bool:
-        """Wait until nothing is pending or being handled (a value waiting for a retry after a
-        failure counts as done unless the policy says otherwise). False after `timeout`
-        seconds."""
+        """Wait until nothing is pending or being handled (a value waiting to be handled again
+        counts as done unless the policy says otherwise). False after `timeout` seconds."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while not self._done():
@@ -137,12 +144,13 @@ class NewestWorker(Generic[T]):
         return True
 
     def close(self, timeout: float = 2.0) -> bool:
-        """Handle what is pending (a failed value: one more try, or dropped, as the policy
-        says), then stop the thread, waiting at most `timeout`. False if the thread is still
-        busy after that (a hung part): it is left behind (a daemon thread)."""
+        """Handle what is pending (a value waiting to be handled again: once more at once, or
+        dropped, as the policy says), then stop the thread, waiting at most `timeout`. False
+        if the thread is still busy after that (a hung part): it is left behind (a daemon
+        thread)."""
         with self._cond:
             if self._waiting():
-                if self._failures.retry_at_close:
+                if self._again.once_more_at_close:
                     self._retry_at = 0.0
                 else:
                     self._pending = None
@@ -181,11 +189,11 @@ class NewestWorker(Generic[T]):
                 self._busy = False
                 if retry is None:
                     self._retry_at = 0.0
-                elif self._closed and (self._pending is None or not self._failures.retry_at_close):
-                    self._pending = None  # closing: no retry after the last try
+                elif self._closed and (self._pending is None or not self._again.once_more_at_close):
+                    self._pending = None  # closing: not again after the last time
                 else:
                     if self._pending is None:
-                        self._pending = taken  # nothing newer came: try this one again later
-                    if self._pending is taken or not self._failures.newer_at_once:
+                        self._pending = taken  # nothing newer came: this one again later
+                    if self._pending is taken or not self._again.newer_at_once:
                         self._retry_at = time.monotonic() + retry
                 self._cond.notify_all()

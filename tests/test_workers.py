@@ -1,5 +1,5 @@
 """The shared worker helpers: the newest value wins, nothing is lost at close, a failing value
-does not end the worker (and what a failure means follows the worker's `Failures` policy);
+does not end the worker (and what a failure means follows the worker's `Again` policy);
 unchanged values are skipped."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from device.workers import ChangedOnly, Failures, NewestWorker
+from device.workers import Again, ChangedOnly, NewestWorker
 
 
 def test_a_busy_worker_handles_only_the_newest_value() -> None:
@@ -100,7 +100,7 @@ def test_a_failed_value_is_retried_until_a_newer_one_comes() -> None:
 
 
 def test_a_failed_part_is_not_tried_again_before_its_retry_time_whatever_comes() -> None:
-    """`Failures.PART`: after a failure, newer values wait for the retry time too, `flush` does
+    """`Again.PART`: after a failure, newer values wait for the retry time too, `flush` does
     not call a failed value done, and `close` drops it rather than try once more."""
     calls: list[str] = []
 
@@ -108,7 +108,7 @@ def test_a_failed_part_is_not_tried_again_before_its_retry_time_whatever_comes()
         calls.append(value)
         return 60.0  # the part is down: again in a minute (the test never waits for that)
 
-    worker = NewestWorker("test-part", handle, failures=Failures.PART)
+    worker = NewestWorker("test-part", handle, again=Again.PART)
     worker.put("first")
     assert not worker.flush(timeout=0.2)  # failed, waiting for its retry: not done
     assert calls == ["first"]
@@ -130,7 +130,7 @@ def test_a_part_answering_again_gets_the_newest_value() -> None:
             return 0.05  # down for a moment
         return None
 
-    worker = NewestWorker("test-part-back", handle, failures=Failures.PART)
+    worker = NewestWorker("test-part-back", handle, again=Again.PART)
     worker.put("old")
     assert failed.wait(10)
     worker.put("new")  # replaces the failed one: at the retry, the newest is tried
@@ -171,3 +171,30 @@ def test_the_default_policy_retries_a_newer_value_at_once_and_once_more_at_close
     assert worker.flush(timeout=10)
     assert worker.close(timeout=10)
     assert calls == ["bad", "good", "bad", "bad"]  # the last: one more try at close
+
+
+def test_a_timer_wakes_at_its_deadline_or_at_a_put_and_close_does_not_fire_it() -> None:
+    """`Again.TIMER` (the buttons' gesture thread): `handle` returns the seconds until its next
+    deadline; a put wakes it at once; closing leaves a waiting deadline unfired."""
+    calls: list[str] = []
+    second = threading.Event()
+
+    def handle(value: str) -> float | None:
+        calls.append(value)
+        if value == "soon" and calls.count("soon") == 1:
+            return 0.05  # a deadline in 50 ms
+        second.set()
+        return 60.0 if value == "far" else None
+
+    worker = NewestWorker("test-timer", handle, again=Again.TIMER)
+    worker.put("soon")
+    assert second.wait(10)  # called again when the deadline came, with nothing put
+    assert calls == ["soon", "soon"]
+    worker.put("far")  # its next deadline is a minute away
+    assert worker.flush(timeout=10)
+    worker.put("edge")  # an edge: handled at once, not at the deadline
+    assert worker.flush(timeout=10) and calls[-1] == "edge"
+    worker.put("far")
+    assert worker.flush(timeout=10)
+    assert worker.close(timeout=10)
+    assert calls == ["soon", "soon", "far", "edge", "far"]  # the last deadline never fired

@@ -9,8 +9,9 @@ Two layers:
 * `Buttons` wires it to gpiozero `DigitalInputDevice`s (pulled up: pressed = active). Not
   gpiozero's `Button`: its hold timing is the recogniser's job, and each `Button` keeps a hold
   thread that wakes ten times a second. gpiozero's callbacks only record the edge (a few
-  microseconds under a lock); one thread of ours wakes at the recogniser's next deadline and is
-  the only caller of `on_input`, so gestures arrive in order and never on gpiozero's threads.
+  microseconds under a lock); one thread of ours (a `device.workers.NewestWorker` used as a
+  timer: woken by an edge, or at the recogniser's next deadline) is the only caller of
+  `on_input`, so gestures arrive in order and never on gpiozero's threads.
 
 Gesture semantics (docs/behaviour.md, with the corner cases decided here):
 
@@ -58,6 +59,7 @@ from typing import Any, NamedTuple
 from device.core.config import ButtonsConfig
 from device.core.model import Button, Gesture, Input
 from device.ports import InputSource
+from device.workers import Again, NewestWorker
 
 log = logging.getLogger(__name__)
 
@@ -381,7 +383,7 @@ class Buttons:
                 "buttons: %s (GPIO%d) reads pressed at start; ignored until released",
                 LABELS[button], self._pins[button],
             )
-        self._wake = threading.Condition()
+        self._lock = threading.Lock()  # the recogniser: gpiozero's threads and ours
         self._recogniser = GestureRecogniser(
             self._pins,
             hold_s=config.hold_s,
@@ -392,11 +394,12 @@ class Buttons:
         )
         self._closed = threading.Event()
         self._failures = 0
+        # The value handed over is only "look again": the edges are in the recogniser.
+        self._worker = NewestWorker[None]("erabox-buttons", self._step, again=Again.TIMER)
         for button, device in self._devices.items():
             device.when_activated = self._edge_callback(button, True)
             device.when_deactivated = self._edge_callback(button, False)
-        self._thread = threading.Thread(target=self._run, name="erabox-buttons", daemon=True)
-        self._thread.start()
+        self._worker.put(None)
 
     @property
     def fitted(self) -> tuple[Button, ...]:
@@ -472,10 +475,7 @@ class Buttons:
     def close(self) -> None:
         """Stop the gesture thread and release the pins. Safe to call twice."""
         self._closed.set()
-        with self._wake:
-            self._wake.notify_all()
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(timeout=2.0)
+        self._worker.close(timeout=2.0)  # a deadline waiting is not fired early
         self._close_devices()
 
     def __enter__(self) -> Buttons:
@@ -498,34 +498,32 @@ class Buttons:
         """The gpiozero callback for one edge: record it and wake our thread, nothing else."""
 
         def on_edge() -> None:
-            with self._wake:
+            with self._lock:
                 self._recogniser.edge(button, down, self._clock())
-                self._wake.notify()
+            self._worker.put(None)
 
         return on_edge
 
-    def _run(self) -> None:
-        """Our one thread: sleep until the next deadline or edge, then hand out gestures."""
-        while True:
-            with self._wake:
-                if self._closed.is_set():  # checked under the lock: close() cannot slip by
-                    return
-                recognised = self._recogniser.advance(self._clock())
-                chord = self._recogniser.chord_since
-                chord_changed = chord != self._chord_reported
-                self._chord_reported = chord
-                if not recognised and not chord_changed:
-                    deadline = self._recogniser.next_deadline()
-                    timeout = None if deadline is None else max(0.0, deadline - self._clock())
-                    self._wake.wait(timeout)
-                    continue
-            if chord_changed and self._on_chord is not None:
-                try:
-                    self._on_chord(chord)
-                except Exception:
-                    log.exception("buttons: on_chord failed")
-            for _, gesture in recognised:  # outside the lock: edges keep being recorded
-                self._emit(gesture)
+    def _step(self, _look_again: None) -> float | None:
+        """Our one thread, woken by an edge or at the recogniser's deadline: hand out the
+        gestures that are due; return the seconds until the next deadline (None: none)."""
+        if self._closed.is_set():
+            return None
+        with self._lock:
+            recognised = self._recogniser.advance(self._clock())
+            chord = self._recogniser.chord_since
+            chord_changed = chord != self._chord_reported
+            self._chord_reported = chord
+        if chord_changed and self._on_chord is not None:
+            try:
+                self._on_chord(chord)
+            except Exception:
+                log.exception("buttons: on_chord failed")
+        for _, gesture in recognised:  # outside the lock: edges keep being recorded
+            self._emit(gesture)
+        with self._lock:  # after handing out: the deadline as it is now
+            deadline = self._recogniser.next_deadline()
+            return None if deadline is None else max(0.0, deadline - self._clock())
 
     def _emit(self, gesture: Input) -> None:
         log.debug("buttons: %s %s", gesture.button, gesture.gesture)

@@ -14,7 +14,7 @@ Two layers, as on the wire:
   what differs from what the panel has (stale frames in between are dropped). It looks for the
   panel at once, before any frame, so `problem` is known early. When the panel stops answering
   (loose wire, unplugged), the error is logged once, `problem` says what is wrong, and the
-  worker tries again at most every `retry_s` however many frames come (`Failures.PART`),
+  worker tries again at most every `retry_s` however many frames come (`Again.PART`),
   re-initialising the panel when it answers (a panel that lost power comes back dark, with
   garbage in its memory). `flush` waits until the panel really shows the newest state; `close`
   sends it if the panel works and does not wait for one that does not.
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
-from device.workers import Failures, NewestWorker
+from device.workers import Again, NewestWorker
 
 from .panel import frame_bytes, frame_image
 
@@ -271,7 +271,7 @@ class Ssd1306Display:
         self._sent_frame: bytes | None = None
         self._sent_contrast: int | None = None
         self._worker = NewestWorker[tuple[bytes | None, int]](
-            "erabox-oled", self._update, failures=Failures.PART)
+            "erabox-oled", self._update, again=Again.PART)
         self._worker.put(self._wanted)  # find the panel now: `problem` is known early
 
     # --- caller side -------------------------------------------------------------------------
