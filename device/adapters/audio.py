@@ -15,7 +15,9 @@ What to play, from where and how loud is decided by the pure planner
   next is opened.
 - **The worker** also steps the planner's ducking ramps and, while there is no device, tries to
   open it again every few seconds (the supervisor): when it opens, the cues are loaded and the
-  planner replays the music where the era is now.
+  planner replays the music where the era is now. It is a `device.workers.NewestWorker` used as
+  a timer (`Again.TIMER`): a put means "look again" (the ordered command queue is this module's
+  own), and each round returns the seconds until the next ramp step or retry.
 
 pygame is imported late, inside this module's functions, so the package imports on any machine.
 Seeking: SDL_mixer 2.6 seeks OGG, FLAC and MP3 to the sample but WAV music only to whole seconds.
@@ -49,6 +51,7 @@ from ..core.audio_plan import (
 from ..core.config import AudioConfig
 from ..core.model import Sound
 from ..syslibs import install_hint
+from ..workers import Again, NewestWorker
 from . import alsa_quiet, channel_ends
 
 Opener = Callable[[AudioConfig], None]
@@ -356,7 +359,7 @@ class Audio:
         self._plan = AudioPlan(config, str(self.sounds_dir), scores=scores, era_shape=era_shape)
         self._plan_lock = threading.Lock()  # held only around pure planner calls
         self._device = threading.RLock()  # held while the device opens or closes
-        self._wake = threading.Condition(threading.Lock())  # the worker's queue
+        self._state = threading.Lock()  # the worker's queue, `_open`, `_closed`, `_retry_at`
         self._queue: deque[Command] = deque()
         self._closed = False
         self._open = False
@@ -366,9 +369,9 @@ class Audio:
         self._checked_files: set[str] = set()
         self._unexpected: set[str] = set()
         self.loaded: str | None = None  # the music file opened for streaming (for tests)
+        # Woken by a put ("look again") or at the deadline `_round` returns.
+        self._worker = NewestWorker[None]("erabox-audio", self._round, again=Again.TIMER)
         self._try_open(notify=False)
-        self._worker = threading.Thread(target=self._run, name="erabox-audio", daemon=True)
-        self._worker.start()
 
     # --- the port -------------------------------------------------------------------------------
 
@@ -393,8 +396,7 @@ class Audio:
             commands = [c for effect in effects for c in self._plan.apply(effect, now)]
         if not commands:
             return
-        with self._wake:  # a cue may have started a ramp for the worker to step
-            self._wake.notify_all()
+        self._worker.put(None)  # a cue may have started a ramp for the worker to step
         now_cues = [c for c in commands if isinstance(c, PlayCue | SetCueGain)]
         if now_cues and self._open:
             try:
@@ -413,12 +415,11 @@ class Audio:
 
     def close(self) -> None:
         """Stop the sound, the worker and the mixer. Safe to call twice."""
-        with self._wake:
+        with self._state:
             if self._closed:
                 return
             self._closed = True
-            self._wake.notify_all()
-        self._worker.join(timeout=10.0)
+        self._worker.close(timeout=10.0)
         with self._device:
             if self._open:
                 self._open = False
@@ -435,9 +436,9 @@ class Audio:
     def _hand_on(self, commands: list[Command]) -> None:
         if not commands:
             return
-        with self._wake:
+        with self._state:
             self._queue.extend(commands)
-            self._wake.notify_all()
+        self._worker.put(None)
 
     def _music(self, command: Command) -> None:
         """One music command, on the worker thread."""
@@ -478,7 +479,7 @@ class Audio:
             self._bad_file(path, exc)
             with self._plan_lock:
                 more = self._plan.file_failed(path, self._clock())
-            with self._wake:
+            with self._state:  # the worker's own thread: it takes these next
                 self._queue.extendleft(reversed(more))
             return False
 
@@ -504,7 +505,7 @@ class Audio:
             except Exception as exc:  # whatever the opener raises means "no device"
                 self._no_device(_reason(exc), notify=notify)
                 return
-            with self._wake:
+            with self._state:
                 self._queue.clear()  # nothing meant for the lost device may reach this one
                 self._open = True
             self._retry_at = None
@@ -530,9 +531,9 @@ class Audio:
                               "every %g s", self._problem, self._retry_s)
         else:
             self._log.debug("still %s", self._problem)
-        with self._wake:
+        with self._state:
             self._retry_at = time.monotonic() + self._retry_s
-            self._wake.notify_all()
+        self._worker.put(None)
         if first and notify:
             self._notify()
 
@@ -549,7 +550,7 @@ class Audio:
         with self._device:
             if not self._open:
                 return
-            with self._wake:
+            with self._state:
                 self._open = False
                 self._queue.clear()
             with self._plan_lock:
@@ -602,15 +603,17 @@ class Audio:
 
     # --- the worker -----------------------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _round(self, _look_again: None) -> float | None:
+        """The worker, woken by a put or at its deadline: the queued music commands in order,
+        then what is due (a ramp step, a retry to open the device); returns the seconds until
+        the next of those (None: nothing is planned)."""
         while True:
-            with self._wake:
-                while True:
-                    if self._closed:
-                        return
-                    if self._queue:
-                        command: Command | None = self._queue.popleft()
-                        break
+            with self._state:
+                if self._closed:
+                    return None
+                if self._queue:
+                    command: Command | None = self._queue.popleft()
+                else:
                     now = time.monotonic()
                     retry = self._retry_at if not self._open else None
                     wake = None
@@ -620,10 +623,11 @@ class Audio:
                     if wake is not None:
                         wake = now + max(wake - self._clock(), 0.0)  # on this thread's clock
                     due = min((t for t in (retry, wake) if t is not None), default=None)
-                    if due is not None and due <= now:
-                        command = None
-                        break
-                    self._wake.wait(None if due is None else due - now)
+                    if due is None:
+                        return None
+                    if due > now:
+                        return due - now
+                    command = None
             try:
                 if command is not None:
                     if self._open:
