@@ -54,10 +54,15 @@ from .strings import (
     era_name,
     say,
 )
-from .text import LINE_PX, TextBlock, fit_text, line_image, text_width
+from .text import LINE_PX, TextBlock, drawable, fit_text, line_image, text_width
 
 STATUS_HEIGHT = LINE_PX  # the status row: y 2..9 on every panel
 GAP = 3  # px between items side by side (label and digits, status marks)
+
+def _width(text: str) -> int:
+    """Width in pixels of one line of `text` as drawn (a character the font lacks is "?")."""
+    return text_width(drawable(text))
+
 
 # (scale, max_lines) choices for a text row, tried in order.
 Sizes = tuple[tuple[int, int], ...]
@@ -184,7 +189,7 @@ class _DigitsRow:
     label: str = ""  # small text left of the digits ("Round")
 
     def chosen(self, width: int) -> tuple[int, int]:
-        label_w = text_width(self.label) + GAP if self.label else 0
+        label_w = _width(self.label) + GAP if self.label else 0
         for scale_x, scale_y in self.scales:
             if label_w + big_text_width(self.text, scale_x) <= width:
                 return scale_x, scale_y
@@ -451,7 +456,7 @@ def _short_places_row(screen: Screen, language: str) -> _TextRow:
     width = Panel(height=32).inner  # panels differ in height only
     text = " ".join(f"{place}.{_short_colour(colour, language)}{total}"
                     for place, colour, total, _ in screen.places)
-    if text_width(text) > width:
+    if _width(text) > width:
         text = " ".join(f"{_short_colour(colour, language)}{total}"
                         for _, colour, total, _ in screen.places)
     return _TextRow("places", text)
@@ -718,8 +723,8 @@ def _place_status(plan: _Plan, screen: Screen, language: str, marks: _Marks, pan
             right -= icon_w
             items.append(IconItem(role, icon, Box(right, top, icon_w, icon_h)))
             right -= GAP
-    hint_w = text_width(plan.status_right) if plan.status_right else 0
-    if hint_w and right - hint_w - GAP - MARGIN >= text_width(status):  # room for both
+    hint_w = _width(plan.status_right) if plan.status_right else 0
+    if hint_w and right - hint_w - GAP - MARGIN >= _width(status):  # room for both
         block = fit_text(plan.status_right, hint_w, ONE_LINE)
         right -= block.width
         items.append(TextItem("status_hint", plan.status_right, block,
@@ -745,9 +750,9 @@ def _place_status(plan: _Plan, screen: Screen, language: str, marks: _Marks, pan
 def _status_width(plan: _Plan, screen: Screen, language: str, marks: _Marks,
                   status: str) -> int:
     """The width the status row needs for its text and marks (not its right-hand hint)."""
-    need = text_width(status) + 2 * MARGIN
+    need = _width(status) + 2 * MARGIN
     if screen.volume is not None:
-        need += text_width(say(language, "volume", percent=screen.volume)) + GAP
+        need += _width(say(language, "volume", percent=screen.volume)) + GAP
     icons = ((marks.no_sound, NO_SOUND_ICON), (marks.no_save, NO_SAVE_ICON),
              (marks.no_file, NO_FILE_ICON), (screen.quiet and screen.volume is None, QUIET_ICON))
     need += sum(len(icon[0]) + GAP for shown, icon in icons if shown)
@@ -783,9 +788,11 @@ def _layout_small(plan: _Plan, screen: Screen, language: str, marks: _Marks,
     hint = plan.hint if plan.small_hint is None else plan.small_hint
     rows = plan.small if plan.small is not None else plan.rows[:1]
     digits = next((row for row in rows if isinstance(row, _DigitsRow)), None)
-    if digits is not None and plan.hint_inverted:
-        # A prompt in the hint row ("New game? ■■■□□□") needs the whole width: the number
-        # steps back into the content row as small text.
+    if digits is not None and (plan.hint_inverted or not _fits_beside(
+            digits, _status_width(plan, screen, language, marks, "") + 8, panel)):
+        # A prompt in the hint row ("New game? ■■■□□□") needs the whole width, and a number
+        # too wide to leave room for the status marks beside it cannot stand there: the
+        # number steps back into the content row as small text.
         text = f"{digits.label} {digits.text}" if digits.label else digits.text
         rows = [_TextRow(digits.role, text) if row is digits else row for row in rows]
         digits = None
@@ -807,6 +814,11 @@ def _layout_small(plan: _Plan, screen: Screen, language: str, marks: _Marks,
     return items
 
 
+def _fits_beside(digits: _DigitsRow, need: int, panel: Panel) -> bool:
+    """Whether `digits` at their narrowest big size (2x) leave a column `need` px wide."""
+    return panel.width - MARGIN - big_text_width(digits.text, 2) - GAP >= need
+
+
 def _layout_beside(plan: _Plan, screen: Screen, language: str, marks: _Marks, panel: Panel,
                    status: str, hint: str, digits: _DigitsRow, others: list[_Row]) -> list[Item]:
     """Big digits at the right, full height; status, one middle row and the hint at the left.
@@ -819,9 +831,9 @@ def _layout_beside(plan: _Plan, screen: Screen, language: str, marks: _Marks, pa
         middle = _TextRow(f"{digits.role}_label", digits.label)
     needs = [_status_width(plan, screen, language, marks, status)]
     if hint:
-        needs.append(text_width(hint) + 2 * MARGIN)
+        needs.append(_width(hint) + 2 * MARGIN)
     if isinstance(middle, _TextRow):
-        needs.append(text_width(middle.text) + 2 * MARGIN)
+        needs.append(_width(middle.text) + 2 * MARGIN)
     scale_y = (panel.height - 2 * MARGIN) // BIG_ROWS
     for scale_x in (4, 3, 2):
         digits_w = big_text_width(digits.text, scale_x)
