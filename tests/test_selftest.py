@@ -161,3 +161,27 @@ def test_erabox_selftest_command_headless(tmp_path: Path) -> None:
     assert "sound: playing gong" in out and "sound: playing tick" in out
     assert "buttons: time is up; never pressed: NEXT, ERA, VOL+, VOL-" in out
     assert out.rstrip().endswith("selftest: done")
+
+
+def test_selftest_draws_at_the_configured_panel_size(tmp_path: Path) -> None:
+    """With `[display] height = 32` every page and test pattern is a 128x32 frame (so the
+    self-test shows at once whether the key matches the panel)."""
+    from device.ui.panel import Panel
+
+    env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", SDL_AUDIODRIVER="dummy",
+               ERABOX_CONFIG=str(tmp_path / "small.toml"))
+    (tmp_path / "small.toml").write_text("[display]\nheight = 32\ni2c_bus = 97\n",
+                                         encoding="utf-8")
+    frames = tmp_path / "frames"
+    done = subprocess.run(
+        [sys.executable, "-m", "device", "selftest", "--display", f"png:{frames}",
+         "--seconds", "0", "--pattern-seconds", "0"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    written = {}
+    for path in sorted(frames.glob("*.png")):
+        with Image.open(path) as image:
+            assert image.size == (128, 32), path.name
+            written[path.name] = frame_bytes(image)
+    for name in PATTERNS:
+        assert frame_bytes(pattern_image(name, Panel(height=32))) in written.values(), name
