@@ -59,6 +59,7 @@ from .text import LINE_PX, TextBlock, drawable, fit_text, line_image, text_width
 STATUS_HEIGHT = LINE_PX  # the status row: y 2..9 on every panel
 GAP = 3  # px between items side by side (label and digits, status marks)
 
+
 def _width(text: str) -> int:
     """Width in pixels of one line of `text` as drawn (a character the font lacks is "?")."""
     return text_width(drawable(text))
