@@ -39,8 +39,8 @@ STOP_FADE_S = 0.25  # music fades this fast on STOP (a hard stop clicks)
 TRACK_STOP_FADE_S = 5.0  # a track's own end gong rings out while it fades
 # A timed score that changes its place at a scholar call does it this long after the call: the
 # cry's first periods are mixed before the music is moved. Moving it seeks in the file while
-# SDL's mixer is locked (tens of ms on a slow CPU, where the system test saw a cry 44 ms late);
-# the cry, ducking the music, covers the quarter second of the old place.
+# SDL's mixer is locked, which can take tens of ms on a slow CPU, and a cry played meanwhile
+# would wait for it; the cry, ducking the music, covers the quarter second of the old place.
 SEEK_AFTER_S = 0.25
 
 MusicKind = Literal["loop", "timed", "track"]
