@@ -357,6 +357,8 @@ def test_unit_runs_the_daemon_as_run_md_describes() -> None:
     assert environment["ERABOX_STATE"].startswith("%S/" + settings["StateDirectory"][0] + "/")
     assert environment["LG_WD"] == "%t/" + settings["RuntimeDirectory"][0]
     assert settings["SupplementaryGroups"][0].split() == ["gpio", "i2c", "audio"]
+    # SDL's audio thread may take nice -20 (its "time critical" level) below the box's own
+    assert int(settings["LimitNICE"][0]) <= -20 < int(settings["Nice"][0])
 
 
 # ---- the ExecStartPre sound-card wait ----------------------------------------------------------

@@ -143,6 +143,16 @@ era)
     figure security "$(systemd-analyze security erabox --no-pager 2>&1 | grep -i 'overall exposure' | sed 's/^→ *//')"
     ready_line=$(journalctl -b -q -o short-monotonic -u erabox | grep -m1 ': ready$')
     figure boot_to_ready_s "$(echo "$ready_line" | sed 's/^\[ *\([0-9.]*\)\].*/\1/') (kernel start to the box's 'ready', QEMU TCG)"
+    # SDL's audio thread at nice -20 (LimitNICE= in the unit), the box's own threads at -5
+    pid=$(main_pid)
+    sdl_nice=""
+    for task in /proc/"$pid"/task/*; do
+        case $(cat "$task/comm" 2>/dev/null) in
+            SDLAudio*) sdl_nice="$sdl_nice $(awk '{print $19}' "$task/stat")" ;;
+        esac
+    done
+    [ "$(echo $sdl_nice)" = -20 ]
+    check audio_thread_priority $? "SDL audio thread nice:${sdl_nice:- none found}; main thread nice $(awk '{print $19}' /proc/"$pid"/stat)"
     figure boot_time "$(systemd-analyze time 2>&1 | head -1)"
     figure boot_slowest_units "$(systemd-analyze blame --no-pager 2>&1 | head -5 | tr -s ' ' | tr '\n' ';')"
     figure erabox_critical_chain "$(systemd-analyze critical-chain erabox.service --no-pager 2>&1 | tail -n +3 | tr -s ' ' | tr '\n' ';')"
