@@ -359,6 +359,7 @@ def test_unit_runs_the_daemon_as_run_md_describes() -> None:
     assert settings["SupplementaryGroups"][0].split() == ["gpio", "i2c", "audio"]
     # SDL's audio thread may take nice -20 (its "time critical" level) below the box's own
     assert int(settings["LimitNICE"][0]) <= -20 < int(settings["Nice"][0])
+    assert settings["SystemCallFilter"][-1] == "setpriority"  # after the ~@resources that bars it
 
 
 # ---- the ExecStartPre sound-card wait ----------------------------------------------------------
