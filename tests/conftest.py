@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
 
 from device.core.config import Config
@@ -97,3 +99,13 @@ def table() -> Callable[..., Table]:
         return Table(Config() if config is None else config)
 
     return make
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    """A fresh mock pin factory; passed explicitly, and never left as gpiozero's global."""
+    saved = Device.pin_factory
+    mock = MockFactory()
+    yield mock
+    mock.reset()
+    Device.pin_factory = saved

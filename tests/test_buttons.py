@@ -296,16 +296,6 @@ CONFIG = ButtonsConfig(next_pin=17, era_pin=27, vol_up_pin=22, vol_down_pin=23, 
                        hold_s=HOLD_S, both_s=BOTH_S, bounce_s=BOUNCE_S)
 
 
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    """A fresh mock pin factory; passed explicitly, and never left as gpiozero's global."""
-    saved = Device.pin_factory
-    mock = MockFactory()
-    yield mock
-    mock.reset()
-    Device.pin_factory = saved
-
-
 class Inputs:
     """What `on_input` received, with the monotonic time it arrived."""
 

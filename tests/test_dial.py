@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gpiozero import Device, InputDevice
+from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from device.adapters.buttons import ButtonsError, Dial, open_dial
@@ -25,16 +24,6 @@ A_PIN, B_PIN = 5, 6
 UP = Input(Button.DIAL_UP, Gesture.PRESS)
 DOWN = Input(Button.DIAL_DOWN, Gesture.PRESS)
 FITTED = ButtonsConfig(dial_a_pin=A_PIN, dial_b_pin=B_PIN)
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    """A fresh mock pin factory; passed explicitly, and never left as gpiozero's global."""
-    saved = Device.pin_factory
-    mock = MockFactory()
-    yield mock
-    mock.reset()
-    Device.pin_factory = saved
 
 
 def detent(factory: MockFactory, clockwise: bool) -> None:
