@@ -4,8 +4,12 @@ Threads and who owns what:
 - the loop thread (`Box.run_loop`) owns the game, the mixer calls, the LED and the event log.
   It sleeps on its inbox until the next deadline of the game or the next input, whichever
   comes first: no polling. Deadlines come from the game's single monotonic anchor, so a late
-  wake-up never shifts the next cue. What a step does (the effects in the box's order, a
-  power-cut restart, the last save) is `device.driver.Driver`, shared with `erabox simulate`.
+  wake-up never shifts the next cue. It wakes `lead_s` (half a mixer period,
+  `audio_plan.output_lead_s`) before a deadline and steps the game at the deadline's own time:
+  the mixer starts a cue at its next period, so the cue lands centred on its time. The game
+  never sees time go back: a press in that window is stamped at the deadline. What a step
+  does (the effects in the box's order, a power-cut restart, the last save) is
+  `device.driver.Driver`, shared with `erabox simulate`.
 - gpiozero's and our buttons thread only put `Input`s on the inbox.
 - the screen worker (a `device.workers.NewestWorker`) renders the newest screen model and
   hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
@@ -37,6 +41,7 @@ from device.adapters.settings_file import SettingsFile, settings_path
 from device.adapters.state_file import StateFile, resolve_state_path
 from device.config_file import load_config
 from device.core import care
+from device.core.audio_plan import output_lead_s
 from device.core.care import Look
 from device.core.config import Config, ConfigError
 from device.core.events import EventRecorder
@@ -185,6 +190,9 @@ class Box:
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.missing_files: list[str] = []  # configured sound files that cannot be read
         self.stopped = threading.Event()
+        # cues are handed to the mixer this long before they are due (0 without sound)
+        self.lead_s = output_lead_s(config.audio) if audio is not None else 0.0
+        self._last_now = -math.inf  # the latest `now` the game was given
 
     @property
     def game(self) -> Game:
@@ -207,7 +215,7 @@ class Box:
 
     def start_game(self) -> None:
         """Come back from the state file, or start a fresh game."""
-        now = self.clock()
+        now = self._now()
         self.care = care.begin(now)
         self.driver.start(now)
 
@@ -218,19 +226,24 @@ class Box:
         finally:
             self.stopped.set()
 
+    def _now(self, at_least: float = -math.inf) -> float:
+        """The loop's `now`: the clock, but never before `at_least` or the last step's `now`."""
+        self._last_now = max(self.clock(), at_least, self._last_now)
+        return self._last_now
+
     def _loop(self) -> None:
         driver = self.driver
         while True:
-            now = self.clock()
+            now = self._now()
             due = next_deadline(self.game, now)
-            wake = due
+            wake = None if due is None else due - self.lead_s  # a cue goes to the mixer early
             if self.screen_worker is not None:  # the screen's look changes on its own clock
                 look_due = care.next_deadline(self.care, screen(self.game, now), now)
                 if self.chord_since is not None:  # the next block of the hold's progress
                     step_s = self.config.buttons.both_s / HOLD_BLOCKS
                     look_due = min(look_due, self.chord_since + step_s * (
                         math.floor((now - self.chord_since) / step_s + EPS) + 1))
-                wake = look_due if due is None else min(due, look_due)
+                wake = look_due if wake is None else min(wake, look_due)
             try:
                 if wake is None:
                     item = self.inbox.get()
@@ -238,8 +251,8 @@ class Box:
                     item = self.inbox.get(timeout=max(0.0, wake - now))
             except queue.Empty:
                 item = None
-            now = self.clock()
-            if item is None and (due is None or due > now + EPS):
+            now = self._now()
+            if item is None and (due is None or due - self.lead_s > now + EPS):
                 self._show(screen(self.game, now), now)  # only the look changed
                 continue
             if isinstance(item, Stop):
@@ -268,8 +281,8 @@ class Box:
                 if item.since is not None:  # the hold's progress must be seen: wake the screen
                     self.care, _ = care.on_press(self.care, screen(self.game, now), now)
                 self._show(screen(self.game, now), now)
-            else:
-                self._step(Tick(), now, due=due)
+            elif due is not None:  # woken for the deadline: step it at its own time
+                self._step(Tick(), self._now(at_least=due), due=due)
 
     def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
         self.driver.step(event, now, due)

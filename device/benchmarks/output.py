@@ -176,11 +176,13 @@ def measure_onsets(workdir: Path, length_s: float = 80.0,
     logged = json.loads((workdir / "cue_log.json").read_text())
     raw = np.fromfile(recording, dtype="<i2")
     mono = raw[: len(raw) // 2 * 2].reshape(-1, 2).astype(np.float64).mean(axis=1) / 32768.0
+    from device.core.audio_plan import output_lead_s
     from device.core.config import AudioConfig
 
     if os.environ.get("ERABOX_BENCH_KEEP"):
         (workdir / "growth.json").write_text(json.dumps(growth))
     result = analyse(mono, growth, logged["cue_log"], AudioConfig().buffer)
+    result["lead_ms"] = round(output_lead_s(AudioConfig()) * 1000, 2)  # cues handed over early
     result["problems"] = [line for line in stderr.splitlines()
                           if " ERROR " in line or line.startswith("Traceback")]
     with contextlib.suppress(OSError):
@@ -256,7 +258,8 @@ def analyse(mono: Any, growth: list[tuple[float, int]], cue_log: list[list[Any]]
         "cues_missing": missing,
         "period_frames": period,
         "period_ms": round(period / RATE * 1000, 2),
-        "onset_error_ms": _summary(ms),
+        "onset_error_ms": _summary(ms),  # signed: a cue handed over early may sound early
+        "onset_abs_error_ms": _summary([abs(e) for e in ms]),  # how far off, either way
         "per_sound_ms": {k: _summary([e * 1000 for e in v]) for k, v in per_sound.items()},
         "first_gong_1s_after_setup_ms": [round(e * 1000, 2) for e in first_gongs],
     }
@@ -373,13 +376,14 @@ def measure_output(runs: int, onset_era_s: float, spacing_s: float, game_era_s: 
             "cues": median([r["cues_found"] for r in onsets]),
             "cues_missing": median([r["cues_missing"] for r in onsets]),
             "onset_p50_ms": median([r["onset_error_ms"]["median"] for r in onsets]),
-            "onset_p99_ms": median([r["onset_error_ms"]["p99"] for r in onsets]),
-            "onset_max_ms": median([r["onset_error_ms"]["max"] for r in onsets]),
+            "onset_p99_ms": median([r["onset_abs_error_ms"]["p99"] for r in onsets]),
+            "onset_max_ms": median([r["onset_abs_error_ms"]["max"] for r in onsets]),
+            "lead_ms": median([r.get("lead_ms") for r in onsets]),
             "loop_dispatch_p99_ms": median([r["loop_dispatch_ms"]["p99"] for r in onsets]),
             "after_dispatch_p99_ms": median([r["after_dispatch_ms"]["p99"] for r in onsets]),
             "after_dispatch_max_ms": median([r["after_dispatch_ms"]["max"] for r in onsets]),
-            "first_gong_worst_ms": median([max(r["first_gong_1s_after_setup_ms"], default=None)
-                                           for r in onsets]),
+            "first_gong_worst_ms": median([max((abs(e) for e in r["first_gong_1s_after_setup_ms"]),
+                                               default=None) for r in onsets]),
             "game_peak_rss_mb": median([g["peak_rss_mb"] for g in games]),
             "wakeups_per_s": median([g["wakeups_per_s"] for g in games]),
         },

@@ -177,6 +177,19 @@ class _Ramp:
         return self.from_db + (self.to_db - self.from_db) * share, False
 
 
+def output_lead_s(config: AudioConfig) -> float:
+    """How long before its time the loop hands a cue to the mixer (s): half a period.
+
+    SDL_mixer starts a sound at the start of the next period it mixes, so a cue handed over at
+    its time waits 0 to one period (`buffer` frames) for it: half a period on average, evenly
+    spread. Handed over half a period early, the cue's first sample lands within half a period
+    of its time, early or late, instead of up to a whole period late. What a sound card keeps
+    queued behind the mixed period (SDL's ALSA backend: up to two more periods; a card's own
+    FIFO) is not subtracted: it is the card's, and it was never measured on a Pi's.
+    """
+    return config.buffer / config.rate / 2
+
+
 def gain_from_db(db: float) -> float:
     """Linear amplitude factor for a level in decibels (0 dB = 1.0)."""
     return float(10.0 ** (db / 20.0))
