@@ -248,7 +248,8 @@ class Box:
                 if wake is None:
                     item = self.inbox.get()
                 else:
-                    item = self.inbox.get(timeout=max(0.0, wake - now))
+                    # from the clock itself: after a step at a deadline `now` is a lead ahead
+                    item = self.inbox.get(timeout=max(0.0, wake - self.clock()))
             except queue.Empty:
                 item = None
             now = self._now()

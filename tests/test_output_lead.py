@@ -19,7 +19,7 @@ from device.app import Box
 from device.core.audio_plan import output_lead_s
 from device.core.config import AudioConfig, Config
 from device.core.events import EventRecorder
-from device.core.model import Button, Effect, Gesture, Input, PlaySound, Sound
+from device.core.model import Button, Effect, Gesture, Input, PlaySound, Sound, Tick
 from device.driver import MemoryState
 from device.ports import InboxItem, Stop
 
@@ -40,6 +40,7 @@ class VirtualInbox:
         self.clock = clock
         self.items = sorted(items, key=lambda item: item[0])
         self.idle_waits = 0  # waits in a row that found nothing and moved no time: a spin
+        self.timeouts = 0  # waits that ended with nothing in the inbox: the loop's own wake-ups
 
     def put(self, item: InboxItem) -> None:
         self.items.insert(0, (self.clock.t, item))
@@ -52,6 +53,7 @@ class VirtualInbox:
             return item
         if timeout is None:
             raise AssertionError("the loop would wait forever")
+        self.timeouts += 1
         self.idle_waits = self.idle_waits + 1 if timeout <= 0 else 0
         if self.idle_waits > 1000:
             raise AssertionError("the loop spins: it keeps waking for a deadline it never steps")
@@ -86,6 +88,14 @@ def run_box(config: Config, items: Sequence[tuple[float, InboxItem]], *,
     box = Box(config, state_file=MemoryState(), audio=audio if sound else None,
               events=EventRecorder(events.append), clock=clock)
     box.inbox = VirtualInbox(clock, items)  # type: ignore[assignment]
+    box.ticks = 0  # type: ignore[attr-defined]
+    step = box._step
+
+    def counted(event: Input | Tick, now: float, due: float | None) -> None:
+        box.ticks += isinstance(event, Tick)  # type: ignore[attr-defined]
+        step(event, now, due)
+
+    box._step = counted  # type: ignore[method-assign]
     box.start_game()
     box.run_loop()
     return box, audio, events
@@ -108,6 +118,8 @@ def test_timed_cues_reach_the_mixer_half_a_period_early_stamped_with_their_own_t
     press = 101.0
     box, audio, _ = run_box(config, [(press, ERA), (press + 12.0, Stop("test"))])
     assert box.lead_s == pytest.approx(lead)
+    # one wake-up per deadline: each one a lead early, none more
+    assert box.inbox.timeouts == box.ticks  # type: ignore[attr-defined]
     lead_in = config.realtime.lead_in_s
     due = [press + k for k in range(lead_in)] + [press + lead_in]  # ticks, then the gong
     sounds = [Sound.TICK] * lead_in + [Sound.GONG]
