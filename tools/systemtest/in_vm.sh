@@ -199,7 +199,7 @@ era)
     systemctl restart erabox
     inv=$(invocation)
     gongs3() { [ "$(box_output "$inv" | grep -c '"sound": "gong", "era": 3')" -ge 2 ]; }
-    wait_quietly 96 gongs3  # the script ends 93 s after the box starts: ERA at 70, 3 + 20 s
+    wait_quietly 115 gongs3  # the script ends 93 s after the box is ready (ERA at 70, 3 + 20 s)
     check eras_played $? "events: $(box_output "$inv" | grep -c '"sound": "gong"') gongs, $(box_output "$inv" | grep -c '"sound": "cry"') cries"
     sleep 3
     kill -INT "$rec"; wait "$rec"
