@@ -35,3 +35,21 @@ def test_onsets_are_timed_on_the_output_clock_and_matched_to_their_cues() -> Non
     # dispatched when due here: the audio path's own share is the whole error
     assert result["after_dispatch_ms"]["max"] == pytest.approx(11.0, abs=0.05)
     assert result["first_gong_1s_after_setup_ms"] == [pytest.approx(0.0, abs=0.05)]
+
+
+def test_the_loops_own_lateness_counts_from_its_lead() -> None:
+    frames = 20 * STEP
+    mono = np.zeros(frames)
+    growth = [(10.0 + k * PERIOD / RATE, k * PERIOD * 4)
+              for k in range(2, frames // PERIOD + 1, 2)]
+    frame = 5 * PERIOD
+    sweep = output.sweep("gong")
+    mono[frame:frame + len(sweep)] += sweep
+    due = 10.0 + frame / RATE + 0.002  # heard 2 ms early
+    lead = 0.0058
+    handed = due - lead + 0.0007  # the loop 0.7 ms after its lead
+    result = output.analyse(mono, growth, [[due, handed, "gong"]], PERIOD, lead)
+    assert result["onset_error_ms"]["max"] == pytest.approx(-2.0, abs=0.05)
+    assert result["onset_abs_error_ms"]["max"] == pytest.approx(2.0, abs=0.05)
+    assert result["loop_dispatch_ms"]["max"] == pytest.approx(0.7, abs=0.01)
+    assert result["after_dispatch_ms"]["max"] == pytest.approx(-2.0 + 5.8 - 0.7, abs=0.05)

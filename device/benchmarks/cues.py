@@ -8,9 +8,11 @@ and resume) and the configured timeline:
 
     scheduled = start + cue.at + (time paused before the cue's running time)
 
-Lateness = dispatch time (the loop's `now` for the step that fired the cue, `TraceLog.cue_log`)
-minus scheduled; "at the mixer" also counts the mixer calls of that step (trace "mixer").
-The end-of-era error is the end gong's dispatch minus start + length + total paused time.
+Lateness = dispatch time (the clock when the loop handed the cue to the mixer,
+`TraceLog.cue_log`) minus when it meant to: scheduled minus the lead (`output_lead_s`, half a
+mixer period: cues go to the mixer that much early); "at the mixer" also counts the mixer calls
+of that step (trace "mixer"). The end-of-era error is the end gong's dispatch plus the lead
+minus start + length + total paused time.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from device.core.audio_plan import output_lead_s
 from device.core.config import parse_config
 from device.core.machine import timeline
 from device.core.model import Button, Phase
@@ -162,6 +165,7 @@ def analyse(plans: list[EraPlan], runs: list[EraRun], cue_log: list[tuple[float,
     """Lateness of every cue, the end-of-era error of every era, and cue-count checks."""
     config = parse_config(era_config(plans[0]), "<bench>")
     cues = timeline(config)
+    lead = output_lead_s(config.audio)  # the loop hands each cue over this early
     late: list[float] = []
     late_mixer: list[float] = []
     eras: list[dict[str, Any]] = []
@@ -175,7 +179,7 @@ def analyse(plans: list[EraPlan], runs: list[EraRun], cue_log: list[tuple[float,
                             f"{len(cues)} expected")
         era_late = []
         for (dispatched, _), cue in zip(fired, cues, strict=False):
-            due = scheduled_time(run.start, run.pauses, cue.at)
+            due = scheduled_time(run.start, run.pauses, cue.at) - lead
             era_late.append(dispatched - due)
             at_mixer = bisect.bisect_left(mixer_times, dispatched)
             if at_mixer < len(mixer_times):
@@ -184,7 +188,7 @@ def analyse(plans: list[EraPlan], runs: list[EraRun], cue_log: list[tuple[float,
         paused = sum(r - p for p, r in run.pauses)
         end_error = None
         if fired and fired[-1][1] == "gong":
-            end_error = fired[-1][0] - (run.start + plans[index].length_s + paused)
+            end_error = fired[-1][0] + lead - (run.start + plans[index].length_s + paused)
         eras.append({
             "era": index + 1,
             "cues": len(fired),

@@ -98,7 +98,9 @@ class TraceLog:
         if due is not None:
             for effect in effects:
                 if isinstance(effect, PlaySound):
-                    self.cue_log.append((due, now, effect.sound.value))
+                    # the clock when the mixer got it: the loop hands cues over a lead
+                    # early (`Box.lead_s`) and steps the game at the deadline (`now`)
+                    self.cue_log.append((due, t, effect.sound.value))
         if any(isinstance(e, PlaySound | Music | SetVolume) for e in effects):
             self._record("mixer", t)
 

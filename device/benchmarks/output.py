@@ -181,8 +181,9 @@ def measure_onsets(workdir: Path, length_s: float = 80.0,
 
     if os.environ.get("ERABOX_BENCH_KEEP"):
         (workdir / "growth.json").write_text(json.dumps(growth))
-    result = analyse(mono, growth, logged["cue_log"], AudioConfig().buffer)
-    result["lead_ms"] = round(output_lead_s(AudioConfig()) * 1000, 2)  # cues handed over early
+    lead = output_lead_s(AudioConfig())  # how early the box hands cues to the mixer
+    result = analyse(mono, growth, logged["cue_log"], AudioConfig().buffer, lead)
+    result["lead_ms"] = round(lead * 1000, 2)
     result["problems"] = [line for line in stderr.splitlines()
                           if " ERROR " in line or line.startswith("Traceback")]
     with contextlib.suppress(OSError):
@@ -199,8 +200,11 @@ def output_clock(growth: list[tuple[float, int]]) -> tuple[Any, Any]:
 
 
 def analyse(mono: Any, growth: list[tuple[float, int]], cue_log: list[list[Any]],
-            period: int) -> dict[str, Any]:
+            period: int, lead: float = 0.0) -> dict[str, Any]:
     """Output onset error of every scheduled cue: output time of its first sample minus due.
+
+    `cue_log` holds (due, handed to the mixer, sound); the loop hands a cue over `lead` early,
+    so its own lateness is (handed over) - (due - lead).
 
     The driver writes one `period` of frames per period, paced in real time, through a stdio
     buffer, so the file grows in larger steps, and only when the write *after* a full buffer
@@ -249,7 +253,7 @@ def analyse(mono: Any, growth: list[tuple[float, int]], cue_log: list[list[Any]]
             if name == "gong" and index % 2 == 0:  # each era's start gong (then its end gong)
                 first_gongs.append(error)
     ms = [e * 1000 for e in errors]
-    at_loop = [(entry[1] - entry[0]) * 1000 for entry in cue_log]  # dispatched - due
+    at_loop = [(entry[1] - entry[0] + lead) * 1000 for entry in cue_log]  # the loop's lateness
     return {
         "loop_dispatch_ms": _summary(at_loop),
         "after_dispatch_ms": _summary([e * 1000 for e in after_dispatch]),
