@@ -119,7 +119,7 @@ def test_a_restart_resumes_with_nothing_loaded_at_the_saved_running_time(mode: M
     p = plan()
     prepared = p.apply(PrepareMusic(3, mode), 50.0)
     path = f"{SOUNDS}/era3_score.ogg" if mode is R else f"{SOUNDS}/era3.ogg"
-    assert prepared == [PrepareStream(path)]
+    assert prepared == [PrepareStream(path, loop=mode is not R)]  # intro eras loop
     start = only_start(p.apply(music("resume", 3, 125.25, mode), 51.0))
     assert (start.path, start.position, start.at) == (path, 125.25, 51.0)
     assert start.loop is (mode is INTRO)  # a loop wraps 125.25 s at its own length
@@ -128,7 +128,8 @@ def test_a_restart_resumes_with_nothing_loaded_at_the_saved_running_time(mode: M
 def test_a_track_is_positioned_at_its_offset_plus_running_time_and_carries_the_cues() -> None:
     track = EraMusic(music="/music/era1.flac", music_kind="track", track_offset_s=7.5)
     p = plan(eras=(track, track, EraMusic()))
-    assert p.apply(PrepareMusic(1, R), 0.0) == [PrepareStream("/music/era1.flac")]
+    # parked at its offset
+    assert p.apply(PrepareMusic(1, R), 0.0) == [PrepareStream("/music/era1.flac", 7.5)]
     assert p.apply(PlaySound(Sound.TICK, 1), 1.0) == []  # the track has its own lead-in
     assert p.apply(PlaySound(Sound.GONG, 1), 6.0) == []
     start = only_start(p.apply(music("start", 1, 0.0), 6.0))
@@ -139,7 +140,8 @@ def test_a_track_is_positioned_at_its_offset_plus_running_time_and_carries_the_c
     p.apply(music("resume", 1, 30.0), 90.0)
     assert p.apply(music("stop", 1, 540.0), 600.0) == [StopMusic(TRACK_STOP_FADE_S)]
     # the same track configured for an intro era: the built-in loop and the box's own cues
-    assert p.apply(PrepareMusic(2, INTRO), 700.0) == [PrepareStream(f"{SOUNDS}/era2.ogg")]
+    assert p.apply(PrepareMusic(2, INTRO), 700.0) == [
+        PrepareStream(f"{SOUNDS}/era2.ogg", loop=True)]
     assert p.apply(PlaySound(Sound.GONG, 2), 705.0)[0] == PlayCue(Sound.GONG)
 
 
@@ -171,7 +173,7 @@ def test_prepare_lets_nothing_playing_go_and_is_not_repeated() -> None:
     p = plan()
     assert p.apply(PrepareMusic(1, R), 0.0) == [PrepareStream(f"{SOUNDS}/era1_score.ogg")]
     assert p.apply(PrepareMusic(1, R), 1.0) == []  # already prepared
-    assert p.apply(PrepareMusic(1, INTRO), 2.0) == [PrepareStream(f"{SOUNDS}/era1.ogg")]
+    assert p.apply(PrepareMusic(1, INTRO), 2.0) == [PrepareStream(f"{SOUNDS}/era1.ogg", loop=True)]
     p.apply(music("start", 1, 0.0, INTRO), 3.0)
     assert p.apply(PrepareMusic(2, R), 4.0) == []  # music plays: never cut it
     p.apply(music("stop", 1, 0.0, INTRO), 5.0)

@@ -63,7 +63,7 @@ class SlowMixer:
     def check(self, path: str) -> None:
         self._note("check")
 
-    def prepare(self, path: str) -> None:
+    def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None:
         if path == self.loaded:
             return
         self.loaded = path

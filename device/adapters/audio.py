@@ -60,6 +60,7 @@ Clock = Callable[[], float]
 CUE_CHANNELS: dict[Sound, int] = {Sound.GONG: 1, Sound.CRY: 2, Sound.TICK: 3}
 DUCK_UNTIL_DB = 20.0  # the music comes back once a cue has fallen this far below its peak
 RETRY_S = 3.0  # how often a missing sound device is looked for again
+PARKED_WITHIN_S = 0.05  # music parked this close to where an era starts it is only resumed
 
 _LOG = logging.getLogger(__name__)
 
@@ -193,7 +194,8 @@ class Mixer(Protocol):
     def play_cue(self, sound: Sound) -> None: ...
     def set_cue_gain(self, gain: float) -> None: ...
     def check(self, path: str) -> None: ...  # readable? (headers only)
-    def prepare(self, path: str) -> None: ...  # open for streaming, letting other music go
+    # open for streaming, letting other music go; with `start`, park it there (paused, silent)
+    def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None: ...
     def play_music(self, path: str, position: float, loop: bool) -> bool: ...  # False: past end
     def pause_music(self) -> None: ...
     def resume_music(self) -> None: ...
@@ -209,6 +211,7 @@ class PygameMixer:
         self._clock = clock
         self._cues: dict[Sound, Any] = {}
         self._loaded: str | None = None
+        self._parked: tuple[str, float, bool] | None = None  # (path, position, loop), paused
         self._fading_until = 0.0
 
     def open(self, config: AudioConfig) -> str:
@@ -229,6 +232,7 @@ class PygameMixer:
         """Drop every mixer object, then close the mixer (objects must not outlive it)."""
         self._cues = {}
         self._loaded = None
+        self._parked = None
         pygame = _pygame()
         try:
             pygame.mixer.stop()
@@ -261,11 +265,17 @@ class PygameMixer:
         self.prepare(path)
         _pygame().mixer.music.unload()
         self._loaded = None
+        self._parked = None
 
-    def prepare(self, path: str) -> None:
-        if self._loaded == path:
-            return
+    def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None:
+        if self._loaded != path:
+            self._open_stream(path)
+        if start is not None and self._parked != (path, start, loop):
+            self._park(path, start, loop)
+
+    def _open_stream(self, path: str) -> None:
         pygame = _pygame()
+        self._parked = None
         left = self._fading_until - self._clock()
         if left > 0:  # let the last era's end ring out (freeing a fading music waits anyway)
             time.sleep(left)
@@ -280,9 +290,18 @@ class PygameMixer:
 
     def play_music(self, path: str, position: float, loop: bool) -> bool:
         pygame = _pygame()
+        parked, self._parked = self._parked, None
+        if (parked is not None and parked[0] == path and parked[2] == loop
+                and abs(position - parked[1]) <= PARKED_WITHIN_S):
+            pygame.mixer.music.unpause()  # already in place: no seek under the mixer's lock
+            return True
         pygame.mixer.music.stop()  # a fade still running ends here
         self._fading_until = 0.0
         self.prepare(path)
+        return self._play_at(path, position, loop)
+
+    def _play_at(self, path: str, position: float, loop: bool) -> bool:
+        pygame = _pygame()
         length = stream_length(path)
         if loop and length:
             position %= length
@@ -298,6 +317,15 @@ class PygameMixer:
             return False  # SDL_mixer refuses to seek past the end
         return True
 
+    def _park(self, path: str, start: float, loop: bool) -> None:
+        """Play the open stream from `start`, silent, and pause it at once: the seek happens
+        now, in the setup's silence; the era's start only resumes it."""
+        pygame = _pygame()
+        pygame.mixer.music.set_volume(0.0)
+        if self._play_at(path, start, loop):
+            pygame.mixer.music.pause()
+            self._parked = (path, start, loop)
+
     def pause_music(self) -> None:
         _pygame().mixer.music.pause()
 
@@ -306,6 +334,7 @@ class PygameMixer:
 
     def stop_music(self, fade_s: float) -> None:
         pygame = _pygame()
+        self._parked = None
         if fade_s > 0:
             pygame.mixer.music.fadeout(round(fade_s * 1000))
             self._fading_until = self._clock() + fade_s
@@ -444,7 +473,8 @@ class Audio:
         """One music command, on the worker thread."""
         mixer = self._mixer
         if isinstance(command, PrepareStream):
-            if self._file_ok(command.path, lambda: mixer.prepare(command.path)):
+            if self._file_ok(command.path, lambda: mixer.prepare(
+                    command.path, command.start, command.loop)):
                 self.loaded = command.path
         elif isinstance(command, StartMusic):
             position = command.position + max(self._clock() - command.at, 0.0)

@@ -68,9 +68,15 @@ class SetMusicGain:
 
 @dataclass(frozen=True)
 class PrepareStream:
-    """Open `path` for streaming (its header only) and let any other music go."""
+    """Open `path` for streaming (its header only) and let any other music go; park it, paused
+    and silent, at `start` (where the era's running time 0 is in the file) to be played with
+    `loop`, so that starting the era later is only a resume. Placing music in its file holds
+    SDL's mixer lock while it reads and decodes; parked, that happens in the setup's silence,
+    not when the era's first gong must sound."""
 
     path: str
+    start: float = 0.0
+    loop: bool = False
 
 
 @dataclass(frozen=True)
@@ -434,7 +440,7 @@ class AudioPlan:
             return []  # never cut music that plays; it is let go when it stops
         self._playing = None
         self._prepared = choice.path
-        return [PrepareStream(choice.path)]
+        return [PrepareStream(choice.path, choice.position(0.0), loop=choice.kind == "loop")]
 
 
 def _clamp(level: float) -> float:

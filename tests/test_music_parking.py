@@ -1,0 +1,68 @@
+"""An era's music is placed in its file while the setup shows, not at the era's first gong.
+
+Placing a stream (`pygame.mixer.music.play(start=...)`) seeks in the file while SDL's mixer is
+locked; on a slow CPU that held the mixer long enough for the era's first gong to come a period
+or two late at the card (the system test saw it). `PrepareStream` now parks the music there,
+paused and silent, and the era's start only resumes it. The real `PygameMixer` on SDL's dummy
+driver, in a child process (one mixer per process); each placing in the file is counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = """
+import json, os, sys
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+import pygame
+from device.adapters.audio import PygameMixer
+from device.core.config import AudioConfig
+
+placed = []
+play = pygame.mixer.music.play
+def counted(loops=0, start=0.0, fade_ms=0):
+    placed.append(round(start, 3))
+    return play(loops=loops, start=start, fade_ms=fade_ms)
+pygame.mixer.music.play = counted
+
+mixer = PygameMixer()
+mixer.open(AudioConfig())
+path = sys.argv[1]
+out = {}
+mixer.prepare(path, 0.0, False)  # the setup screen opens
+out["parked"] = list(placed)
+out["busy_while_parked"] = pygame.mixer.music.get_busy()
+out["resumed"] = mixer.play_music(path, 0.004, False)  # the era starts, a few ms later
+out["at_start"] = list(placed)
+out["busy_after_start"] = pygame.mixer.music.get_busy()
+mixer.stop_music(0.0)
+mixer.play_music(path, 30.0, False)  # elsewhere (after a power cut): placed there
+out["elsewhere"] = list(placed)
+mixer.prepare(path, 12.0, True)  # parked for a loop ...
+mixer.play_music(path, 12.0, False)  # ... but played once: placed again
+out["other_kind"] = list(placed)
+mixer.close()
+print(json.dumps(out))
+"""
+
+
+def test_the_era_start_only_resumes_music_parked_while_the_setup_showed() -> None:
+    score = ROOT / "sounds" / "era1_score.ogg"
+    done = subprocess.run([sys.executable, "-c", CHILD, str(score)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(out["parked"]) == 1  # placed once, while the setup showed ...
+    assert out["busy_while_parked"] is False  # ... and paused there
+    assert out["resumed"] is True
+    assert out["at_start"] == out["parked"]  # the era's start placed nothing
+    assert out["busy_after_start"] is True  # and the music plays
+    assert len(out["elsewhere"]) == 2 and abs(out["elsewhere"][-1] - 30.0) < 0.001
+    assert len(out["other_kind"]) == 4  # parked (1) and placed again for the other kind (1)
