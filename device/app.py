@@ -10,6 +10,9 @@ Threads and who owns what:
   never sees time go back: a press in that window is stamped at the deadline. What a step
   does (the effects in the box's order, a power-cut restart, the last save) is
   `device.driver.Driver`, shared with `erabox simulate`.
+  The loop also runs Python's older garbage collections itself, just before it waits and only
+  when the pass fits before its next wake-up (`adapters/collector.py`): a long pass started by
+  any other thread would hold the GIL while a cue is due.
 - gpiozero's and our buttons thread only put `Input`s on the inbox.
 - the screen worker (a `device.workers.NewestWorker`) renders the newest screen model and
   hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
@@ -37,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from device import SOUNDS_DIR
+from device.adapters.collector import LoopCollector
 from device.adapters.settings_file import SettingsFile, settings_path
 from device.adapters.state_file import StateFile, resolve_state_path
 from device.config_file import load_config
@@ -63,6 +67,7 @@ from device.ports import (
     AudioPort,
     BoxObserver,
     Chord,
+    CollectorPort,
     DisplayPort,
     InboxItem,
     InputSource,
@@ -176,8 +181,10 @@ class Box:
         clock: Callable[[], float] = time.monotonic,
         observer: BoxObserver | None = None,
         settings_file: SettingsStore | None = None,
+        collector: CollectorPort | None = None,
     ) -> None:
         self.config = config
+        self.collector = collector
         self.audio = audio
         self.screen_worker = screen_worker
         self.clock = clock
@@ -222,7 +229,8 @@ class Box:
     def run_loop(self) -> None:
         """Run until a `Stop` arrives. Saves the game on the way out."""
         try:
-            self._loop()
+            with self.collector or contextlib.nullcontext():
+                self._loop()
         finally:
             self.stopped.set()
 
@@ -244,6 +252,8 @@ class Box:
                     look_due = min(look_due, self.chord_since + step_s * (
                         math.floor((now - self.chord_since) / step_s + EPS) + 1))
                 wake = look_due if wake is None else min(wake, look_due)
+            if self.collector is not None and self.inbox.empty():  # a quiet moment
+                self.collector.idle(None if wake is None else wake - self.clock())
             try:
                 if wake is None:
                     item = self.inbox.get()
@@ -516,7 +526,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
               events=events, observer=observer,
-              settings_file=SettingsFile(settings_path(state_path)))
+              settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector())
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
     buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory,

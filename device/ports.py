@@ -147,6 +147,22 @@ class StateStore(Protocol):
         ...
 
 
+class CollectorPort(Protocol):
+    """Who runs the older garbage collections (`device.adapters.collector.LoopCollector`).
+
+    Entered for as long as the loop runs; while entered, only `idle` starts a long pass.
+    """
+
+    def __enter__(self) -> CollectorPort: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def idle(self, slack_s: float | None) -> int | None:
+        """The loop is about to wait, its next wake-up `slack_s` away (None: no deadline): run
+        a due collection if it fits. Returns the generation collected, if any."""
+        ...
+
+
 class SettingsStore(Protocol):
     """Where the settings chosen on the box are kept, beside the saved game."""
 
