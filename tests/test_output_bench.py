@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -53,3 +57,34 @@ def test_the_loops_own_lateness_counts_from_its_lead() -> None:
     assert result["onset_abs_error_ms"]["max"] == pytest.approx(2.0, abs=0.05)
     assert result["loop_dispatch_ms"]["max"] == pytest.approx(0.7, abs=0.01)
     assert result["after_dispatch_ms"]["max"] == pytest.approx(-2.0 + 5.8 - 0.7, abs=0.05)
+
+
+@pytest.mark.parametrize("how", ["inotify", "polling"])
+def test_the_recordings_growth_is_timed_as_each_write_lands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    if how == "polling":
+        monkeypatch.setattr(output, "_inotify", lambda folder: None)
+    path = tmp_path / "out.raw"
+    writes: list[tuple[float, int]] = []  # (just before the write, the size after it)
+    done = threading.Event()
+
+    def write() -> None:
+        with path.open("wb", buffering=0) as out:
+            for k in range(1, 9):
+                done.wait(0.02)  # a period's pause between the writes, like the driver
+                writes.append((time.monotonic(), k * 4096))
+                out.write(bytes(4096))
+        done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    growth = output.watch_growth(path, lambda: not done.is_set())
+    writer.join()
+    assert growth[-1][1] == 8 * 4096  # the last write is seen too
+    growth = [(t, size) for t, size in growth if size]  # (the file may be seen empty first)
+    sizes = [size for _, size in growth]
+    assert sizes == sorted(set(sizes))  # a step each time it grew, never twice
+    landed = dict((size, t) for t, size in writes)
+    for t, size in growth:
+        assert size in landed and t >= landed[size]  # never timed before its write
+    assert growth[0][0] < writes[-1][0]  # watched as it grew, not read afterwards
