@@ -136,6 +136,20 @@ def test_every_eleventh_pass_the_loop_runs_is_a_full_one(passes: list[int]) -> N
         assert passes[-1] == 2 and gc.get_count()[1:] == (0, 0)
 
 
+@generational
+def test_a_second_loop_in_the_process_leaves_them_to_the_first() -> None:
+    defaults = gc.get_threshold()
+    first, second = LoopCollector(), LoopCollector()
+    with first:
+        with second:
+            assert first.owned and not second.owned
+        assert gc.get_threshold() == (defaults[0], OUT_OF_REACH, OUT_OF_REACH)
+        second.__enter__()  # and the other way round: the first ends while the second runs
+    assert gc.get_threshold() == defaults
+    second.__exit__()
+    assert gc.get_threshold() == defaults
+
+
 def test_a_collector_that_does_not_own_the_collections_does_nothing(
         passes: list[int]) -> None:
     collector = LoopCollector()

@@ -39,8 +39,11 @@ class LoopCollector:
         return self._saved is not None
 
     def __enter__(self) -> LoopCollector:
-        if not INCREMENTAL and gc.isenabled() and self._saved is None:
-            young, middle, full = gc.get_threshold()
+        young, middle, full = gc.get_threshold()
+        # not where CPython collects incrementally, nor where collection is off or another
+        # loop in this process owns it already (it restores the thresholds when it ends)
+        if not INCREMENTAL and gc.isenabled() and self._saved is None \
+                and OUT_OF_REACH not in (middle, full):
             self._saved = (young, middle, full)
             gc.set_threshold(young, OUT_OF_REACH, OUT_OF_REACH)
         return self
