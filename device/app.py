@@ -244,7 +244,8 @@ class Box:
         while True:
             now = self._now()
             due = next_deadline(self.game, now)
-            wake = None if due is None else due - self.lead_s  # a cue goes to the mixer early
+            handover = None if due is None else due - self.lead_s  # a cue goes early
+            wake = handover
             if self.screen_worker is not None:  # the screen's look changes on its own clock
                 look_due = care.next_deadline(self.care, screen(self.game, now), now)
                 if self.chord_since is not None:  # the next block of the hold's progress
@@ -263,7 +264,7 @@ class Box:
             except queue.Empty:
                 item = None
             now = self._now()
-            if item is None and (due is None or due - self.lead_s > now + EPS):
+            if item is None and (handover is None or handover > now + EPS):
                 self._show(screen(self.game, now), now)  # only the look changed
                 continue
             if isinstance(item, Stop):

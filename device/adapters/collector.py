@@ -31,7 +31,6 @@ class LoopCollector:
     def __init__(self, timer: Callable[[], float] = time.perf_counter) -> None:
         self.timer = timer
         self.cost_s = dict(FIRST_GUESS_S)  # the last pass of each generation took
-        self.runs = {1: 0, 2: 0}
         self._saved: tuple[int, int, int] | None = None  # the thresholds while owned
 
     @property
@@ -57,14 +56,12 @@ class LoopCollector:
         """Run the due older generation if it fits in `slack_s`; returns which ran, if any."""
         if self._saved is None:
             return None
-        young, middle, full = gc.get_count()
-        generation = due_generation((young, middle, full), self._saved)
+        generation = due_generation(gc.get_count(), self._saved)
         if generation is None or not fits(slack_s, self.cost_s[generation]):
             return None
         began = self.timer()
         gc.collect(generation)
         self.cost_s[generation] = self.timer() - began
-        self.runs[generation] += 1
         log.debug("garbage collection, generation %d: %.1f ms (%s s to the next wake-up)",
                   generation, self.cost_s[generation] * 1000,
                   "no deadline" if slack_s is None else f"{slack_s:.3f}")

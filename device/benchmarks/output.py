@@ -177,8 +177,9 @@ def measure_onsets(workdir: Path, length_s: float = 80.0,
 
     if os.environ.get("ERABOX_BENCH_KEEP"):
         (workdir / "growth.json").write_text(json.dumps(growth))
-    lead = output_lead_s(AudioConfig())  # how early the box hands cues to the mixer
-    result = analyse(mono, growth, logged["cue_log"], AudioConfig().buffer, lead)
+    audio = AudioConfig()
+    lead = output_lead_s(audio)  # how early the box hands cues to the mixer
+    result = analyse(mono, growth, logged["cue_log"], audio.buffer, lead)
     result["lead_ms"] = round(lead * 1000, 2)
     result["problems"] = [line for line in stderr.splitlines()
                           if " ERROR " in line or line.startswith("Traceback")]
