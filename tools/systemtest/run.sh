@@ -10,26 +10,33 @@
 # (tools/systemtest/analyse.py). Prints the figures; exits 1 if any check failed.
 #
 # The disk image is built once (mmdebstrap, about 2 minutes) and cached, keyed by its inputs, in
-# $ERABOX_SYSTEST_CACHE (default ~/.cache/erabox/system-test), as is the x86_64 wheelhouse the
-# offline VM installs from. Needs root (mmdebstrap, image files) and installs what it needs with
+# $ERABOX_SYSTEST_CACHE (default $XDG_CACHE_HOME/erabox/system-test, or ~/.cache/erabox/system-test),
+# as is the x86_64 wheelhouse the offline VM installs from; the folder is created when missing. Needs root (mmdebstrap, image files) and installs what it needs with
 # apt-get (mmdebstrap, qemu-system-x86, e2fsprogs) when missing.
 #
-# Usage: sh tools/systemtest/run.sh [--resets N] [--keep]
+# Usage: sh tools/systemtest/run.sh [--resets N] [--keep] [--cache-dir]
 #   --resets N  hard resets (default 10)     --keep  keep the shared folder (recording, logs)
+#   --cache-dir  create the cache folder, print its path and stop (no root needed)
 # The buttons are gpiozero mock pins driven by `erabox run --script` in a drop-in: the VM has no
 # GPIO (Debian's kernel has no gpio-sim module), so lgpio is not exercised here.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/tools/systemtest
-cache=${ERABOX_SYSTEST_CACHE:-${HOME:-/root}/.cache/erabox/system-test}
+# The cache: $ERABOX_SYSTEST_CACHE, else $XDG_CACHE_HOME/erabox/system-test, else
+# ~/.cache/erabox/system-test. Created here, whatever exists of it (a machine that never ran the
+# test has no ~/.cache at all).
+cache_home=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}
+cache=${ERABOX_SYSTEST_CACHE:-$cache_home/erabox/system-test}
 python=${PYTHON_ANALYSE:-$repo/.venv/bin/python}
 resets=10
 keep=no
+cache_dir_only=no
 timeout_s=${ERABOX_SYSTEST_TIMEOUT:-2400}
 while [ $# -gt 0 ]; do
     case $1 in
         --resets) resets=$2; shift ;;
         --keep) keep=yes ;;
+        --cache-dir) cache_dir_only=yes ;;
         *) echo "system-test: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -38,6 +45,9 @@ say() { printf '== %s\n' "$*"; }
 die() { printf 'system-test: %s\n' "$*" >&2; exit 1; }
 now() { date +%s; }
 t_start=$(now)
+mkdir -p "$cache" 2>/dev/null ||
+    die "cannot create the cache folder $cache (set ERABOX_SYSTEST_CACHE to a writable folder)"
+if [ "$cache_dir_only" = yes ]; then echo "$cache"; exit 0; fi
 
 [ "$(id -u)" = 0 ] || die "needs root (it builds a disk image with mmdebstrap): sudo make system-test"
 need=""
@@ -60,8 +70,9 @@ if [ ! -f "$image/rootfs.img" ]; then
     say "building the Bookworm image (cached in $image)"
     t=$(now)
     rm -rf "$image.tmp"
-    sh "$here/build-image.sh" "$image.tmp" > "$cache.build.log" 2>&1 ||
-        { tail -20 "$cache.build.log"; die "image build failed (log: $cache.build.log)"; }
+    log=$cache/build.log
+    sh "$here/build-image.sh" "$image.tmp" > "$log" 2>&1 ||
+        { tail -20 "$log"; die "image build failed (log: $log)"; }
     mv "$image.tmp" "$image"
     echo "FIGURE image_build_s: $(( $(now) - t ))"
 else
