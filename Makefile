@@ -21,7 +21,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q $(ARGS)
 
-## lint: ruff on everything, mypy (strict) on all of device/
+## lint: ruff on everything, mypy (strict) on all of device/erabox/ (the erabox package)
 lint: $(STAMP)
 	$(BIN)/ruff check device tests tools
 	$(BIN)/mypy

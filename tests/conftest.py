@@ -11,9 +11,9 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
 
-from device.core.config import Config
-from device.core.machine import Game, new_game, next_deadline, screen_kind, step
-from device.core.model import (
+from erabox.core.config import Config
+from erabox.core.machine import Game, new_game, next_deadline, screen_kind, step
+from erabox.core.model import (
     Button,
     Effect,
     Gesture,

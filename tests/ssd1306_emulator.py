@@ -1,7 +1,7 @@
 """An emulated SSD1306 on an emulated I2C bus, for testing the real driver without a panel.
 
 `EmulatedI2CBus` has the methods `adafruit_ssd1306` / `I2CDevice` call on a bus (the same as
-`device.adapters.oled.LinuxI2CBus`). It hosts `Ssd1306Emulator` chips at their addresses;
+`erabox.adapters.oled.LinuxI2CBus`). It hosts `Ssd1306Emulator` chips at their addresses;
 each decodes what it receives the way the SSD1306 datasheet (rev 1.1) describes:
 
 - every I2C write starts with a control byte: Co (bit 7) and D/C# (bit 6). Co=0: the rest of

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from device.adapters.buttons import Buttons
-from device.adapters.display import NullDisplay, frame_bytes
-from device.adapters.state_file import StateFile
-from device.app import Box, ScreenWorker, Stop
-from device.benchmarks.harness import TraceLog
-from device.core.config import parse_config
-from device.core.events import EventRecorder
-from device.core.model import Phase
-from device.ui.render import render
+from erabox.adapters.buttons import Buttons
+from erabox.adapters.display import NullDisplay, frame_bytes
+from erabox.adapters.state_file import StateFile
+from erabox.app import Box, ScreenWorker, Stop
+from erabox.benchmarks.harness import TraceLog
+from erabox.core.config import parse_config
+from erabox.core.events import EventRecorder
+from erabox.core.model import Phase
+from erabox.ui.render import render
 
 CONFIG = """
 [realtime]
@@ -259,7 +259,7 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
     loop = threading.Thread(target=box.run_loop)
     loop.start()
     try:
-        from device.core.model import Button, Gesture, Input
+        from erabox.core.model import Button, Gesture, Input
 
         assert display.entered.wait(30), "the screen worker never drew"
         box.post(Input(Button.ERA, Gesture.PRESS))
@@ -271,7 +271,7 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
         loop.join(timeout=10)
         screens.close()
     assert still_stuck
-    from device.core.machine import timeline
+    from erabox.core.machine import timeline
 
     assert [sound for _, _, sound in observer.cue_log] == [
         cue.sound.value for cue in timeline(config)]

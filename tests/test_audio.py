@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import audio_analysis as aa
 import numpy as np
 import pytest
 import soundfile
+
+import audio_analysis as aa
 
 RATE = 44100
 HERE = Path(__file__).resolve()
@@ -144,7 +145,7 @@ def record(
 
 
 def _effect(spec: list[Any]) -> object:
-    from device.core.model import (
+    from erabox.core.model import (
         Mode,
         Music,
         MusicAction,
@@ -170,8 +171,8 @@ def _scenario_main(spec_file: str) -> None:
     """Run one scenario (in its own process) and print its result as one JSON line."""
     import pygame
 
-    from device.adapters.audio import Audio, open_mixer
-    from device.core.config import AudioConfig, EraMusic
+    from erabox.adapters.audio import Audio, open_mixer
+    from erabox.core.config import AudioConfig, EraMusic
 
     spec = json.loads(Path(spec_file).read_text())
     eras = [EraMusic(**e) for e in spec["eras"]] + [EraMusic()] * 3
@@ -274,7 +275,7 @@ def _scenario_main(spec_file: str) -> None:
 
 @pytest.mark.parametrize("kind", ["flac", "wav", "ogg"])
 def test_a_music_files_length_is_read_from_its_headers(tmp_path: Path, kind: str) -> None:
-    from device.adapters.audio import stream_length
+    from erabox.adapters.audio import stream_length
 
     samples = noise(1.25, seed=3)
     path = tmp_path / f"music.{kind}"

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import soundfile
+
 from audio_analysis import find_cue, read_raw, tone_level_db, write_wav
 
 RATE = 44100
@@ -114,7 +115,7 @@ def test_gong_cry_cry_gong_on_time_with_music_ducked_under_each_cue(tmp_path: Pa
                SDL_DISKAUDIOFILE=str(recording), ERABOX_STATE=str(tmp_path / "state.json"))
     env.pop("SDL_DISKAUDIODELAY", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+        [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
          "--display", "none", "--script", str(tmp_path / "s.script")],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     growth = measure_growth(recording, proc)

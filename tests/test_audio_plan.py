@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from device.core.audio_plan import (
+from erabox.core.audio_plan import (
     DUCK_DOWN_S,
     DUCK_UP_S,
     RAMP_STEP_S,
@@ -29,8 +29,8 @@ from device.core.audio_plan import (
     StopMusic,
     gain_from_db,
 )
-from device.core.config import AudioConfig, EraMusic
-from device.core.model import (
+from erabox.core.config import AudioConfig, EraMusic
+from erabox.core.model import (
     Mode,
     Music,
     MusicAction,
@@ -282,9 +282,9 @@ def test_gain_from_db() -> None:
 
 
 def test_the_core_asks_for_an_eras_music_when_its_setup_opens_or_its_mode_changes() -> None:
-    from device.core.config import Config
-    from device.core.machine import new_game, opening, restore, snapshot, step
-    from device.core.model import Button, Gesture, Input
+    from erabox.core.config import Config
+    from erabox.core.machine import new_game, opening, restore, snapshot, step
+    from erabox.core.model import Button, Gesture, Input
 
     def prepares(effects: tuple[object, ...]) -> list[PrepareMusic]:
         return [e for e in effects if isinstance(e, PrepareMusic)]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from device.adapters.audio import Audio
-from device.core.config import AudioConfig
-from device.core.model import (
+from erabox.adapters.audio import Audio
+from erabox.core.config import AudioConfig
+from erabox.core.model import (
     FlashCue,
     Mode,
     Music,

@@ -22,15 +22,15 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.adapters.buttons import (
+from erabox.adapters.buttons import (
     Buttons,
     ButtonsError,
     CueLed,
     GestureRecogniser,
     default_pin_factory,
 )
-from device.core.config import ButtonsConfig
-from device.core.model import Button, Gesture, Input
+from erabox.core.config import ButtonsConfig
+from erabox.core.model import Button, Gesture, Input
 
 NEXT, ERA, BOTH, UP, DOWN = Button.NEXT, Button.ERA, Button.BOTH, Button.VOL_UP, Button.VOL_DOWN
 PRESS, HOLD = Gesture.PRESS, Gesture.HOLD
@@ -527,7 +527,7 @@ def test_a_failing_consumer_is_logged_once_and_buttons_go_on(
         received.put(gesture)
         raise RuntimeError("queue full")
 
-    with caplog.at_level(logging.DEBUG, logger="device.adapters.buttons"), \
+    with caplog.at_level(logging.DEBUG, logger="erabox.adapters.buttons"), \
             Buttons(CONFIG, broken, pin_factory=factory):
         for _ in range(3):
             hold_pin(pin(factory, 17), 0.05)
@@ -585,7 +585,7 @@ def test_default_pin_factory_falls_back_to_mock_and_says_so(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-driver")
-    with caplog.at_level(logging.INFO, logger="device.adapters.buttons"):
+    with caplog.at_level(logging.INFO, logger="erabox.adapters.buttons"):
         choice = default_pin_factory()
     assert choice.mock
     assert isinstance(choice.factory, MockFactory)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from device.adapters.display import NullDisplay, frame_bytes
-from device.app import ScreenWorker
-from device.core import care
-from device.core.care import BLANK_AFTER_S, DIM_AFTER_S, SHIFT_EVERY_S, Level, Look
-from device.core.model import Mode, Phase, Prompt, Question, Screen
-from device.ui.look import apply_look
-from device.ui.render import render
+from erabox.adapters.display import NullDisplay, frame_bytes
+from erabox.app import ScreenWorker
+from erabox.core import care
+from erabox.core.care import BLANK_AFTER_S, DIM_AFTER_S, SHIFT_EVERY_S, Level, Look
+from erabox.core.model import Mode, Phase, Prompt, Question, Screen
+from erabox.ui.look import apply_look
+from erabox.ui.render import render
 
 SETUP = Screen(Phase.SETUP, 1, Mode.REALTIME, new_game=True)
 SCORING = Screen(Phase.SCORING, 2, Mode.REALTIME, scoring_step=3)
@@ -132,10 +132,10 @@ def run_box(idle_s: float, tmp_path: object) -> tuple[Mode, list[Look]]:
     """A Box on a virtual clock: start, let `idle_s` pass, press NEXT twice, stop."""
     from pathlib import Path
 
-    from device.adapters.state_file import StateFile
-    from device.app import Box, Stop
-    from device.core.config import Config
-    from device.core.model import Button, Gesture, Input
+    from erabox.adapters.state_file import StateFile
+    from erabox.app import Box, Stop
+    from erabox.core.config import Config
+    from erabox.core.model import Button, Gesture, Input
 
     clock = [0.0]
     looks: list[Look] = []

@@ -1,4 +1,4 @@
-"""SDL's audio thread never waits for the GIL when a cue ends (device/adapters/channel_ends.py).
+"""SDL's audio thread never waits for the GIL when a cue ends (erabox.adapters.channel_ends).
 
 pygame's "channel finished" callback runs in SDL's audio thread and takes the GIL to forget the
 sound the channel played: pygame's `Channel.get_sound()` turns to None when it has run. With the
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from device.adapters import channel_ends
+from erabox.adapters import channel_ends
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,8 +24,8 @@ CHILD = """
 import json, os, sys, time
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-from device.adapters import audio, channel_ends
-from device.core.config import AudioConfig
+from erabox.adapters import audio, channel_ends
+from erabox.core.config import AudioConfig
 if sys.argv[1] == "erabox":
     audio.open_mixer(AudioConfig())  # as the box opens it
 else:

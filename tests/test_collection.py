@@ -1,6 +1,6 @@
 """The loop runs Python's older garbage collections itself, only when a pass fits.
 
-The policy (`device.core.collection`) is pure; `LoopCollector` is checked on the real `gc`
+The policy (`erabox.core.collection`) is pure; `LoopCollector` is checked on the real `gc`
 module, with CPython's own behaviour as the control: garbage that outlived a young collection
 is freed by CPython's automatic middle collection, and while the loop owns those, by nothing
 but the loop. Then the real `Box` loop on a virtual clock (it gives the collector exactly the
@@ -15,15 +15,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from device.adapters.collector import INCREMENTAL, OUT_OF_REACH, LoopCollector
-from device.app import Box
-from device.core.collection import FIRST_GUESS_S, MARGIN, MIN_SLACK_S, due_generation, fits
-from device.core.config import Config
-from device.core.model import Button, Gesture, Input
-from device.driver import MemoryState
-from device.ports import Stop
 from tests.test_output_lead import HeardAudio, VirtualClock, VirtualInbox
+
+from erabox.adapters.collector import INCREMENTAL, OUT_OF_REACH, LoopCollector
+from erabox.app import Box
+from erabox.core.collection import FIRST_GUESS_S, MARGIN, MIN_SLACK_S, due_generation, fits
+from erabox.core.config import Config
+from erabox.core.model import Button, Gesture, Input
+from erabox.driver import MemoryState
+from erabox.ports import Stop
 
 generational = pytest.mark.skipif(INCREMENTAL, reason="Python 3.14+ collects incrementally")
 
@@ -206,7 +206,7 @@ def test_the_loop_offers_exactly_the_time_it_is_about_to_wait() -> None:
 
 @generational
 def test_erabox_run_owns_the_collections_while_it_runs(tmp_path: Any) -> None:
-    from device.benchmarks.harness import Session, run_in_process
+    from erabox.benchmarks.harness import Session, run_in_process
 
     defaults = gc.get_threshold()
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from device.config_file import load_config
-from device.core.config import (
+from erabox.config_file import load_config
+from erabox.core.config import (
     AudioConfig,
     ButtonsConfig,
     Config,
@@ -22,7 +22,7 @@ from device.core.config import (
     RealtimeConfig,
     parse_config,
 )
-from device.core.model import Mode
+from erabox.core.model import Mode
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = "/etc/erabox/test.toml"
@@ -285,7 +285,7 @@ def test_simulate_with_a_bad_config_exits_2_naming_the_key(tmp_path: Path) -> No
     bad = tmp_path / "bad.toml"
     bad.write_text("[realtime]\nlength_s = -3\n", encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "device", "simulate", "--config", str(bad), "--until", "10"],
+        [sys.executable, "-m", "erabox", "simulate", "--config", str(bad), "--until", "10"],
         capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
     assert "length_s" in done.stderr and str(bad) in done.stderr

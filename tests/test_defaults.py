@@ -1,5 +1,5 @@
 """Each default is written once: changing the era length or the number of introductory rounds
-is a change of one line in `device/core/rules.py`, and everything follows it.
+is a change of one line in `device/erabox/core/rules.py`, and everything follows it.
 
 The test copies the package, changes that one line, and runs the copy in a fresh interpreter:
 the config's defaults, the parser, the screen model, the simulated game and the sample
@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = r"""
 import dataclasses, json, sys
-from device.config_file import load_config
-from device.core.config import Config, parse_config
-from device.core.model import Mode, Phase, Screen
-from device.core.script import parse_script
-from device.simulate import simulate
-from device.ui.samples import sample_screens
+from erabox.config_file import load_config
+from erabox.core.config import Config, parse_config
+from erabox.core.model import Mode, Phase, Screen
+from erabox.core.script import parse_script
+from erabox.simulate import simulate
+from erabox.ui.samples import sample_screens
 
 def run(config_text, script, until):
     events = []
@@ -67,9 +67,9 @@ def probe(tree: Path) -> dict[str, object]:
 def changed_copy(tmp_path: Path, old: str, new: str) -> Path:
     """A copy of the package with exactly one line of rules.py changed from `old` to `new`."""
     tree = tmp_path / "tree"
-    shutil.copytree(ROOT / "device", tree / "device",
+    shutil.copytree(ROOT / "device" / "erabox", tree / "erabox",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    rules = tree / "device" / "core" / "rules.py"
+    rules = tree / "erabox" / "core" / "rules.py"
     before = rules.read_text(encoding="utf-8").splitlines(keepends=True)
     after = [line.replace(old, new) if line.startswith(old) else line for line in before]
     assert sum(a != b for a, b in zip(before, after, strict=True)) == 1, old

@@ -16,9 +16,9 @@ import pytest
 from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from device.adapters.buttons import ButtonsError, Dial, open_dial
-from device.core.config import ButtonsConfig, parse_config
-from device.core.model import Button, Gesture, Input
+from erabox.adapters.buttons import ButtonsError, Dial, open_dial
+from erabox.core.config import ButtonsConfig, parse_config
+from erabox.core.model import Button, Gesture, Input
 
 A_PIN, B_PIN = 5, 6
 UP = Input(Button.DIAL_UP, Gesture.PRESS)
@@ -92,7 +92,7 @@ def test_a_busy_dial_pin_leaves_the_dial_out_with_a_warning(
     try:
         with pytest.raises(ButtonsError, match="GPIO5/GPIO6"):
             Dial(A_PIN, B_PIN, lambda _: None, pin_factory=factory)
-        with caplog.at_level(logging.WARNING, logger="device.adapters.buttons"):
+        with caplog.at_level(logging.WARNING, logger="erabox.adapters.buttons"):
             assert open_dial(FITTED, lambda _: None, pin_factory=factory) is None
         assert "goes on without the dial" in caplog.text
     finally:

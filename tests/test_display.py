@@ -14,14 +14,14 @@ import tty
 import pytest
 from PIL import Image, ImageDraw
 
-from device.adapters.display import (
+from erabox.adapters.display import (
     DisplayError,
     NullDisplay,
     PngDisplay,
     TerminalDisplay,
     open_display,
 )
-from device.core.config import DisplayConfig
+from erabox.core.config import DisplayConfig
 
 
 def noise(seed: int) -> Image.Image:

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from test_run import daemon_env, read_events
 
-from device.adapters.display import TerminalDisplay, frame_bytes
-from device.ui.render import render
-from device.ui.samples import sample_screens
+from erabox.adapters.display import TerminalDisplay, frame_bytes
+from erabox.ui.render import render
+from erabox.ui.samples import sample_screens
+from test_run import daemon_env, read_events
 
 ROOT = Path(__file__).resolve().parent.parent
 HAS_ALSA = ctypes.util.find_library("asound") is not None
@@ -28,7 +28,7 @@ HAS_ALSA = ctypes.util.find_library("asound") is not None
 ALSA_PROBE = """
 import ctypes, ctypes.util, sys
 if sys.argv[1] == "quiet":
-    from device.adapters import alsa_quiet
+    from erabox.adapters import alsa_quiet
     assert alsa_quiet.silence()
 library = ctypes.CDLL(ctypes.util.find_library("asound"))
 pcm = ctypes.c_void_p()
@@ -49,8 +49,8 @@ def test_libasound_says_nothing_once_silenced(how: str) -> None:
 @pytest.mark.skipif(not HAS_ALSA, reason="no libasound here")
 def test_opening_the_mixer_without_a_sound_card_prints_no_alsa_lines(tmp_path: Path) -> None:
     env = dict(os.environ, SDL_AUDIODRIVER="alsa", ALSA_CONFIG_PATH=str(tmp_path / "none.conf"))
-    code = ("from device.core.config import AudioConfig\n"
-            "from device.adapters.audio import open_mixer\n"
+    code = ("from erabox.core.config import AudioConfig\n"
+            "from erabox.adapters.audio import open_mixer\n"
             "try:\n    open_mixer(AudioConfig())\nexcept Exception as exc:\n"
             "    print('refused', exc)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -63,7 +63,7 @@ def test_opening_the_mixer_without_a_sound_card_prints_no_alsa_lines(tmp_path: P
 def test_a_display_typo_exits_2_before_any_part_starts(tmp_path: Path, typo: str,
                                                        hint: str | None) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--display", typo],
+        [sys.executable, "-m", "erabox", "run", "--display", typo],
         env=daemon_env(tmp_path), capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert result.returncode == 2
     assert f"--display {typo}" in result.stderr
@@ -82,7 +82,7 @@ def test_run_events_give_the_running_time_on_resume(tmp_path: Path) -> None:
     (tmp_path / "s.script").write_text("0.3 next press\n0.6 end\n", encoding="utf-8")
     events = tmp_path / "events.jsonl"
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--display", "none", "--audio", "none",
+        [sys.executable, "-m", "erabox", "run", "--display", "none", "--audio", "none",
          "--script", str(tmp_path / "s.script"), "--events", str(events)],
         env=daemon_env(tmp_path), capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
@@ -151,7 +151,7 @@ def test_a_missing_sound_file_is_named_at_start(tmp_path: Path) -> None:
         encoding="utf-8")
     (tmp_path / "s.script").write_text("0.1 end\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+        [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
          "--display", "none", "--audio", "none", "--script", str(tmp_path / "s.script")],
         env=daemon_env(tmp_path), capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
@@ -161,10 +161,10 @@ def test_a_missing_sound_file_is_named_at_start(tmp_path: Path) -> None:
 
 
 def test_a_missing_sound_file_is_marked_on_the_screen(tmp_path: Path) -> None:
-    from device.adapters.state_file import StateFile
-    from device.app import Box
-    from device.core.config import Config
-    from device.ui.render import layout
+    from erabox.adapters.state_file import StateFile
+    from erabox.app import Box
+    from erabox.core.config import Config
+    from erabox.ui.render import layout
 
     marks: list[dict[str, object]] = []
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from PIL import Image
 
-from device.adapters.display import frame_bytes
-from device.core.config import Config
-from device.core.model import Phase, Screen
-from device.core.script import parse_script
-from device.simulate import simulate
-from device.ui.render import render
+from erabox.adapters.display import frame_bytes
+from erabox.core.config import Config
+from erabox.core.model import Phase, Screen
+from erabox.core.script import parse_script
+from erabox.simulate import simulate
+from erabox.ui.render import render
 
 # Era I real-time (a pause and a NEXT hint in it) entering points (red 6, the rest 0) and the
 # standings; Era II introductory after two steps of the preparation guide (15 rounds with two
@@ -48,7 +48,7 @@ def test_frames_are_one_png_per_distinct_screen_of_a_whole_game(tmp_path: Path) 
     (tmp_path / "game.script").write_text(GAME + "\n")
     frames = tmp_path / "frames"
     result = subprocess.run(
-        [sys.executable, "-m", "device", "simulate", "--script", str(tmp_path / "game.script"),
+        [sys.executable, "-m", "erabox", "simulate", "--script", str(tmp_path / "game.script"),
          "--until", "1320", "--frames", str(frames)],
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -86,15 +86,15 @@ def test_frames_are_one_png_per_distinct_screen_of_a_whole_game(tmp_path: Path) 
 
 def test_frames_of_a_128x32_panel_are_its_layouts(tmp_path: Path) -> None:
     """`simulate --frames` with `[display] height = 32` writes the 128x32 layouts."""
-    from device.config_file import load_config
-    from device.ui.panel import Panel
+    from erabox.config_file import load_config
+    from erabox.ui.panel import Panel
 
     config_file = tmp_path / "erabox.toml"
     config_file.write_text("[display]\nheight = 32\n")
     (tmp_path / "game.script").write_text("0 era press\n1 era press\n2 era press\n")
     frames = tmp_path / "frames"
     result = subprocess.run(
-        [sys.executable, "-m", "device", "simulate", "--config", str(config_file), "--script",
+        [sys.executable, "-m", "erabox", "simulate", "--config", str(config_file), "--script",
          str(tmp_path / "game.script"), "--until", "30", "--frames", str(frames)],
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr

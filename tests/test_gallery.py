@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from device.ui.gallery import INDEX, SCALE, SMALL_DIR, selftest_frames, write_gallery
-from device.ui.panel import Panel
-from device.ui.samples import sample_renders
-from device.ui.strings import LANGUAGES
+from erabox.ui.gallery import INDEX, SCALE, SMALL_DIR, selftest_frames, write_gallery
+from erabox.ui.panel import Panel
+from erabox.ui.samples import sample_renders
+from erabox.ui.strings import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "docs" / "screens"

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from device.adapters.buttons import Buttons, GestureRecogniser
-from device.adapters.state_file import StateFile
-from device.app import Box
-from device.core.care import Look
-from device.core.config import ButtonsConfig, Config
-from device.core.model import Button, Gesture, Input, Screen
-from device.ports import Chord, Stop
-from device.ui.render import layout
+from erabox.adapters.buttons import Buttons, GestureRecogniser
+from erabox.adapters.state_file import StateFile
+from erabox.app import Box
+from erabox.core.care import Look
+from erabox.core.config import ButtonsConfig, Config
+from erabox.core.model import Button, Gesture, Input, Screen
+from erabox.ports import Chord, Stop
+from erabox.ui.render import layout
 
 NEXT, ERA = Button.NEXT, Button.ERA
 
@@ -81,7 +81,7 @@ def test_the_box_draws_the_holds_progress(tmp_path: Path) -> None:
 
 
 def test_a_hold_on_a_dark_screen_wakes_it_so_its_progress_is_seen(tmp_path: Path) -> None:
-    from device.core.care import BLANK_AFTER_S, Level
+    from erabox.core.care import BLANK_AFTER_S, Level
 
     looks: list[tuple[Screen, Look]] = []
 

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device import cli
-from device.adapters.state_file import StateFile
-from device.core.config import Config, ConfigError, parse_config
-from device.core.machine import new_game, restore, snapshot, step
-from device.core.model import Tick
-from device.core.snapshot import dumps
+from erabox import cli
+from erabox.adapters.state_file import StateFile
+from erabox.core.config import Config, ConfigError, parse_config
+from erabox.core.machine import new_game, restore, snapshot, step
+from erabox.core.model import Tick
+from erabox.core.snapshot import dumps
 
 SOURCE = "/etc/erabox/test.toml"
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +79,7 @@ def test_numbers_must_be_finite(value: str) -> None:
 
 def _erabox(*args: str, cwd: Path, env: dict[str, str] | None = None
             ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "device", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "erabox", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
 

@@ -13,10 +13,10 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
-from conftest import Table
 
-from device.core.config import Config, RealtimeConfig
-from device.core.machine import (
+from conftest import Table
+from erabox.core.config import Config, RealtimeConfig
+from erabox.core.machine import (
     Game,
     describe,
     elapsed,
@@ -27,7 +27,7 @@ from device.core.machine import (
     state_name,
     step,
 )
-from device.core.model import (
+from erabox.core.model import (
     Button,
     Effect,
     Gesture,
@@ -670,8 +670,8 @@ def test_every_state_change_is_saved() -> None:
 def test_the_clock_on_screen_changes_exactly_on_each_second() -> None:
     """The loop wakes on every whole second of running time (and only changes the displayed
     seconds there), so the clock on screen ticks on the second, through a pause too."""
-    from device.core.machine import new_game, next_deadline, screen, step
-    from device.core.model import Button, Gesture, Input, Tick
+    from erabox.core.machine import new_game, next_deadline, screen, step
+    from erabox.core.model import Button, Gesture, Input, Tick
 
     config = Config()
     game, _ = step(new_game(config), Input(Button.ERA, Gesture.PRESS), 0.0)

@@ -30,8 +30,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from device.core.config import Config, IntroConfig, RealtimeConfig
-from device.core.machine import (
+from erabox.core.config import Config, IntroConfig, RealtimeConfig
+from erabox.core.machine import (
     Game,
     describe,
     elapsed,
@@ -45,7 +45,7 @@ from device.core.machine import (
     step,
     timeline,
 )
-from device.core.model import (
+from erabox.core.model import (
     Button,
     Effect,
     Event,
@@ -62,7 +62,7 @@ from device.core.model import (
     Sound,
     Tick,
 )
-from device.core.snapshot import dumps, loads
+from erabox.core.snapshot import dumps, loads
 
 CONFIGS = [
     Config(),

@@ -10,11 +10,11 @@ from itertools import combinations
 import pytest
 from PIL import Image, ImageChops
 
-from device.ui.gallery import PANELS
-from device.ui.panel import Panel
-from device.ui.render import DigitsItem, IconItem, TextItem, layout, render
-from device.ui.samples import sample_renders
-from device.ui.strings import LANGUAGES
+from erabox.ui.gallery import PANELS
+from erabox.ui.panel import Panel
+from erabox.ui.render import DigitsItem, IconItem, TextItem, layout, render
+from erabox.ui.samples import sample_renders
+from erabox.ui.strings import LANGUAGES
 
 MARGIN = 2
 PANEL_IDS = [f"{panel.width}x{panel.height}" for panel in PANELS]
@@ -66,8 +66,8 @@ def test_every_text_keeps_a_2px_margin(name: str, screen: object, no_sound: bool
 def test_the_measure_catches_text_at_the_edge() -> None:
     from dataclasses import replace
 
-    from device.core.model import Mode, Phase, Screen
-    from device.ui.text import fit_text
+    from erabox.core.model import Mode, Phase, Screen
+    from erabox.ui.text import fit_text
 
     screen = Screen(Phase.SETUP, 1, Mode.REALTIME, new_game=True)
     image = render(screen)
@@ -85,7 +85,7 @@ def test_the_measure_catches_text_at_the_edge() -> None:
 @pytest.mark.parametrize("panel", PANELS, ids=PANEL_IDS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_selftest_pages_keep_the_margin_too(language: str, panel: Panel) -> None:
-    from device.ui.gallery import selftest_frames
+    from erabox.ui.gallery import selftest_frames
 
     pages = [(name, frame) for name, frame in selftest_frames(language, panel)
              if "pattern" not in name]  # the test patterns light the edges on purpose

@@ -22,8 +22,8 @@ import json, os, sys
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pygame
-from device.adapters.audio import PygameMixer
-from device.core.config import AudioConfig
+from erabox.adapters.audio import PygameMixer
+from erabox.core.config import AudioConfig
 
 placed = []
 play = pygame.mixer.music.play

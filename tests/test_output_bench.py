@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.benchmarks import output
+from erabox.benchmarks import output
 
 RATE = output.RATE
 PERIOD = 512

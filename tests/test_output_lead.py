@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from device.app import Box
-from device.core.audio_plan import output_lead_s
-from device.core.config import AudioConfig, Config
-from device.core.events import EventRecorder
-from device.core.model import Button, Effect, Gesture, Input, PlaySound, Sound, Tick
-from device.driver import MemoryState
-from device.ports import InboxItem, Stop
+from erabox.app import Box
+from erabox.core.audio_plan import output_lead_s
+from erabox.core.config import AudioConfig, Config
+from erabox.core.events import EventRecorder
+from erabox.core.model import Button, Effect, Gesture, Input, PlaySound, Sound, Tick
+from erabox.driver import MemoryState
+from erabox.ports import InboxItem, Stop
 
 
 class VirtualClock:

@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+
 from audio_analysis import read_raw
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,9 @@ def build_wheel(tmp_path: Path) -> Path:
 def test_a_plain_install_plays_the_sounds_it_carries(tmp_path: Path) -> None:
     wheel = build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
-    assert {f"device/sounds/{name}" for name in SOUND_FILES} <= set(names)
+    assert {f"erabox/sounds/{name}" for name in SOUND_FILES} <= set(names)
+    # The import package is erabox; nothing named `device` goes into site-packages.
+    assert not [name for name in names if name.startswith("device")], names
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
@@ -67,7 +70,7 @@ def test_a_plain_install_plays_the_sounds_it_carries(tmp_path: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     work = tmp_path / "work"
     work.mkdir()
-    where = subprocess.run([str(python), "-c", "import device; print(device.SOUNDS_DIR)"],
+    where = subprocess.run([str(python), "-c", "import erabox; print(erabox.SOUNDS_DIR)"],
                            cwd=work, env=env, check=True, capture_output=True,
                            text=True).stdout.strip()
     assert Path(where).is_relative_to(site), where  # the installed package, not this checkout

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from device.core.config import Config, IntroConfig, RealtimeConfig
-from device.core.machine import Game, new_game, next_deadline, restore, step
-from device.core.model import (
+from erabox.core.config import Config, IntroConfig, RealtimeConfig
+from erabox.core.machine import Game, new_game, next_deadline, restore, step
+from erabox.core.model import (
     Button,
     Effect,
     Gesture,
@@ -39,7 +39,7 @@ from device.core.model import (
     Sound,
     Tick,
 )
-from device.core.snapshot import dumps, loads
+from erabox.core.snapshot import dumps, loads
 
 REALTIME = Config(realtime=RealtimeConfig(
     length_s=60.0, scholar_cues_s=(6.0, 12.0, 18.5, 24.0, 30.0, 36.25, 48.0), lead_in_s=2,
@@ -224,7 +224,7 @@ def _upcoming_cue_moments(box: Box) -> list[float]:
         return [game.lead_in_started + box.config.realtime.lead_in_s]
     if game.phase is not Phase.RUNNING or game.anchor is None:
         return []
-    from device.core.machine import timeline
+    from erabox.core.machine import timeline
 
     return [game.anchor + cue.at for cue in timeline(box.config)[game.cues_done:]]
 
@@ -260,7 +260,7 @@ def check_calls(table: Table, expected: set[tuple[object, ...]]) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_power_cuts_in_a_realtime_era_never_lose_or_double_a_call(seed: int) -> None:
-    from device.core.machine import timeline
+    from erabox.core.machine import timeline
 
     table = play_realtime(seed, cuts=5)
     assert table.cuts == 5
@@ -317,7 +317,7 @@ class RecordingAudio:
 
 
 def test_the_loop_has_a_press_on_disk_before_its_cry_sounds() -> None:
-    from device.app import Box as Loop
+    from erabox.app import Box as Loop
 
     log: list[str] = []
     loop = Loop(INTRO, state_file=RecordingStateFile(log),  # type: ignore[arg-type]
@@ -330,7 +330,7 @@ def test_the_loop_has_a_press_on_disk_before_its_cry_sounds() -> None:
 
 
 def test_the_loop_has_an_armed_cue_on_disk_before_it_sounds() -> None:
-    from device.app import Box as Loop
+    from erabox.app import Box as Loop
 
     log: list[str] = []
     loop = Loop(REALTIME, state_file=RecordingStateFile(log),  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ def launch(tmp_path: Path, script: str, run: int) -> tuple[subprocess.Popen[byte
     events = tmp_path / f"{run}.jsonl"
     with open(tmp_path / f"{run}.log", "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+            [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
              "--display", "none", "--audio", "none", "--script", str(tmp_path / f"{run}.script"),
              "--events", str(events)],
             env=daemon_env(tmp_path), stdout=subprocess.DEVNULL, stderr=log)

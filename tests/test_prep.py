@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from device.core.prep import PrepStep, steps
+from erabox.core.prep import PrepStep, steps
 
 REMOVE = {"prep_remove_cards", "prep_remove_leaders"}
 

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from device.core.model import Mode, Phase, Prompt, Question, Screen
-from device.ui.panel import Panel
-from device.ui.render import (
+from erabox.core.model import Mode, Phase, Prompt, Question, Screen
+from erabox.ui.panel import Panel
+from erabox.ui.render import (
     DigitsItem,
     Layout,
     ProgressItem,
@@ -25,9 +25,9 @@ from device.ui.render import (
     layout,
     render,
 )
-from device.ui.samples import sample_renders, sample_screens
-from device.ui.strings import COLOUR_NAMES_JA, LANGUAGES
-from device.ui.text import ELLIPSIS
+from erabox.ui.samples import sample_renders, sample_screens
+from erabox.ui.strings import COLOUR_NAMES_JA, LANGUAGES
+from erabox.ui.text import ELLIPSIS
 
 SAMPLES = sample_screens()
 SAMPLE = dict(SAMPLES)
@@ -323,7 +323,7 @@ def test_a_panel_without_layouts_is_refused() -> None:
 
 
 def test_the_bench_times_every_render() -> None:
-    from device.benchmarks.footprint import render_times_ms
+    from erabox.benchmarks.footprint import render_times_ms
 
     # How fast is a figure for `make bench` (render p50/p99), not an assertion here.
     times = render_times_ms(200)

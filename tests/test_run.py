@@ -38,7 +38,7 @@ def daemon_env(tmp_path: Path) -> dict[str, str]:
 def start_daemon(tmp_path: Path, config: str, script: str | None, events: Path,
                  name: str = "run") -> subprocess.Popen[bytes]:
     (tmp_path / "erabox.toml").write_text(config)
-    args = [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+    args = [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
             "--display", "none", "--events", str(events)]
     if script is not None:
         (tmp_path / f"{name}.script").write_text(script)
@@ -205,7 +205,7 @@ def test_corrupt_state_file_never_stops_the_box(tmp_path: Path) -> None:
 def test_bad_config_exits_2_naming_the_key(tmp_path: Path, bad: str) -> None:
     (tmp_path / "bad.toml").write_text(bad)
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "bad.toml"),
+        [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "bad.toml"),
          "--display", "none", "--audio", "none"],
         env=daemon_env(tmp_path), capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
@@ -221,7 +221,7 @@ def test_unopenable_audio_driver_runs_silent_with_one_warning(tmp_path: Path) ->
     env = daemon_env(tmp_path)
     env["SDL_AUDIODRIVER"] = "no_such_driver"
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+        [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
          "--display", "none", "--audio", "auto", "--script", str(tmp_path / "s.script"),
          "--events", str(events_file)],
         env=env, capture_output=True, text=True, timeout=60)
@@ -246,7 +246,7 @@ def test_a_128x32_panel_in_the_config_is_drawn_at_128x32(tmp_path: Path) -> None
     (tmp_path / "erabox.toml").write_text(SHORT_ERA + "[display]\nheight = 32\n")
     (tmp_path / "s.script").write_text("0.2 era press\n1.0 end\n")
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+        [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
          "--display", f"png:{frames}", "--audio", "none", "--script", str(tmp_path / "s.script")],
         env=daemon_env(tmp_path), capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -256,10 +256,10 @@ def test_a_128x32_panel_in_the_config_is_drawn_at_128x32(tmp_path: Path) -> None
         with Image.open(file) as image:
             assert image.size == (128, 32), file.name
     # The first frame is the first screen (the preparation guide) as the 128x32 layout draws it.
-    from device.config_file import load_config
-    from device.simulate import simulate
-    from device.ui.panel import Panel
-    from device.ui.render import render
+    from erabox.config_file import load_config
+    from erabox.simulate import simulate
+    from erabox.ui.panel import Panel
+    from erabox.ui.render import render
 
     config = load_config(str(tmp_path / "erabox.toml"))
     shown: list[Any] = []

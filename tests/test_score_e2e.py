@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 import soundfile
-from audio_analysis import locate, read_raw, sound_spans
 
-from device.core.config import AudioConfig
+from audio_analysis import locate, read_raw, sound_spans
+from erabox.core.config import AudioConfig
 
 RATE = 44100
 SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
@@ -84,7 +84,7 @@ def test_score_keeps_its_place_through_a_pause_and_a_restart(tmp_path: Path) -> 
     env.pop("SDL_DISKAUDIODELAY", None)
     launched = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--config", str(tmp_path / "erabox.toml"),
+        [sys.executable, "-m", "erabox", "run", "--config", str(tmp_path / "erabox.toml"),
          "--display", "none", "--script", str(tmp_path / "s.script"),
          "--events", str(events)],
         env=env, capture_output=True, text=True, timeout=120, check=False)

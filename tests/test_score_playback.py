@@ -1,9 +1,9 @@
 """The era score in the audio planner (virtual clock): style choice, and an era of another
-length than the score's 540 s, which seeks at its scholar calls (device/core/score.py)."""
+length than the score's 540 s, which seeks at its scholar calls (device/erabox/core/score.py)."""
 
 from __future__ import annotations
 
-from device.core.audio_plan import (
+from erabox.core.audio_plan import (
     SEEK_AFTER_S,
     AudioPlan,
     Command,
@@ -12,8 +12,8 @@ from device.core.audio_plan import (
     ResumeMusic,
     StartMusic,
 )
-from device.core.config import AudioConfig
-from device.core.model import Mode, Music, MusicAction, PlaySound, Sound
+from erabox.core.config import AudioConfig
+from erabox.core.model import Mode, Music, MusicAction, PlaySound, Sound
 
 SOUNDS = "/box/sounds"
 SCORE1 = f"{SOUNDS}/era1_score.ogg"

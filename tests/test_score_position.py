@@ -1,4 +1,4 @@
-"""Where the 540 s era score plays for any era length and scholar calls (device/core/score)."""
+"""Where the 540 s era score plays for any era length and scholar calls (erabox.core.score)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from device.core.score import (
+from erabox.core.score import (
     SCORE_LENGTH_S,
     SCORE_SECTIONS_S,
     SECTION_TAIL_S,
@@ -101,7 +101,7 @@ def test_the_mapping_always_ends_each_section_on_its_call(length: float, first: 
 
 
 def test_music_style_is_a_config_choice() -> None:
-    from device.core.config import ConfigError, parse_config
+    from erabox.core.config import ConfigError, parse_config
 
     assert parse_config("").audio.music_style == "score"
     assert parse_config('[audio]\nmusic_style = "synth"\n').audio.music_style == "synth"

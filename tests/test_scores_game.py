@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from erabox.core.config import Config, IntroConfig
+from erabox.core.model import Button, Gesture, Mode
 from test_settings_game import Table
-
-from device.core.config import Config, IntroConfig
-from device.core.model import Button, Gesture, Mode
 
 N, E = Button.NEXT, Button.ERA
 P, H = Gesture.PRESS, Gesture.HOLD

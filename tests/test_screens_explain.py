@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conftest import Table
-
-from device.core.config import Config
-from device.core.machine import screen
-from device.core.model import Button, Gesture, Phase, Prompt
-from device.ui.render import layout
+from erabox.core.config import Config
+from erabox.core.machine import screen
+from erabox.core.model import Button, Gesture, Phase, Prompt
+from erabox.ui.render import layout
 
 N, E, VD = Button.NEXT, Button.ERA, Button.VOL_DOWN
 P, H = Gesture.PRESS, Gesture.HOLD

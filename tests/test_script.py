@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from device.core.model import Button, Gesture, Input
-from device.core.script import End, Restart, ScriptError, ScriptLine, parse_script
+from erabox.core.model import Button, Gesture, Input
+from erabox.core.script import End, Restart, ScriptError, ScriptLine, parse_script
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = "0 era press\n"
@@ -74,7 +74,7 @@ def test_script_error_is_a_value_error() -> None:
 
 
 def simulate(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "device", "simulate", *args],
+    return subprocess.run([sys.executable, "-m", "erabox", "simulate", *args],
                           input=script, capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 

@@ -15,12 +15,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 from PIL import Image
 
-from device import SOUNDS_DIR
-from device.adapters.buttons import CueLed
-from device.adapters.display import frame_bytes
-from device.core.config import Config, parse_config
-from device.core.model import PlaySound, SetVolume
-from device.selftest import PATTERNS, held_at_power_up, pattern_image, run_selftest
+from erabox import SOUNDS_DIR
+from erabox.adapters.buttons import CueLed
+from erabox.adapters.display import frame_bytes
+from erabox.core.config import Config, parse_config
+from erabox.core.model import PlaySound, SetVolume
+from erabox.selftest import PATTERNS, held_at_power_up, pattern_image, run_selftest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,7 +70,7 @@ def test_patterns_are_what_they_say() -> None:
 
 def test_selftest_on_mock_pins_and_dummy_audio(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    from device.adapters.audio import Audio
+    from erabox.adapters.audio import Audio
 
     config = parse_config("[audio]\nvolume = 0.4\n", "test.toml")
     factory = MockFactory()
@@ -151,7 +151,7 @@ def test_erabox_selftest_command_headless(tmp_path: Path) -> None:
                ERABOX_CONFIG=str(tmp_path / "none.toml"))
     (tmp_path / "none.toml").write_text("[display]\ni2c_bus = 97\n", encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "device", "selftest", "--display", "none", "--seconds", "0",
+        [sys.executable, "-m", "erabox", "selftest", "--display", "none", "--seconds", "0",
          "--pattern-seconds", "0"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -166,7 +166,7 @@ def test_erabox_selftest_command_headless(tmp_path: Path) -> None:
 def test_selftest_draws_at_the_configured_panel_size(tmp_path: Path) -> None:
     """With `[display] height = 32` every page and test pattern is a 128x32 frame (so the
     self-test shows at once whether the key matches the panel)."""
-    from device.ui.panel import Panel
+    from erabox.ui.panel import Panel
 
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", SDL_AUDIODRIVER="dummy",
                ERABOX_CONFIG=str(tmp_path / "small.toml"))
@@ -174,7 +174,7 @@ def test_selftest_draws_at_the_configured_panel_size(tmp_path: Path) -> None:
                                          encoding="utf-8")
     frames = tmp_path / "frames"
     done = subprocess.run(
-        [sys.executable, "-m", "device", "selftest", "--display", f"png:{frames}",
+        [sys.executable, "-m", "erabox", "selftest", "--display", f"png:{frames}",
          "--seconds", "0", "--pattern-seconds", "0"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from device.adapters.settings_file import SettingsFile, settings_path
-from device.core import settings as s
-from device.core.config import Config, parse_config
-from device.core.machine import new_game, screen, state_name, step
-from device.core.model import (
+from erabox.adapters.settings_file import SettingsFile, settings_path
+from erabox.core import settings as s
+from erabox.core.config import Config, parse_config
+from erabox.core.machine import new_game, screen, state_name, step
+from erabox.core.model import (
     Button,
     FlashCue,
     Gesture,

@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from device.adapters.buttons import Buttons
-from device.adapters.settings_file import SettingsFile, settings_path
-from device.adapters.state_file import StateFile
-from device.app import Box, PowerCut, Stop
-from device.core.config import Config
-from device.core.events import EventRecorder
-from device.core.machine import state_name
-from device.core.model import Button, Gesture, Input, Phase, Prompt
+from erabox.adapters.buttons import Buttons
+from erabox.adapters.settings_file import SettingsFile, settings_path
+from erabox.adapters.state_file import StateFile
+from erabox.app import Box, PowerCut, Stop
+from erabox.core.config import Config
+from erabox.core.events import EventRecorder
+from erabox.core.machine import state_name
+from erabox.core.model import Button, Gesture, Input, Phase, Prompt
 
 N, E = Button.NEXT, Button.ERA
 P, H = Gesture.PRESS, Gesture.HOLD
@@ -126,7 +126,7 @@ def menu_item(t: Table) -> str | None:
 
 
 def _screen(t: Table) -> Any:
-    from device.core.machine import screen
+    from erabox.core.machine import screen
 
     return screen(t.box.game, 0.0)
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_run import SHORT_ERA, daemon_env, read_events, start_daemon, wait_for
 
-from device.adapters import state_file as state_file_module
-from device.adapters.display import NullDisplay
-from device.adapters.state_file import StateFile
-from device.app import Box, Redraw, ScreenWorker, Stop
-from device.core.config import Config
-from device.core.model import Button, Gesture, Input
+from erabox.adapters import state_file as state_file_module
+from erabox.adapters.display import NullDisplay
+from erabox.adapters.state_file import StateFile
+from erabox.app import Box, Redraw, ScreenWorker, Stop
+from erabox.core.config import Config
+from erabox.core.model import Button, Gesture, Input
+from test_run import SHORT_ERA, daemon_env, read_events, start_daemon, wait_for
 
 LONG_ERA = SHORT_ERA.replace("length_s = 4", "length_s = 600").replace("[1.5, 3]", "[300]")
 
@@ -81,8 +81,8 @@ def test_usr1_saves_now_and_keeps_running(tmp_path: Path) -> None:
 # thread the same way (pthread_cond_wait resumes after a signal) until the box has stopped.
 STUCK_WINDOW = """
 import ctypes, sys, threading
-from device import cli
-from device.adapters import window
+from erabox import cli
+from erabox.adapters import window
 
 libc = ctypes.CDLL(None)
 mutex, cond = ctypes.create_string_buffer(128), ctypes.create_string_buffer(128)

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from device.core.config import Config
+from erabox.core.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 RT = Config().realtime
@@ -40,7 +40,7 @@ SOUNDS = {"gong", "cry", "tick", "music_start", "music_stop", "music_pause", "mu
 
 def simulate(script: str, *args: str) -> list[dict[str, Any]]:
     done = subprocess.run(
-        [sys.executable, "-m", "device", "simulate", "--script", "-", *args],
+        [sys.executable, "-m", "erabox", "simulate", "--script", "-", *args],
         input=script, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
@@ -158,7 +158,7 @@ def test_restart_before_anything_was_saved_is_a_fresh_game() -> None:
 
 
 def test_bad_until_is_refused() -> None:
-    done = subprocess.run([sys.executable, "-m", "device", "simulate", "--until", "soon"],
+    done = subprocess.run([sys.executable, "-m", "erabox", "simulate", "--until", "soon"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert "--until" in done.stderr
@@ -166,7 +166,7 @@ def test_bad_until_is_refused() -> None:
 
 def test_missing_config_file_exits_2(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "device", "simulate", "--config", str(tmp_path / "x.toml")],
+        [sys.executable, "-m", "erabox", "simulate", "--config", str(tmp_path / "x.toml")],
         capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
     assert "x.toml" in done.stderr and done.stdout == ""

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Table
 
-from device.adapters import state_file as state_file_module
-from device.adapters.state_file import StateFile, resolve_state_path, write_atomically
-from device.core.config import Config
-from device.core.machine import describe, new_game, restore, snapshot
-from device.core.model import Button, Gesture, Mode, Phase
-from device.core.snapshot import SnapshotError, dumps, loads
+from conftest import Table
+from erabox.adapters import state_file as state_file_module
+from erabox.adapters.state_file import StateFile, resolve_state_path, write_atomically
+from erabox.core.config import Config
+from erabox.core.machine import describe, new_game, restore, snapshot
+from erabox.core.model import Button, Gesture, Mode, Phase
+from erabox.core.snapshot import SnapshotError, dumps, loads
 
 CFG = Config()
 
@@ -168,7 +168,7 @@ def test_unusable_file_is_moved_aside_with_one_warning(
 
 def test_unusable_file_gives_the_box_a_fresh_game(state_path: Path,
                                                   caplog: pytest.LogCaptureFixture) -> None:
-    from device.app import Box
+    from erabox.app import Box
 
     state_path.parent.mkdir(parents=True)
     state_path.write_text(BROKEN["unknown schema version"], encoding="utf-8")
@@ -183,7 +183,7 @@ def test_unusable_file_gives_the_box_a_fresh_game(state_path: Path,
 
 
 def test_a_good_file_gives_the_box_its_game_back(state_path: Path) -> None:
-    from device.app import Box
+    from erabox.app import Box
 
     state_path.parent.mkdir(parents=True)
     state_path.write_text(dumps(SNAPSHOTS["intro_round 4"]), encoding="utf-8")

@@ -25,6 +25,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+
 import score_analysis
 
 ROOT = Path(__file__).resolve().parent.parent

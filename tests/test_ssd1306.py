@@ -17,17 +17,17 @@ from collections.abc import Callable, Iterator
 import adafruit_ssd1306
 import pytest
 from PIL import Image, ImageDraw
-from ssd1306_emulator import PAGE, VERTICAL, EmulatedI2CBus, Ssd1306Emulator
 
-from device.adapters.display import open_display, probe_ssd1306
-from device.adapters.oled import (
+from erabox.adapters.display import open_display, probe_ssd1306
+from erabox.adapters.oled import (
     LinuxI2CBus,
     Ssd1306Display,
     device_answers,
     find_ssd1306,
     panel_bytes,
 )
-from device.core.config import DisplayConfig
+from erabox.core.config import DisplayConfig
+from ssd1306_emulator import PAGE, VERTICAL, EmulatedI2CBus, Ssd1306Emulator
 
 TIMEOUT = 10.0  # generous: a shared, noisy machine
 
@@ -153,7 +153,7 @@ def test_rotation_180_is_not_a_mirror(make_display, bus) -> None:
 
 
 def _samples() -> list[tuple[str, object]]:
-    from device.ui.samples import sample_screens
+    from erabox.ui.samples import sample_screens
 
     samples = list(sample_screens())
     assert len(samples) >= 3, "expected several sample screens"
@@ -163,7 +163,7 @@ def _samples() -> list[tuple[str, object]]:
 @pytest.mark.parametrize("rotate", [0, 180])
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_real_screens_reach_the_panel_pixel_exact(make_display, bus, rotate, language) -> None:
-    from device.ui.render import render
+    from erabox.ui.render import render
 
     display = make_display(rotate=rotate)
     shown = 0
@@ -579,8 +579,8 @@ def test_set_contrast_reaches_the_panel_for_oled_care(make_display, bus) -> None
 def test_a_128x32_panel_gets_32_row_frames_pixel_exact(rotate, language) -> None:
     """The real driver, told the config's height, drives a 32-row module: multiplex 32, four
     pages of data per frame, and the 128x32 layouts appear upright and pixel-exact."""
-    from device.ui.panel import Panel
-    from device.ui.render import render
+    from erabox.ui.panel import Panel
+    from erabox.ui.render import render
 
     bus = EmulatedI2CBus({0x3C: Ssd1306Emulator(rows=32)})
     display = Ssd1306Display(DisplayConfig(height=32, rotate=rotate), bus=bus)
@@ -614,9 +614,9 @@ def test_a_128x64_driver_on_a_32_row_module_shows_half_the_picture() -> None:
     32-row panel show the whole frame (the test above), not the emulator. (The emulator
     models the glass's rows, not the COM pin wiring option the driver also sets for 32 rows,
     so a real module shows a differently wrong picture.)"""
-    from device.ui.panel import Panel
-    from device.ui.render import render
-    from device.ui.samples import sample_screens
+    from erabox.ui.panel import Panel
+    from erabox.ui.render import render
+    from erabox.ui.samples import sample_screens
 
     bus = EmulatedI2CBus({0x3C: Ssd1306Emulator(rows=32)})
     display = Ssd1306Display(DisplayConfig(), bus=bus)  # height 64: the wrong key for it

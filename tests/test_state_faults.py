@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from device.adapters.state_file import MAX_STATE_BYTES, StateFile, StateInUse
-from device.core.config import Config
-from device.core.machine import new_game, snapshot
-from device.core.snapshot import SnapshotError, dumps, loads
+from erabox.adapters.state_file import MAX_STATE_BYTES, StateFile, StateInUse
+from erabox.core.config import Config
+from erabox.core.machine import new_game, snapshot
+from erabox.core.snapshot import SnapshotError, dumps, loads
 
 CFG = Config()
 GOOD = snapshot(new_game(CFG), 0.0)
@@ -136,7 +136,7 @@ def test_the_box_starts_with_a_fifo_as_state_file(tmp_path: Path) -> None:
     env.pop("ERABOX_CONFIG", None)
     (tmp_path / "end.script").write_text("0.2 end\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--display", "none", "--audio", "none",
+        [sys.executable, "-m", "erabox", "run", "--display", "none", "--audio", "none",
          "--script", str(tmp_path / "end.script"), "--events", "-"],
         env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -217,7 +217,7 @@ def test_a_second_daemon_exits_2_with_a_clear_message(locked: StateFile,
     env.pop("DISPLAY", None)
     env.pop("ERABOX_CONFIG", None)
     result = subprocess.run(
-        [sys.executable, "-m", "device", "run", "--display", "none", "--audio", "none"],
+        [sys.executable, "-m", "erabox", "run", "--display", "none", "--audio", "none"],
         env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert result.returncode == 2, result.stderr
     assert "in use by another erabox" in result.stderr and str(state_path) in result.stderr

@@ -8,8 +8,8 @@ from importlib import resources
 import pytest
 from fontTools.ttLib import TTFont
 
-from device.ui import strings as catalogue
-from device.ui.strings import (
+from erabox.ui import strings as catalogue
+from erabox.ui.strings import (
     COLOUR_NAMES_JA,
     LANGUAGES,
     SAMPLE_VALUES,
@@ -21,7 +21,7 @@ from device.ui.strings import (
     filled,
     say,
 )
-from device.ui.text import (
+from erabox.ui.text import (
     BREAK_HINT,
     ELLIPSIS,
     MISSING,
@@ -36,7 +36,7 @@ from device.ui.text import (
 @pytest.fixture(scope="module")
 def font_characters() -> set[str]:
     """Every character the bundled font maps, read from its cmap (independent of Pillow)."""
-    font_file = resources.files("device.ui") / "fonts" / "misaki_gothic.ttf"
+    font_file = resources.files("erabox.ui") / "fonts" / "misaki_gothic.ttf"
     with resources.as_file(font_file) as path:
         return {chr(code) for code in TTFont(str(path)).getBestCmap()}
 

@@ -2,7 +2,7 @@
 
 Layers, lowest first. A module may import modules of its own layer or of a lower one, never of a
 higher one (imports inside functions and under TYPE_CHECKING count too); and the import graph
-has no cycle. Each module's layer is that of the longest prefix listed (`device` itself only
+has no cycle. Each module's layer is that of the longest prefix listed (`erabox` itself only
 stands for the package's `__init__`: a new top-level module must be given its layer here).
 """
 
@@ -14,21 +14,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "device"
+PACKAGE = ROOT / "device" / "erabox"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("device", "device.core"),  # the pure core, and the package's own constants (`device` alone)
-    ("device.ui", "device.ports", "device.workers"),  # pixels; the ports; thread helpers
-    ("device.adapters", "device.syslibs", "device.config_file", "device.script_file"),  # parts
-    ("device.driver", "device.frames", "device.simulate", "device.selftest"),  # drivers
-    ("device.app",),  # the composition root of `erabox run`
-    ("device.benchmarks", "device.bench"),  # `erabox bench`: runs the app in-process
-    ("device.cli", "device.__main__"),  # the command line
+    ("erabox", "erabox.core"),  # the pure core, and the package's own constants (`erabox` alone)
+    ("erabox.ui", "erabox.ports", "erabox.workers"),  # pixels; the ports; thread helpers
+    ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file"),  # parts
+    ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest"),  # drivers
+    ("erabox.app",),  # the composition root of `erabox run`
+    ("erabox.benchmarks", "erabox.bench"),  # `erabox bench`: runs the app in-process
+    ("erabox.cli", "erabox.__main__"),  # the command line
 ]
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -39,7 +39,7 @@ def all_modules() -> dict[str, Path]:
 
 
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """The device modules `name` imports, anywhere in its text."""
+    """The erabox modules `name` imports, anywhere in its text."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -62,7 +62,7 @@ def layer_of(name: str) -> int:
     best, best_len = None, -1
     for index, prefixes in enumerate(LAYERS):
         for prefix in prefixes:
-            inside = name == prefix or (prefix != "device" and name.startswith(prefix + "."))
+            inside = name == prefix or (prefix != "erabox" and name.startswith(prefix + "."))
             if inside and len(prefix) > best_len:
                 best, best_len = index, len(prefix)
     assert best is not None, f"{name} is in no layer: add it to LAYERS"
@@ -115,21 +115,21 @@ def test_no_import_cycles() -> None:
 
 def test_a_new_top_level_module_needs_a_layer() -> None:
     with pytest.raises(AssertionError, match="no layer"):
-        layer_of("device.newcomer")
+        layer_of("erabox.newcomer")
 
 
 def test_the_checker_sees_an_upward_import_and_a_cycle(tmp_path: Path) -> None:
     """The checks above can fail: an adapter importing the app, and two modules importing
     each other, are both found."""
-    known = {"device.app", "device.adapters.window", "device.adapters.display",
-             "device.adapters.oled", "device.ports"}
+    known = {"erabox.app", "erabox.adapters.window", "erabox.adapters.display",
+             "erabox.adapters.oled", "erabox.ports"}
     window = tmp_path / "window.py"
-    window.write_text("def run():\n    from device.app import Stop\n", encoding="utf-8")
-    assert imports_of("device.adapters.window", window, known) == {"device.app"}
-    assert layer_of("device.app") > layer_of("device.adapters.window")
+    window.write_text("def run():\n    from erabox.app import Stop\n", encoding="utf-8")
+    assert imports_of("erabox.adapters.window", window, known) == {"erabox.app"}
+    assert layer_of("erabox.app") > layer_of("erabox.adapters.window")
     oled = tmp_path / "oled.py"
     oled.write_text("from .display import frame_bytes\n", encoding="utf-8")
-    assert imports_of("device.adapters.oled", oled, known) == {"device.adapters.display"}
+    assert imports_of("erabox.adapters.oled", oled, known) == {"erabox.adapters.display"}
     init = tmp_path / "__init__.py"
     init.write_text("from .. import ports\n", encoding="utf-8")
-    assert imports_of("device.adapters", init, known) == {"device.ports"}
+    assert imports_of("erabox.adapters", init, known) == {"erabox.ports"}

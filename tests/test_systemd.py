@@ -25,7 +25,7 @@ from types import ModuleType
 
 import pytest
 
-from device.core.config import ButtonsConfig, DisplayConfig
+from erabox.core.config import ButtonsConfig, DisplayConfig
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "erabox.service"
@@ -127,8 +127,8 @@ def test_install_lays_out_the_box_without_touching_the_system(
     assert "offline systemctl --root=" in calls and "offline systemd-sysusers --root=" in calls
 
     box = root / "opt" / "erabox"
-    for wanted in ("pyproject.toml", "Makefile", "tools/bootstrap.sh", "device/cli.py",
-                   "device/core/model.py", "systemd/erabox.service",
+    for wanted in ("pyproject.toml", "Makefile", "tools/bootstrap.sh", "device/erabox/cli.py",
+                   "device/erabox/core/model.py", "systemd/erabox.service",
                    "systemd/wait-for-sound.sh"):
         assert (box / wanted).is_file(), wanted
     # Development leftovers stay behind; the venv is built on the target.
@@ -349,7 +349,7 @@ def test_unit_runs_the_daemon_as_run_md_describes() -> None:
     command = settings["ExecStart"][0].split()
     assert command[1] == "run"
     # Every flag the unit passes must exist in the real command line parser.
-    help_text = subprocess.run([sys.executable, "-m", "device", "run", "--help"],
+    help_text = subprocess.run([sys.executable, "-m", "erabox", "run", "--help"],
                                capture_output=True, text=True, timeout=60, check=True).stdout
     for flag in (word for word in command if word.startswith("--")):
         assert flag in help_text, flag
@@ -437,7 +437,7 @@ button.pin.drive_low()
 assert button.is_pressed
 callback = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(lambda x: x + 1)
 assert callback(41) == 42  # libffi closures without W+X memory
-import adafruit_ssd1306, device.app, device.cli  # noqa: F401
+import adafruit_ssd1306, erabox.app, erabox.cli  # noqa: F401
 while channel.get_busy():
     pygame.time.wait(10)
 pygame.mixer.quit()

@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.core.config import Config
-from device.core.machine import ARM_LEAD_S
-from device.core.model import Mode
-from device.core.scores import positions
-from device.core.script import parse_script
-from device.simulate import simulate
+from erabox.core.config import Config
+from erabox.core.machine import ARM_LEAD_S
+from erabox.core.model import Mode
+from erabox.core.scores import positions
+from erabox.core.script import parse_script
+from erabox.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 # The preparation guide has its own tests (test_machine.py, test_scores_game.py): here each
@@ -123,7 +123,7 @@ def intro_key(e: Event) -> tuple[Any, ...]:
 def test_cli_era_one_realtime() -> None:
     """docs/simulate.md's example, through the real command line."""
     done = subprocess.run(
-        [sys.executable, "-m", "device", "simulate", "--script", "-", "--until", "560"],
+        [sys.executable, "-m", "erabox", "simulate", "--script", "-", "--until", "560"],
         input="0 era press\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines()]

@@ -15,10 +15,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageDraw
 
-from device.adapters.buttons import Buttons
-from device.adapters.window import INK, PANEL, WindowDisplay
-from device.core.config import parse_config
-from device.core.model import Button, Gesture, Input
+from erabox.adapters.buttons import Buttons
+from erabox.adapters.window import INK, PANEL, WindowDisplay
+from erabox.core.config import parse_config
+from erabox.core.model import Button, Gesture, Input
 
 
 @pytest.fixture

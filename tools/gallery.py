@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from device.ui.gallery import write_galleries  # noqa: E402
+from erabox.ui.gallery import write_galleries  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from device.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
+from erabox.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
 
 PYTHON_VERSION = "3.11"  # Pi OS Bookworm
 GLIBC_MINORS = (17, 27, 28, 31, 34, 35, 36)  # manylinux tags Bookworm's glibc 2.36 accepts
@@ -93,7 +93,7 @@ def library_problems(dest: Path, machine: str) -> list[str]:
             continue
         package = SONAME_PACKAGES.get(lib)
         if package is None:
-            problems.append(f"{lib} (linked by {wheel}) has no package in device/syslibs.py")
+            problems.append(f"{lib} (linked by {wheel}) has no package in device/erabox/syslibs.py")
         elif package not in packages:
             problems.append(f"{lib} (linked by {wheel}): install.sh does not install {package}")
         else:

@@ -1,5 +1,0 @@
-"""`python -m device` is `erabox`."""
-
-from .cli import main
-
-raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""`python -m erabox` is the `erabox` command."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,581 @@
+"""`erabox run`: the one composition root. Config -> adapters -> one loop.
+
+Threads and who owns what:
+- the loop thread (`Box.run_loop`) owns the game, the mixer calls, the LED and the event log.
+  It sleeps on its inbox until the next deadline of the game or the next input, whichever
+  comes first: no polling. Deadlines come from the game's single monotonic anchor, so a late
+  wake-up never shifts the next cue. It wakes `lead_s` (half a mixer period,
+  `audio_plan.output_lead_s`) before a deadline and steps the game at the deadline's own time:
+  the mixer starts a cue at its next period, so the cue lands centred on its time. The game
+  never sees time go back: a press in that window is stamped at the deadline. What a step
+  does (the effects in the box's order, a power-cut restart, the last save) is
+  `erabox.driver.Driver`, shared with `erabox simulate`.
+  The loop also runs Python's older garbage collections itself, just before it waits and only
+  when the pass fits before its next wake-up (`adapters/collector.py`): a long pass started by
+  any other thread would hold the GIL while a cue is due.
+- gpiozero's and our buttons thread only put `Input`s on the inbox.
+- the screen worker (a `erabox.workers.NewestWorker`) renders the newest screen model and
+  hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
+  delays a cue.
+- signals become inbox items on a small thread (`adapters/signals.py`), so they act at once
+  even while the main thread waits inside SDL.
+- the main thread, with a desktop window, runs its event loop
+  (SDL wants video on the main thread); otherwise it just waits for the loop to finish.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import math
+import os
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from erabox import SOUNDS_DIR
+from erabox.adapters.collector import LoopCollector
+from erabox.adapters.settings_file import SettingsFile, settings_path
+from erabox.adapters.state_file import StateFile, resolve_state_path
+from erabox.config_file import load_config
+from erabox.core import care
+from erabox.core.audio_plan import output_lead_s
+from erabox.core.care import Look
+from erabox.core.config import Config, ConfigError
+from erabox.core.events import EventRecorder
+from erabox.core.machine import (
+    EPS,
+    Game,
+    next_deadline,
+    screen,
+    snapshot,
+)
+from erabox.core.model import (
+    Input,
+    Screen,
+    Tick,
+)
+from erabox.core.script import End, Restart, ScriptLine
+from erabox.driver import Driver, json_lines
+from erabox.ports import (
+    AudioPort,
+    BoxObserver,
+    Chord,
+    CollectorPort,
+    DisplayPort,
+    InboxItem,
+    InputSource,
+    LedPort,
+    PowerCut,
+    Redraw,
+    SaveNow,
+    SettingsStore,
+    StateStore,
+    Stop,
+)
+from erabox.script_file import read_script
+from erabox.ui.panel import Panel
+from erabox.ui.render import HOLD_BLOCKS
+from erabox.workers import ChangedOnly, NewestWorker
+
+if TYPE_CHECKING:
+    from erabox.adapters.audio import Audio
+    from erabox.adapters.buttons import PinFactoryChoice
+    from erabox.adapters.window import WindowDisplay
+
+__all__ = ["Box", "PowerCut", "Redraw", "ScreenWorker", "Stop", "run"]
+
+log = logging.getLogger("erabox")
+
+
+# --- the screen worker ----------------------------------------------------------------------------
+
+
+class ScreenWorker:
+    """Renders the newest screen model on its own thread and hands it to the display.
+
+    Only the newest screen matters: if two arrive while one is being drawn, the older is
+    skipped. Identical screens (with identical status marks) are not redrawn.
+    """
+
+    def __init__(self, display: DisplayPort, language: str,
+                 observer: BoxObserver | None = None, panel: Panel | None = None) -> None:
+        from erabox.ui.look import apply_look
+        from erabox.ui.render import render
+
+        self._render = render
+        self._panel = panel or Panel()  # the panel's size and layouts (from the config)
+        self._apply_look = apply_look
+        self._display = display
+        self._language = language
+        self._observer = observer
+        self._drawn = ChangedOnly[tuple[Screen, bool, Look, bool, bool]]()
+        self._contrast: int | None = None
+        self.frames = 0
+        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int, bool, bool]](
+            "erabox-screen", self._draw)
+
+    def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
+             contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
+        """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
+        `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` /
+        `no_file` add the
+        status marks."""
+        self._worker.put((screen_model, no_sound, t, look or Look(), contrast, no_save,
+                          no_file))
+
+    @property
+    def last(self) -> tuple[Screen, bool, Look, bool, bool] | None:
+        """(screen, no-sound mark, look, cannot-save mark, missing-file mark) of the last
+        frame drawn."""
+        return self._drawn.last
+
+    def close(self) -> None:
+        self._worker.close(timeout=2.0)
+
+    def _draw(self, pending: tuple[Screen, bool, float, Look, int, bool, bool]) -> None:
+        screen_model, no_sound, _step_t, look, contrast, no_save, no_file = pending
+        try:
+            if contrast != self._contrast and hasattr(self._display, "set_contrast"):
+                self._display.set_contrast(contrast)
+                self._contrast = contrast
+        except Exception:
+            log.exception("could not set the screen's contrast")
+        if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
+            return
+        try:
+            language = screen_model.language or self._language  # settings may change it
+            image = self._render(screen_model, language=language, no_sound=no_sound,
+                                 no_save=no_save, no_file=no_file, panel=self._panel)
+            self._display.show(self._apply_look(image, look))
+            self.frames += 1
+        except Exception:  # a drawing bug must not take the box down
+            log.exception("could not draw the screen")
+            return
+        if self._observer is not None:
+            # The hand-over time, not the step's `t`: input-to-frame latency ends here.
+            self._observer.frame(time.monotonic())
+
+
+# --- the loop -------------------------------------------------------------------------------------
+
+
+class Box:
+    """The game loop: one thread owning the game, the mixer calls and the event log."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        state_file: StateStore,
+        audio: AudioPort | None = None,
+        screen_worker: ScreenWorker | None = None,
+        led: LedPort | None = None,
+        events: EventRecorder | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        observer: BoxObserver | None = None,
+        settings_file: SettingsStore | None = None,
+        collector: CollectorPort | None = None,
+    ) -> None:
+        self.config = config
+        self.collector = collector
+        self.audio = audio
+        self.screen_worker = screen_worker
+        self.clock = clock
+        self.observer = observer
+        self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
+        self.driver = Driver(config, state=state_file, settings=settings_file, audio=audio,
+                             led=led, show=self._show, events=events, observer=observer,
+                             clock=clock, t0=clock())
+        self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
+        self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
+        self.missing_files: list[str] = []  # configured sound files that cannot be read
+        self.stopped = threading.Event()
+        # cues are handed to the mixer this long before they are due (0 without sound)
+        self.lead_s = output_lead_s(config.audio) if audio is not None else 0.0
+        self._last_now = -math.inf  # the latest `now` the game was given
+
+    @property
+    def game(self) -> Game:
+        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
+        return self.driver.game
+
+    @property
+    def ready_at(self) -> float:
+        """When the box was ready: time 0 of the event stream and of a script."""
+        return self.driver.t0
+
+    @ready_at.setter
+    def ready_at(self, value: float) -> None:
+        self.driver.t0 = value
+
+    # Called from any thread (button callbacks, signal handlers, the window).
+    def post(self, item: InboxItem) -> None:
+        """Hand an event to the loop (thread-safe, also from a signal handler)."""
+        self.inbox.put(item)
+
+    def start_game(self) -> None:
+        """Come back from the state file, or start a fresh game."""
+        now = self._now()
+        self.care = care.begin(now)
+        self.driver.start(now)
+
+    def run_loop(self) -> None:
+        """Run until a `Stop` arrives. Saves the game on the way out."""
+        try:
+            with self.collector or contextlib.nullcontext():
+                self._loop()
+        finally:
+            self.stopped.set()
+
+    def _now(self, at_least: float = -math.inf) -> float:
+        """The loop's `now`: the clock, but never before `at_least` or the last step's `now`."""
+        self._last_now = max(self.clock(), at_least, self._last_now)
+        return self._last_now
+
+    def _loop(self) -> None:
+        driver = self.driver
+        while True:
+            now = self._now()
+            due = next_deadline(self.game, now)
+            handover = None if due is None else due - self.lead_s  # a cue goes early
+            wake = handover
+            if self.screen_worker is not None:  # the screen's look changes on its own clock
+                look_due = care.next_deadline(self.care, screen(self.game, now), now)
+                if self.chord_since is not None:  # the next block of the hold's progress
+                    step_s = self.config.buttons.both_s / HOLD_BLOCKS
+                    look_due = min(look_due, self.chord_since + step_s * (
+                        math.floor((now - self.chord_since) / step_s + EPS) + 1))
+                wake = look_due if wake is None else min(wake, look_due)
+            if self.collector is not None and self.inbox.empty():  # a quiet moment
+                self.collector.idle(None if wake is None else wake - self.clock())
+            try:
+                if wake is None:
+                    item = self.inbox.get()
+                else:
+                    # from the clock itself: after a step at a deadline `now` is a lead ahead
+                    item = self.inbox.get(timeout=max(0.0, wake - self.clock()))
+            except queue.Empty:
+                item = None
+            now = self._now()
+            if item is None and (handover is None or handover > now + EPS):
+                self._show(screen(self.game, now), now)  # only the look changed
+                continue
+            if isinstance(item, Stop):
+                log.info("stopping (%s)", item.reason)
+                driver.shutdown(now)
+                return
+            if isinstance(item, PowerCut):
+                self._power_cut(now)
+                continue
+            if isinstance(item, SaveNow):
+                log.info("saving the game now (%s)", item.reason)
+                self.driver.state.save(snapshot(self.game, now))
+                continue
+            if isinstance(item, Input):
+                driver.input(item, now)
+                self.care, acts = care.on_press(self.care, screen(self.game, now), now)
+                if not acts:  # a dark screen: the press only wakes it
+                    log.info("screen woken by a press (the press did nothing else)")
+                    self._show(screen(self.game, now), now)
+                    continue
+                self._step(item, now, due=None)
+            elif isinstance(item, Redraw):
+                self._show(screen(self.game, now), now)
+            elif isinstance(item, Chord):
+                self.chord_since = item.since
+                if item.since is not None:  # the hold's progress must be seen: wake the screen
+                    self.care, _ = care.on_press(self.care, screen(self.game, now), now)
+                self._show(screen(self.game, now), now)
+            elif due is not None:  # woken for the deadline: step it at its own time
+                self._step(Tick(), self._now(at_least=due), due=due)
+
+    def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
+        self.driver.step(event, now, due)
+
+    def _power_cut(self, now: float) -> None:
+        """A script's `restart`: silence, forget, and come back from the state file."""
+        self.care = care.begin(now)
+        self.driver.power_cut(now)
+
+    def _show(self, screen_model: Screen, now: float) -> None:
+        if self.screen_worker is not None:
+            no_sound = self.audio is not None and self.audio.problem is not None
+            if self.chord_since is not None and screen_model.question is None:
+                held = (now - self.chord_since) / self.config.buttons.both_s
+                screen_model = replace(screen_model, hold_progress=min(1.0, max(0.0, held)))
+            self.care = care.on_screen(self.care, screen_model, now)
+            look = care.look(self.care, screen_model, now)
+            contrast = look.contrast(self.game.config.display.contrast)
+            marks = {"no_save": self.driver.state.problem is not None,
+                     "no_file": bool(self.missing_files)}
+            # Only the marks that are on: a screen stand-in in a test may not know them.
+            self.screen_worker.show(screen_model, no_sound, now, look, contrast,
+                                    **{k: True for k, on in marks.items() if on})
+
+
+# --- choosing the parts ---------------------------------------------------------------------------
+
+
+def has_desktop() -> bool:
+    """Whether a desktop window can be opened here."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+RUN_DISPLAYS = ("auto", "ssd1306", "window", "terminal", "png:DIR", "none")
+
+
+def check_display_choice(kind: str) -> None:
+    """Refuse an unknown `--display` at once (exit 2), with the closest choice as a hint."""
+    if kind in RUN_DISPLAYS or (kind.startswith("png:") and kind != "png:"):
+        return
+    import difflib
+
+    if kind == "png:":
+        raise ConfigError("--display png:DIR needs a directory, e.g. --display png:/tmp/frames")
+    close = difflib.get_close_matches(kind.lower(), RUN_DISPLAYS, n=1, cutoff=0.6)
+    hint = f" (did you mean --display {close[0]}?)" if close else ""
+    raise ConfigError(f"--display {kind}: unknown display{hint}; erabox run takes "
+                      f"{', '.join(RUN_DISPLAYS)}")
+
+
+def choose_display_kind(kind: str, config: Config) -> str:
+    """`auto`: the OLED when one answers, else a desktop window, else the terminal, else (a
+    headless box) the OLED's bus if there is one."""
+    if kind != "auto":
+        return kind
+    from erabox.adapters.display import probe_ssd1306
+
+    if probe_ssd1306(config.display):
+        return "ssd1306"
+    if has_desktop():
+        return "window"
+    if sys.stdout.isatty():
+        return "terminal"
+    if Path(f"/dev/i2c-{config.display.i2c_bus}").exists():
+        # Headless with an I2C bus: this is a box whose OLED did not answer yet (loose cable,
+        # slow power-up). Use it anyway: it logs the problem and keeps retrying.
+        return "ssd1306"
+    return "none"
+
+
+def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | None]:
+    if not target:
+        return None, None
+    stream: TextIO = sys.stdout if target == "-" else open(  # noqa: SIM115 (closed at exit)
+        target, "w", encoding="utf-8", buffering=1)
+
+    return EventRecorder(json_lines(stream, flush=True)), (None if target == "-" else stream)
+
+
+def _script_player(lines: list[ScriptLine], box: Box, buttons: InputSource,
+                   stop: threading.Event) -> threading.Thread:
+    """Replays script lines in real time (docs/run.md): gestures go through the mock pins."""
+
+    from erabox.adapters.buttons import act_out
+
+    def play() -> None:
+        for line in lines:
+            delay = box.ready_at + line.at - box.clock()
+            if delay > 0 and stop.wait(delay):
+                return
+            action = line.action
+            if isinstance(action, End):
+                box.post(Stop("script end"))
+                return
+            if isinstance(action, Restart):
+                box.post(PowerCut())
+            else:
+                act_out(action, buttons, box.post)
+
+    thread = threading.Thread(target=play, name="erabox-script", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warn_undrawable_names(config: Config) -> None:
+    """Player colours come from the config: say once if the screen cannot draw one."""
+    from erabox.ui.strings import colour_name
+    from erabox.ui.text import unsupported_characters
+
+    for colour in config.players:
+        missing = unsupported_characters(colour_name(colour, config.language))
+        if missing:
+            log.warning("players: the screen has no glyph for %s in %r; it shows '?' there",
+                        " ".join(sorted(missing)), colour)
+
+
+def _warn_missing_sound_files(config: Config) -> list[str]:
+    """Say at start which configured sound files cannot be read, not only once a sound device
+    opens (the built-in sound plays instead; the audio adapter says so again when it loads)."""
+    audio = config.audio
+    keys = [("audio.gong", audio.gong), ("audio.cry", audio.cry), ("audio.tick", audio.tick)]
+    keys += [(f"era{n}.music", era.music) for n, era in enumerate(audio.eras, start=1)]
+    missing = []
+    for key, name in keys:
+        if name and not (os.path.isfile(name) and os.access(name, os.R_OK)):
+            why = "does not exist" if not os.path.exists(name) else "cannot be read"
+            log.warning("%s: the sound file %s %s; the built-in sound plays instead",
+                        key, name, why)
+            missing.append(name)
+    return missing
+
+
+def _return_big_buffers_to_the_system() -> None:
+    """Ask glibc to give large blocks (a decoded era loop is ~12 MB) back to the system when
+    they are freed. By default it keeps them in its heap, and a box that has played three eras
+    would sit on ~40 MB it no longer uses (measured by `make soak`). Same effect as
+    MALLOC_MMAP_THRESHOLD_=1048576; a no-op off glibc."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        m_mmap_threshold = -3
+        libc.mallopt(m_mmap_threshold, 1 << 20)
+    except (OSError, AttributeError) as exc:
+        log.debug("mallopt unavailable: %s", exc)
+
+
+def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: DisplayPort,
+                           audio: AudioPort | None, led: LedPort) -> None:
+    """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
+    from erabox.selftest import held_at_power_up, run_selftest
+
+    if not held_at_power_up(config, choice.factory):
+        return
+    log.info("NEXT held at power-up: running the self-test")
+    from erabox.adapters.oled import find_ssd1306
+
+    run_selftest(config, pin_factory=choice.factory, pin_factory_name=choice.name,
+                 display=display, audio=audio, led=led,
+                 oled_address=find_ssd1306(config.display), out=lambda line: log.info("%s", line))
+
+
+def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int:
+    """`erabox run`. Returns the exit code.
+
+    `observer` watches the running box (`erabox bench` runs in-process through it): its
+    `ready(box, buttons)` is called on the main thread once the loop runs.
+    """
+    logging.basicConfig(
+        level=os.environ.get("ERABOX_LOG", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    _return_big_buffers_to_the_system()
+    check_display_choice(args.display)  # a typo stops here, before any part starts
+    config = load_config(args.config)
+    script = read_script(args.script) if args.script else None
+
+    _warn_undrawable_names(config)
+    missing_files = _warn_missing_sound_files(config)
+    state_path = resolve_state_path(config)
+    log.info("erabox starting: config %s, state file %s", config.source, state_path)
+    state_file = StateFile(state_path)
+    try:
+        state_file.lock()  # before any part starts: a second box stops here (exit 2)
+    except BaseException:
+        state_file.close()
+        raise
+    events, events_file = _event_stream(args.events)
+
+    # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
+    from erabox.adapters.buttons import Buttons, CueLed, default_pin_factory, open_dial
+
+    choice = default_pin_factory()
+    audio: Audio | None = None
+    if args.audio == "auto":
+        from erabox.adapters.audio import Audio
+
+        audio = Audio(config.audio, SOUNDS_DIR,
+                      era_shape=(config.realtime.length_s, config.realtime.scholar_cues_s))
+
+    kind = choose_display_kind(args.display, config)
+    window: WindowDisplay | None = None
+    display: DisplayPort | None = None
+    if kind == "window":
+        from erabox.adapters.window import WindowDisplay
+
+        try:
+            window = WindowDisplay(config)
+            display = window
+        except Exception as exc:  # pygame.error: no usable desktop after all
+            if args.display == "window":
+                raise ConfigError(f"--display window: cannot open a window ({exc})") from None
+            kind = "terminal" if sys.stdout.isatty() else "none"
+            log.warning("cannot open a window (%s); using the %s display instead", exc, kind)
+    if display is None:
+        from erabox.adapters.display import DisplayError, open_display
+
+        try:
+            display = open_display(kind, config.display)
+        except DisplayError as exc:
+            raise ConfigError(f"--display {kind}: {exc}") from None
+    log.info("display: %s", kind)
+    screen_worker = ScreenWorker(display, config.language, observer, Panel.of(config.display))
+
+    led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
+    box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
+              events=events, observer=observer,
+              settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector())
+    box.missing_files = missing_files  # the screen marks them until the config is fixed
+    _selftest_if_next_held(config, choice, display, audio, led)
+    buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory,
+                      on_chord=lambda since: box.post(Chord(since)))
+    dial = open_dial(config.buttons, box.post, pin_factory=choice.factory)
+    if audio is not None:
+        audio.on_change = lambda: box.post(Redraw())
+
+    stop_script = threading.Event()
+
+    state_file.on_change = lambda: box.post(Redraw())
+    from erabox.adapters.signals import SignalWatcher
+
+    signals = SignalWatcher(lambda name: box.post(Stop(name)),
+                            lambda name: box.post(SaveNow(name)))
+    keyboard = None
+    try:
+        box.ready_at = box.clock()
+        box.start_game()
+        log.info("ready")
+        loop = threading.Thread(target=box.run_loop, name="erabox-loop")
+        loop.start()
+        if script is not None:
+            _script_player(script, box, buttons, stop_script)
+        if observer is not None:
+            observer.ready(box, buttons)
+        if window is not None:
+            window.run(buttons, box.post, box.stopped)  # returns when the box stops
+        else:
+            if kind == "terminal" and sys.stdin.isatty():
+                from erabox.adapters.keyboard import KeyboardInput
+
+                keyboard = KeyboardInput(buttons, box.post)
+        loop.join()  # signals reach the loop through the watcher's thread
+    finally:
+        signals.close()
+        stop_script.set()
+        if keyboard is not None:
+            keyboard.close()
+        buttons.close()
+        if dial is not None:
+            dial.close()
+        led.close()
+        screen_worker.close()
+        with contextlib.suppress(Exception):
+            display.close()
+        if audio is not None:
+            audio.close()
+        if events_file is not None:
+            events_file.close()
+    return 0

@@ -1,0 +1,122 @@
+"""Command line: `erabox run`, `erabox simulate`, `erabox bench`, `erabox selftest`.
+
+Exit codes: 0 success, 1 a runtime failure, 2 bad usage, config or script (message on stderr
+naming the file, line or key).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from erabox import __version__
+from erabox.adapters.state_file import StateInUse
+from erabox.config_file import load_config
+from erabox.core.config import ConfigError
+from erabox.core.script import ScriptError
+from erabox.script_file import read_script
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from erabox.driver import json_lines
+    from erabox.simulate import simulate
+
+    config = load_config(args.config)
+    script = read_script(args.script, sys.stdin.buffer) if args.script else []
+    on_screen = None
+    if args.frames:
+        from erabox.frames import FrameWriter
+        from erabox.ui.panel import Panel
+
+        on_screen = FrameWriter(Path(args.frames), config.language, Panel.of(config.display))
+    simulate(config, script, args.until, json_lines(sys.stdout), on_screen)
+    sys.stdout.flush()
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from erabox.app import run
+
+    return run(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from erabox.bench import main as bench_main
+
+    return bench_main(args)
+
+
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from erabox.selftest import main as selftest_main
+
+    return selftest_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="erabox", description="The soundtrack and timer box for Time of Empires.")
+    parser.add_argument("--version", action="version", version=f"erabox {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the box (real parts, or simulated ones on a laptop)")
+    run.add_argument("--config", metavar="FILE", help="TOML config (see erabox.example.toml)")
+    run.add_argument("--display", default="auto", metavar="KIND",
+                     help="auto (default), ssd1306, window, terminal, png:DIR, none")
+    run.add_argument("--audio", default="auto", choices=["auto", "none"],
+                     help="auto (default: pygame's mixer, silent if no device) or none")
+    run.add_argument("--script", metavar="FILE", help="replay timed inputs in real time")
+    run.add_argument("--events", metavar="FILE|-", help="write JSON-lines events here")
+    run.set_defaults(func=cmd_run)
+
+    sim = sub.add_parser("simulate", help="run the game core on a virtual clock")
+    sim.add_argument("--config", metavar="FILE", help="TOML config")
+    sim.add_argument("--script", metavar="FILE|-", help="timed inputs ('-' = stdin)")
+    sim.add_argument("--until", type=float, metavar="SECONDS",
+                     help="stop at this virtual time (default: 700 s after the last line)")
+    sim.add_argument("--frames", metavar="DIR", help="also write every distinct screen as PNG")
+    sim.set_defaults(func=cmd_simulate)
+
+    bench = sub.add_parser("bench", help="timing, latency and footprint figures")
+    bench.add_argument("--out", metavar="FILE", default="bench-results/bench.json",
+                       help="where the JSON results go (default: bench-results/bench.json)")
+    bench.add_argument("--quick", action="store_true", help="a shorter run")
+    bench.add_argument("--only", choices=["output", "fair"], default=None,
+                       help="only the output-onset, whole-game memory and wakeup figures "
+                            "(output), or also the realistic naive-timer era (fair)")
+    bench.add_argument("--soak", action="store_true",
+                       help="the soak: hours of virtual play plus real play with random input")
+    bench.add_argument("--soak-minutes", type=float, default=10.0, metavar="MIN",
+                       help="real-play part of the soak (default 10)")
+    bench.add_argument("--virtual-hours", type=float, default=8.0, metavar="H",
+                       help="virtual-play part of the soak (default 8)")
+    bench.set_defaults(func=cmd_bench)
+    test = sub.add_parser("selftest", help="check the buttons, LED, screen and speaker one by one")
+    test.add_argument("--config", metavar="FILE", help="TOML config")
+    test.add_argument("--display", default="auto", metavar="KIND",
+                      help="auto (default: the OLED if one answers), ssd1306, terminal, png:DIR,"
+                           " none")
+    test.add_argument("--audio", default="auto", choices=["auto", "none"],
+                      help="auto (default: pygame's mixer) or none")
+    test.add_argument("--seconds", type=float, default=60.0, metavar="S",
+                      help="how long to watch the buttons at most (default 60)")
+    test.add_argument("--pattern-seconds", type=float, default=1.5, metavar="S",
+                      help="how long each test pattern and sound lasts (default 1.5)")
+    test.set_defaults(func=cmd_selftest)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `erabox` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except (ConfigError, ScriptError, StateInUse) as exc:
+        print(f"erabox: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

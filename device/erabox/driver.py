@@ -1,0 +1,218 @@
+"""The one driver core of `erabox run` and `erabox simulate`.
+
+Both drive the same pure game (`erabox.core.machine`) the same way; only their clocks and
+parts differ. `Driver` holds what they share:
+
+- starting or restarting: the settings and the saved game are read back through their stores
+  (a real file for `run`, the JSON text in memory for `simulate`), or a fresh game begins;
+- a step: `step(game, event, now)`, then its effects applied in the box's order: sound first
+  (it is what must be on time), then the LED, the saves, the screen, the event stream;
+- a power cut (a script's `restart`): silence, flush, and come back from the store;
+- the end: a last save.
+
+Also here: the JSON-lines writer of the event stream, for both commands.
+`Box` (device/erabox/app.py) runs a `Driver` on its loop thread against the real clock; `Simulation`
+(device/erabox/simulate.py) runs one on a virtual clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from erabox.core.config import Config
+from erabox.core.events import Emit, EventRecorder
+from erabox.core.machine import Game, new_game, opening, restore, snapshot, step
+from erabox.core.model import (
+    Effect,
+    FlashCue,
+    Input,
+    Music,
+    MusicAction,
+    Save,
+    SaveSettings,
+    Screen,
+    Show,
+    Tick,
+)
+from erabox.core.settings import Settings, from_dict
+from erabox.core.snapshot import dumps, loads
+from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
+
+log = logging.getLogger("erabox")
+
+DURABLE_WAIT_S = 0.4  # longest wait for a save that must be on disk first (machine.ARM_LEAD_S)
+
+ShowScreen = Callable[[Screen, float], None]
+"""Hands a screen model to whatever draws it, with the step's time."""
+
+
+class Driver:
+    """The game and what applying its effects means; the caller owns the clock and the thread.
+
+    Times given to the event stream are `now - t0` (`t0`: when the box was ready).
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        state: StateStore,
+        settings: SettingsStore | None = None,
+        audio: AudioPort | None = None,
+        led: LedPort | None = None,
+        show: ShowScreen | None = None,
+        events: EventRecorder | None = None,
+        observer: BoxObserver | None = None,
+        clock: Callable[[], float] | None = None,
+        t0: float = 0.0,
+    ) -> None:
+        self.config = config
+        self.state = state
+        self.settings = settings
+        self.audio = audio
+        self.led = led
+        self.show = show
+        self.events = events
+        self.observer = observer
+        self.clock = clock  # only read for the observer's timestamps
+        self.t0 = t0
+        self.game: Game = new_game(config)
+
+    # --- the game's life ------------------------------------------------------------------------
+
+    def start(self, now: float) -> None:
+        """Come back from the saved game, or start a fresh one (with the chosen settings)."""
+        chosen = None if self.settings is None else self.settings.load(self.config)
+        saved = self.state.load(self.config)
+        if saved is None:
+            self.game = new_game(self.config, settings=chosen)
+            effects: tuple[Effect, ...] = opening(self.game, now)
+        else:
+            self.game, effects = restore(saved, self.config, now, settings=chosen)
+            log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],
+                     saved["phase"])
+        self.apply(effects, now)
+        if self.events is not None:
+            self.events.state(self.game, now - self.t0, now)
+
+    def step(self, event: Input | Tick, now: float, due: float | None = None) -> None:
+        """One step of the game at `now`; `due` is the deadline that fired a `Tick`."""
+        self.game, effects = step(self.game, event, now)
+        if self.observer is not None:
+            self.observer.stepped(event, self.game, self._observed(now))
+        self.apply(effects, now, due)
+        if self.events is not None:
+            self.events.state(self.game, now - self.t0, now)
+
+    def input(self, event: Input, now: float) -> None:
+        """Record an input as the box took it (observer, event stream), before its step."""
+        if self.observer is not None:
+            self.observer.input(event, now)
+        if self.events is not None:
+            self.events.input(event, now - self.t0)
+
+    def power_cut(self, now: float) -> None:
+        """A script's `restart`: silence, forget, and come back from what was saved."""
+        if self.audio is not None:
+            self.audio.apply((Music(MusicAction.STOP, self.game.era, self.game.mode, 0.0),), now)
+        self.state.flush()
+        self.start(now)
+
+    def shutdown(self, now: float) -> None:
+        """The last save, written before returning."""
+        self.state.save(snapshot(self.game, now))
+        self.state.close()
+
+    # --- effects --------------------------------------------------------------------------------
+
+    def apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:
+        """Effects in order, with one rule for power cuts: a `Save(durable=True)` is on disk
+        before anything after it happens (docs/power-cuts.md). Between such saves: sound first
+        (it is what must be on time), then LED, saves, screen, event stream."""
+        start = 0
+        for index, effect in enumerate(effects):
+            if isinstance(effect, Save) and effect.durable:
+                if index > start:
+                    self._apply_part(effects[start:index], now, due)
+                self.state.save(effect.snapshot)
+                # Bounded: a card that hangs must not hold the box for longer than this.
+                self.state.flush(timeout=DURABLE_WAIT_S)
+                start = index + 1
+        if start < len(effects):
+            self._apply_part(effects[start:], now, due)
+
+    def _apply_part(self, effects: tuple[Effect, ...], now: float, due: float | None) -> None:
+        if self.audio is not None:
+            # All of them: screens too tell the mixer each era's mode before its first cue.
+            self.audio.apply(effects, now)
+        if self.observer is not None:
+            self.observer.applied(effects, due, now, self._observed(now))
+        for effect in effects:
+            if isinstance(effect, FlashCue) and self.led is not None:
+                self.led.flash()
+            elif isinstance(effect, Save):
+                self.state.save(effect.snapshot)
+            elif isinstance(effect, SaveSettings) and self.settings is not None:
+                self.settings.save(effect.settings)
+        shows = [e for e in effects if isinstance(e, Show)]
+        if shows and self.show is not None:
+            self.show(shows[-1].screen, now)
+        if self.events is not None:
+            self.events.effects(effects, now - self.t0)
+
+    def _observed(self, now: float) -> float:
+        return now if self.clock is None else self.clock()
+
+
+# --- in-memory stores (simulate: the files' JSON text, kept in memory) -------------------------
+
+
+class MemoryState:
+    """A `StateStore` holding the JSON text a state file would hold."""
+
+    problem: str | None = None  # memory never fails to save
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def load(self, config: Config) -> dict[str, Any] | None:
+        return None if self.text is None else loads(self.text, config)
+
+    def save(self, snapshot: dict[str, Any]) -> None:
+        self.text = dumps(snapshot)
+
+    def flush(self, timeout: float = 0.0) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+class MemorySettings:
+    """A `SettingsStore` holding what the settings menu chose last."""
+
+    def __init__(self) -> None:
+        self.saved: dict[str, Any] | None = None
+
+    def load(self, config: Config) -> Settings | None:
+        return None if self.saved is None else from_dict(self.saved, config)
+
+    def save(self, settings: dict[str, Any]) -> None:
+        self.saved = settings
+
+
+# --- the event stream ----------------------------------------------------------------
+
+
+def json_lines(stream: TextIO, *, flush: bool = False) -> Emit:
+    """An `Emit` writing each event as one JSON line (UTF-8 as is) to `stream`."""
+
+    def emit(event: dict[str, Any]) -> None:
+        stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+        if flush:
+            stream.flush()
+
+    return emit
