@@ -9,6 +9,8 @@ change of one line here. `erabox.example.toml` is checked against them by the te
 from __future__ import annotations
 
 ERAS = 3  # Eras I, II and III
+MIN_PLAYERS = 2  # the game is for 2 to 4 players
+MAX_PLAYERS = 4
 SCORING_STEPS = 6  # the scoring checklist at the end of each era (docs/game.md)
 
 # A real-time era (the default mode): the action phase and its scholar cues, running seconds.

@@ -30,8 +30,10 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from erabox.core import settings as settings_menu
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
 from erabox.core.rules import ERAS
+from erabox.core.settings import SAY_COLOUR, SAY_LANGUAGE, SAY_WORD, MenuItem
 
 from .glyphs import (
     BIG_ROWS,
@@ -254,43 +256,21 @@ def _plan_setup(screen: Screen, language: str) -> _Plan:
     )
 
 
-def _menu_value(item: str, value: str, language: str) -> str:
-    """A settings value as the screen says it."""
-    if item == "players":
-        return say(language, "value_players", n=value)
-    if item.startswith("seat") or item == "oldest":
+def _menu_value(row: MenuItem, value: str, language: str) -> str:
+    """A settings value as the screen says it (`MenuItem.says`)."""
+    if row.says == SAY_COLOUR:
         return colour_name(value, language)
-    if item == "language":
+    if row.says == SAY_LANGUAGE:
         return LANGUAGE_NAMES.get(value, value)
-    if item.startswith("mode"):
-        return say(language, f"value_{value}") if value in ("realtime", "intro") else value
-    if item in ("final_ticks", "cue_led", "guide"):
-        return say(language, f"value_{value}") if value in ("on", "off") else value
-    if item == "volume":
-        return say(language, "value_percent", n=value)
-    if item == "lead_in":
-        return say(language, "value_seconds", n=value)
-    if item == "brightness":
-        return say(language, "value_level", n=value)
-    if item == "defaults":
-        return say(language, "value_restore")
-    if item == "done":
-        return say(language, "value_back")
-    return value
+    if row.says == SAY_WORD:
+        return say(language, f"value_{value}") if value in row.words else value
+    return say(language, row.says, n=value)
 
 
-def _menu_label(item: str, language: str) -> str:
-    if item.startswith("seat") and item[4:].isdigit():
-        return say(language, "set_seat", n=item[4:])
-    if item.startswith("mode") and item[4:].isdigit():
-        return say(language, "set_mode", era=era_name(int(item[4:]), language))
-    key = f"set_{item}"
-    return say(language, key) if key in STRINGS[language] else item
-
-
-# A line under a setting's value, where it says something the value does not.
-_MENU_NOTES = {"players": "players", "oldest": "oldest", "volume": "volume",
-               "final_ticks": "final_ticks", "defaults": "defaults"}
+def _menu_label(row: MenuItem, number: int, language: str) -> str:
+    if number:
+        return say(language, row.label, n=number, era=era_name(number, language))
+    return say(language, row.label)
 
 
 def _plan_settings(screen: Screen, language: str) -> _Plan:
@@ -299,16 +279,21 @@ def _plan_settings(screen: Screen, language: str) -> _Plan:
     status = say(language, "settings")
     if position is not None:
         status += f" {position[0]}/{position[1]}"
-    note_key = screen.menu_note or _MENU_NOTES.get(
-        "players" if item.startswith("seat") else item)
-    label = _menu_label(item, language)
-    value = _menu_value(item, screen.menu_value or "", language)
+    found = settings_menu.find(item)
+    value = screen.menu_value or ""
+    label, note = item, ""  # an item this box does not know (a snapshot from another version)
+    if found is not None:
+        row, number = found
+        label, note = _menu_label(row, number, language), row.note
+        value = _menu_value(row, value, language)
+    if screen.menu_note:
+        note = f"note_{screen.menu_note}"
     rows: list[_Row] = [
         _TextRow("label", label),
         _TextRow("value", value, EMPHASIS, inverted=True),
     ]
-    if note_key:
-        rows.append(_TextRow("note", say(language, f"note_{note_key}")))
+    if note:
+        rows.append(_TextRow("note", say(language, note)))
     small_status = label if position is None else f"{position[0]}/{position[1]} {label}"
     return _Plan(
         status=status,
