@@ -15,7 +15,7 @@ from erabox.core.config import ButtonsConfig, Config
 from erabox.core.gestures import GestureRecogniser
 from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.ports import Chord, Stop
-from erabox.ui.render import layout
+from erabox.ui.layout import layout
 
 NEXT, ERA = Button.NEXT, Button.ERA
 

@@ -81,7 +81,7 @@ from erabox.ports import (
 )
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
-from erabox.ui.render import HOLD_BLOCKS
+from erabox.ui.plans import HOLD_BLOCKS
 from erabox.workers import ChangedOnly, NewestWorker
 
 if TYPE_CHECKING:

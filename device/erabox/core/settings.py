@@ -10,7 +10,7 @@ menu (None once it is closed) and the new settings. It opens from the "New game"
 before Era I, and the screen says so.
 
 Each menu item is one row of `ITEMS` (its value, how it changes, its label, how the
-screen says it), read by the menu here and by the screen (`erabox.ui.render`): a new setting
+screen says it), read by the menu here and by the screen (`erabox.ui.plans`): a new setting
 is a `Settings` field, its place in the file and the config (`to_dict`, `from_dict`,
 `defaults`, `apply`), and one row.
 
