@@ -495,8 +495,7 @@ def test_wiring_matches_the_default_config() -> None:
     assert (by_role[("OLED", "SDA")], by_role[("OLED", "SCL")]) == (2, 3)
     # The MAX98357A overlays fix the I2S pins: BCLK 18, LRCLK 19, DATA 21.
     assert [by_role[("MAX98357A", t)] for t in ("BCLK", "LRC", "DIN")] == [18, 19, 21]
-    grounds = [c for c in wiring.CONNECTIONS if c.terminal in ("GND", "cathode", "leg 2",
-                                                              "leg 2 (all)")]
+    grounds = [c for c in wiring.CONNECTIONS if c.terminal in ("GND", "cathode", "leg 2")]
     assert grounds and all(wiring.HEADER[c.pin] == "GND" for c in grounds)
 
 
