@@ -302,8 +302,8 @@ def default_pin_factory() -> PinFactoryChoice:
             error = exc
     tried = "; ".join(str(w.message) for w in fallbacks)
     if factory is None:
-        reason = f"{error}" + (f" ({tried})" if tried else "")
-        log.warning("buttons: no GPIO pin library works (%s); using simulated (mock) pins", reason)
+        log.info("buttons: no GPIO pin library works, so simulated pins (normal off a Pi)")
+        log.debug("buttons: why no pin library: %s (%s)", error, tried)
         factory = MockFactory()
     elif tried:
         log.info("buttons: pin factory fallbacks: %s", tried)
