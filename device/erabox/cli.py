@@ -1,7 +1,8 @@
 """Command line: `erabox run`, `erabox simulate`, `erabox bench`, `erabox selftest`.
 
 Exit codes: 0 success, 1 a runtime failure, 2 bad usage, config or script (message on stderr
-naming the file, line or key).
+naming the file, line or key). `erabox selftest` exits 1 when a part is missing or NEXT or ERA
+was never pressed (its last line names every problem), 0 only when all answered.
 """
 
 from __future__ import annotations
