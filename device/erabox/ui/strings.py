@@ -57,7 +57,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "selftest_up": "up",
         "selftest_done": "Self-test done",
         "sound_gong": "the gong",
-        "sound_cry": "the scholar cry",
+        "sound_cry": "the baby's cry",
         "sound_tick": "the tick",
         "scoring_done": "Checklist done",
         "scholars_title": "Appoint scholars",
@@ -69,13 +69,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "scoring_1": "Destruction",
         "scoring_2": "Construction bonus",
         "scoring_3": "Leader cards",
-        "scoring_4": "Wonder cards",
+        "scoring_4": "Wonders, remove scholars",
         "scoring_5": "Cultural influence",
         "scoring_6": "City sieges",
         "hint_next_step": "NEXT: next step",
         "hint_prepare_era": "ERA: prepare {era}",
-        "hint_final_scoring": "ERA: final scoring",
-        "game_over": "Game over - final scoring",
+        "hint_final_scoring": "ERA: end of the game",
+        "game_over": "Game over - add up the VP",
         "hint_new_game": "hold ERA: new game",
         "question_restart_era": "Restart this era?",
         "question_new_game": "New game?",
@@ -122,7 +122,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "prep_tech_decks": "Split the new era's 24 technology cards into 4 decks of 6: "
                            "2 decks on each technology board",
         "prep_wonder": "Wonder board: add 1 random wonder card of the new era "
-                       "({n} on the board)",
+                       "({n} on the board); its other wonder cards go back in the box",
         "prep_remove_leaders": "Leader board: remove the previous era's leaders",
         "prep_leaders": "Leader board: 1 random leader face up for each speciality "
                         "(brown/green, yellow, blue)",
@@ -130,7 +130,8 @@ STRINGS: dict[str, dict[str, str]] = {
                              "(rightmost) space",
         "prep_hourglasses": "Each player takes their 2 hourglasses (bodies may be swapped, "
                             "caps stay)",
-        "prep_scholars": "Appoint scholars: as many as scholar symbols are visible",
+        "prep_scholars": "Appoint scholars: as many as scholar symbols are visible in the "
+                         "culture (blue) section",
         "prep_bonus_token": "Construction bonus: each player places the {n} VP token on "
                             "an empty space",
         "hint_undo": "hold ERA: undo",
@@ -184,7 +185,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "selftest_up": "－",
         "selftest_done": "セルフテスト終了",
         "sound_gong": "銅鑼",
-        "sound_cry": "学者の合図",
+        "sound_cry": "赤ん坊の泣き声",
         "sound_tick": "秒読み",
         "scoring_done": "得点計算の手順 完了",
         "scholars_title": "学者の任命",
@@ -196,13 +197,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "scoring_1": "破壊",
         "scoring_2": "建設ボーナス",
         "scoring_3": "指導者カードの割り当て",
-        "scoring_4": "驚異カードの得点計算",
+        "scoring_4": "驚異カード、学者を戻す",
         "scoring_5": "文化的影響力",
         "scoring_6": "都市の包囲",
         "hint_next_step": "NEXT: 次の手順",
         "hint_prepare_era": "ERA: {era}の準備",
-        "hint_final_scoring": "ERA: 最終得点計算",
-        "game_over": "ゲーム終了 - 最終得点計算",
+        "hint_final_scoring": "ERA: ゲーム終了",
+        "game_over": "ゲーム終了 - 勝利点を合計",
         "hint_new_game": "ERA長押し: 新たなゲーム",
         "question_restart_era": "この時代を\u200bやり直す？",  # \u200b: break here
         "question_new_game": "新たなゲーム？",
@@ -248,14 +249,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "prep_remove_cards": "技術ボードから以前の時代の技術カードをすべて取り除く",
         "prep_tech_decks": "新たな時代の技術カード24枚を6枚ずつ4つのデッキに分け、"
                            "技術ボードに2デッキずつ置く",
-        "prep_wonder": "新たな時代の驚異カードをランダムに1枚、驚異ボードに置く（計{n}枚）",
+        "prep_wonder": "新たな時代の驚異カードをランダムに1枚、驚異ボードに置く（計{n}枚）。"
+                       "残りは箱に戻す",
         "prep_remove_leaders": "指導者ボードから以前の時代の指導者カードをすべて取り除く",
         "prep_leaders": "専門分野（茶／緑、黄、青）ごとに指導者カードを1枚ランダムに"
                         "表向きで置く",
-        "prep_extra_leader": "4人ゲーム：残りの指導者カード1枚を追加指導者スペース（右端）に"
-                             "表向きで置く",
+        "prep_extra_leader": "4人ゲーム：残りの指導者カード1枚をランダムに追加指導者スペース"
+                             "（右端）に表向きで置く",
         "prep_hourglasses": "各プレイヤーは自分の砂時計2個を取る（本体は交換してよい）",
-        "prep_scholars": "学者の任命：見えている学者シンボルの数だけ",
+        "prep_scholars": "学者の任命：文化（青）区画で見えている学者シンボルの数だけ",
         "prep_bonus_token": "各プレイヤーは{n}勝利点の建設ボーナストークンを空いている"
                             "スペースに置く",
         "hint_undo": "ERA長押し: 戻す",
@@ -266,7 +268,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "place_line": "{place}位 {colour} {total}点",
         "place_buildings": "{place}位 {colour} {total}点 建物{n}",
         "hint_final_ranking": "ERA: 最終順位",
-        "tie_title": "同点：中央ボード上の建物駒の数",
+        "tie_title": "同数：中央ボード上の建物駒の数",
         "final_ranking": "最終順位",
         "winner": "{colour}の勝利！",
         "shared_victory": "勝利を分かち合います！",
