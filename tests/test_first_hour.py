@@ -141,8 +141,20 @@ def test_a_terminal_too_small_for_any_screen_says_so_once(
             display.show(render(screen))
     frames = frames_written(stream.getvalue())
     assert all(len(line) < 40 for lines in frames for line in lines)
-    assert "64x17" in stream.getvalue()
-    assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == 1
+    # The size that reads well, and the least that shows anything.
+    assert "erabox needs 128x33 (64x17 at least)" in stream.getvalue()
+    (warning,) = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "128x33" in warning.getMessage() and "64x17" in warning.getMessage()
+
+
+def test_a_braille_terminal_says_once_what_size_reads_better(
+        caplog: pytest.LogCaptureFixture) -> None:
+    display = TerminalDisplay(FakeTty(), size=lambda: (127, 40))
+    with caplog.at_level(logging.INFO):
+        for screen in [s for _, s in sample_screens()[:3]]:
+            display.show(render(screen))
+    said = [r.getMessage() for r in caplog.records if "braille" in r.getMessage()]
+    assert len(said) == 1 and "127x40" in said[0] and "128x33 or larger" in said[0], said
 
 
 def test_a_missing_sound_file_is_named_at_start(tmp_path: Path) -> None:

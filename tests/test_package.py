@@ -39,9 +39,12 @@ def build_wheel(tmp_path: Path) -> Path:
                                   "bench-results", "tests", "docs", ".*_cache")
     shutil.copytree(ROOT, source, ignore=skip, symlinks=True)
     out = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                    "--disable-pip-version-check", "-w", str(out), str(source)],
-                   check=True, capture_output=True, text=True, timeout=300)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                            "--disable-pip-version-check", "-w", str(out), str(source)],
+                           check=True, capture_output=True, text=True, timeout=300)
+    # The build backend has nothing to complain about (a licence as a TOML table printed ~25
+    # lines of deprecation warnings into every first `make run`).
+    assert "deprecat" not in (built.stdout + built.stderr).lower(), built.stderr
     shutil.rmtree(source)  # from here on, no sound exists outside what the wheel installs
     (wheel,) = out.glob("erabox-*.whl")
     return wheel
@@ -53,6 +56,9 @@ def test_a_plain_install_plays_the_sounds_it_carries(tmp_path: Path) -> None:
     assert {f"erabox/sounds/{name}" for name in SOUND_FILES} <= set(names)
     # The import package is erabox; nothing named `device` goes into site-packages.
     assert not [name for name in names if name.startswith("device")], names
+    (metadata_name,) = [name for name in names if name.endswith(".dist-info/METADATA")]
+    metadata = zipfile.ZipFile(wheel).read(metadata_name).decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)

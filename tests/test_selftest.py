@@ -124,7 +124,74 @@ def test_selftest_on_mock_pins_and_dummy_audio(monkeypatch: pytest.MonkeyPatch) 
                                     ("ERA", False), ("VOL+", True), ("VOL+", False),
                                     ("VOL-", True), ("VOL-", False)]
     assert found.buttons_done == "all pressed"
-    assert lines[-1] == "selftest: done"
+    # Simulated pins and no OLED: the test says so and does not pass.
+    assert found.problems == [
+        "no GPIO library: the pins are simulated, so no real button or LED was tested",
+        "screen: no SSD1306 answers at 0x3C or 0x3D on /dev/i2c-1"]
+    assert not found.passed
+    assert lines[-1] == "selftest: FAILED, 2 problem(s): " + "; ".join(found.problems)
+
+
+def selftest_on(monkeypatch: pytest.MonkeyPatch, *, name: str, oled: int | None,
+                press: tuple[int, ...], audio_on: bool = True) -> tuple[Any, list[str]]:
+    """The self-test on mock pins reported as `name`, pressing the pins in `press`."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from erabox.adapters.audio import Audio
+
+    config = parse_config("", "test.toml")
+    factory = MockFactory()
+    audio = Audio(config.audio, SOUNDS_DIR) if audio_on else None
+    led = CueLed(config.buttons.led_pin, pin_factory=factory, on_s=0.01, off_s=0.01)
+    lines: list[str] = []
+    said = threading.Condition()
+
+    def out(line: str) -> None:
+        with said:
+            lines.append(line)
+            said.notify_all()
+
+    result: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: result.setdefault("found", run_selftest(
+        config, pin_factory=factory, pin_factory_name=name, display=None, audio=audio,
+        led=led, oled_address=oled, out=out, pattern_s=0, sound_gap_s=0,
+        buttons_s=0.5 if not press else 30)))
+    try:
+        worker.start()
+        with said:
+            assert said.wait_for(lambda: any("press each of" in line for line in lines),
+                                 timeout=20), lines
+        for pin in press:
+            factory.pin(pin).drive_low()
+            factory.pin(pin).drive_high()
+        if press:  # NEXT and ERA held together end the test
+            factory.pin(17).drive_low()
+            factory.pin(27).drive_low()
+        worker.join(timeout=20)
+        assert not worker.is_alive()
+    finally:
+        led.close()
+        if audio is not None:
+            audio.close()
+        factory.close()
+    return result["found"], lines
+
+
+def test_selftest_passes_only_with_every_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    found, lines = selftest_on(monkeypatch, name="LGPIOFactory", oled=0x3C, press=(17, 27))
+    assert found.problems == [] and found.passed, found.problems
+    assert lines[-1].startswith("selftest: passed")
+    assert "sound: playing gong at 80%" in lines
+
+
+def test_selftest_fails_when_next_and_era_were_never_pressed_or_sound_is_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    found, lines = selftest_on(monkeypatch, name="LGPIOFactory", oled=0x3C, press=(),
+                               audio_on=False)
+    assert found.problems == ["sound: no sound (audio off)",
+                              "buttons: NEXT and ERA never pressed"]
+    assert "sound: gong not played (no sound)" in lines
+    assert not any("playing" in line for line in lines)
+    assert found.sounds == []
 
 
 class FingerOnPin(MockPin):
@@ -154,13 +221,16 @@ def test_erabox_selftest_command_headless(tmp_path: Path) -> None:
         [sys.executable, "-m", "erabox", "selftest", "--display", "none", "--seconds", "0",
          "--pattern-seconds", "0"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    # Nothing real was found and nothing pressed: exit 1, every problem on the last line.
+    assert done.returncode == 1, done.stderr
     out = done.stdout
     assert "pin factory MockFactory" in out
     assert "no SSD1306 answers at 0x3C or 0x3D on /dev/i2c-97" in out
     assert "sound: playing gong" in out and "sound: playing tick" in out
     assert "buttons: time is up; never pressed: NEXT, ERA, VOL+, VOL-" in out
-    assert out.rstrip().endswith("selftest: done")
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("selftest: FAILED, 3 problem(s): no GPIO library"), last
+    assert "/dev/i2c-97" in last and last.endswith("buttons: NEXT and ERA never pressed")
 
 
 def test_selftest_draws_at_the_configured_panel_size(tmp_path: Path) -> None:
@@ -177,7 +247,7 @@ def test_selftest_draws_at_the_configured_panel_size(tmp_path: Path) -> None:
         [sys.executable, "-m", "erabox", "selftest", "--display", f"png:{frames}",
          "--seconds", "0", "--pattern-seconds", "0"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # simulated pins, no OLED: not a pass
     written = {}
     for path in sorted(frames.glob("*.png")):
         with Image.open(path) as image:
@@ -185,3 +255,33 @@ def test_selftest_draws_at_the_configured_panel_size(tmp_path: Path) -> None:
             written[path.name] = frame_bytes(image)
     for name in PATTERNS:
         assert frame_bytes(pattern_image(name, Panel(height=32))) in written.values(), name
+
+
+class NoDevice:
+    """An audio adapter that found no sound device."""
+
+    problem = "no sound: ALSA: Couldn't open audio device"
+
+    def __init__(self) -> None:
+        self.applied: list[object] = []
+
+    def apply(self, effects: Sequence[object], now: float) -> None:
+        self.applied.extend(effects)
+
+
+def test_selftest_plays_nothing_and_says_so_without_a_sound_device() -> None:
+    config = parse_config("", "test.toml")
+    factory = MockFactory()
+    audio = NoDevice()
+    lines: list[str] = []
+    try:
+        found = run_selftest(config, pin_factory=factory, pin_factory_name="LGPIOFactory",
+                             display=None, audio=audio, led=None, oled_address=0x3C,
+                             out=lines.append, pattern_s=0, sound_gap_s=0, buttons_s=0)
+    finally:
+        factory.close()
+    assert not [e for e in audio.applied if isinstance(e, PlaySound)]
+    assert [line for line in lines if line.startswith("sound: ")] == [
+        f"sound: {NoDevice.problem}", "sound: gong not played (no sound)",
+        "sound: cry not played (no sound)", "sound: tick not played (no sound)"]
+    assert f"sound: {NoDevice.problem}" in found.problems

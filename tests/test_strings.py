@@ -88,6 +88,34 @@ def test_japanese_uses_the_rulebook_terms(term: str) -> None:
     assert any(term in text for text in STRINGS["ja"].values())
 
 
+# Where a screen once said it otherwise: (key, language, what the rulebook's wording needs).
+RULEBOOK_WORDING = [
+    ("sound_cry", "ja", "赤ん坊の泣き声"),  # the soundtrack's call, not a "scholars' signal"
+    ("sound_cry", "en", "baby's cry"),
+    ("tie_title", "ja", "同数"),  # a tie of totals, as the end of the game calls it
+    ("prep_extra_leader", "ja", "ランダムに"),  # the fourth player's extra leader is random
+    ("prep_extra_leader", "en", "random"),
+    ("prep_wonder", "ja", "箱に戻す"),  # the era's other wonder cards leave the game
+    ("prep_wonder", "en", "back in the box"),
+    ("prep_scholars", "ja", "文化（青）区画"),  # whose scholar symbols count
+    ("prep_scholars", "en", "culture (blue) section"),
+    ("scoring_4", "ja", "学者"),  # step 4 ends by removing every scholar
+    ("scoring_4", "en", "scholars"),
+    ("hint_final_scoring", "ja", "ゲーム終了"),  # the game ends after Era III's scoring
+    ("game_over", "ja", "ゲーム終了"),
+]
+
+
+@pytest.mark.parametrize(("key", "language", "words"), RULEBOOK_WORDING)
+def test_screens_say_it_as_the_rulebook_does(key: str, language: str, words: str) -> None:
+    assert words in STRINGS[language][key]
+
+
+@pytest.mark.parametrize("not_the_rulebooks", ["学者の合図", "同点", "最終得点計算"])
+def test_japanese_avoids_terms_the_rulebook_does_not_use(not_the_rulebooks: str) -> None:
+    assert not [k for k, text in STRINGS["ja"].items() if not_the_rulebooks in text]
+
+
 def test_every_displayed_character_is_in_the_font(font_characters: set[str]) -> None:
     missing = {
         (language, key, char)

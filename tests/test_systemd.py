@@ -495,8 +495,7 @@ def test_wiring_matches_the_default_config() -> None:
     assert (by_role[("OLED", "SDA")], by_role[("OLED", "SCL")]) == (2, 3)
     # The MAX98357A overlays fix the I2S pins: BCLK 18, LRCLK 19, DATA 21.
     assert [by_role[("MAX98357A", t)] for t in ("BCLK", "LRC", "DIN")] == [18, 19, 21]
-    grounds = [c for c in wiring.CONNECTIONS if c.terminal in ("GND", "cathode", "leg 2",
-                                                              "leg 2 (all)")]
+    grounds = [c for c in wiring.CONNECTIONS if c.terminal in ("GND", "cathode", "leg 2")]
     assert grounds and all(wiring.HEADER[c.pin] == "GND" for c in grounds)
 
 
@@ -524,3 +523,23 @@ def test_wiring_picture_is_up_to_date(tmp_path: Path) -> None:
                     f"{wiring.renderer_id()}: text rasterises differently")
     difference = ImageChops.difference(fresh.convert("RGB"), committed.convert("RGB"))
     assert difference.getbbox() is None, "docs/wiring.png is stale: run tools/wiring.py"
+
+
+# ---- the guides' install steps -------------------------------------------------------------
+
+def test_guides_install_git_and_make_first_and_call_the_selftest_where_it_is() -> None:
+    """Pi OS Lite has neither git nor make; and `sudo make install` puts no `erabox` on PATH,
+    so the self-test is called by its path in the installed venv."""
+    prefix = re.search(r"^prefix=(\S+)", INSTALL.read_text(), re.M)
+    assert prefix, "tools/install.sh lost its prefix"
+    installed = f"{prefix.group(1)}/.venv/bin/erabox selftest"
+    for guide in ("README.md", "hardware.md"):
+        text = (REPO / guide).read_text()
+        clone = text.index("git clone ")
+        assert "apt-get install -y git make" in text[:clone], guide
+        for match in re.finditer(r"\S*erabox selftest", text):
+            word = match.group(0).lstrip("`(")
+            line = text[text.rfind("\n", 0, match.start()) + 1:text.find("\n", match.end())]
+            if line.startswith("erabox selftest ["):  # the command's synopsis
+                continue
+            assert word == installed, f"{guide}: {line.strip()!r}"

@@ -34,7 +34,7 @@ from erabox.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
 
 PYTHON_VERSION = "3.11"  # Pi OS Bookworm
 GLIBC_MINORS = (17, 27, 28, 31, 34, 35, 36)  # manylinux tags Bookworm's glibc 2.36 accepts
-BUILD = ["setuptools>=68", "wheel"]  # pyproject's build backend, for an offline `pip install .`
+BUILD = ["setuptools>=77", "wheel"]  # pyproject's build backend, for an offline `pip install .`
 
 # pip evaluates environment markers for the machine it runs on; pretend to be the target.
 PIP_AS = """

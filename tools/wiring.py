@@ -2,8 +2,9 @@
 
 One source of truth for how the parts meet the Raspberry Pi's 40-pin header: `CONNECTIONS`
 below. `hardware.md` embeds the table this prints (`--table`), and the picture is drawn from the
-same data, so the two cannot drift apart; tests/test_systemd.py checks both against the
-config's default pins.
+same data (`layout()` turns it into corner points, `draw_wiring()` draws those), so the two
+cannot drift apart. tests/test_systemd.py checks both against the config's default pins;
+tests/test_wiring.py follows every wire on the layout, as a builder follows the picture.
 
     python tools/wiring.py                 # writes docs/wiring.png
     python tools/wiring.py --table         # prints the Markdown wiring table
@@ -62,12 +63,15 @@ CONNECTIONS: tuple[Connection, ...] = (
     Connection("OLED", "SDA", 3, BLUE, "I2C data (bus 1)"),
     Connection("OLED", "SCL", 5, YELLOW, "I2C clock (bus 1)"),
     Connection("OLED", "GND", 9, BLACK, "ground"),
-    Connection("NEXT button", "leg 1", 11, GREEN, "next round / pause (internal pull-up)"),
-    Connection("ERA button", "leg 1", 13, ORANGE, "new era / restart era (internal pull-up)"),
-    Connection("VOL+ button", "leg 1", 15, PURPLE, "volume up", required=False),
-    Connection("buttons", "leg 2 (all)", 25, BLACK, "shared ground of NEXT, ERA, VOL+"),
-    Connection("VOL- button", "leg 1", 16, BROWN, "volume down", required=False),
-    Connection("VOL- button", "leg 2", 14, BLACK, "ground", required=False),
+    Connection("NEXT button", "leg 1", 11, GREEN, "next round / pause (NO tab)"),
+    Connection("NEXT button", "leg 2", 25, BLACK, "ground, shared with ERA and VOL+ (COM tab)"),
+    Connection("ERA button", "leg 1", 13, ORANGE, "new era / restart era (NO tab)"),
+    Connection("ERA button", "leg 2", 25, BLACK, "ground, shared with NEXT and VOL+ (COM tab)"),
+    Connection("VOL+ button", "leg 1", 15, PURPLE, "volume up (NO tab)", required=False),
+    Connection("VOL+ button", "leg 2", 25, BLACK, "ground, shared with NEXT and ERA (COM tab)",
+               required=False),
+    Connection("VOL- button", "leg 1", 16, BROWN, "volume down (NO tab)", required=False),
+    Connection("VOL- button", "leg 2", 14, BLACK, "ground (COM tab)", required=False),
     Connection("cue LED", "anode via 330 ohm", 18, GREY, "flashes with every cue",
                required=False),
     Connection("cue LED", "cathode", 20, BLACK, "ground", required=False),
@@ -107,9 +111,12 @@ ROW_TOP, ROW_STEP = 150, 38  # y of header row 0 (pins 1 and 2), distance betwee
 LEFT_PIN_X, RIGHT_PIN_X = 620, 900  # the two pin columns, with the pin names between them
 PIN_RADIUS = 9
 BELOW_HEADER_Y = ROW_TOP + 20 * ROW_STEP + 10  # corridor for wires crossing to the other side
+BUTTON_BUS_X = 110  # the left-hand buttons' shared ground runs down this line
+
+Point = tuple[int, int]
 
 
-def pin_xy(pin: int) -> tuple[int, int]:
+def pin_xy(pin: int) -> Point:
     """Centre of a header pin on the drawing."""
     row = (pin - 1) // 2
     return (LEFT_PIN_X if pin % 2 else RIGHT_PIN_X, ROW_TOP + row * ROW_STEP)
@@ -125,7 +132,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 @dataclass
-class _Part:
+class Part:
     """A part drawn as a labelled box. Terminals sit on the edge facing the header, except
     `back` ones, on the far edge, whose wires go round the outside of the part."""
 
@@ -139,7 +146,7 @@ class _Part:
     terminals: dict[str, int]  # front terminal name -> y
     back: dict[str, int] = field(default_factory=dict)  # back terminal name -> y
 
-    def terminal_xy(self, name: str) -> tuple[int, int]:
+    def terminal_xy(self, name: str) -> Point:
         front_x, back_x = (self.x + self.w, self.x) if self.faces_right else (self.x,
                                                                              self.x + self.w)
         if name in self.back:
@@ -147,33 +154,45 @@ class _Part:
         return (front_x, self.terminals[name])
 
 
-def _parts() -> dict[str, _Part]:
+@dataclass(frozen=True)
+class Wire:
+    """One drawn wire: the connection it carries and its corner points, from the part's
+    terminal to the header pin. Wires of one ground may overlap: that is a shared bus."""
+
+    connection: Connection
+    points: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything the picture shows, as geometry: where each part and each wire is."""
+
+    parts: dict[str, Part]
+    wires: tuple[Wire, ...]
+
+
+def _parts() -> dict[str, Part]:
     """Where each part sits. Front terminals line up with their pins' rows, so those wires are
-    straight; the amplifier's I2S data lines leave from its back and go round."""
-    oled = _Part("SSD1306 OLED", "128x64, I2C 0x3C", 60, row_y(1) - 30, 250, 200, True,
-                 {"VCC": row_y(1), "SDA": row_y(3), "SCL": row_y(5), "GND": row_y(9)})
+    straight; the buttons' second legs and the amplifier's I2S data lines leave from the back
+    and go round."""
+    oled = Part("SSD1306 OLED", "128x64, I2C 0x3C", 60, row_y(1) - 30, 250, 200, True,
+                {"VCC": row_y(1), "SDA": row_y(3), "SCL": row_y(5), "GND": row_y(9)})
     parts = {"OLED": oled}
     for name, pin in (("NEXT", 11), ("ERA", 13), ("VOL+", 15)):
-        parts[f"{name} button"] = _Part(name, "button", 170, row_y(pin) - 16, 140, 32, True,
-                                        {"leg 1": row_y(pin)})
-    parts["VOL- button"] = _Part("VOL-", "button", 1130, row_y(14) - 10, 200, 60, False,
-                                 {"leg 2": row_y(14), "leg 1": row_y(16)})
-    parts["cue LED"] = _Part("cue LED", "+ 330 ohm", 1130, row_y(18) - 10, 200, 60, False,
-                             {"anode via 330 ohm": row_y(18), "cathode": row_y(20)})
-    parts["MAX98357A"] = _Part("MAX98357A", "I2S amplifier", 1100, row_y(2) - 30, 230,
-                               row_y(12) - row_y(2) + 52, False,
-                               {"Vin": row_y(4), "GND": row_y(6), "BCLK": row_y(12)},
-                               back={"LRC": row_y(6), "DIN": row_y(8)})
+        parts[f"{name} button"] = Part(name, "button", 150, row_y(pin) - 16, 160, 32, True,
+                                       {"leg 1": row_y(pin)}, back={"leg 2": row_y(pin)})
+    parts["VOL- button"] = Part("VOL-", "button", 1130, row_y(14) - 10, 200, 60, False,
+                                {"leg 2": row_y(14), "leg 1": row_y(16)})
+    parts["cue LED"] = Part("cue LED", "+ 330 ohm", 1130, row_y(18) - 10, 200, 60, False,
+                            {"anode via 330 ohm": row_y(18), "cathode": row_y(20)})
+    parts["MAX98357A"] = Part("MAX98357A", "I2S amplifier", 1100, row_y(2) - 30, 230,
+                              row_y(12) - row_y(2) + 52, False,
+                              {"Vin": row_y(4), "GND": row_y(6), "BCLK": row_y(12)},
+                              back={"LRC": row_y(6), "DIN": row_y(8)})
     return parts
 
 
-def _wire(draw: ImageDraw.ImageDraw, points: list[tuple[int, int]], colour: str) -> None:
-    draw.line(points, fill=colour, width=4, joint="curve")
-    for x, y in (points[0], points[-1]):
-        draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
-
-
-def _route(part: _Part, terminal: str, pin: int, back_lane: int) -> list[tuple[int, int]]:
+def _route(part: Part, terminal: str, pin: int, back_lane: int) -> list[Point]:
     """The wire's corner points from a part's terminal to a header pin."""
     tx, ty = part.terminal_xy(terminal)
     hx, hy = pin_xy(pin)
@@ -183,7 +202,7 @@ def _route(part: _Part, terminal: str, pin: int, back_lane: int) -> list[tuple[i
             return [(tx, ty), (hx, hy)]
         lane = (hx + tx) // 2
         return [(tx, ty), (lane, ty), (lane, hy), (hx, hy)]
-    # From the back edge: out, then down outside everything on this side.
+    # From the back edge: out, then along a lane outside everything on this side.
     if pin_on_left == part.faces_right:  # the pin is in this side's column
         return [(tx, ty), (back_lane, ty), (back_lane, hy), (hx, hy)]
     far_x = LEFT_PIN_X - 60 if pin_on_left else RIGHT_PIN_X + 60
@@ -191,22 +210,68 @@ def _route(part: _Part, terminal: str, pin: int, back_lane: int) -> list[tuple[i
             (far_x, hy), (hx, hy)]
 
 
-def draw_wiring() -> Image.Image:
-    """The whole diagram as an RGB image."""
+def layout() -> Layout:
+    """Every part and every wire of `CONNECTIONS`. On the left, back terminals share the
+    buttons' ground bus; on the right each back wire gets its own lane outside the parts."""
+    parts = _parts()
+    right_lane = max(p.x + p.w for p in parts.values() if not p.faces_right) + 30
+    wires = []
+    for c in CONNECTIONS:
+        part = parts[c.part]
+        lane = BUTTON_BUS_X if part.faces_right else right_lane
+        wires.append(Wire(c, tuple(_route(part, c.terminal, c.pin, lane))))
+        if c.terminal in part.back and not part.faces_right:
+            right_lane += 22
+    return Layout(parts, tuple(wires))
+
+
+def on_segment(p: Point, a: Point, b: Point) -> bool:
+    """Whether point p lies on the straight segment a-b (the drawing's wires are axis-aligned,
+    but this holds for any segment)."""
+    cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+    return cross == 0 and min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and \
+        min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
+
+
+def junctions(wires: tuple[Wire, ...]) -> dict[Point, str]:
+    """Where a wire's corner or end lands inside another wire's run (a T), with the wire's
+    colour: drawn as a dot, the usual mark that two wires are joined. Wires that merely cross,
+    or share a corner, get none."""
+    dots: dict[Point, str] = {}
+    for w in wires:
+        for p in w.points:
+            for other in wires:
+                if other is w or p in other.points:
+                    continue
+                if any(on_segment(p, a, b) for a, b in zip(other.points, other.points[1:],
+                                                           strict=False)):
+                    dots.setdefault(p, w.connection.colour)
+    return dots
+
+
+def _wire(draw: ImageDraw.ImageDraw, points: tuple[Point, ...], colour: str) -> None:
+    draw.line(list(points), fill=colour, width=4, joint="curve")
+    for x, y in (points[0], points[-1]):
+        draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
+
+
+def draw_wiring(plan: Layout | None = None) -> Image.Image:
+    """The whole diagram as an RGB image, drawn from `layout()` (or the plan given)."""
+    plan = plan or layout()
     img = Image.new("RGB", (WIDTH, HEIGHT), "white")
     draw = ImageDraw.Draw(img)
     title, label, small = _font(30), _font(17), _font(14)
 
     draw.text((40, 24), "erabox wiring: Raspberry Pi 40-pin header seen from above, "
               "pin 1 top left", font=title, fill="black")
-    draw.text((40, 70), "Buttons join a GPIO to GND (internal pull-ups, no resistors). "
-              "Grey outlines are optional parts. Numbers are physical pins, names BCM.",
-              font=label, fill="#444444")
+    draw.text((40, 70), "Each button joins a GPIO (leg 1) to GND (leg 2); internal pull-ups, "
+              "no resistors. Grey outlines are optional parts. Numbers are physical pins, "
+              "names BCM.", font=label, fill="#444444")
 
     # The header: a board with both pin columns and every pin's name between them.
     draw.rounded_rectangle((LEFT_PIN_X - 30, ROW_TOP - 28, RIGHT_PIN_X + 30,
                             ROW_TOP + 19 * ROW_STEP + 28), radius=12, fill="#1e6b3a")
-    used = {c.pin for c in CONNECTIONS}
+    used = {w.connection.pin for w in plan.wires}
     for pin, name in HEADER.items():
         x, y = pin_xy(pin)
         if name == "GND":
@@ -225,9 +290,8 @@ def draw_wiring() -> Image.Image:
                   anchor=inner[1])
 
     # Parts.
-    parts = _parts()
-    optional = {c.part for c in CONNECTIONS if not c.required}
-    for key, part in parts.items():
+    optional = {w.connection.part for w in plan.wires if not w.connection.required}
+    for key, part in plan.parts.items():
         box = (part.x, part.y, part.x + part.w, part.y + part.h)
         dashed = key in optional
         draw.rectangle(box, fill="#f4f4f4", outline="#8a8a8a" if dashed else "black",
@@ -239,8 +303,8 @@ def draw_wiring() -> Image.Image:
             draw.text((tx, part.y + 30), part.subtitle, font=small, fill="#555555",
                       anchor=anchor)
         else:
-            draw.text((part.x + 12, part.y + part.h // 2), part.title, font=label,
-                      fill="black", anchor="lm")
+            draw.text((part.x + part.w // 2, part.y + part.h // 2), part.title, font=label,
+                      fill="black", anchor="mm")
         for name in (*part.terminals, *part.back):
             px, py = part.terminal_xy(name)
             at_right_edge = px == part.x + part.w
@@ -249,36 +313,25 @@ def draw_wiring() -> Image.Image:
                       font=small, fill="black", anchor="rm" if at_right_edge else "lm")
 
     # The OLED's screen, so the module is recognisable.
-    oled = parts["OLED"]
+    oled = plan.parts["OLED"]
     draw.rectangle((oled.x + 14, oled.y + 60, oled.x + 164, oled.y + 180), fill="#101828")
     draw.text((oled.x + 89, oled.y + 120), "6:42", font=_font(44), fill="#8fd3ff",
               anchor="mm")
-    # The shared ground of the left-hand buttons: a bus joining their second legs.
-    bus_x = 130
-    button_ys = [row_y(p) for p in (11, 13, 15)]
-    for y in button_ys:
-        draw.line((bus_x, y, 170, y), fill=BLACK, width=4)
-        draw.ellipse((bus_x - 5, y - 5, bus_x + 5, y + 5), fill=BLACK)
-    draw.text((bus_x - 10, button_ys[0]), "leg 2", font=small, fill="black", anchor="rm")
     # The speaker on the amplifier's output.
-    amp = parts["MAX98357A"]
+    amp = plan.parts["MAX98357A"]
     sx, sy = amp.x + 60, amp.y + amp.h - 70
     draw.rectangle((sx - 30, sy - 18, sx - 14, sy + 18), fill="#505050")
     draw.polygon([(sx - 14, sy - 18), (sx + 14, sy - 38), (sx + 14, sy + 38),
                   (sx - 14, sy + 18)], fill="#707070")
     draw.text((sx + 24, sy), "speaker\n4-8 ohm", font=small, fill="#555555", anchor="lm")
 
-    # Wires; back-edge wires each get their own lane outside the parts.
-    back_lane = max(p.x + p.w for p in parts.values()) + 30
-    for c in CONNECTIONS:
-        if c.part == "buttons":
-            hx, hy = pin_xy(c.pin)
-            _wire(draw, [(bus_x, button_ys[-1]), (bus_x, hy), (hx, hy)], c.colour)
-            continue
-        part = parts[c.part]
-        _wire(draw, _route(part, c.terminal, c.pin, back_lane), c.colour)
-        if c.terminal in part.back:
-            back_lane += 22
+    for w in plan.wires:
+        _wire(draw, w.points, w.connection.colour)
+    for (x, y), colour in junctions(plan.wires).items():
+        draw.ellipse((x - 7, y - 7, x + 7, y + 7), fill=colour)
+    bus_bottom = max(w.points[-1][1] for w in plan.wires if w.points[1][0] == BUTTON_BUS_X)
+    draw.text((BUTTON_BUS_X - 10, bus_bottom - 14), "shared GND", font=small, fill="black",
+              anchor="rs")
 
     draw.text((40, HEIGHT - 40), "Generated by tools/wiring.py from its CONNECTIONS table; "
               "hardware.md has the same table.", font=small, fill="#666666")

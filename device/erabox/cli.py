@@ -1,12 +1,14 @@
 """Command line: `erabox run`, `erabox simulate`, `erabox bench`, `erabox selftest`.
 
 Exit codes: 0 success, 1 a runtime failure, 2 bad usage, config or script (message on stderr
-naming the file, line or key).
+naming the file, line or key). `erabox selftest` exits 1 when a part is missing or NEXT or ERA
+was never pressed (its last line names every problem), 0 only when all answered.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from pathlib import Path
 
@@ -106,10 +108,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands' own parsers, by name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _reject_unknown(command: argparse.ArgumentParser, unknown: list[str]) -> None:
+    """Stop on arguments the subcommand does not know, with its own usage (not the top-level
+    one) and the nearest option it does know, as in `erabox run --displya`."""
+    known = [o for a in command._actions for o in a.option_strings if o.startswith("--")]
+    words = []
+    for word in unknown:
+        close = difflib.get_close_matches(word.split("=")[0], known, n=1)
+        words.append(f"{word} (did you mean {close[0]}?)" if close else word)
+    command.error(f"unrecognized arguments: {' '.join(words)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `erabox` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _reject_unknown(_commands(parser)[args.command], unknown)
     try:
         result: int = args.func(args)
         return result

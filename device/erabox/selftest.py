@@ -12,7 +12,10 @@ The builder's first hour (hardware.md points here). In order:
 
 The same test runs on the box itself when NEXT is held while it powers up (`erabox run`).
 It reports through `out` (one line per finding, plain text for a terminal or the journal) and
-never raises for a missing part: a part that is absent is a finding, not a failure.
+never raises for a missing part: a part that is absent is a finding, collected in
+`Findings.problems` and summed up at the end. `erabox selftest` exits 0 only when there are
+none: real pins, an OLED that answers, a sound device, NEXT and ERA each pressed; else 1, after
+a last line that names every problem (the optional VOL+/VOL- need not be pressed).
 """
 
 from __future__ import annotations
@@ -56,6 +59,11 @@ class Findings:
     sounds: list[str] = field(default_factory=list)
     button_changes: list[tuple[str, bool]] = field(default_factory=list)
     buttons_done: str = ""  # "all pressed", "NEXT+ERA held", "time is up"
+    problems: list[str] = field(default_factory=list)  # what keeps the box from working
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
 
 
 class ButtonWatch:
@@ -139,20 +147,28 @@ def run_selftest(
 
     # 1. What is fitted.
     found.pin_factory = pin_factory_name
+    simulated = "Mock" in pin_factory_name
     out(f"pins: gpiozero pin factory {pin_factory_name}"
-        + (" (simulated pins: no GPIO library)" if "Mock" in pin_factory_name else ""))
+        + (" (simulated pins: no GPIO library)" if simulated else ""))
+    if simulated:
+        found.problems.append("no GPIO library: the pins are simulated, so no real button or "
+                              "LED was tested")
     bus = f"/dev/i2c-{config.display.i2c_bus}"
     if oled_address is None:
         found.oled = f"no SSD1306 answers at 0x3C or 0x3D on {bus}"
+        found.problems.append(f"screen: {found.oled}")
     else:
         found.oled = f"SSD1306 at 0x{oled_address:02X} on {bus}"
     out(f"screen: {found.oled}")
+    silent = audio is None or bool(audio.problem)
     if audio is None:
         found.sound = "no sound (audio off)"
     else:
         problem = audio.problem
         device = config.audio.device or "the default device"
         found.sound = problem or f"sound device: {device}"
+    if silent:
+        found.problems.append(f"sound: {found.sound}")
     out(f"sound: {found.sound}")
     language = config.language
     panel = Panel.of(config.display)
@@ -160,7 +176,7 @@ def run_selftest(
                               audio is not None and not audio.problem, compact=panel.compact),
           panel)
     if stop.wait(pattern_s):
-        return found
+        return _stopped(found, out)
 
     # 2. Screen patterns.
     for name in PATTERNS:
@@ -169,36 +185,57 @@ def run_selftest(
         found.patterns.append(name)
         out(f"screen: test pattern {name.replace('_', ' ')}")
         if stop.wait(pattern_s):
-            return found
+            return _stopped(found, out)
 
     # 3. The cue LED.
     fitted = led is not None and getattr(led, "fitted", False)
     if led is not None and fitted:
         led.flash()
         found.led_flashes += 1
-        out(f"LED: flashing (GPIO{config.buttons.led_pin})")
+        out(f"LED: flashing (GPIO{config.buttons.led_pin})"
+            + (" on simulated pins: nothing lights" if simulated else ""))
+    elif config.buttons.led_pin is None:
+        out("LED: none fitted (led_pin = false)")
     else:
-        out("LED: none fitted (led_pin = false)" if config.buttons.led_pin is None
-            else "LED: not available")
+        out("LED: not available")
+        found.problems.append(f"LED: GPIO{config.buttons.led_pin} cannot be used (led_pin = "
+                              "false if none is fitted)")
 
     # 4. Each cue sound at the configured volume.
     if audio is not None:
         audio.apply((SetVolume(config.audio.volume),), time.monotonic())
     for sound in (Sound.GONG, Sound.CRY, Sound.TICK):
-        if audio is not None:
+        percent = round(config.audio.volume * 100)
+        if audio is not None and not silent:
             audio.apply((PlaySound(sound, 1),), time.monotonic())
-        found.sounds.append(sound.value)
-        out(f"sound: playing {sound.value} at {round(config.audio.volume * 100)}%")
-        _show(display, sound_page(language, sound.value, round(config.audio.volume * 100),
-                                  fitted), panel)
+            found.sounds.append(sound.value)
+            out(f"sound: playing {sound.value} at {percent}%")
+        else:
+            out(f"sound: {sound.value} not played (no sound)")
+        _show(display, sound_page(language, sound.value, percent, fitted, silent=silent), panel)
         if stop.wait(sound_gap_s):
-            return found
+            return _stopped(found, out)
 
     # 5. Buttons, live.
     _watch_buttons(config, pin_factory, display, out, found, buttons_s, stop)
     _show(display, [*done_page(language), found.buttons_done], panel)
-    out("selftest: done")
+    _summary(found, out)
     return found
+
+
+def _stopped(found: Findings, out: Callable[[str], None]) -> Findings:
+    found.problems.append("stopped before every part was tested")
+    _summary(found, out)
+    return found
+
+
+def _summary(found: Findings, out: Callable[[str], None]) -> None:
+    """The last line: passed, or every problem found."""
+    if found.passed:
+        out("selftest: passed (every part answered; the LED and the sounds: did you see and "
+            "hear them?)")
+    else:
+        out(f"selftest: FAILED, {len(found.problems)} problem(s): " + "; ".join(found.problems))
 
 
 def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable[[str], None],
@@ -218,6 +255,7 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
     try:
         for problem in watch.problems:
             out(f"buttons: {problem}")
+            found.problems.append(f"buttons: {problem}")
         names = ", ".join(f"{LABELS[b]} (GPIO{p})" for b, p in watch.pins.items())
         out(f"buttons: press each of {names} once; hold NEXT+ERA to finish")
         fitted = set(watch.devices)
@@ -254,6 +292,10 @@ def _watch_buttons(config: Config, pin_factory: Any, display: Any, out: Callable
         found.buttons_done = done
         missing = [LABELS[b] for b in watch.pins if b not in seen_down]
         out(f"buttons: {done}" + (f"; never pressed: {', '.join(missing)}" if missing else ""))
+        needed = [LABELS[b] for b in (Button.NEXT, Button.ERA)
+                  if b in watch.devices and b not in seen_down]
+        if needed:
+            found.problems.append(f"buttons: {' and '.join(needed)} never pressed")
     finally:
         watch.close()
 
@@ -308,14 +350,14 @@ def main(args: Any) -> int:
         print(line, flush=True)
 
     try:
-        run_selftest(config, pin_factory=choice.factory, pin_factory_name=choice.name,
-                     display=display, audio=audio, led=led, oled_address=address, out=out,
-                     pattern_s=args.pattern_seconds, sound_gap_s=args.pattern_seconds,
-                     buttons_s=args.seconds)
+        found = run_selftest(config, pin_factory=choice.factory, pin_factory_name=choice.name,
+                             display=display, audio=audio, led=led, oled_address=address,
+                             out=out, pattern_s=args.pattern_seconds,
+                             sound_gap_s=args.pattern_seconds, buttons_s=args.seconds)
     finally:
         if led is not None:
             led.close()
         if audio is not None:
             audio.close()
         display.close()
-    return 0
+    return 0 if found.passed else 1

@@ -218,6 +218,7 @@ class TerminalDisplay:
         self._last_style = ""
         self._started = False
         self._said_small = False
+        self._said_braille = False
 
     def _terminal_size(self) -> tuple[int, int]:
         try:
@@ -237,13 +238,19 @@ class TerminalDisplay:
         columns, lines = self._size()
         if columns >= self.half_block_size[0] and lines >= self.half_block_size[1]:
             return "half", "\n".join(half_block_text(image)) + "\n"
+        half = "x".join(map(str, self.half_block_size))
+        least = "x".join(map(str, self.braille_size))
         if columns >= self.braille_size[0] and lines >= self.braille_size[1]:
+            if not self._said_braille:
+                self._said_braille = True
+                log.info("the terminal is %dx%d: the screen is drawn in braille; %s or larger "
+                         "draws it in half blocks, easier to read", columns, lines, half)
             return "braille", "\n".join(braille_text(image)) + "\n"
         if not self._said_small:
             self._said_small = True
-            log.warning("the terminal is %dx%d; the screen needs %dx%d", columns, lines,
-                        *self.braille_size)
-        message = f"erabox needs a {self.braille_size[0]}x{self.braille_size[1]} terminal"
+            log.warning("the terminal is %dx%d; the screen needs %s (%s at least, in braille)",
+                        columns, lines, half, least)
+        message = f"erabox needs {half} ({least} at least)"
         return "small", message[:max(1, columns - 1)] + "\n"
 
     def show(self, image: Image.Image, label: str | None = None) -> None:

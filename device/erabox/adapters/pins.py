@@ -67,8 +67,15 @@ def default_pin_factory() -> PinFactoryChoice:
         except Exception as exc:  # an unknown name, or the library cannot start here
             failures.append(f"{name}: {type(exc).__name__}: {exc}")
     tried = "; ".join(failures)
-    if factory is None:
-        log.warning("buttons: no GPIO pin library works (%s); using simulated (mock) pins", tried)
+    if factory is None and named is not None:
+        # Asked for by name (the service asks for lgpio): that it fails is worth a warning.
+        log.warning("buttons: pin factory %s does not work (%s); using simulated (mock) pins",
+                    named, tried)
+        factory = MockFactory()
+    elif factory is None:
+        # Off a Pi this is the normal case: one short line; the why is for the debug log.
+        log.info("buttons: no GPIO pin library works, so simulated pins (normal off a Pi)")
+        log.debug("buttons: why no pin library: %s", tried)
         factory = MockFactory()
     elif tried:
         log.info("buttons: pin factory fallbacks: %s", tried)

@@ -60,13 +60,16 @@ def found_page(language: str, pins: str, oled: int | None, sound_ok: bool, *,
     return found if compact else [say(language, "selftest_found"), *found]
 
 
-def sound_page(language: str, sound: str, percent: int, led: bool) -> list[str]:
-    """A cue ("gong", "cry", "tick") playing, and whether the LED flashed."""
+def sound_page(language: str, sound: str, percent: int, led: bool, *,
+               silent: bool = False) -> list[str]:
+    """A cue ("gong", "cry", "tick") playing (or not, `silent`: no sound device), and whether
+    the LED flashed."""
+    name = say(language, f"sound_{sound}")
     return [say(language, "selftest_title"),
             say(language, "selftest_led", state=say(language, "selftest_flashing" if led
                                                      else "selftest_none")),
-            say(language, "selftest_playing", sound=say(language, f"sound_{sound}"),
-                percent=percent)]
+            say(language, "selftest_not_played", sound=name) if silent
+            else say(language, "selftest_playing", sound=name, percent=percent)]
 
 
 def buttons_page(language: str, states: Sequence[tuple[str, int, bool]], *,
