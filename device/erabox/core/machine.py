@@ -75,7 +75,6 @@ from .model import (
     Save,
     SaveSettings,
     Scored,
-    Screen,
     SetVolume,
     Show,
     ShowPrompt,
@@ -83,6 +82,7 @@ from .model import (
     Standings,
 )
 from .rules import ERAS, SCORING_STEPS
+from .view import describe, named_places, opening, screen
 
 # The names callers take from here: the transitions, and the parts of the game (game.py), its
 # screen (view.py) and its record (record.py) they use with them.
@@ -102,115 +102,7 @@ PAUSE_HINT_S = 3.0
 RESUMED_PROMPT_S = 5.0
 VOLUME_SHOWN_S = 2.0
 VOLUME_STEP = 0.1
-QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
 UNDONE_SHOWN_S = 3.0
-
-
-def opening(game: Game, now: float) -> tuple[Effect, ...]:
-    """What a fresh game hands the adapters before its first input: the volume, the first
-    era's music to get ready, and the screen."""
-    return (SetVolume(game.volume), PrepareMusic(game.era, game.mode), Show(screen(game, now)))
-
-
-def describe(game: Game, now: float) -> dict[str, Any]:
-    """The fields of a `state` event line (see docs/simulate.md)."""
-    running = elapsed(game, now)
-    return {
-        "state": state_name(game).value,
-        "era": game.era,
-        "mode": game.mode.value,
-        "round": game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
-        "start_player": start_player(game),
-        "elapsed": None if running is None else round(running, 3),
-    }
-
-
-def screen(game: Game, now: float) -> Screen:
-    """The screen model for this moment."""
-    cfg = game.config
-    running = elapsed(game, now)
-    seconds_left = None
-    if running is not None:
-        seconds_left = max(0, math.ceil(cfg.realtime.length_s - running - EPS))
-    countdown = None
-    if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
-        countdown = max(1, cfg.realtime.lead_in_s - int(now - game.lead_in_started + EPS))
-    player = start_player(game)
-    if game.phase is Phase.SCHOLARS:  # the screen names who starts next
-        player = cfg.players[(start_player_index(game) + 1) % len(cfg.players)]
-    menu: dict[str, Any] = {}
-    if game.menu is not None:
-        chosen = current_settings(game)
-        names = settings_menu.items(chosen)
-        index = min(game.menu.item, len(names) - 1)
-        menu = {"menu_item": names[index], "menu_value": settings_menu.value(chosen, names[index]),
-                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
-    return Screen(
-        **_guide_fields(game),
-        **_score_fields(game),
-        kind=screen_kind(game),
-        era=game.era,
-        mode=game.mode,
-        new_game=game.phase is Phase.SETUP and game.era == 1,
-        seconds_left=seconds_left,
-        length_s=cfg.realtime.length_s,
-        # Whole running seconds: the screen only changes on the second, so two moments within
-        # the same second give equal screens (and the display skips the second one).
-        elapsed=None if running is None else float(math.floor(running + EPS)),
-        cue_marks=cfg.realtime.scholar_cues_s,
-        countdown=countdown,
-        round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
-        rounds=cfg.intro.rounds,
-        start_player=player,
-        scoring_step=scoring_step_at(game) if game.phase is Phase.SCORING else None,
-        question=game.question,
-        prompt=game.prompt,
-        volume=round(game.volume * 100) if game.volume_until is not None else None,
-        language=cfg.language,
-        quiet=game.volume <= QUIET_LEVEL + EPS,
-        **menu,
-    )
-
-
-def _guide_fields(game: Game) -> dict[str, Any]:
-    if game.phase is not Phase.SETUP or game.guide is None:
-        return {}
-    steps = guide_steps(game)
-    index = min(game.guide, len(steps) - 1)
-    return {"guide_step": steps[index].key, "guide_n": steps[index].n,
-            "guide_position": (index + 1, len(steps))}
-
-
-def _places(game: Game, places: tuple[scoring.Place, ...]
-            ) -> tuple[tuple[int, str, int, int | None], ...]:
-    players = game.config.players
-    return tuple((p.place, players[p.player], p.total, p.buildings) for p in places)
-
-
-def _score_fields(game: Game) -> dict[str, Any]:
-    players = game.config.players
-    book = sheet(game)
-    if game.phase is Phase.GAME_OVER:
-        return {"entry": "ranking", "places": _places(game, scoring.final_ranking(book)),
-                "totals": tuple(zip(players, scoring.totals(book), strict=True))}
-    if game.phase is not Phase.SCORING or game.entry is None:
-        return {}
-    entry = game.entry
-    stage = scoring.stage(entry, len(players))
-    asked = scoring.asked_player(entry, book)
-    sums = list(scoring.totals(book))
-    if asked is not None and stage is scoring.Stage.POINTS:
-        sums[asked] += entry.value  # the running total shows the number being entered
-    fields: dict[str, Any] = {
-        "entry": stage.value,
-        "player": None if asked is None else players[asked],
-        "value": entry.value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS)
-        else None,
-        "totals": tuple(zip(players, sums, strict=True)),
-    }
-    if stage is scoring.Stage.STANDINGS:
-        fields["places"] = _places(game, scoring.standings(scoring.totals(book)))
-    return fields
 
 
 def next_deadline(game: Game, now: float) -> float | None:
@@ -745,7 +637,7 @@ def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     if game.era >= ERAS:
         game = replace(game, phase=Phase.GAME_OVER, scoring_step=0, entry=None)
-        ranking = _places(game, scoring.final_ranking(sheet(game)))
+        ranking = named_places(game, scoring.final_ranking(sheet(game)))
         return game, (Standings(game.era, True, ranking),)
     return replace(game, phase=Phase.SETUP, era=game.era + 1,
                    mode=era_mode(game.config, game.era + 1), scoring_step=0, entry=None,
@@ -796,7 +688,7 @@ def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Ef
     if (scoring.stage(entry, len(players)) is standings
             and scoring.stage(old, len(players)) is not standings):
         effects.append(Standings(game.era, False,
-                                 _places(game, scoring.standings(scoring.totals(book)))))
+                                 named_places(game, scoring.standings(scoring.totals(book)))))
     if last_tied:  # the last tied player's buildings, then the final ranking
         game, more = _next_era(game, now)
         effects.extend(more)

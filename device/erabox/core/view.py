@@ -1,0 +1,137 @@
+"""The screen model: what the display shows for a game at a moment (`screen`), the fields of
+a `state` event line (`describe`), and the first effects a fresh game hands the adapters.
+
+Pure and clock-free: `now` is passed in. Pixels are drawn from the `Screen` in erabox.ui.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import points as scoring
+from . import settings as settings_menu
+from .game import (
+    EPS,
+    Game,
+    current_settings,
+    elapsed,
+    guide_steps,
+    scoring_step_at,
+    screen_kind,
+    sheet,
+    start_player,
+    start_player_index,
+    state_name,
+)
+from .model import Effect, Phase, PrepareMusic, Screen, SetVolume, Show
+
+QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
+
+
+def opening(game: Game, now: float) -> tuple[Effect, ...]:
+    """What a fresh game hands the adapters before its first input: the volume, the first
+    era's music to get ready, and the screen."""
+    return (SetVolume(game.volume), PrepareMusic(game.era, game.mode), Show(screen(game, now)))
+
+
+def describe(game: Game, now: float) -> dict[str, Any]:
+    """The fields of a `state` event line (see docs/simulate.md)."""
+    running = elapsed(game, now)
+    return {
+        "state": state_name(game).value,
+        "era": game.era,
+        "mode": game.mode.value,
+        "round": game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
+        "start_player": start_player(game),
+        "elapsed": None if running is None else round(running, 3),
+    }
+
+
+def screen(game: Game, now: float) -> Screen:
+    """The screen model for this moment."""
+    cfg = game.config
+    running = elapsed(game, now)
+    seconds_left = None
+    if running is not None:
+        seconds_left = max(0, math.ceil(cfg.realtime.length_s - running - EPS))
+    countdown = None
+    if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
+        countdown = max(1, cfg.realtime.lead_in_s - int(now - game.lead_in_started + EPS))
+    player = start_player(game)
+    if game.phase is Phase.SCHOLARS:  # the screen names who starts next
+        player = cfg.players[(start_player_index(game) + 1) % len(cfg.players)]
+    menu: dict[str, Any] = {}
+    if game.menu is not None:
+        chosen = current_settings(game)
+        names = settings_menu.items(chosen)
+        index = min(game.menu.item, len(names) - 1)
+        menu = {"menu_item": names[index], "menu_value": settings_menu.value(chosen, names[index]),
+                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
+    return Screen(
+        **_guide_fields(game),
+        **_score_fields(game),
+        kind=screen_kind(game),
+        era=game.era,
+        mode=game.mode,
+        new_game=game.phase is Phase.SETUP and game.era == 1,
+        seconds_left=seconds_left,
+        length_s=cfg.realtime.length_s,
+        # Whole running seconds: the screen only changes on the second, so two moments within
+        # the same second give equal screens (and the display skips the second one).
+        elapsed=None if running is None else float(math.floor(running + EPS)),
+        cue_marks=cfg.realtime.scholar_cues_s,
+        countdown=countdown,
+        round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
+        rounds=cfg.intro.rounds,
+        start_player=player,
+        scoring_step=scoring_step_at(game) if game.phase is Phase.SCORING else None,
+        question=game.question,
+        prompt=game.prompt,
+        volume=round(game.volume * 100) if game.volume_until is not None else None,
+        language=cfg.language,
+        quiet=game.volume <= QUIET_LEVEL + EPS,
+        **menu,
+    )
+
+
+def _guide_fields(game: Game) -> dict[str, Any]:
+    if game.phase is not Phase.SETUP or game.guide is None:
+        return {}
+    steps = guide_steps(game)
+    index = min(game.guide, len(steps) - 1)
+    return {"guide_step": steps[index].key, "guide_n": steps[index].n,
+            "guide_position": (index + 1, len(steps))}
+
+
+def named_places(game: Game, places: tuple[scoring.Place, ...]
+                 ) -> tuple[tuple[int, str, int, int | None], ...]:
+    """Places as shown and reported: (place, colour, total, buildings or None)."""
+    players = game.config.players
+    return tuple((p.place, players[p.player], p.total, p.buildings) for p in places)
+
+
+def _score_fields(game: Game) -> dict[str, Any]:
+    players = game.config.players
+    book = sheet(game)
+    if game.phase is Phase.GAME_OVER:
+        return {"entry": "ranking", "places": named_places(game, scoring.final_ranking(book)),
+                "totals": tuple(zip(players, scoring.totals(book), strict=True))}
+    if game.phase is not Phase.SCORING or game.entry is None:
+        return {}
+    entry = game.entry
+    stage = scoring.stage(entry, len(players))
+    asked = scoring.asked_player(entry, book)
+    sums = list(scoring.totals(book))
+    if asked is not None and stage is scoring.Stage.POINTS:
+        sums[asked] += entry.value  # the running total shows the number being entered
+    fields: dict[str, Any] = {
+        "entry": stage.value,
+        "player": None if asked is None else players[asked],
+        "value": entry.value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS)
+        else None,
+        "totals": tuple(zip(players, sums, strict=True)),
+    }
+    if stage is scoring.Stage.STANDINGS:
+        fields["places"] = named_places(game, scoring.standings(scoring.totals(book)))
+    return fields
