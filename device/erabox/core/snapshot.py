@@ -13,9 +13,9 @@ import math
 from typing import Any
 
 from .config import Config
-from .machine import SCHEMA_VERSION, cue_problem
 from .model import Mode, Phase
 from .points import sheet_from_dict
+from .record import SCHEMA_VERSION, cue_problem
 from .rules import ERAS, SCORING_STEPS
 
 
