@@ -273,28 +273,26 @@ def _enter_scoring(game: Game) -> Game:
 
 
 def _on_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    button, gesture = event.button, event.gesture
-    if button in (Button.VOL_UP, Button.VOL_DOWN):
-        step_by = VOLUME_STEP if button is Button.VOL_UP else -VOLUME_STEP
-        level = round(min(1.0, max(0.0, game.volume + step_by)), 2)
-        return replace(game, volume=level, volume_until=now + VOLUME_SHOWN_S), (
-            SetVolume(level),)
-    if game.menu is not None:
-        return _menu_input(game, event, now)
-    if button is Button.BOTH:
-        if gesture is Gesture.HOLD:
-            return _ask(game, Question.NEW_GAME, now), ()
-        return game, ()
-    if game.question is not None:
-        return _answer(game, event, now)
-    if game.phase is Phase.SETUP and game.guide is not None:
-        return _guide_input(game, event, now)
-    if game.phase is Phase.SCORING:
-        return _scoring_input(game, event, now)
-    handler = _TABLE.get((game.phase, button, gesture))
-    if handler is None:  # "-" in docs/behaviour.md's table: nothing happens
-        return game, ()
-    return handler(game, now)
+    """The first row of `_RULES` that matches handles the input; with none, nothing happens."""
+    for when, button, gesture, then in _RULES:
+        if when(game) and button in (ANY, event.button) and gesture in (ANY, event.gesture):
+            return then(game, event, now)
+    return game, ()
+
+
+def _change_volume(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    step_by = VOLUME_STEP if event.button is Button.VOL_UP else -VOLUME_STEP
+    level = round(min(1.0, max(0.0, game.volume + step_by)), 2)
+    return replace(game, volume=level, volume_until=now + VOLUME_SHOWN_S), (
+        SetVolume(level),)
+
+
+def _ask_new_game(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return _ask(game, Question.NEW_GAME, now), ()
+
+
+def _nothing(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return game, ()
 
 
 def _answer(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -517,31 +515,6 @@ def _menu_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effec
     return game, tuple(effects)
 
 
-_Handler = Callable[[Game, float], tuple[Game, tuple[Effect, ...]]]
-P, H = Gesture.PRESS, Gesture.HOLD
-N, E = Button.NEXT, Button.ERA
-
-# The table of docs/behaviour.md. A missing entry is a "-": nothing happens.
-_TABLE: dict[tuple[Phase, Button, Gesture], _Handler] = {
-    (Phase.SETUP, N, P): _toggle_mode,
-    (Phase.SETUP, E, P): _start_era,
-    (Phase.SETUP, E, H): _open_menu,
-    (Phase.LEAD_IN, E, H): _cancel_lead_in,
-    (Phase.RUNNING, N, P): _pause_hint,
-    (Phase.RUNNING, N, H): _pause,
-    (Phase.RUNNING, E, H): _ask_restart_era,
-    (Phase.PAUSED, N, P): _resume,
-    (Phase.PAUSED, N, H): _resume,
-    (Phase.PAUSED, E, H): _ask_restart_era,
-    (Phase.INTRO_ROUND, N, P): _next_round,
-    (Phase.INTRO_ROUND, N, H): _undo_round,
-    (Phase.INTRO_ROUND, E, H): _ask_restart_era,
-    (Phase.SCHOLARS, N, P): _scholars_done,
-    (Phase.SCHOLARS, N, H): _undo_scholars,
-    (Phase.GAME_OVER, E, H): _fresh_game,
-}
-
-
 # --- after every step -----------------------------------------------------------------------
 
 
@@ -569,3 +542,71 @@ def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
         effects.append(Save(record))
     effects.append(Show(screen(game, now)))
     return tuple(effects)
+
+
+# --- the transitions, as tables ---------------------------------------------------------------
+#
+# An input goes down `_RULES` and the first row that matches handles it. A row names the state
+# it holds in (a test of the game), a button and a gesture (ANY: whichever). No row matches: the
+# input changes nothing (a "-" in docs/behaviour.md's table). The rows run from the widest to
+# the narrowest: the volume buttons work everywhere; the open settings menu takes every other
+# input; both buttons held asks "new game?" from anywhere; an open question takes the answer;
+# the preparation guide and the entry of points read their buttons themselves (`_guide_input`,
+# `_scoring_input`); then docs/behaviour.md's table, state by state.
+
+_Outcome = tuple[Game, tuple[Effect, ...]]
+_Rule = tuple[Callable[[Game], bool], Button | None, Gesture | None,
+              Callable[[Game, Input, float], _Outcome]]
+ANY = None
+
+
+def _do(handler: Callable[[Game, float], _Outcome]) -> Callable[[Game, Input, float], _Outcome]:
+    """A row's handler that needs only the game and the time (its row named the gesture)."""
+    return lambda game, _event, now: handler(game, now)
+
+
+def _in(phase: Phase) -> Callable[[Game], bool]:
+    return lambda game: game.phase is phase
+
+
+def _anywhere(game: Game) -> bool:
+    return True
+
+
+def _in_menu(game: Game) -> bool:
+    return game.menu is not None
+
+
+def _asking(game: Game) -> bool:
+    return game.question is not None
+
+
+N, E, BOTH = Button.NEXT, Button.ERA, Button.BOTH
+P, H = Gesture.PRESS, Gesture.HOLD
+
+_RULES: tuple[_Rule, ...] = (
+    # while ...                button           gesture  then
+    (_anywhere,                Button.VOL_UP,   ANY,     _change_volume),
+    (_anywhere,                Button.VOL_DOWN, ANY,     _change_volume),
+    (_in_menu,                 ANY,             ANY,     _menu_input),
+    (_anywhere,                BOTH,            H,       _do(_ask_new_game)),
+    (_anywhere,                BOTH,            ANY,     _do(_nothing)),
+    (_asking,                  ANY,             ANY,     _answer),
+    (in_guide,                 ANY,             ANY,     _guide_input),
+    (_in(Phase.SCORING),       ANY,             ANY,     _scoring_input),
+    (_in(Phase.SETUP),         N,               P,       _do(_toggle_mode)),
+    (_in(Phase.SETUP),         E,               P,       _do(_start_era)),
+    (_in(Phase.SETUP),         E,               H,       _do(_open_menu)),
+    (_in(Phase.LEAD_IN),       E,               H,       _do(_cancel_lead_in)),
+    (_in(Phase.RUNNING),       N,               P,       _do(_pause_hint)),
+    (_in(Phase.RUNNING),       N,               H,       _do(_pause)),
+    (_in(Phase.RUNNING),       E,               H,       _do(_ask_restart_era)),
+    (_in(Phase.PAUSED),        N,               ANY,     _do(_resume)),
+    (_in(Phase.PAUSED),        E,               H,       _do(_ask_restart_era)),
+    (_in(Phase.INTRO_ROUND),   N,               P,       _do(_next_round)),
+    (_in(Phase.INTRO_ROUND),   N,               H,       _do(_undo_round)),
+    (_in(Phase.INTRO_ROUND),   E,               H,       _do(_ask_restart_era)),
+    (_in(Phase.SCHOLARS),      N,               P,       _do(_scholars_done)),
+    (_in(Phase.SCHOLARS),      N,               H,       _do(_undo_scholars)),
+    (_in(Phase.GAME_OVER),     E,               H,       _do(_fresh_game)),
+)
