@@ -20,7 +20,10 @@ accumulates however often the loop wakes. While paused the running time is held 
 A `confirm` question (restart the era / new game) is drawn over whatever phase is underneath;
 the phase keeps running, so a cue that falls due still fires (and closes the question).
 
-Inputs with no entry in the table of `docs/behaviour.md` change nothing and return no effects.
+The transitions are data: the two tables at the end of this file say which handler an input
+or a timer runs. Inputs with no row there (a "-" in `docs/behaviour.md`) change nothing and
+return no effects. The game value and its queries are in game.py, the screen model in view.py,
+the record kept across power cuts in record.py.
 Time only enters as `now` (seconds on any monotonic clock); the machine never reads a clock itself.
 `next_deadline` tells a loop when to call `step(game, Tick(), now)` next.
 """
@@ -30,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from enum import Enum, auto
 from typing import Any
 
 from . import points as scoring
@@ -149,25 +153,25 @@ def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]
 # --- timers -----------------------------------------------------------------------------------
 
 
-def _timers(game: Game) -> list[tuple[float, str]]:
+def _timers(game: Game) -> list[tuple[float, Timer]]:
     """Every pending deadline that changes the game, with what it is."""
-    timers: list[tuple[float, str]] = []
+    timers: list[tuple[float, Timer]] = []
     cfg = game.config
     if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
-        timers.append((game.lead_in_started + game.lead_in_ticks, "lead_in"))
+        timers.append((game.lead_in_started + game.lead_in_ticks, Timer.LEAD_IN))
     if game.phase is Phase.RUNNING and game.anchor is not None:
         cues = timeline(cfg)
         if game.cues_done < len(cues):
             cue = cues[game.cues_done]
-            timers.append((game.anchor + cue.at, "cue"))
+            timers.append((game.anchor + cue.at, Timer.CUE))
             if cue.sound is not Sound.TICK and game.armed != game.cues_done:
-                timers.append((game.anchor + cue.at - ARM_LEAD_S, "arm"))
+                timers.append((game.anchor + cue.at - ARM_LEAD_S, Timer.ARM))
         if game.save_due is not None:
-            timers.append((game.save_due, "save"))
-    for until, name in ((game.question_until, "question"), (game.prompt_until, "prompt"),
-                        (game.volume_until, "volume")):
+            timers.append((game.save_due, Timer.SAVE))
+    for until, timer in ((game.question_until, Timer.QUESTION), (game.prompt_until, Timer.PROMPT),
+                         (game.volume_until, Timer.VOLUME)):
         if until is not None:
-            timers.append((until, name))
+            timers.append((until, timer))
     return timers
 
 
@@ -175,42 +179,51 @@ def _advance(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     """Fire every timer due at `now`, earliest first."""
     effects: tuple[Effect, ...] = ()
     for _ in range(10_000):  # a bound, not a poll: each pass retires one timer
-        due = [(d, name) for d, name in _timers(game) if d <= now + EPS]
+        due = [(d, timer) for d, timer in _timers(game) if d <= now + EPS]
         if not due:
             return game, effects
-        _, name = min(due)
-        game, more = _fire(game, name, now)
+        _, timer = min(due, key=lambda d: (d[0], d[1].value))  # equal deadlines: Timer's order
+        game, more = _FIRE[timer](game, now)
         effects += more
-    raise RuntimeError("timers did not settle")  # unreachable: every _fire retires its timer
+    raise RuntimeError("timers did not settle")  # unreachable: every firing retires its timer
 
 
-def _fire(game: Game, name: str, now: float) -> tuple[Game, tuple[Effect, ...]]:
+def _lead_in_tick(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     cfg = game.config
-    if name == "lead_in":
-        if game.lead_in_ticks < cfg.realtime.lead_in_s:
-            return replace(game, lead_in_ticks=game.lead_in_ticks + 1), (
-                PlaySound(Sound.TICK, game.era),)
-        assert game.lead_in_started is not None
-        return _begin_running(game, game.lead_in_started + cfg.realtime.lead_in_s)
-    if name == "cue":
-        return _fire_cue(game, now)
-    if name == "arm":
-        # On disk before the cue sounds (the loop waits for this write): a cut from here on
-        # comes back at the cue instead of sounding it a second time.
-        game = replace(game, armed=game.cues_done)
-        return game, (Save(snapshot(game, now), durable=True),)
-    if name == "save":
-        # From the due time, not from `now`: saves stay on the clock's second boundaries (one
-        # wake-up serves both) instead of drifting by the loop's lateness.
-        due = (game.save_due or now) + SAVE_EVERY_S
-        if due <= now:  # the loop was held up for longer than a save period
-            due = now + SAVE_EVERY_S
-        return replace(game, save_due=due), (Save(snapshot(game, now)),)
-    if name == "question":
-        return replace(game, question=None, question_until=None), ()
-    if name == "prompt":  # a scholar prompt shown for its whole time is no longer owed
-        return replace(game, prompt=None, prompt_until=None, sounded=None), ()
-    return replace(game, volume_until=None), ()  # "volume"
+    if game.lead_in_ticks < cfg.realtime.lead_in_s:
+        return replace(game, lead_in_ticks=game.lead_in_ticks + 1), (
+            PlaySound(Sound.TICK, game.era),)
+    assert game.lead_in_started is not None
+    return _begin_running(game, game.lead_in_started + cfg.realtime.lead_in_s)
+
+
+def _arm(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    # On disk before the cue sounds (the loop waits for this write): a cut from here on
+    # comes back at the cue instead of sounding it a second time.
+    game = replace(game, armed=game.cues_done)
+    return game, (Save(snapshot(game, now), durable=True),)
+
+
+def _save(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    # From the due time, not from `now`: saves stay on the clock's second boundaries (one
+    # wake-up serves both) instead of drifting by the loop's lateness.
+    due = (game.save_due or now) + SAVE_EVERY_S
+    if due <= now:  # the loop was held up for longer than a save period
+        due = now + SAVE_EVERY_S
+    return replace(game, save_due=due), (Save(snapshot(game, now)),)
+
+
+def _close_question(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return replace(game, question=None, question_until=None), ()
+
+
+def _close_prompt(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    # a scholar prompt shown for its whole time is no longer owed
+    return replace(game, prompt=None, prompt_until=None, sounded=None), ()
+
+
+def _hide_volume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    return replace(game, volume_until=None), ()
 
 
 def _fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -544,24 +557,16 @@ def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-# --- the transitions, as tables ---------------------------------------------------------------
-#
-# An input goes down `_RULES` and the first row that matches handles it. A row names the state
-# it holds in (a test of the game), a button and a gesture (ANY: whichever). No row matches: the
-# input changes nothing (a "-" in docs/behaviour.md's table). The rows run from the widest to
-# the narrowest: the volume buttons work everywhere; the open settings menu takes every other
-# input; both buttons held asks "new game?" from anywhere; an open question takes the answer;
-# the preparation guide and the entry of points read their buttons themselves (`_guide_input`,
-# `_scoring_input`); then docs/behaviour.md's table, state by state.
+# --- the words the tables below are written in ------------------------------------------------
 
 _Outcome = tuple[Game, tuple[Effect, ...]]
 _Rule = tuple[Callable[[Game], bool], Button | None, Gesture | None,
               Callable[[Game, Input, float], _Outcome]]
-ANY = None
+ANY = None  # a rule's button or gesture: whichever
 
 
 def _do(handler: Callable[[Game, float], _Outcome]) -> Callable[[Game, Input, float], _Outcome]:
-    """A row's handler that needs only the game and the time (its row named the gesture)."""
+    """A rule's handler that needs only the game and the time (its row named the gesture)."""
     return lambda game, _event, now: handler(game, now)
 
 
@@ -583,6 +588,45 @@ def _asking(game: Game) -> bool:
 
 N, E, BOTH = Button.NEXT, Button.ERA, Button.BOTH
 P, H = Gesture.PRESS, Gesture.HOLD
+
+
+# --- the transitions, as tables ---------------------------------------------------------------
+#
+# A step first fires the timers that are due, then applies its input (if it has one).
+#
+# Timers: the deadlines a game carries, listed by `_timers` (a lead-in tick, the era's next cue,
+# arming that cue, the periodic save, the end of a question, a prompt, the volume shown). Those
+# due at `now` fire earliest first, at equal deadlines in the order of `Timer`; `_FIRE` says
+# what each does.
+#
+# Inputs: an input goes down `_RULES` and the first row that matches handles it. A row names
+# the state it holds in (a test of the game), a button and a gesture. No row matches: the input
+# changes nothing (a "-" in docs/behaviour.md's table). The rows run from the widest to the
+# narrowest: the volume buttons work everywhere; the open settings menu takes every other
+# input; both buttons held asks "new game?" from anywhere; an open question takes the answer;
+# the preparation guide and the entry of points read their buttons themselves; then
+# docs/behaviour.md's table, state by state.
+
+
+class Timer(Enum):
+    ARM = auto()  # a cry or the end gong is due within ARM_LEAD_S: record it as about to sound
+    CUE = auto()  # the next entry of the real-time era's timeline
+    LEAD_IN = auto()  # the lead-in's next tick, or after its last one the start gong
+    PROMPT = auto()  # a prompt's time is up
+    QUESTION = auto()  # an unanswered question closes itself
+    SAVE = auto()  # the periodic save of a running era
+    VOLUME = auto()  # the volume shown after a change is hidden again
+
+
+_FIRE: dict[Timer, Callable[[Game, float], _Outcome]] = {
+    Timer.ARM: _arm,
+    Timer.CUE: _fire_cue,
+    Timer.LEAD_IN: _lead_in_tick,
+    Timer.PROMPT: _close_prompt,
+    Timer.QUESTION: _close_question,
+    Timer.SAVE: _save,
+    Timer.VOLUME: _hide_volume,
+}
 
 _RULES: tuple[_Rule, ...] = (
     # while ...                button           gesture  then
