@@ -23,7 +23,7 @@ the phase keeps running, so a cue that falls due still fires (and closes the que
 The transitions are data: the two tables at the end of this file say which handler an input
 or a timer runs. Inputs with no row there (a "-" in `docs/behaviour.md`) change nothing and
 return no effects. The game value and its queries are in game.py, the screen model in view.py,
-the record kept across power cuts in record.py.
+the record kept across power cuts in record.py, what each timer does when it fires in timers.py.
 Time only enters as `now` (seconds on any monotonic clock); the machine never reads a clock itself.
 `next_deadline` tells a loop when to call `step(game, Tick(), now)` next.
 """
@@ -51,7 +51,6 @@ from .game import (
     screen_kind,
     sheet,
     start_player,
-    start_player_index,
     state_name,
     timeline,
     without_led,
@@ -76,7 +75,6 @@ from .model import (
     Scored,
     SetVolume,
     Show,
-    ShowPrompt,
     Sound,
     Standings,
 )
@@ -89,6 +87,19 @@ from .record import (
     snapshot_at_stop,
 )
 from .rules import ERAS
+from .timers import (
+    SAVE_EVERY_S,
+    arm_if_due,
+    arm_next_cue,
+    begin_running,
+    close_prompt,
+    close_question,
+    enter_scoring,
+    fire_cue,
+    hide_volume,
+    lead_in_tick,
+    periodic_save,
+)
 from .view import describe, named_places, opening, screen
 
 # The names callers take from here: the transitions, and the parts of the game (game.py), its
@@ -101,7 +112,6 @@ __all__ = [
 ]
 
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
-SAVE_EVERY_S = 5.0  # while running, at least this often
 PAUSE_HINT_S = 3.0
 VOLUME_SHOWN_S = 2.0
 VOLUME_STEP = 0.1
@@ -188,100 +198,6 @@ def _advance(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     raise RuntimeError("timers did not settle")  # unreachable: every firing retires its timer
 
 
-def _lead_in_tick(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    cfg = game.config
-    if game.lead_in_ticks < cfg.realtime.lead_in_s:
-        return replace(game, lead_in_ticks=game.lead_in_ticks + 1), (
-            PlaySound(Sound.TICK, game.era),)
-    assert game.lead_in_started is not None
-    return _begin_running(game, game.lead_in_started + cfg.realtime.lead_in_s)
-
-
-def _arm(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    # On disk before the cue sounds (the loop waits for this write): a cut from here on
-    # comes back at the cue instead of sounding it a second time.
-    game = replace(game, armed=game.cues_done)
-    return game, (Save(snapshot(game, now), durable=True),)
-
-
-def _save(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    # From the due time, not from `now`: saves stay on the clock's second boundaries (one
-    # wake-up serves both) instead of drifting by the loop's lateness.
-    due = (game.save_due or now) + SAVE_EVERY_S
-    if due <= now:  # the loop was held up for longer than a save period
-        due = now + SAVE_EVERY_S
-    return replace(game, save_due=due), (Save(snapshot(game, now)),)
-
-
-def _close_question(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    return replace(game, question=None, question_until=None), ()
-
-
-def _close_prompt(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    # a scholar prompt shown for its whole time is no longer owed
-    return replace(game, prompt=None, prompt_until=None, sounded=None), ()
-
-
-def _hide_volume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    return replace(game, volume_until=None), ()
-
-
-def _fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    index = game.cues_done
-    cue = timeline(game.config)[index]
-    game = replace(game, cues_done=index + 1, armed=None)
-    sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
-    if cue.sound is Sound.TICK:
-        return game, sound
-    # A gong or a cry is a cue the table must act on: it closes any open question.
-    game = replace(game, question=None, question_until=None)
-    if cue.ends_era:
-        assert game.anchor is not None
-        game = _enter_scoring(game)
-        after: tuple[Effect, ...] = (FlashCue(cue.sound),
-                                     Music(MusicAction.STOP, game.era, Mode.REALTIME, cue.at))
-    else:
-        until = now + game.config.realtime.scholar_prompt_s
-        game = replace(game, prompt=Prompt.SCHOLARS, prompt_until=until, prompt_left=None,
-                       sounded=index)
-        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS))
-    # The "sounded" record (the era's scoring, for the end gong) is on disk before the sound is
-    # handed to the mixer: a cut from here on comes back silent, showing the call instead of
-    # sounding it a second time (docs/power-cuts.md).
-    return game, (Save(snapshot(game, now), durable=True), *sound, *after)
-
-
-def _begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
-    """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
-    game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
-                   lead_in_ticks=0, cues_done=0, armed=None, sounded=None,
-                   save_due=at + SAVE_EVERY_S,
-                   question=None, question_until=None)
-    return _arm_if_due(game, at), (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
-                                   Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
-
-
-def _arm_if_due(game: Game, now: float) -> Game:
-    """Arm the next cry or end gong at once when it is due within `ARM_LEAD_S` (the era
-    started or resumed just before it): the save that records this step carries it."""
-    cues = timeline(game.config)
-    if game.anchor is None or game.cues_done >= len(cues):
-        return game
-    cue = cues[game.cues_done]
-    if cue.sound is not Sound.TICK and game.anchor + cue.at - ARM_LEAD_S <= now + EPS:
-        return replace(game, armed=game.cues_done)
-    return game
-
-
-def _enter_scoring(game: Game) -> Game:
-    """The era is over. The start player who ends an introductory era starts the next one."""
-    return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
-                   anchor=None, held_elapsed=None, cues_done=0, armed=None, sounded=None,
-                   round=None,
-                   scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
-                   save_due=None, entry=scoring.Entry(era=game.era), sheet=sheet(game))
-
-
 # --- inputs -----------------------------------------------------------------------------------
 
 
@@ -345,7 +261,7 @@ def _start_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
                       Music(MusicAction.START, game.era, Mode.INTRO, 0.0))
     if game.config.realtime.lead_in_s == 0:
-        return _begin_running(game, now)
+        return begin_running(game, now)
     game = replace(game, phase=Phase.LEAD_IN, lead_in_started=now, lead_in_ticks=1)
     return game, (PlaySound(Sound.TICK, game.era),)
 
@@ -381,7 +297,7 @@ def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
         game = replace(game, prompt_until=now + game.prompt_left, prompt_left=None)
-    return _arm_if_due(game, now), (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
+    return arm_if_due(game, now), (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
 
 
 def _ask_restart_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -392,7 +308,7 @@ def _next_round(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     intro = game.config.intro
     r = game.round or 1
     if r >= intro.rounds:
-        game = _enter_scoring(game)
+        game = enter_scoring(game)
         return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
                       Music(MusicAction.STOP, game.era, Mode.INTRO, 0.0))
     if r in intro.scholar_after_rounds:
@@ -619,13 +535,13 @@ class Timer(Enum):
 
 
 _FIRE: dict[Timer, Callable[[Game, float], _Outcome]] = {
-    Timer.ARM: _arm,
-    Timer.CUE: _fire_cue,
-    Timer.LEAD_IN: _lead_in_tick,
-    Timer.PROMPT: _close_prompt,
-    Timer.QUESTION: _close_question,
-    Timer.SAVE: _save,
-    Timer.VOLUME: _hide_volume,
+    Timer.ARM: arm_next_cue,
+    Timer.CUE: fire_cue,
+    Timer.LEAD_IN: lead_in_tick,
+    Timer.PROMPT: close_prompt,
+    Timer.QUESTION: close_question,
+    Timer.SAVE: periodic_save,
+    Timer.VOLUME: hide_volume,
 }
 
 _RULES: tuple[_Rule, ...] = (

@@ -1,0 +1,134 @@
+"""What time does to a game: the transitions the timers of machine.py fire (`Timer`, `_FIRE`
+there), and the start and end of an era's clock that the inputs share with them.
+
+A real-time era's running time is zero at its anchor; each cue falls due at `anchor + cue.at`
+(`timeline`). A cry or the end gong is first "armed" (recorded on disk `ARM_LEAD_S` before
+it sounds), then "sounded" (recorded durably before it is handed to the mixer): a power cut at
+any moment comes back without sounding a call twice (record.py, docs/power-cuts.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import points as scoring
+from .game import EPS, Game, sheet, start_player_index, timeline
+from .model import (
+    Effect,
+    FlashCue,
+    Mode,
+    Music,
+    MusicAction,
+    Phase,
+    PlaySound,
+    Prompt,
+    Save,
+    ShowPrompt,
+    Sound,
+)
+from .record import ARM_LEAD_S, snapshot
+
+SAVE_EVERY_S = 5.0  # while running, at least this often
+
+
+def lead_in_tick(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The lead-in's next second: a tick, or after the last one the start gong."""
+    cfg = game.config
+    if game.lead_in_ticks < cfg.realtime.lead_in_s:
+        return replace(game, lead_in_ticks=game.lead_in_ticks + 1), (
+            PlaySound(Sound.TICK, game.era),)
+    assert game.lead_in_started is not None
+    return begin_running(game, game.lead_in_started + cfg.realtime.lead_in_s)
+
+
+def arm_next_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The next cry or end gong is due within `ARM_LEAD_S`: it is recorded as about to sound.
+
+    On disk before the cue sounds (the loop waits for this write): a cut from here on comes
+    back at the cue instead of sounding it a second time."""
+    game = replace(game, armed=game.cues_done)
+    return game, (Save(snapshot(game, now), durable=True),)
+
+
+def periodic_save(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """A running era's save, every `SAVE_EVERY_S`.
+
+    The next is due from this one's due time, not from `now`: saves stay on the clock's second
+    boundaries (one wake-up serves both) instead of drifting by the loop's lateness."""
+    due = (game.save_due or now) + SAVE_EVERY_S
+    if due <= now:  # the loop was held up for longer than a save period
+        due = now + SAVE_EVERY_S
+    return replace(game, save_due=due), (Save(snapshot(game, now)),)
+
+
+def close_question(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """An unanswered question closes itself (nothing changes)."""
+    return replace(game, question=None, question_until=None), ()
+
+
+def close_prompt(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """A prompt's time is up. A scholar prompt shown for its whole time is no longer owed."""
+    return replace(game, prompt=None, prompt_until=None, sounded=None), ()
+
+
+def hide_volume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The volume shown after a change is hidden again."""
+    return replace(game, volume_until=None), ()
+
+
+def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The era's next cue sounds: a tick, a scholar cry (with its prompt) or the end gong
+    (the era's scoring)."""
+    index = game.cues_done
+    cue = timeline(game.config)[index]
+    game = replace(game, cues_done=index + 1, armed=None)
+    sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
+    if cue.sound is Sound.TICK:
+        return game, sound
+    # A gong or a cry is a cue the table must act on: it closes any open question.
+    game = replace(game, question=None, question_until=None)
+    if cue.ends_era:
+        assert game.anchor is not None
+        game = enter_scoring(game)
+        after: tuple[Effect, ...] = (FlashCue(cue.sound),
+                                     Music(MusicAction.STOP, game.era, Mode.REALTIME, cue.at))
+    else:
+        until = now + game.config.realtime.scholar_prompt_s
+        game = replace(game, prompt=Prompt.SCHOLARS, prompt_until=until, prompt_left=None,
+                       sounded=index)
+        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS))
+    # The "sounded" record (the era's scoring, for the end gong) is on disk before the sound is
+    # handed to the mixer: a cut from here on comes back silent, showing the call instead of
+    # sounding it a second time (docs/power-cuts.md).
+    return game, (Save(snapshot(game, now), durable=True), *sound, *after)
+
+
+def begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
+    game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
+                   lead_in_ticks=0, cues_done=0, armed=None, sounded=None,
+                   save_due=at + SAVE_EVERY_S,
+                   question=None, question_until=None)
+    return arm_if_due(game, at), (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
+                                  Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
+
+
+def arm_if_due(game: Game, now: float) -> Game:
+    """Arm the next cry or end gong at once when it is due within `ARM_LEAD_S` (the era
+    started or resumed just before it): the save that records this step carries it."""
+    cues = timeline(game.config)
+    if game.anchor is None or game.cues_done >= len(cues):
+        return game
+    cue = cues[game.cues_done]
+    if cue.sound is not Sound.TICK and game.anchor + cue.at - ARM_LEAD_S <= now + EPS:
+        return replace(game, armed=game.cues_done)
+    return game
+
+
+def enter_scoring(game: Game) -> Game:
+    """The era is over. The start player who ends an introductory era starts the next one."""
+    return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
+                   anchor=None, held_elapsed=None, cues_done=0, armed=None, sounded=None,
+                   round=None,
+                   scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
+                   save_due=None, entry=scoring.Entry(era=game.era), sheet=sheet(game))
