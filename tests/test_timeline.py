@@ -27,7 +27,7 @@ from erabox.core.script import parse_script
 from erabox.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-# The preparation guide has its own tests (test_machine.py, test_scores_game.py): here each
+# The preparation guide has its own tests (test_machine.py, test_points_game.py): here each
 # era's setup opens on its mode, as without the guide.
 CFG = Config(guide=False)
 RT = CFG.realtime
