@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from erabox.core.config import Config
 from erabox.core.machine import ARM_LEAD_S
 from erabox.core.model import Mode
-from erabox.core.scores import positions
+from erabox.core.points import positions
 from erabox.core.script import parse_script
 from erabox.simulate import simulate
 

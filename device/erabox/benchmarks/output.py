@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from erabox.core.config import Config
-from erabox.core.scores import positions
+from erabox.core.points import positions
 
 from .stats import percentile
 

@@ -10,7 +10,7 @@ where NEXT toggles its mode and ERA starts it:
     scoring of Era III --ERA--> game_over
 
 An era's setup opens on the preparation guide (prep.py; a setting turns it off): NEXT walks
-its steps, ERA starts the era at once. Scoring is where victory points are entered (scores.py):
+its steps, ERA starts the era at once. Scoring is where victory points are entered (points.py):
 per step, per player; then the era's standings; after Era III the final ranking.
 
 A real-time era keeps one anchor: the `now` at which its running time was zero, shifted
@@ -33,8 +33,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from . import points as scoring
 from . import prep
-from . import scores as scoring
 from . import settings as settings_menu
 from .config import Config
 from .model import (
@@ -798,7 +798,7 @@ def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
                    guide=0 if game.config.guide else None), ()
 
 
-# --- the preparation guide (prep.py) and the entry of points (scores.py) --------------------
+# --- the preparation guide (prep.py) and the entry of points (points.py) --------------------
 
 
 def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -819,7 +819,7 @@ def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effe
 
 
 def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """A gesture while an era is scored: see scores.py for the buttons."""
+    """A gesture while an era is scored: see points.py for the buttons."""
     players = game.config.players
     old = game.entry or scoring.Entry(era=game.era)
     asked = scoring.asked_player(old, sheet(game))

@@ -14,8 +14,8 @@ from typing import Any
 from .config import Config
 from .machine import SCHEMA_VERSION
 from .model import Mode, Phase
+from .points import sheet_from_dict
 from .rules import ERAS, SCORING_STEPS
-from .scores import sheet_from_dict
 
 
 class SnapshotError(ValueError):
