@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .model import Button, Gesture, Input
-from .rules import ERAS, SCORING_GIVES_POINTS, SCORING_STEPS
+from .rules import ERAS, MAX_PLAYERS, MIN_PLAYERS, SCORING_GIVES_POINTS, SCORING_STEPS
 
 HOLD_ADDS = 5  # NEXT hold adds this many points
 MAX_POINTS = 999  # per entry: more than any step gives; keeps the screen's digits in bounds
@@ -134,11 +134,6 @@ def totals(sheet: Sheet, up_to_era: int = ERAS) -> tuple[int, ...]:
         sum(sheet.points[e][s][p] for e in range(up_to_era) for s in range(SCORING_STEPS))
         for p in range(sheet.players)
     )
-
-
-def era_points(sheet: Sheet, era: int) -> tuple[int, ...]:
-    return tuple(sum(sheet.points[era - 1][s][p] for s in range(SCORING_STEPS))
-                 for p in range(sheet.players))
 
 
 def standings(scores: tuple[int, ...]) -> tuple[Place, ...]:
@@ -282,7 +277,8 @@ def sheet_from_dict(data: object, players: int | None) -> Sheet:
         raise ValueError("'scores' should be an object")
     points, built = data.get("points"), data.get("buildings")
     if players is None:
-        players = len(built) if isinstance(built, list) and 2 <= len(built) <= 4 else 0
+        players = (len(built) if isinstance(built, list)
+               and MIN_PLAYERS <= len(built) <= MAX_PLAYERS else 0)
 
     def count(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POINTS * 10

@@ -144,9 +144,9 @@ def from_dict(data: object, config: Config) -> Settings:
             raise SettingsError(f"'{key}' should be {expected}, is {data.get(key)!r}")
 
     seats = data.get("seats")
-    need("seats", isinstance(seats, list) and 2 <= len(seats) <= 4
+    need("seats", isinstance(seats, list) and MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
          and all(isinstance(s, str) and s.strip() and len(s) <= 16 for s in seats)
-         and len(set(seats)) == len(seats), "2 to 4 different colours")
+         and len(set(seats)) == len(seats), f"{MIN_PLAYERS} to {MAX_PLAYERS} different colours")
     assert isinstance(seats, list)
     oldest = data.get("oldest")
     need("oldest", isinstance(oldest, int) and not isinstance(oldest, bool)
