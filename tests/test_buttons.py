@@ -2,7 +2,7 @@
 its own tests, tests/test_gestures.py).
 
 The tests drive gpiozero's `MockFactory` pins (`drive_low`/`drive_high`), so the real
-`Button` code runs. To show that something did NOT fire, a sentinel press on another button is
+input-device code runs. To show that something did NOT fire, a sentinel press on another button is
 made afterwards: gestures come out in the order they happened, so anything unwanted would arrive
 before the sentinel. Short glitches are timed by the mock pin's own state log; a sample the
 machine stretched past the debounce time is redone rather than misjudged.

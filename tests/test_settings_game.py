@@ -1,7 +1,7 @@
 """Acceptance: a whole 3-player game set up ONLY through the buttons.
 
 No config file (the defaults: four players, real-time eras). gpiozero's MockFactory drives the
-real Button code; the box's loop, state file and settings file are the real ones. The table
+box's real buttons code; the box's loop, state file and settings file are the real ones. The table
 opens the settings menu from the "New game" screen, picks three players, their seats and the
 oldest, and introductory eras; plays Era I passing the box left among the three colours; a
 power cut in Era II keeps both the game and the settings; the game runs to its end.

@@ -1,14 +1,14 @@
 """Victory points: the scoring checklist as the place to enter them, and the final ranking.
 
-Pure, like the core: `entry_step(entry, sheet, players, event)` takes one button gesture and
+Pure, like the core: `entry_step(entry, sheet, event)` takes one button gesture and
 returns the new entry, the new sheet and what happened. The machine keeps an `Entry` while an
 era's scoring phase is open and the `Sheet` for the whole game.
 
-For each step of rules.md's scoring checklist, for each player in seating order, the box asks
-that player's points for that step. Steps that give no points (leader cards, city sieges) are
-shown, not asked. After the last step come the era's standings; after Era III's, the players
-tied for the most points (if any) are asked their buildings on the central board, and the final
-ranking follows (still tied: a shared victory).
+For each step of the scoring checklist (docs/game.md), for each player in seating order, the
+box asks that player's points for that step. Steps that give no points (leader cards, city
+sieges) are shown, not asked. After the last step come the era's standings; after Era III's,
+the players tied for the most points (if any) are asked their buildings on the central board,
+and the final ranking follows (still tied: a shared victory).
 
 Entering a number (fast for the 0-20 a step typically gives; no auto-repeat, which tables find
 risky):
@@ -152,7 +152,7 @@ def tied_for_first(scores: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def final_ranking(sheet: Sheet) -> tuple[Place, ...]:
-    """The game's result (rules.md): most points wins; tied for first, most buildings on the
+    """The game's result (docs/game.md): most points wins; tied for first, most buildings on the
     central board; still tied, a shared victory (the same place 1). Other places share on
     equal points."""
     scores = totals(sheet)

@@ -4,10 +4,10 @@ The config file is where defaults come from, and what only an installer sets (pi
 device, I2C bus). What a table changes every game night is set here, with the two buttons, and
 overrides the file: `apply(config, settings)` gives the config the game runs with.
 
-The menu is pure, like the core: `menu_step(menu, settings, defaults, input)` returns the new
-menu (None once it is closed) and the new settings. It opens from the "New game" setup screen
-(hold ERA), so nothing changes under a game in progress; players can only be chosen there,
-before Era I, and the screen says so.
+The menu is pure, like the core: `menu_step(menu, settings, colours, initial, event)` returns
+the new menu (None once it is closed) and the new settings. It opens from the "New game" setup
+screen (hold ERA), so nothing changes under a game in progress; players can only be chosen
+there, before Era I, and the screen says so.
 
 Each menu item is one row of `ITEMS` (its value, how it changes, its label, how the
 screen says it), read by the menu here and by the screen (`erabox.ui.plans`): a new setting
