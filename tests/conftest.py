@@ -29,7 +29,11 @@ from erabox.core.model import (
 # timing belongs in `make bench`), and in CI the same examples every run, so CI's verdict
 # depends on the code alone; a developer's run still explores new examples each time.
 settings.register_profile("erabox", deadline=None, derandomize=bool(os.environ.get("CI")))
-settings.load_profile("erabox")
+# `make test-deep` (ERABOX_TEST_DEEP=1): the nightly-style run, ten times the examples and a
+# fresh random seed every run (a failure prints the seed that reproduces it).
+settings.register_profile("deep", deadline=None, derandomize=False, max_examples=2000,
+                          print_blob=True)
+settings.load_profile("deep" if os.environ.get("ERABOX_TEST_DEEP") else "erabox")
 
 
 @dataclass

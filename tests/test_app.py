@@ -1,4 +1,4 @@
-"""The box end to end, in process: gpiozero's MockFactory drives the real `Button` code, the
+"""The box end to end, in process: gpiozero's MockFactory drives the real buttons code, the
 loop runs the core on the real clock, the real renderer draws into a display that keeps the
 last frame. Checks the states, sounds and screens that pin edges produce."""
 

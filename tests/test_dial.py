@@ -16,7 +16,8 @@ import pytest
 from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from erabox.adapters.buttons import ButtonsError, Dial, open_dial
+from erabox.adapters.dial import Dial, open_dial
+from erabox.adapters.pins import ButtonsError
 from erabox.core.config import ButtonsConfig, parse_config
 from erabox.core.model import Button, Gesture, Input
 

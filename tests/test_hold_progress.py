@@ -7,14 +7,15 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from erabox.adapters.buttons import Buttons, GestureRecogniser
+from erabox.adapters.buttons import Buttons
 from erabox.adapters.state_file import StateFile
 from erabox.app import Box
 from erabox.core.care import Look
 from erabox.core.config import ButtonsConfig, Config
+from erabox.core.gestures import GestureRecogniser
 from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.ports import Chord, Stop
-from erabox.ui.render import layout
+from erabox.ui.layout import layout
 
 NEXT, ERA = Button.NEXT, Button.ERA
 

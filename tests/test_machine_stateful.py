@@ -10,7 +10,11 @@ its own account of each real-time era (start gong, pauses, resumes, restarts) an
 - eras only move forward, except by a new game ("New game?" yes, or ERA hold in game_over);
 - `next_deadline` is never in the past after a step; the machine never raises;
 - snapshot -> JSON -> loads -> restore works from every moment, keeping era, mode, round and
-  start player (a real-time era comes back paused at its running time);
+  start player (a real-time era comes back paused at its running time, at its armed cue, or
+  with the scholar prompt a sounded cry still owes);
+- power cuts never lose or double a call: a restart into a cry's prompt counts as that call
+  given once the table resumes with the prompt on screen (docs/power-cuts.md); the era's
+  running time after a restart is the restored game's (at an armed cue: the cue's time);
 - no era music plays in setup, lead-in, scoring, game over or a pause.
 """
 
@@ -97,6 +101,7 @@ class EraRun:
     anchor: float | None  # wall time of running time 0, while running
     held: float | None = None  # running time, while paused
     cries: list[float] = field(default_factory=list)  # running times they fired at
+    owed: float | None = None  # a cry shown as a restart's prompt, given when the table resumes
 
     def running(self, now: float) -> float:
         assert self.anchor is not None, "a cue while the era is paused"
@@ -187,7 +192,11 @@ class RandomPlay(RuleBasedStateMachine):
         self.game, effects = restore(snap, self.config, self.now)
         if self.run is not None and snap["phase"] in ("running", "paused"):
             tally("a power cut in a real-time era")
-            self.run.anchor, self.run.held = None, snap["elapsed"]
+            # From the restored game: at an armed cue, the cue's time (not the saved one).
+            self.run.anchor, self.run.held = None, elapsed(self.game, self.now)
+            self.run.owed = None
+            if self.game.prompt is Prompt.SCHOLARS:  # a cry's prompt, shown silently
+                self.run.owed = timeline(self.config)[self.game.cues_done - 1].at
         else:
             self.run = None
         self.account(effects)
@@ -242,6 +251,13 @@ class RandomPlay(RuleBasedStateMachine):
         elif music.action is MusicAction.RESUME:
             assert self.run.held is not None and self.run.anchor is None
             self.run.anchor, self.run.held = now - self.run.held, None
+            owed = self.run.owed
+            if (owed is not None and self.game.prompt is Prompt.SCHOLARS
+                    and not any(c == pytest.approx(owed, abs=TOLERANCE) for c in self.run.cries)):
+                # The table resumes with the prompt of a cry it did not hear: that call is
+                # given (a cut between the "sounded" record and the sound, docs/power-cuts.md).
+                self.run.cries.append(owed)
+            self.run.owed = None
         elif music.action is MusicAction.STOP and self.game.phase is not Phase.SCORING:
             self.run = None  # the era was abandoned ("restart era?" or "new game?" yes)
 
@@ -310,24 +326,24 @@ class RandomPlay(RuleBasedStateMachine):
                                                           self.game.entry.tie)
         armed = self.game.armed if self.game.armed == self.game.cues_done else None
         if self.game.phase is Phase.RUNNING and armed is not None:
-            # Cut while a cry or the end gong was about to sound (or had just sounded): back
-            # AT that cue, counted as given (docs/power-cuts.md).
+            # Cut while a cry or the end gong was about to sound: back paused AT that cue, not
+            # yet given, to sound when the table resumes (docs/power-cuts.md).
             cue = timeline(self.config)[armed]
-            if cue.ends_era:
-                assert back.phase is Phase.SCORING
-            else:
-                assert back.phase is Phase.PAUSED and back.prompt is Prompt.SCHOLARS
-                assert elapsed(back, self.now) == pytest.approx(cue.at, abs=TOLERANCE)
-                assert back.cues_done == armed + 1
+            assert back.phase is Phase.PAUSED and back.cues_done == armed
+            assert elapsed(back, self.now) == pytest.approx(cue.at, abs=TOLERANCE)
         elif self.game.phase in (Phase.RUNNING, Phase.PAUSED):
-            assert back.phase is Phase.PAUSED
+            assert back.phase is Phase.PAUSED and back.cues_done == self.game.cues_done
             running = elapsed(self.game, self.now)
             assert running is not None
             assert elapsed(back, self.now) == pytest.approx(running, abs=TOLERANCE)
+        if self.game.sounded is not None:
+            # A sounded cry whose prompt is still owed: shown again, silently, after the cut.
+            assert back.prompt is Prompt.SCHOLARS and back.sounded == self.game.sounded
 
 
 RandomPlay.TestCase.settings = settings(
-    max_examples=200, stateful_step_count=50, deadline=None,
+    # `make test-deep` (the "deep" profile in conftest.py) runs many more, with random seeds.
+    max_examples=max(200, settings.default.max_examples), stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 TestRandomPlay = RandomPlay.TestCase
 
@@ -355,3 +371,20 @@ def test_random_play_notices_a_lost_cry() -> None:
     machine.game = replace(machine.game, cues_done=1)  # sabotage: the first cry is gone
     with pytest.raises(AssertionError):
         machine.wait(machine.config.realtime.length_s)
+
+
+def test_random_play_found_case_two_quick_cuts_before_a_cry() -> None:
+    """The case random play found: two power cuts 0.4 s and 0.3 s before a cry, the table
+    resuming after the second. Kept as a fixed example (hypothesis's stateful tests take no
+    `@example`, and CI runs them derandomized, where this case never came up): the cry must
+    sound once, on resume."""
+    machine = RandomPlay()
+    machine.switch_on(CONFIGS[2])  # a 25 s era, cries at 10 and 20 s, no lead-in
+    machine.feed(Input(Button.ERA, Gesture.PRESS))
+    machine.power_cut(19.6)
+    machine.power_cut(0.1)
+    machine.play_on(1.3, toggle=False)  # the table resumes
+    assert machine.run is not None and machine.run.cries == [pytest.approx(10.0)]
+    machine.time_passes(30.0)  # to the end gong: the model checks every cry was given
+    assert machine.run is None and state_name(machine.game) is Phase.SCORING
+    machine.teardown()

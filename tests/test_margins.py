@@ -11,8 +11,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from erabox.ui.gallery import PANELS
+from erabox.ui.layout import DigitsItem, IconItem, TextItem, layout
 from erabox.ui.panel import Panel
-from erabox.ui.render import DigitsItem, IconItem, TextItem, layout, render
+from erabox.ui.render import render
 from erabox.ui.samples import sample_renders
 from erabox.ui.strings import LANGUAGES
 

@@ -1,4 +1,4 @@
-"""The preparation guide's steps (rules.md's preparation checklist) for each era and player
+"""The preparation guide's steps (docs/game.md's preparation checklist) for each era and player
 count: one test per case, each checked against the checklist's rules, not against a list
 copied from the code."""
 

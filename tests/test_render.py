@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
-from erabox.ui.panel import Panel
-from erabox.ui.render import (
+from erabox.ui.layout import (
     DigitsItem,
     Layout,
     ProgressItem,
     TextItem,
     layout,
-    render,
 )
+from erabox.ui.panel import Panel
+from erabox.ui.render import render
 from erabox.ui.samples import sample_renders, sample_screens
 from erabox.ui.strings import COLOUR_NAMES_JA, LANGUAGES
 from erabox.ui.text import ELLIPSIS

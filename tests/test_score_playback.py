@@ -1,5 +1,6 @@
 """The era score in the audio planner (virtual clock): style choice, and an era of another
-length than the score's 540 s, which seeks at its scholar calls (device/erabox/core/score.py)."""
+length than the score's 540 s, which seeks at its scholar calls
+(device/erabox/core/music_score.py)."""
 
 from __future__ import annotations
 

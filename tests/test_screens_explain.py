@@ -8,7 +8,7 @@ from conftest import Table
 from erabox.core.config import Config
 from erabox.core.machine import screen
 from erabox.core.model import Button, Gesture, Phase, Prompt
-from erabox.ui.render import layout
+from erabox.ui.layout import layout
 
 N, E, VD = Button.NEXT, Button.ERA, Button.VOL_DOWN
 P, H = Gesture.PRESS, Gesture.HOLD

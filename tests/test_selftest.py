@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from PIL import Image
 
 from erabox import SOUNDS_DIR
-from erabox.adapters.buttons import CueLed
+from erabox.adapters.cue_led import CueLed
 from erabox.adapters.display import frame_bytes
 from erabox.core.config import Config, parse_config
 from erabox.core.model import PlaySound, SetVolume

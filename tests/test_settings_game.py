@@ -1,7 +1,7 @@
 """Acceptance: a whole 3-player game set up ONLY through the buttons.
 
 No config file (the defaults: four players, real-time eras). gpiozero's MockFactory drives the
-real Button code; the box's loop, state file and settings file are the real ones. The table
+box's real buttons code; the box's loop, state file and settings file are the real ones. The table
 opens the settings menu from the "New game" screen, picks three players, their seats and the
 oldest, and introductory eras; plays Era I passing the box left among the three colours; a
 power cut in Era II keeps both the game and the settings; the game runs to its end.
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from erabox.adapters.buttons import Buttons
+from erabox.adapters.buttons import SimulatedButtons
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile
 from erabox.app import Box, PowerCut, Stop
@@ -69,7 +69,8 @@ class Table:
                                events=EventRecorder(self._emit),
                                settings_file=self.settings_file, changed=self.changed)
         self.factory = MockFactory()
-        self.buttons = Buttons(self.config.buttons, self.box.post, pin_factory=self.factory)
+        self.buttons = SimulatedButtons(self.config.buttons, self.box.post,
+                                        pin_factory=self.factory)
         self.box.start_game()
         self.loop = threading.Thread(target=self.box.run_loop)
         self.loop.start()

@@ -15,7 +15,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageDraw
 
-from erabox.adapters.buttons import Buttons
+from erabox.adapters.buttons import SimulatedButtons
 from erabox.adapters.window import INK, PANEL, WindowDisplay
 from erabox.core.config import parse_config
 from erabox.core.model import Button, Gesture, Input
@@ -26,7 +26,7 @@ def parts():
     config = parse_config("[buttons]\nhold_s = 0.3\nbounce_s = 0.01\n", "t.toml")
     inputs: queue.Queue[Input] = queue.Queue()
     factory = MockFactory()
-    buttons = Buttons(config.buttons, inputs.put, pin_factory=factory)
+    buttons = SimulatedButtons(config.buttons, inputs.put, pin_factory=factory)
     window = WindowDisplay(config)
     yield config, window, buttons, inputs
     buttons.close()
@@ -34,7 +34,7 @@ def parts():
     factory.close()
 
 
-def run_window_while(window: WindowDisplay, buttons: Buttons, act) -> list[object]:
+def run_window_while(window: WindowDisplay, buttons: SimulatedButtons, act) -> list[object]:
     """Run the window's loop on this (main) thread while `act` runs on another."""
     stopped = threading.Event()
     posted: list[object] = []

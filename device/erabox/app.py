@@ -70,23 +70,23 @@ from erabox.ports import (
     CollectorPort,
     DisplayPort,
     InboxItem,
-    InputSource,
     LedPort,
     PowerCut,
     Redraw,
     SaveNow,
     SettingsStore,
+    SimulatedInput,
     StateStore,
     Stop,
 )
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
-from erabox.ui.render import HOLD_BLOCKS
+from erabox.ui.plans import HOLD_BLOCKS
 from erabox.workers import ChangedOnly, NewestWorker
 
 if TYPE_CHECKING:
     from erabox.adapters.audio import Audio
-    from erabox.adapters.buttons import PinFactoryChoice
+    from erabox.adapters.pins import PinFactoryChoice
     from erabox.adapters.window import WindowDisplay
 
 __all__ = ["Box", "PowerCut", "Redraw", "ScreenWorker", "Stop", "run"]
@@ -376,7 +376,7 @@ def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | No
     return EventRecorder(json_lines(stream, flush=True)), (None if target == "-" else stream)
 
 
-def _script_player(lines: list[ScriptLine], box: Box, buttons: InputSource,
+def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | None,
                    stop: threading.Event) -> threading.Thread:
     """Replays script lines in real time (docs/run.md): gestures go through the mock pins."""
 
@@ -394,7 +394,7 @@ def _script_player(lines: list[ScriptLine], box: Box, buttons: InputSource,
             if isinstance(action, Restart):
                 box.post(PowerCut())
             else:
-                act_out(action, buttons, box.post)
+                act_out(action, pins, box.post)
 
     thread = threading.Thread(target=play, name="erabox-script", daemon=True)
     thread.start()
@@ -465,7 +465,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     """`erabox run`. Returns the exit code.
 
     `observer` watches the running box (`erabox bench` runs in-process through it): its
-    `ready(box, buttons)` is called on the main thread once the loop runs.
+    `ready(box, pins)` is called on the main thread once the loop runs.
     """
     logging.basicConfig(
         level=os.environ.get("ERABOX_LOG", "INFO").upper(),
@@ -490,7 +490,10 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     events, events_file = _event_stream(args.events)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
-    from erabox.adapters.buttons import Buttons, CueLed, default_pin_factory, open_dial
+    from erabox.adapters.buttons import Buttons, SimulatedButtons
+    from erabox.adapters.cue_led import CueLed
+    from erabox.adapters.dial import open_dial
+    from erabox.adapters.pins import default_pin_factory
 
     choice = default_pin_factory()
     audio: Audio | None = None
@@ -530,8 +533,11 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
               settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector())
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
-    buttons = Buttons(config.buttons, box.post, pin_factory=choice.factory,
-                      on_chord=lambda since: box.post(Chord(since)))
+    # On simulated pins the buttons can be pressed by software too (`pins`).
+    buttons = (SimulatedButtons if choice.mock else Buttons)(
+        config.buttons, box.post, pin_factory=choice.factory,
+        on_chord=lambda since: box.post(Chord(since)))
+    pins = buttons if isinstance(buttons, SimulatedButtons) else None
     dial = open_dial(config.buttons, box.post, pin_factory=choice.factory)
     if audio is not None:
         audio.on_change = lambda: box.post(Redraw())
@@ -551,16 +557,16 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
         loop = threading.Thread(target=box.run_loop, name="erabox-loop")
         loop.start()
         if script is not None:
-            _script_player(script, box, buttons, stop_script)
+            _script_player(script, box, pins, stop_script)
         if observer is not None:
-            observer.ready(box, buttons)
+            observer.ready(box, pins)
         if window is not None:
-            window.run(buttons, box.post, box.stopped)  # returns when the box stops
+            window.run(pins, box.post, box.stopped)  # returns when the box stops
         else:
             if kind == "terminal" and sys.stdin.isatty():
                 from erabox.adapters.keyboard import KeyboardInput
 
-                keyboard = KeyboardInput(buttons, box.post)
+                keyboard = KeyboardInput(pins, box.post)
         loop.join()  # signals reach the loop through the watcher's thread
     finally:
         signals.close()

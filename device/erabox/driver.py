@@ -24,7 +24,14 @@ from typing import Any, TextIO
 
 from erabox.core.config import Config
 from erabox.core.events import Emit, EventRecorder
-from erabox.core.machine import Game, new_game, opening, restore, snapshot, step
+from erabox.core.machine import (
+    Game,
+    new_game,
+    opening,
+    restore,
+    snapshot_at_stop,
+    step,
+)
 from erabox.core.model import (
     Effect,
     FlashCue,
@@ -37,13 +44,16 @@ from erabox.core.model import (
     Show,
     Tick,
 )
-from erabox.core.settings import Settings, from_dict
+from erabox.core.settings import Settings, apply, from_dict
 from erabox.core.snapshot import dumps, loads
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
 
 log = logging.getLogger("erabox")
 
-DURABLE_WAIT_S = 0.4  # longest wait for a save that must be on disk first (machine.ARM_LEAD_S)
+# Longest wait for a save that must be on disk first (a press's, a cue's "armed" and "sounded"
+# records): below machine.ARM_LEAD_S, so an "armed" record that makes it is on disk before its
+# cue. A save that misses it is logged: the guarantee holds while the card writes in time.
+DURABLE_WAIT_S = 0.4
 
 ShowScreen = Callable[[Screen, float], None]
 """Hands a screen model to whatever draws it, with the step's time."""
@@ -86,7 +96,8 @@ class Driver:
     def start(self, now: float) -> None:
         """Come back from the saved game, or start a fresh one (with the chosen settings)."""
         chosen = None if self.settings is None else self.settings.load(self.config)
-        saved = self.state.load(self.config)
+        # Checked against the cue list the era runs with (the settings can change its ticks).
+        saved = self.state.load(self.config if chosen is None else apply(self.config, chosen))
         if saved is None:
             self.game = new_game(self.config, settings=chosen)
             effects: tuple[Effect, ...] = opening(self.game, now)
@@ -122,8 +133,9 @@ class Driver:
         self.start(now)
 
     def shutdown(self, now: float) -> None:
-        """The last save, written before returning."""
-        self.state.save(snapshot(self.game, now))
+        """The last save, written before returning. A clean stop knows that no cue is being
+        handed to the mixer: it saves no cue armed (`snapshot_at_stop`)."""
+        self.state.save(snapshot_at_stop(self.game, now))
         self.state.close()
 
     # --- effects --------------------------------------------------------------------------------
@@ -139,7 +151,11 @@ class Driver:
                     self._apply_part(effects[start:index], now, due)
                 self.state.save(effect.snapshot)
                 # Bounded: a card that hangs must not hold the box for longer than this.
-                self.state.flush(timeout=DURABLE_WAIT_S)
+                if not self.state.flush(timeout=DURABLE_WAIT_S):
+                    log.warning(
+                        "a save that must be on disk first (%s) took longer than %g s; going "
+                        "on without it: a power cut now may %s", _what(effect.snapshot),
+                        DURABLE_WAIT_S, "repeat a cry or the end gong, or a press's change")
                 start = index + 1
         if start < len(effects):
             self._apply_part(effects[start:], now, due)
@@ -165,6 +181,14 @@ class Driver:
 
     def _observed(self, now: float) -> float:
         return now if self.clock is None else self.clock()
+
+
+def _what(record: dict[str, Any]) -> str:
+    if record.get("armed") is not None:
+        return f"cue {record['armed']} armed"
+    if record.get("sounded") is not None:
+        return f"cue {record['sounded']} sounded"
+    return f"{record.get('phase')}, era {record.get('era')}"
 
 
 # --- in-memory stores (simulate: the files' JSON text, kept in memory) -------------------------

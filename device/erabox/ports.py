@@ -112,7 +112,7 @@ class DisplayPort(Protocol):
 
 
 class LedPort(Protocol):
-    """The cue LED (`erabox.adapters.buttons.CueLed`): a no-op when not fitted."""
+    """The cue LED (`erabox.adapters.cue_led.CueLed`): a no-op when not fitted."""
 
     def flash(self) -> None:
         """Flash once, in the background; returns at once."""
@@ -175,32 +175,33 @@ class SettingsStore(Protocol):
 
 class InputSource(Protocol):
     """The buttons (`erabox.adapters.buttons.Buttons`). Each recognised gesture is handed to
-    the `Post` given when the source was made, as an `Input`.
-
-    On simulated pins (`mock`), software can act like a finger: the window's keys, the
-    terminal's keys and `--script` lines go through the same gesture recogniser as a real
-    press.
-    """
-
-    @property
-    def mock(self) -> bool:
-        """Whether the pins are simulated (software can press them)."""
-        ...
+    the `Post` given when the source was made, as an `Input`."""
 
     @property
     def fitted(self) -> tuple[Button, ...]:
         """The buttons that have a pin."""
         ...
 
-    def pin_down(self, button: Button) -> None: ...
+    def close(self) -> None: ...
 
-    def pin_up(self, button: Button) -> None: ...
+
+class SimulatedInput(InputSource, Protocol):
+    """Buttons on simulated pins (`erabox.adapters.buttons.SimulatedButtons`), which software
+    can press like a finger: the window's keys, the terminal's keys, `--script` lines and the
+    benchmarks go through the same gesture recogniser as a real press. Real pins do not
+    implement this."""
+
+    def pin_down(self, button: Button) -> None:
+        """Pull the pin of `button` low, as a finger would (BOTH: NEXT and ERA)."""
+        ...
+
+    def pin_up(self, button: Button) -> None:
+        """Let the pin of `button` go high again (BOTH: NEXT and ERA)."""
+        ...
 
     def perform(self, gesture: Input) -> threading.Thread:
         """Act out `gesture` on the simulated pins; returns the thread that releases them."""
         ...
-
-    def close(self) -> None: ...
 
 
 # --- watching a running box -------------------------------------------------------------------
@@ -225,8 +226,9 @@ class BoxObserver(Protocol):
     and must return quickly (record and notify, nothing more): they sit in the loop's path.
     """
 
-    def ready(self, box: BoxView, inputs: InputSource) -> None:
-        """Main thread, once the loop runs. Whoever it starts ends the run with `Stop`."""
+    def ready(self, box: BoxView, pins: SimulatedInput | None) -> None:
+        """Main thread, once the loop runs, with the buttons when their pins are simulated
+        (None on real pins). Whoever it starts ends the run with `Stop`."""
         ...
 
     def input(self, item: Input, t: float) -> None:

@@ -315,8 +315,9 @@ def main(args: Any) -> int:
     import sys
 
     from erabox import SOUNDS_DIR
-    from erabox.adapters.buttons import CueLed, default_pin_factory
+    from erabox.adapters.cue_led import CueLed
     from erabox.adapters.display import DisplayError, open_display
+    from erabox.adapters.pins import default_pin_factory
     from erabox.config_file import load_config
     from erabox.core.config import ConfigError
 

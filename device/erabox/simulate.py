@@ -47,11 +47,6 @@ class Simulation:
     def game(self) -> Game:
         return self.driver.game
 
-    @property
-    def saved_text(self) -> str | None:
-        """The "state file": JSON text of the last save."""
-        return self.state.text
-
     def _show(self, screen_model: Screen, t: float) -> None:
         if self._screens.changed(screen_model) and self.on_screen is not None:
             self.on_screen(screen_model, t)

@@ -383,7 +383,7 @@ class Audio:
         self._clock = clock
         self._retry_s = retry_s
         self._mixer: Mixer = mixer if mixer is not None else PygameMixer(opener, clock)
-        scores = [era for era in (1, 2, 3)
+        scores = [era for era in range(1, rules.ERAS + 1)
                   if (self.sounds_dir / f"era{era}_score.ogg").is_file()]
         self._plan = AudioPlan(config, str(self.sounds_dir), scores=scores, era_shape=era_shape)
         self._plan_lock = threading.Lock()  # held only around pure planner calls
@@ -408,10 +408,6 @@ class Audio:
     def problem(self) -> str | None:
         """None when sound works, else "no sound: <reason>"."""
         return self._problem
-
-    @property
-    def is_open(self) -> bool:
-        return self._open
 
     def apply(self, effects: Iterable[object], now: float) -> None:
         """Play what the effects ask for; effects that are not about sound are ignored.

@@ -34,7 +34,7 @@ from erabox.core.config import DisplayConfig
 from erabox.ports import DisplayPort
 from erabox.workers import ChangedOnly
 
-from .panel import frame_bytes, frame_image
+from .packed_frames import frame_bytes, frame_image
 
 DISPLAY_KINDS = ("ssd1306", "terminal", "png:DIR", "none")
 

@@ -19,7 +19,7 @@ from typing import TextIO
 
 from erabox.adapters.buttons import act_out
 from erabox.core.model import Button, Gesture, Input
-from erabox.ports import InputSource, Post, Stop
+from erabox.ports import Post, SimulatedInput, Stop
 
 log = logging.getLogger("erabox.keyboard")
 
@@ -40,7 +40,7 @@ HELP = "keys: n/N NEXT press/hold, e/E ERA press/hold, b both (new game), +/- vo
 class KeyboardInput:
     """Reads single keys from a terminal on a thread (blocking reads: no polling)."""
 
-    def __init__(self, buttons: InputSource | None, post: Post,
+    def __init__(self, buttons: SimulatedInput | None, post: Post,
                  stream: TextIO | None = None) -> None:
         self._buttons = buttons
         self._post = post

@@ -39,7 +39,7 @@ from PIL import Image
 
 from erabox.workers import Again, NewestWorker
 
-from .panel import frame_bytes, frame_image
+from .packed_frames import frame_bytes, frame_image
 
 if TYPE_CHECKING:
     from ..core.config import DisplayConfig

@@ -23,7 +23,7 @@ from PIL import Image
 
 from erabox.core.config import Config
 from erabox.core.model import Button
-from erabox.ports import InputSource, Post, Stop
+from erabox.ports import Post, SimulatedInput, Stop
 
 log = logging.getLogger("erabox.window")
 
@@ -114,7 +114,7 @@ class WindowDisplay:
 
     # -- main thread --
 
-    def run(self, buttons: InputSource | None, post: Post, stopped: threading.Event) -> None:
+    def run(self, buttons: SimulatedInput | None, post: Post, stopped: threading.Event) -> None:
         """The window's event loop, until the window is closed or the box stops."""
         pg = self._pg
         threading.Thread(target=self._wake_when, args=(stopped,), daemon=True,
@@ -157,7 +157,7 @@ class WindowDisplay:
                 return key
         return None
 
-    def _press(self, button: Button, down: bool, buttons: InputSource | None,
+    def _press(self, button: Button, down: bool, buttons: SimulatedInput | None,
                post: Post) -> None:
         if down == (button in self._down):
             return  # key repeat, or a release we already handled
@@ -165,7 +165,7 @@ class WindowDisplay:
             self._down.add(button)
         else:
             self._down.discard(button)
-        if buttons is None or not buttons.mock:
+        if buttons is None:
             log.warning("the window's buttons only work with simulated pins "
                         "(GPIOZERO_PIN_FACTORY=mock); use the real buttons")
             return

@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 
 from erabox.core.machine import Game
 from erabox.core.model import Button, Effect, Input, Music, Phase, PlaySound, SetVolume, Tick
-from erabox.ports import BoxView, InputSource, Stop
+from erabox.ports import BoxView, SimulatedInput, Stop
 
 T = TypeVar("T")
 
@@ -63,7 +63,9 @@ class TraceLog:
     """The box's observer (`erabox.ports.BoxObserver`): records moments in arrival order and
     wakes whoever waits on them. `on_ready(box, buttons)` is called from `ready`."""
 
-    def __init__(self, on_ready: Callable[[BoxView, InputSource], None] | None = None) -> None:
+    def __init__(self,
+                 on_ready: Callable[[BoxView, SimulatedInput | None], None] | None = None,
+                 ) -> None:
         self._cond = threading.Condition()
         self.entries: list[TraceEntry] = []
         self.box: BoxView | None = None
@@ -80,10 +82,10 @@ class TraceLog:
 
     # -- BoxObserver --
 
-    def ready(self, box: BoxView, inputs: InputSource) -> None:
+    def ready(self, box: BoxView, pins: SimulatedInput | None) -> None:
         self.box = box
         if self._on_ready is not None:
-            self._on_ready(box, inputs)
+            self._on_ready(box, pins)
 
     def input(self, item: Input, t: float) -> None:
         self._record("input", t)
@@ -143,7 +145,7 @@ class TraceLog:
 class Session:
     """What a scenario gets: the running box, its buttons, the trace, and a finger."""
 
-    def __init__(self, box: BoxView, buttons: InputSource, trace: TraceLog) -> None:
+    def __init__(self, box: BoxView, buttons: SimulatedInput, trace: TraceLog) -> None:
         self.box = box
         self.buttons = buttons
         self.trace = trace
@@ -311,11 +313,12 @@ def run_in_process(config_text: str, scenario: Callable[[Session], T], workdir: 
     outcome: dict[str, Any] = {}
     threads: list[threading.Thread] = []
 
-    def on_ready(box: BoxView, buttons: InputSource) -> None:
-        session = Session(box, buttons, trace)
-
+    def on_ready(box: BoxView, pins: SimulatedInput | None) -> None:
         def play() -> None:
             try:
+                if pins is None:  # GPIOZERO_PIN_FACTORY is set to mock above: never here
+                    raise RuntimeError("the bench needs simulated pins, the box has real ones")
+                session = Session(box, pins, trace)
                 outcome["result"] = scenario(session)
             except BaseException as exc:  # handed back to the main thread below
                 outcome["error"] = exc

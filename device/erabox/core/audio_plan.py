@@ -29,7 +29,7 @@ from typing import Literal
 from . import rules
 from .config import AudioConfig
 from .model import Mode, Music, MusicAction, PlaySound, PrepareMusic, SetVolume, Sound
-from .score import score_segments
+from .music_score import score_segments
 
 DUCKING_CUES = frozenset({Sound.GONG, Sound.CRY})
 DUCK_DOWN_S = 0.15  # ramp from full music to ducked
@@ -118,7 +118,7 @@ MUSIC_COMMANDS = (PrepareStream, StartMusic, PauseMusic, ResumeMusic, StopMusic,
 # --- what plays ---------------------------------------------------------------------------------
 
 
-Pieces = tuple[tuple[float, float], ...]  # ((running time, file position), ...), see score.py
+Pieces = tuple[tuple[float, float], ...]  # ((running time, file position), ...), see music_score.py
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ class Choice:
 
     A timed score may come in `pieces`: from each piece's running time on, the file plays
     straight on from that piece's position (an era of another length than the score's seeks
-    at its scholar calls, `device/erabox/core/score.py`); () = one piece from `offset`.
+    at its scholar calls, `device/erabox/core/music_score.py`); () = one piece from `offset`.
     """
 
     path: str

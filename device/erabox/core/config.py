@@ -370,9 +370,9 @@ def _players(top: _Table) -> tuple[str, ...]:
     value = top.get("players")
     if value is None:
         return DEFAULT_PLAYERS
-    expected = ("a list of 2 to 4 different colour names (printable, up to 16 characters),"
-                " oldest player first")
-    if not isinstance(value, list) or not 2 <= len(value) <= 4:
+    expected = (f"a list of {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} different colour names"
+                " (printable, up to 16 characters), oldest player first")
+    if not isinstance(value, list) or not rules.MIN_PLAYERS <= len(value) <= rules.MAX_PLAYERS:
         raise top.fail("players", expected)
     if not all(isinstance(v, str) and v.strip() and v.isprintable() and len(v) <= 16
                for v in value):

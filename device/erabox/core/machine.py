@@ -10,7 +10,7 @@ where NEXT toggles its mode and ERA starts it:
     scoring of Era III --ERA--> game_over
 
 An era's setup opens on the preparation guide (prep.py; a setting turns it off): NEXT walks
-its steps, ERA starts the era at once. Scoring is where victory points are entered (scores.py):
+its steps, ERA starts the era at once. Scoring is where victory points are entered (points.py):
 per step, per player; then the era's standings; after Era III the final ranking.
 
 A real-time era keeps one anchor: the `now` at which its running time was zero, shifted
@@ -27,14 +27,16 @@ Time only enters as `now` (seconds on any monotonic clock); the machine never re
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from . import points as scoring
 from . import prep
-from . import scores as scoring
 from . import settings as settings_menu
 from .config import Config
 from .model import (
@@ -68,6 +70,7 @@ SCHEMA_VERSION = 1
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
 SAVE_EVERY_S = 5.0  # while running, at least this often
 ARM_LEAD_S = 0.5  # a cry or the end gong is recorded on disk this long before it sounds
+SAVED_TIME_SLACK_S = 2e-3  # `elapsed` is saved rounded to the millisecond
 PAUSE_HINT_S = 3.0
 RESUMED_PROMPT_S = 5.0
 VOLUME_SHOWN_S = 2.0
@@ -103,6 +106,7 @@ class Game:
     lead_in_ticks: int = 0  # lead-in ticks already played
     cues_done: int = 0  # entries of `timeline(config)` already fired
     armed: int | None = None  # the cue whose "about to sound" record was saved (see restore)
+    sounded: int | None = None  # the cry handed to the mixer whose prompt the table is owed
     # introductory era
     round: int | None = None
     # scoring
@@ -400,14 +404,23 @@ def restore(
     """The game after a restart, from a saved snapshot (see `snapshot.py` for validation).
 
     A real-time era comes back paused at its saved running time; an introductory era at the
-    same round and start player; either way "Resumed" is shown.
+    same round and start player; either way "Resumed" is shown. Around a cry or the end gong
+    (docs/power-cuts.md, the table of windows):
 
-    A snapshot that says a cry or the end gong was ARMED (recorded `ARM_LEAD_S` before its
-    time) and not yet done was cut in the window where nobody can know whether the cue
-    sounded: the era comes back AT that cue, the cue counted as given, its prompt shown
-    (the scholar prompt; for the end gong the scoring screen), and nothing sounded again. So
-    a scholar call is never lost and never doubled (docs/power-cuts.md).
+    - "armed" (the cue was due within `ARM_LEAD_S` and had not been handed to the mixer): the
+      era comes back paused AT the cue, which sounds the moment the table resumes;
+    - "sounded" (saved durably just before the cry was handed to the mixer): the cry is not
+      sounded again; the scholar prompt it owes the table is shown, silently, and saved again,
+      so any number of further cuts show it again until the table resumes. For the end gong
+      the "sounded" record is the era's scoring, which comes back as it is.
+
+    A snapshot of Era I's setup saved under other settings than `settings` (a cut between the
+    two files' writes) comes back as that setup freshly made with `settings`: either the whole
+    change or none of it, never half.
     """
+    if _settings_changed_under(snapshot, settings):
+        game = new_game(config, settings=settings)
+        return game, opening(game, now)
     phase = Phase(snapshot["phase"])
     mode = Mode(snapshot["mode"])
     era = int(snapshot["era"])
@@ -451,64 +464,124 @@ def restore(
             entry = replace(entry, tie=None)
         game = replace(game, entry=entry)
     effects: list[Effect] = [SetVolume(game.volume)]
+    prompt = Prompt.RESUMED
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
         game = replace(game, phase=Phase.SETUP)
-    elif phase is Phase.RUNNING and _armed_cue(snapshot, config) is not None:
-        return _restore_at_armed_cue(game, snapshot, now)
     elif phase in (Phase.RUNNING, Phase.PAUSED):
-        held = min(max(0.0, float(snapshot["elapsed"])), config.realtime.length_s)
-        # `elapsed` is saved rounded to the millisecond, so a cue less than that after it may
-        # not have fired yet: only cues clearly before it count as done here; `cues_done`
-        # says whether a cue at the saved time itself already fired.
-        done = sum(1 for c in timeline(config) if c.at < held - 1e-3 and not c.ends_era)
-        done = max(done, min(int(snapshot.get("cues_done", 0)), len(timeline(config)) - 1))
-        game = replace(game, phase=Phase.PAUSED, held_elapsed=held, cues_done=done)
+        game, prompt = _restore_realtime(game, snapshot, now)
     elif phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
         effects.append(Music(MusicAction.RESUME, era, mode, 0.0))
-    game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
+    if prompt is Prompt.RESUMED:
+        game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     if game.phase not in (Phase.SCORING, Phase.GAME_OVER):  # this era's music is to come
         effects.insert(1, PrepareMusic(era, mode))
-    effects.append(ShowPrompt(Prompt.RESUMED))
+    effects.append(ShowPrompt(prompt))
     effects.append(Show(screen(game, now)))
-    return game, tuple(effects)
+    if game.phase is Phase.PAUSED:
+        # What the table is owed (a cue to sound on resume, a prompt to show) is on disk as
+        # this restart shows it, however many cuts follow.
+        effects.append(Save(_record(game, now)))
+    return game, _without_led(game, tuple(effects))
+
+
+def _restore_realtime(game: Game, saved: dict[str, Any], now: float) -> tuple[Game, Prompt]:
+    """A running or paused era comes back paused: at its armed cue, with its owed scholar
+    prompt, or at its saved running time (the loader checked these against the cue list)."""
+    config = game.config
+    cues = timeline(config)
+    done = min(int(saved.get("cues_done", 0)), len(cues) - 1)
+    held = min(max(0.0, float(saved["elapsed"])), config.realtime.length_s)
+    armed = _armed_cue(saved, config)
+    if armed is not None:  # not handed to the mixer: back at the cue, sounded on resume
+        held = cues[armed].at
+    game = replace(game, phase=Phase.PAUSED, held_elapsed=held, cues_done=done)
+    sounded = saved.get("sounded")
+    if _int(sounded) and sounded == done - 1 and _is_call(cues[sounded]):
+        # Handed to the mixer (or about to be): never sounded again; its prompt is owed,
+        # with its whole `scholar_prompt_s` of running time for the resume.
+        return replace(game, sounded=sounded, prompt=Prompt.SCHOLARS, prompt_until=None,
+                       prompt_left=config.realtime.scholar_prompt_s), Prompt.SCHOLARS
+    return game, Prompt.RESUMED
 
 
 def _armed_cue(snapshot: dict[str, Any], config: Config) -> int | None:
-    """The cue a snapshot armed and had not yet recorded as done, if any."""
+    """The cue a running snapshot armed and had not yet handed to the mixer, if any."""
     armed, done = snapshot.get("armed"), snapshot.get("cues_done", 0)
     cues = timeline(config)
-    if isinstance(armed, int) and armed == done and 0 <= armed < len(cues):
-        return armed
+    if (snapshot.get("phase") == Phase.RUNNING.value and _int(armed) and armed == done
+            and 0 <= armed < len(cues)):
+        return int(armed)
     return None
 
 
-def _restore_at_armed_cue(game: Game, saved: dict[str, Any],
-                          now: float) -> tuple[Game, tuple[Effect, ...]]:
-    config = game.config
-    index = _armed_cue(saved, config)
-    assert index is not None
-    cue = timeline(config)[index]
-    effects: list[Effect] = [SetVolume(game.volume), FlashCue(cue.sound)]
-    if cue.ends_era:
-        game = replace(_enter_scoring(replace(game, phase=Phase.RUNNING)),
-                       prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
-        effects.append(ShowPrompt(Prompt.RESUMED))
-    else:
-        # Paused: the prompt keeps its `scholar_prompt_s` of running time for the resume.
-        game = replace(game, phase=Phase.PAUSED, held_elapsed=cue.at, cues_done=index + 1,
-                       prompt=Prompt.SCHOLARS, prompt_until=None,
-                       prompt_left=config.realtime.scholar_prompt_s)
-        effects.insert(1, PrepareMusic(game.era, game.mode))  # this era's music is to come
-        effects.append(ShowPrompt(Prompt.SCHOLARS))
-    effects.append(Show(screen(game, now)))
-    # Record at once that the cue was given, so a second cut cannot give it again.
-    effects.append(Save(snapshot(game, now)))
-    return game, _without_led(game, tuple(effects))
+def _is_call(cue: Cue) -> bool:
+    """A cue the table acts on and that has its own records: a cry or the end gong."""
+    return cue.sound is not Sound.TICK
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def settings_digest(settings: settings_menu.Settings | None) -> str | None:
+    """A short fingerprint of the settings a snapshot was made under (None: the config's)."""
+    if settings is None:
+        return None
+    text = json.dumps(settings_menu.to_dict(settings), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _settings_changed_under(snapshot: dict[str, Any],
+                            settings: settings_menu.Settings | None) -> bool:
+    """True for Era I's setup saved under settings other than those on disk now: the settings
+    change was cut between its two writes (older snapshots have no fingerprint: no check)."""
+    return ("settings" in snapshot and snapshot["settings"] != settings_digest(settings)
+            and snapshot.get("phase") == Phase.SETUP.value and snapshot.get("era") == 1)
+
+
+def cue_problem(snapshot: dict[str, Any], config: Config) -> str | None:
+    """What makes a well-typed snapshot inconsistent with the era's cue list, or None.
+
+    A real-time era's record must fit its timeline: every cue clearly before `elapsed` done,
+    none clearly after it; "armed" only on the next cue, a call due within `ARM_LEAD_S`, while
+    running; "sounded" only on the cry just done. Outside a running era neither is set.
+    """
+    armed, sounded = snapshot.get("armed"), snapshot.get("sounded")
+    phase = snapshot.get("phase")
+    if phase not in (Phase.RUNNING.value, Phase.PAUSED.value):
+        if armed is not None or sounded is not None:
+            return f"a cue is armed or sounded in {phase}, outside a running era"
+        return None
+    cues = timeline(config)
+    done = snapshot.get("cues_done", 0)
+    at = min(float(snapshot["elapsed"]), config.realtime.length_s)
+    slack = SAVED_TIME_SLACK_S
+    if not _int(done) or done > len(cues) - 1:
+        return f"{done} cues done in an era of {len(cues)} (the last one ends it)"
+    before = sum(1 for c in cues if c.at < at - slack)
+    upto = sum(1 for c in cues if c.at <= at + slack)
+    if not before <= done <= upto:
+        return (f"{done} cues done at {at:g} s running time, the era's cue list says "
+                f"{before}" + ("" if before == upto else f" to {upto}"))
+    if armed is not None and not (phase == Phase.RUNNING.value and armed == done
+                                  and _is_call(cues[done])
+                                  and cues[done].at - at <= ARM_LEAD_S + slack):
+        return f"cue {armed} is armed at {at:g} s, it is not the next call due"
+    if sounded is not None and not (_int(sounded) and sounded == done - 1
+                                    and _is_call(cues[sounded])
+                                    and not cues[sounded].ends_era):
+        return f"cue {sounded} is recorded sounded, it is not the cry just done"
+    return None
 
 
 def snapshot(game: Game, now: float) -> dict[str, Any]:
     """A clock-free record of the game, enough for `restore` after a power cut."""
     running = elapsed(game, now)
+    cues = timeline(game.config)
+    if running is not None and game.phase is Phase.RUNNING and game.cues_done < len(cues):
+        # A step woken late saves before firing what fell due: the era cannot be past a cue
+        # it has not given yet.
+        running = min(running, cues[game.cues_done].at)
     return {
         "schema": SCHEMA_VERSION,
         "phase": game.phase.value,
@@ -520,6 +593,7 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         "elapsed": None if running is None else round(running, 3),
         "cues_done": game.cues_done,
         "armed": game.armed if game.armed == game.cues_done else None,
+        "sounded": game.sounded,
         "scoring_step": _scoring_step(game),
         "volume": game.volume,
         "guide": game.guide if game.phase is Phase.SETUP else None,
@@ -527,7 +601,20 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         # where the entry is (the number being entered is not kept: a power cut loses it)
         "entry": None if game.entry is None or game.phase is not Phase.SCORING
         else {"index": game.entry.index, "tie": game.entry.tie},
+        "settings": settings_digest(game.settings),
     }
+
+
+def _record(game: Game, now: float) -> dict[str, Any]:
+    """`snapshot`, for `restore`, whose parameter of that name hides the function."""
+    return snapshot(game, now)
+
+
+def snapshot_at_stop(game: Game, now: float) -> dict[str, Any]:
+    """The record a clean stop saves: as `snapshot`, but no cue armed. The box knows the cue
+    has not sounded, so the restart comes back at the saved running time and the cue sounds
+    at its own time after the table resumes."""
+    return snapshot(replace(game, armed=None), now)
 
 
 # --- timers -----------------------------------------------------------------------------------
@@ -592,34 +679,41 @@ def _fire(game: Game, name: str, now: float) -> tuple[Game, tuple[Effect, ...]]:
         return replace(game, save_due=due), (Save(snapshot(game, now)),)
     if name == "question":
         return replace(game, question=None, question_until=None), ()
-    if name == "prompt":
-        return replace(game, prompt=None, prompt_until=None), ()
+    if name == "prompt":  # a scholar prompt shown for its whole time is no longer owed
+        return replace(game, prompt=None, prompt_until=None, sounded=None), ()
     return replace(game, volume_until=None), ()  # "volume"
 
 
 def _fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    cue = timeline(game.config)[game.cues_done]
-    game = replace(game, cues_done=game.cues_done + 1, armed=None)
-    effects: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
+    index = game.cues_done
+    cue = timeline(game.config)[index]
+    game = replace(game, cues_done=index + 1, armed=None)
+    sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
     if cue.sound is Sound.TICK:
-        return game, effects
+        return game, sound
     # A gong or a cry is a cue the table must act on: it closes any open question.
     game = replace(game, question=None, question_until=None)
-    effects += (FlashCue(cue.sound),)
     if cue.ends_era:
         assert game.anchor is not None
         game = _enter_scoring(game)
-        effects += (Music(MusicAction.STOP, game.era, Mode.REALTIME, cue.at),)
-        return game, effects
-    until = now + game.config.realtime.scholar_prompt_s
-    return replace(game, prompt=Prompt.SCHOLARS, prompt_until=until), effects + (
-        ShowPrompt(Prompt.SCHOLARS),)
+        after: tuple[Effect, ...] = (FlashCue(cue.sound),
+                                     Music(MusicAction.STOP, game.era, Mode.REALTIME, cue.at))
+    else:
+        until = now + game.config.realtime.scholar_prompt_s
+        game = replace(game, prompt=Prompt.SCHOLARS, prompt_until=until, prompt_left=None,
+                       sounded=index)
+        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS))
+    # The "sounded" record (the era's scoring, for the end gong) is on disk before the sound is
+    # handed to the mixer: a cut from here on comes back silent, showing the call instead of
+    # sounding it a second time (docs/power-cuts.md).
+    return game, (Save(snapshot(game, now), durable=True), *sound, *after)
 
 
 def _begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
     """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
     game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
-                   lead_in_ticks=0, cues_done=0, armed=None, save_due=at + SAVE_EVERY_S,
+                   lead_in_ticks=0, cues_done=0, armed=None, sounded=None,
+                   save_due=at + SAVE_EVERY_S,
                    question=None, question_until=None)
     return _arm_if_due(game, at), (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
                                    Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
@@ -640,7 +734,8 @@ def _arm_if_due(game: Game, now: float) -> Game:
 def _enter_scoring(game: Game) -> Game:
     """The era is over. The start player who ends an introductory era starts the next one."""
     return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
-                   anchor=None, held_elapsed=None, cues_done=0, armed=None, round=None,
+                   anchor=None, held_elapsed=None, cues_done=0, armed=None, sounded=None,
+                   round=None,
                    scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
                    save_due=None, entry=scoring.Entry(era=game.era), sheet=sheet(game))
 
@@ -739,8 +834,9 @@ def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     held = game.held_elapsed or 0.0
+    # The table is back at it: an owed scholar prompt (see restore) has been seen.
     game = replace(game, phase=Phase.RUNNING, anchor=now - held, held_elapsed=None,
-                   save_due=now + SAVE_EVERY_S)
+                   save_due=now + SAVE_EVERY_S, sounded=None)
     if game.prompt is Prompt.RESUMED:
         game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
@@ -798,7 +894,7 @@ def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
                    guide=0 if game.config.guide else None), ()
 
 
-# --- the preparation guide (prep.py) and the entry of points (scores.py) --------------------
+# --- the preparation guide (prep.py) and the entry of points (points.py) --------------------
 
 
 def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -819,7 +915,7 @@ def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effe
 
 
 def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """A gesture while an era is scored: see scores.py for the buttons."""
+    """A gesture while an era is scored: see points.py for the buttons."""
     players = game.config.players
     old = game.entry or scoring.Entry(era=game.era)
     asked = scoring.asked_player(old, sheet(game))

@@ -1,4 +1,4 @@
-"""The preparation guide: the steps of rules.md's preparation checklist for one era.
+"""The preparation guide: the steps of the preparation checklist (docs/game.md) for one era.
 
 Pure: `steps(era, players)` lists what the table does before that era's action phase, one
 short screen each. Era I skips removing the previous era's cards and leaders; the wonder board

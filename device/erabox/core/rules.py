@@ -9,6 +9,8 @@ change of one line here. `erabox.example.toml` is checked against them by the te
 from __future__ import annotations
 
 ERAS = 3  # Eras I, II and III
+MIN_PLAYERS = 2  # the game is for 2 to 4 players
+MAX_PLAYERS = 4
 SCORING_STEPS = 6  # the scoring checklist at the end of each era (docs/game.md)
 
 # A real-time era (the default mode): the action phase and its scholar cues, running seconds.
@@ -22,11 +24,11 @@ SCHOLAR_PROMPT_S = 15.0  # how long "Appoint scholars!" stays over the clock
 INTRO_ROUNDS = 15
 SCHOLAR_AFTER_ROUNDS = (5, 10)
 
-# The scoring checklist's steps that give victory points (rules.md): leader cards (3) give a
+# The scoring checklist's steps that give victory points (docs/game.md): leader cards (3) give a
 # card, city sieges (6) a city; the box shows those and asks nothing.
 SCORING_GIVES_POINTS = (True, True, False, True, True, False)
 
-# The preparation phase (rules.md): each era adds one random wonder card, so the wonder board
+# The preparation phase (docs/game.md): each era adds one random wonder card, so the wonder board
 # holds 1/2/3 of them; each era's construction bonus token is worth 1/2/3 VP per building.
 WONDERS_ON_BOARD = (1, 2, 3)
 BONUS_TOKEN_VP = (1, 2, 3)

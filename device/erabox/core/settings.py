@@ -4,10 +4,15 @@ The config file is where defaults come from, and what only an installer sets (pi
 device, I2C bus). What a table changes every game night is set here, with the two buttons, and
 overrides the file: `apply(config, settings)` gives the config the game runs with.
 
-The menu is pure, like the core: `menu_step(menu, settings, defaults, input)` returns the new
-menu (None once it is closed) and the new settings. It opens from the "New game" setup screen
-(hold ERA), so nothing changes under a game in progress; players can only be chosen there,
-before Era I, and the screen says so.
+The menu is pure, like the core: `menu_step(menu, settings, colours, initial, event)` returns
+the new menu (None once it is closed) and the new settings. It opens from the "New game" setup
+screen (hold ERA), so nothing changes under a game in progress; players can only be chosen
+there, before Era I, and the screen says so.
+
+Each menu item is one row of `ITEMS` (its value, how it changes, its label, how the
+screen says it), read by the menu here and by the screen (`erabox.ui.plans`): a new setting
+is a `Settings` field, its place in the file and the config (`to_dict`, `from_dict`,
+`defaults`, `apply`), and one row.
 
 Buttons in the menu (the hint line says the same):
     NEXT press: next item     NEXT hold: previous item
@@ -16,12 +21,18 @@ Buttons in the menu (the hint line says the same):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .config import DEFAULT_PLAYERS, LANGUAGES, Config
 from .model import Button, Gesture, Input, Mode
-from .rules import FINAL_TICKS_S  # final ticks switched on without a count in the config
+from .rules import (
+    ERAS,
+    FINAL_TICKS_S,  # final ticks switched on without a count in the config
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
 
 SETTINGS_SCHEMA = 1
 VOLUME_FLOOR = 0.1  # the menu never sets the box silent: 10 % is its lowest step
@@ -133,9 +144,9 @@ def from_dict(data: object, config: Config) -> Settings:
             raise SettingsError(f"'{key}' should be {expected}, is {data.get(key)!r}")
 
     seats = data.get("seats")
-    need("seats", isinstance(seats, list) and 2 <= len(seats) <= 4
+    need("seats", isinstance(seats, list) and MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
          and all(isinstance(s, str) and s.strip() and len(s) <= 16 for s in seats)
-         and len(set(seats)) == len(seats), "2 to 4 different colours")
+         and len(set(seats)) == len(seats), f"{MIN_PLAYERS} to {MAX_PLAYERS} different colours")
     assert isinstance(seats, list)
     oldest = data.get("oldest")
     need("oldest", isinstance(oldest, int) and not isinstance(oldest, bool)
@@ -182,38 +193,159 @@ class Menu:
     note: str | None = None
 
 
+# --- the menu's items: one row each ---------------------------------------------------------
+
+# How the screen says an item's value (`MenuItem.says`): besides a strings key that takes the value
+# as {n} ("value_percent" -> "80%"), one of these.
+SAY_COLOUR = "colour"  # a player colour, translated
+SAY_LANGUAGE = "language"  # a language, in its own name
+SAY_WORD = "word"  # one of the item's `words`, by the strings key "value_<word>"
+ON_OFF = ("on", "off")
+
+Value = Callable[[Settings, int], str]
+Change = Callable[[Settings, int, tuple[str, ...]], Settings]
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One row of the settings menu: everything the menu and the screen know of an item.
+
+    `value(settings, number)` is its value now, language-neutral ("80", "on", "ja", "blue");
+    `change(settings, number, colours)` moves it to its next value, wrapping round. A
+    numbered item stands for `count(settings)` items in a row, named with their number
+    ("seat1".."seat4", "mode1".."mode3"); `number` is 0 for the others.
+    `label` and `note` are strings keys: the item's name (placeholders {n}: the number,
+    {era}: the era of that number) and a line under its value where it says something the
+    value does not ("" for none). `says` is how the screen says the value (SAY_* above, or a
+    strings key taking {n}); `words` are the values SAY_WORD translates.
+    """
+
+    name: str
+    value: Value
+    change: Change
+    label: str
+    says: str
+    note: str = ""
+    words: tuple[str, ...] = ()
+    count: Callable[[Settings], int] | None = None
+
+
+def _same(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
+    return settings
+
+
+def _switch(name: str, field: str, note: str = "") -> MenuItem:
+    """An on/off item for the bool `field` of `Settings`."""
+
+    def flip(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
+        changes: dict[str, Any] = {field: not getattr(settings, field)}
+        return replace(settings, **changes)
+
+    return MenuItem(name, value=lambda s, _: "on" if getattr(s, field) else "off", change=flip,
+                label=f"set_{name}", says=SAY_WORD, note=note, words=ON_OFF)
+
+
+def _steps(name: str, field: str, choices: tuple[float, ...], says: str,
+           shown: Callable[[float], str], note: str = "") -> MenuItem:
+    """An item stepping the number `field` of `Settings` through `choices`, wrapping round
+    (from the nearest choice: a file may hold a value between two steps); `shown` gives the
+    value the screen says."""
+
+    def step(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
+        at = _nearest_index(choices, getattr(settings, field))
+        changes: dict[str, Any] = {field: choices[(at + 1) % len(choices)]}
+        return replace(settings, **changes)
+
+    return MenuItem(name, value=lambda s, _: shown(getattr(s, field)), change=step,
+                label=f"set_{name}", says=says, note=note)
+
+
+def _change_players(settings: Settings, _number: int, colours: tuple[str, ...]) -> Settings:
+    """2 -> 3 -> 4 -> 2 players; a new seat takes the first colour nobody has."""
+    count = len(settings.seats) + 1 if len(settings.seats) < MAX_PLAYERS else MIN_PLAYERS
+    seats = list(settings.seats[:count])
+    for colour in colours:
+        if len(seats) >= count:
+            break
+        if colour not in seats:
+            seats.append(colour)
+    return replace(settings, seats=tuple(seats), oldest=min(settings.oldest, count - 1))
+
+
+def _change_seat(settings: Settings, number: int, colours: tuple[str, ...]) -> Settings:
+    """The seat's next colour; when another seat has it, the two seats swap colours."""
+    seats = list(settings.seats)
+    old = seats[number - 1]
+    pool = colours if old in colours else (*colours, old)
+    new = pool[(pool.index(old) + 1) % len(pool)]
+    if new in seats:
+        seats[seats.index(new)] = old
+    seats[number - 1] = new
+    return replace(settings, seats=tuple(seats))
+
+
+def _change_mode(settings: Settings, number: int, _colours: tuple[str, ...]) -> Settings:
+    modes = list(settings.modes)
+    modes[number - 1] = Mode.INTRO if modes[number - 1] is Mode.REALTIME else Mode.REALTIME
+    return replace(settings, modes=(modes[0], modes[1], modes[2]))
+
+
+ITEMS: tuple[MenuItem, ...] = (
+    MenuItem("players", lambda s, _: str(len(s.seats)), _change_players,
+             label="set_players", says="value_players", note="note_players"),
+    MenuItem("seat", lambda s, n: s.seats[n - 1], _change_seat,
+             label="set_seat", says=SAY_COLOUR, note="note_players", count=lambda s: len(s.seats)),
+    MenuItem("oldest", lambda s, _: s.seats[s.oldest],
+             lambda s, _n, _c: replace(s, oldest=(s.oldest + 1) % len(s.seats)),
+             label="set_oldest", says=SAY_COLOUR, note="note_oldest"),
+    MenuItem("language", lambda s, _: s.language,
+             lambda s, _n, _c: replace(s, language=_next(LANGUAGES, s.language)),
+             label="set_language", says=SAY_LANGUAGE),
+    MenuItem("mode", lambda s, n: s.modes[n - 1].value, _change_mode,
+             label="set_mode", says=SAY_WORD, words=tuple(m.value for m in Mode),
+             count=lambda _: ERAS),
+    _steps("volume", "volume", VOLUME_STEPS, "value_percent", lambda v: str(round(v * 100)),
+           note="note_volume"),
+    _switch("final_ticks", "final_ticks", note="note_final_ticks"),
+    _steps("lead_in", "lead_in_s", LEAD_IN_CHOICES, "value_seconds", lambda v: str(v)),
+    _steps("brightness", "brightness", BRIGHTNESS_CHOICES, "value_level",
+           lambda v: str(_nearest_index(BRIGHTNESS_CHOICES, v) + 1)),
+    _switch("cue_led", "cue_led"),
+    _switch("guide", "guide"),
+    # The last two act on the menu itself (see `menu_step`).
+    MenuItem("defaults", lambda s, _: "", _same, label="set_defaults", says="value_restore",
+             note="note_defaults"),
+    MenuItem("done", lambda s, _: "", _same, label="set_done", says="value_back"),
+)
+"""The settings menu, in order. A new setting is one row here (and its strings)."""
+
+
 def items(settings: Settings) -> tuple[str, ...]:
     """The menu's items, in order (one seat item per player)."""
-    seats = tuple(f"seat{n}" for n in range(1, len(settings.seats) + 1))
-    return ("players", *seats, "oldest", "language", "mode1", "mode2", "mode3", "volume",
-            "final_ticks", "lead_in", "brightness", "cue_led", "guide", "defaults", "done")
+    return tuple(
+        f"{row.name}{number}" if row.count else row.name
+        for row in ITEMS
+        for number in (range(1, row.count(settings) + 1) if row.count else (0,))
+    )
+
+
+def find(item: str) -> tuple[MenuItem, int] | None:
+    """The row of the menu item named `item`, and its number (0 for an unnumbered item);
+    None when no row has that name."""
+    for row in ITEMS:
+        if row.count is None and item == row.name:
+            return row, 0
+        number = item.removeprefix(row.name)
+        if row.count is not None and number != item and number.isdigit() \
+                and int(number) >= 1:
+            return row, int(number)
+    return None
 
 
 def value(settings: Settings, item: str) -> str:
     """The current value of `item`, language-neutral (the screen translates it)."""
-    if item == "players":
-        return str(len(settings.seats))
-    if item.startswith("seat"):
-        return settings.seats[int(item[4:]) - 1]
-    if item == "oldest":
-        return settings.seats[settings.oldest]
-    if item == "language":
-        return settings.language
-    if item.startswith("mode"):
-        return settings.modes[int(item[4:]) - 1].value
-    if item == "volume":
-        return str(round(settings.volume * 100))
-    if item == "final_ticks":
-        return "on" if settings.final_ticks else "off"
-    if item == "lead_in":
-        return str(settings.lead_in_s)
-    if item == "brightness":
-        return str(_nearest_index(BRIGHTNESS_CHOICES, settings.brightness) + 1)
-    if item == "cue_led":
-        return "on" if settings.cue_led else "off"
-    if item == "guide":
-        return "on" if settings.guide else "off"
-    return ""
+    found = find(item)
+    return "" if found is None else found[0].value(settings, found[1])
 
 
 def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial: Settings,
@@ -241,51 +373,8 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
 
 def change(settings: Settings, item: str, colours: tuple[str, ...]) -> Settings:
     """`item` moved to its next value (wrapping round)."""
-    if item == "players":
-        count = len(settings.seats) % 4 + 1 if len(settings.seats) < 4 else 2
-        seats = list(settings.seats[:count])
-        for colour in colours:
-            if len(seats) >= count:
-                break
-            if colour not in seats:
-                seats.append(colour)
-        return replace(settings, seats=tuple(seats), oldest=min(settings.oldest, count - 1))
-    if item.startswith("seat"):
-        index = int(item[4:]) - 1
-        seats = list(settings.seats)
-        old = seats[index]
-        pool = colours if old in colours else (*colours, old)
-        new = pool[(pool.index(old) + 1) % len(pool)]
-        if new in seats:  # another seat has it: the two seats swap colours
-            seats[seats.index(new)] = old
-        seats[index] = new
-        return replace(settings, seats=tuple(seats))
-    if item == "oldest":
-        return replace(settings, oldest=(settings.oldest + 1) % len(settings.seats))
-    if item == "language":
-        return replace(settings, language=_next(LANGUAGES, settings.language))
-    if item.startswith("mode"):
-        index = int(item[4:]) - 1
-        modes = list(settings.modes)
-        modes[index] = Mode.INTRO if modes[index] is Mode.REALTIME else Mode.REALTIME
-        return replace(settings, modes=(modes[0], modes[1], modes[2]))
-    if item == "volume":
-        at = _nearest_index(VOLUME_STEPS, settings.volume)
-        return replace(settings, volume=VOLUME_STEPS[(at + 1) % len(VOLUME_STEPS)])
-    if item == "final_ticks":
-        return replace(settings, final_ticks=not settings.final_ticks)
-    if item == "lead_in":
-        at = _nearest_index(LEAD_IN_CHOICES, settings.lead_in_s)
-        return replace(settings, lead_in_s=LEAD_IN_CHOICES[(at + 1) % len(LEAD_IN_CHOICES)])
-    if item == "brightness":
-        at = _nearest_index(BRIGHTNESS_CHOICES, settings.brightness)
-        return replace(settings,
-                       brightness=BRIGHTNESS_CHOICES[(at + 1) % len(BRIGHTNESS_CHOICES)])
-    if item == "cue_led":
-        return replace(settings, cue_led=not settings.cue_led)
-    if item == "guide":
-        return replace(settings, guide=not settings.guide)
-    return settings
+    found = find(item)
+    return settings if found is None else found[0].change(settings, found[1], colours)
 
 
 def _next(choices: tuple[str, ...], current: str) -> str:

@@ -1,8 +1,9 @@
 """The saved game: JSON text <-> a validated, clock-free snapshot.
 
 The snapshot is what `machine.snapshot` produces. Reading is strict: a file from another schema
-version, or one that does not describe a game this box could be in, raises `SnapshotError`; the
-caller then moves the file aside and starts a fresh game. It never crashes the box.
+version, one with a value of the wrong type, or one that does not describe a game this box could
+be in (a real-time era's record that does not fit the era's cue list), raises `SnapshotError`;
+the caller then moves the file aside and starts a fresh game. It never crashes the box.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import math
 from typing import Any
 
 from .config import Config
-from .machine import SCHEMA_VERSION
+from .machine import SCHEMA_VERSION, cue_problem
 from .model import Mode, Phase
+from .points import sheet_from_dict
 from .rules import ERAS, SCORING_STEPS
-from .scores import sheet_from_dict
 
 
 class SnapshotError(ValueError):
@@ -27,8 +28,10 @@ def dumps(snapshot: dict[str, Any]) -> str:
     return json.dumps(snapshot, sort_keys=True, separators=(",", ":")) + "\n"
 
 
-def loads(text: str, config: Config) -> dict[str, Any]:
-    """Parse and check a saved snapshot against what the box can resume."""
+def json_object(text: str) -> dict[str, Any]:
+    """`text` as a JSON object, or `SnapshotError` saying why not (never another exception:
+    nesting or numbers too big to parse are errors like any other). Shared by every file the
+    box reads back (the saved game, the settings)."""
     try:
         data = json.loads(text)
     except RecursionError:
@@ -37,9 +40,23 @@ def loads(text: str, config: Config) -> dict[str, Any]:
         raise SnapshotError(f"not JSON ({_short(str(exc))})") from None
     if not isinstance(data, dict):
         raise SnapshotError("not a JSON object")
-    if data.get("schema") != SCHEMA_VERSION:
-        raise SnapshotError(f"schema version {data.get('schema')!r}, this box reads "
-                            f"{SCHEMA_VERSION}")
+    return data
+
+
+def loads(text: str, config: Config) -> dict[str, Any]:
+    """Parse and check a saved snapshot against what the box can resume. `config` is the one
+    the game runs with (the settings laid over the file): its cue list is checked."""
+    data = json_object(text)
+    try:
+        return _checked(data, config)
+    except (TypeError, AttributeError, KeyError, IndexError) as exc:  # a safety net
+        raise SnapshotError(f"a value of the wrong type ({_short(str(exc))})") from None
+
+
+def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
+    if not (_int(data.get("schema")) and data["schema"] == SCHEMA_VERSION):
+        raise SnapshotError(f"schema version {_short(repr(data.get('schema')))}, this box "
+                            f"reads {SCHEMA_VERSION}")
 
     def need(key: str, ok: bool, expected: str) -> None:
         if not ok:
@@ -47,8 +64,9 @@ def loads(text: str, config: Config) -> dict[str, Any]:
 
     phases = {p.value for p in Phase} - {Phase.CONFIRM.value, Phase.SETTINGS.value,
                                          Phase.PREPARE.value}
-    need("phase", data.get("phase") in phases, "a state name")
-    need("mode", data.get("mode") in {m.value for m in Mode}, "'realtime' or 'intro'")
+    need("phase", isinstance(data.get("phase"), str) and data["phase"] in phases, "a state name")
+    need("mode", isinstance(data.get("mode"), str) and data["mode"] in {m.value for m in Mode},
+         "'realtime' or 'intro'")
     need("era", _int(data.get("era")) and 1 <= data["era"] <= ERAS, f"1..{ERAS}")
     need("era_start_player", _int(data.get("era_start_player"))
          and data["era_start_player"] >= 0, "a player index")
@@ -67,9 +85,12 @@ def loads(text: str, config: Config) -> dict[str, Any]:
         # A longer era from an older config is shortened on restore; beyond any era is junk.
         need("elapsed", _number(data.get("elapsed")) and math.isfinite(data["elapsed"])
              and 0 <= data["elapsed"] <= MAX_ERA_S, "running seconds")
-    armed = data.get("armed")
-    need("armed", armed is None or (_int(armed) and 0 <= armed <= MAX_CUES),
-         "null or a cue number")
+    for key in ("armed", "sounded"):
+        need(key, data.get(key) is None or (_int(data[key]) and 0 <= data[key] <= MAX_CUES),
+             "null or a cue number")
+    need("settings", data.get("settings") is None or (
+        isinstance(data["settings"], str) and len(data["settings"]) <= 64),
+         "null or the settings' fingerprint")
     if "guide" in data:  # added later: older files have no guide, scores or entry
         need("guide", data["guide"] is None or (_int(data["guide"]) and data["guide"] >= 0),
              "a step of the preparation guide or null")
@@ -89,6 +110,9 @@ def loads(text: str, config: Config) -> dict[str, Any]:
              f"a round 1..{config.intro.rounds}")
     else:
         data["round"] = None
+    problem = cue_problem(data, config)
+    if problem is not None:
+        raise SnapshotError(problem)
     return data
 
 

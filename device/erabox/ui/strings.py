@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from erabox.core import rules
-
-LANGUAGES = ("en", "ja")
+from erabox.core.config import LANGUAGES as LANGUAGES  # the box speaks these: a catalogue each
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {

@@ -1,14 +1,14 @@
-"""Entering victory points: the pure step function of device/erabox/core/scores.py."""
+"""Entering victory points: the pure step function of device/erabox/core/points.py."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from erabox.core import scores
+from erabox.core import points as scores
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.points import Entry, Outcome, Stage, entry_step
 from erabox.core.rules import ERAS, SCORING_GIVES_POINTS
-from erabox.core.scores import Entry, Outcome, Stage, entry_step
 
 N, E = Button.NEXT, Button.ERA
 P, H = Gesture.PRESS, Gesture.HOLD

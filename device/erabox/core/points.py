@@ -1,14 +1,14 @@
 """Victory points: the scoring checklist as the place to enter them, and the final ranking.
 
-Pure, like the core: `entry_step(entry, sheet, players, event)` takes one button gesture and
+Pure, like the core: `entry_step(entry, sheet, event)` takes one button gesture and
 returns the new entry, the new sheet and what happened. The machine keeps an `Entry` while an
 era's scoring phase is open and the `Sheet` for the whole game.
 
-For each step of rules.md's scoring checklist, for each player in seating order, the box asks
-that player's points for that step. Steps that give no points (leader cards, city sieges) are
-shown, not asked. After the last step come the era's standings; after Era III's, the players
-tied for the most points (if any) are asked their buildings on the central board, and the final
-ranking follows (still tied: a shared victory).
+For each step of the scoring checklist (docs/game.md), for each player in seating order, the
+box asks that player's points for that step. Steps that give no points (leader cards, city
+sieges) are shown, not asked. After the last step come the era's standings; after Era III's,
+the players tied for the most points (if any) are asked their buildings on the central board,
+and the final ranking follows (still tied: a shared victory).
 
 Entering a number (fast for the 0-20 a step typically gives; no auto-repeat, which tables find
 risky):
@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .model import Button, Gesture, Input
-from .rules import ERAS, SCORING_GIVES_POINTS, SCORING_STEPS
+from .rules import ERAS, MAX_PLAYERS, MIN_PLAYERS, SCORING_GIVES_POINTS, SCORING_STEPS
 
 HOLD_ADDS = 5  # NEXT hold adds this many points
 MAX_POINTS = 999  # per entry: more than any step gives; keeps the screen's digits in bounds
@@ -136,11 +136,6 @@ def totals(sheet: Sheet, up_to_era: int = ERAS) -> tuple[int, ...]:
     )
 
 
-def era_points(sheet: Sheet, era: int) -> tuple[int, ...]:
-    return tuple(sum(sheet.points[era - 1][s][p] for s in range(SCORING_STEPS))
-                 for p in range(sheet.players))
-
-
 def standings(scores: tuple[int, ...]) -> tuple[Place, ...]:
     """Most points first; equal totals share a place (1, 1, 3), seating order among them."""
     order = sorted(range(len(scores)), key=lambda p: (-scores[p], p))
@@ -157,7 +152,7 @@ def tied_for_first(scores: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def final_ranking(sheet: Sheet) -> tuple[Place, ...]:
-    """The game's result (rules.md): most points wins; tied for first, most buildings on the
+    """The game's result (docs/game.md): most points wins; tied for first, most buildings on the
     central board; still tied, a shared victory (the same place 1). Other places share on
     equal points."""
     scores = totals(sheet)
@@ -282,7 +277,8 @@ def sheet_from_dict(data: object, players: int | None) -> Sheet:
         raise ValueError("'scores' should be an object")
     points, built = data.get("points"), data.get("buildings")
     if players is None:
-        players = len(built) if isinstance(built, list) and 2 <= len(built) <= 4 else 0
+        players = (len(built) if isinstance(built, list)
+               and MIN_PLAYERS <= len(built) <= MAX_PLAYERS else 0)
 
     def count(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POINTS * 10

@@ -1,5 +1,5 @@
 """Acceptance: a whole 3-player game whose victory points are entered at all three scorings
-through the mock pins (gpiozero's MockFactory drives the real Button code; the box's loop and
+through the mock pins (gpiozero's MockFactory drives the box's real buttons code; the box's loop and
 state file are the real ones): an undo, a power cut in the middle of an entry, the totals and
 standings after each era, 15 points in four gestures, and the final ranking: a tie for first
 settled by buildings, and (the same final scoring entered again from the saved game) a shared

@@ -1,4 +1,4 @@
-"""Where the 540 s era score plays for any era length and scholar calls (erabox.core.score)."""
+"""Where the 540 s era score plays for any era length and scholar calls (core/music_score.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from erabox.core.score import (
+from erabox.core.music_score import (
     SCORE_LENGTH_S,
     SCORE_SECTIONS_S,
     SECTION_TAIL_S,

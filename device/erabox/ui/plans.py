@@ -1,0 +1,513 @@
+"""What each kind of screen shows, before anything is placed: a `Plan` per screen.
+
+A plan names the status row's text, the content rows from top to bottom (text in the sizes it
+may take, big digits, the progress bar), the hint row, and what a 128x32 panel shows instead
+(`Plan.small`: the row that matters most, or a short form of it). `make_plan(screen, language,
+panel)` picks the plan of the screen's kind and lays any prompt over it ("Resumed", "Appoint
+scholars!", the NEXT+ERA hold's progress). Pure: `erabox.ui.layout` places it,
+`erabox.ui.render` paints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from erabox.core import settings as settings_menu
+from erabox.core.model import Mode, Phase, Prompt, Question, Screen
+from erabox.core.rules import ERAS
+from erabox.core.settings import SAY_COLOUR, SAY_LANGUAGE, SAY_WORD, MenuItem
+
+from .glyphs import BIG_ROWS, big_text_width
+from .panel import Panel
+from .strings import (
+    LANGUAGE_NAMES,
+    SCORING_STEPS,
+    STRINGS,
+    clock_text,
+    colour_name,
+    era_name,
+    say,
+)
+from .text import TextBlock, drawable, fit_text, text_width
+
+GAP = 3  # px between items side by side (label and digits, status marks)
+
+
+def line_width(text: str) -> int:
+    """Width in pixels of one line of `text` as drawn (a character the font lacks is "?")."""
+    return text_width(drawable(text))
+
+
+# (scale, max_lines) choices for a text row, tried in order.
+Sizes = tuple[tuple[int, int], ...]
+ONE_LINE: Sizes = ((1, 1),)
+TITLE: Sizes = ((2, 1), (1, 1))
+EMPHASIS: Sizes = ((2, 1), (1, 2))
+QUESTION: Sizes = ((2, 2), (1, 3))
+
+
+# --- content rows (before placement) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextRow:
+    role: str
+    text: str
+    sizes: Sizes = ONE_LINE
+    inverted: bool = False
+
+    def fitted(self, width: int) -> TextBlock:
+        return fit_text(self.text, width, self.sizes)
+
+    def height(self, width: int) -> int:
+        block = self.fitted(width)
+        # A lit bar gets one blank pixel row per scale step above the text; Misaki's cell
+        # already has its blank row below, so the text sits in the middle of the bar.
+        return block.height + (block.scale if self.inverted else 0)
+
+
+@dataclass(frozen=True)
+class DigitsRow:
+    role: str
+    text: str
+    scales: tuple[tuple[int, int], ...]  # (x, y) scales, tried until the row fits the width
+    label: str = ""  # small text left of the digits ("Round")
+
+    def chosen(self, width: int) -> tuple[int, int]:
+        label_w = line_width(self.label) + GAP if self.label else 0
+        for scale_x, scale_y in self.scales:
+            if label_w + big_text_width(self.text, scale_x) <= width:
+                return scale_x, scale_y
+        return self.scales[-1]
+
+    def height(self, width: int) -> int:
+        return BIG_ROWS * self.chosen(width)[1]
+
+
+@dataclass(frozen=True)
+class ProgressRow:
+    fraction: float
+    marks: tuple[float, ...]
+
+    def height(self, width: int = 0) -> int:
+        return 11  # 2 px of cue marks above and below a 7 px bar
+
+
+Row = TextRow | DigitsRow | ProgressRow
+
+
+@dataclass
+class Plan:
+    """What a kind of screen wants shown, before overlays and placement."""
+
+    status: str  # left of the status row
+    rows: list[Row]
+    hint: str = ""
+    hint_inverted: bool = False
+    status_inverted: bool = False
+    status_clock: str = ""  # small clock in the status row, when the big one is not shown
+    status_right: str = ""  # a short hint at the right of the status row
+    # On a 128x32 panel: the rows shown (None: the first of `rows`; a big-digits row among
+    # them puts the digits at the right) and the status text (None: `status`).
+    small: list[Row] | None = None
+    small_status: str | None = None
+    small_hint: str | None = None  # None: `hint`; "": none (the content takes its row)
+
+
+# --- what each kind of screen shows -----------------------------------------------------------
+
+
+def _plan_setup(screen: Screen, language: str) -> Plan:
+    era = era_name(screen.era, language)
+    if screen.mode is Mode.INTRO:
+        mode = say(language, "mode_intro", rounds=screen.rounds)
+    else:
+        mode = say(language, "mode_realtime", length=clock_text(screen.length_s))
+    return Plan(
+        status=say(language, "new_game" if screen.new_game else "setup"),
+        rows=[
+            TextRow("title", era, TITLE),
+            TextRow("mode", mode, EMPHASIS, inverted=True),
+            TextRow("hint_next", say(language, "hint_toggle_mode")),
+        ],
+        hint=say(language, "hint_start_era", era=era),
+        # Only before Era I: the settings (players, language, ...) open from here.
+        status_right=say(language, "hint_open_settings") if screen.new_game else "",
+        # The era is named by the hint ("ERA: start Era I").
+        small=[TextRow("mode", mode, inverted=True)],
+    )
+
+
+def _menu_value(row: MenuItem, value: str, language: str) -> str:
+    """A settings value as the screen says it (`MenuItem.says`)."""
+    if row.says == SAY_COLOUR:
+        return colour_name(value, language)
+    if row.says == SAY_LANGUAGE:
+        return LANGUAGE_NAMES.get(value, value)
+    if row.says == SAY_WORD:
+        return say(language, f"value_{value}") if value in row.words else value
+    return say(language, row.says, n=value)
+
+
+def _menu_label(row: MenuItem, number: int, language: str) -> str:
+    if number:
+        return say(language, row.label, n=number, era=era_name(number, language))
+    return say(language, row.label)
+
+
+def _plan_settings(screen: Screen, language: str) -> Plan:
+    item = screen.menu_item or "done"
+    position = screen.menu_position
+    status = say(language, "settings")
+    if position is not None:
+        status += f" {position[0]}/{position[1]}"
+    found = settings_menu.find(item)
+    value = screen.menu_value or ""
+    label, note = item, ""  # an item this box does not know (a snapshot from another version)
+    if found is not None:
+        row, number = found
+        label, note = _menu_label(row, number, language), row.note
+        value = _menu_value(row, value, language)
+    if screen.menu_note:
+        note = f"note_{screen.menu_note}"
+    rows: list[Row] = [
+        TextRow("label", label),
+        TextRow("value", value, EMPHASIS, inverted=True),
+    ]
+    if note:
+        rows.append(TextRow("note", say(language, note)))
+    small_status = label if position is None else f"{position[0]}/{position[1]} {label}"
+    return Plan(
+        status=status,
+        rows=rows,
+        hint=say(language, "hint_menu"),
+        status_right=say(language, "hint_back"),  # every settings screen: how to leave
+        # Small panel: the item in the status row ("1/17 Players"), its value in the bar (or
+        # a note that says what just happened: "defaults restored").
+        small=[TextRow("note", say(language, f"note_{screen.menu_note}"), inverted=True)
+               if screen.menu_note else TextRow("value", value, inverted=True)],
+        small_status=small_status,
+    )
+
+
+def _plan_lead_in(screen: Screen, language: str) -> Plan:
+    countdown = "-" if screen.countdown is None else str(max(0, screen.countdown))
+    label = TextRow("label", say(language, "lead_in"))
+    digits = DigitsRow("countdown", countdown, ((5, 4), (4, 4), (3, 4), (2, 4), (1, 4)))
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=[label, digits],
+        hint=say(language, "hint_back"),
+        small=[digits, label],
+    )
+
+
+def _progress(screen: Screen) -> ProgressRow:
+    length = screen.length_s if screen.length_s > 0 else 1.0
+    if screen.elapsed is not None:
+        done = screen.elapsed / length
+    elif screen.seconds_left is not None:
+        done = (length - screen.seconds_left) / length
+    else:
+        done = 0.0
+    marks = tuple(cue / length for cue in screen.cue_marks if 0 < cue < length)
+    return ProgressRow(min(1.0, max(0.0, done)), marks)
+
+
+_CLOCK_SCALES = ((4, 4), (3, 4), (2, 4), (1, 4))
+
+
+def _plan_running(screen: Screen, language: str) -> Plan:
+    rows: list[Row] = [
+        DigitsRow("clock", clock_text(screen.seconds_left), _CLOCK_SCALES),
+        _progress(screen),
+    ]
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=rows,
+        hint=say(language, "action_phase"),
+        small=list(rows),
+    )
+
+
+def _plan_paused(screen: Screen, language: str) -> Plan:
+    title = TextRow("title", say(language, "paused"), TITLE)
+    # Smaller than the running clock: the word "Paused" is what must be seen first.
+    clock = DigitsRow("clock", clock_text(screen.seconds_left), ((3, 3), (2, 3), (1, 3)))
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=[title, clock],
+        hint=say(language, "hint_resume"),
+        # Small panel: "Paused" left, between the era and the hint; the clock at the right.
+        small=[clock, replace(title, inverted=True)],
+    )
+
+
+def _plan_intro_round(screen: Screen, language: str) -> Plan:
+    current = "-" if screen.round is None else str(screen.round)
+    rows: list[Row] = [
+        DigitsRow(
+            "round",
+            f"{current}/{screen.rounds}",
+            ((3, 4), (2, 4), (2, 3), (1, 3)),
+            label=say(language, "round"),
+        )
+    ]
+    small = list(rows)
+    if screen.start_player is not None:
+        colour = colour_name(screen.start_player, language)
+        rows.append(TextRow("start_player", say(language, "start_player", colour=colour)))
+        small.append(TextRow("start_player", say(language, "start_player_short",
+                                                  colour=colour)))
+    last = screen.round is not None and screen.round >= screen.rounds
+    can_undo = screen.round is not None and screen.round > 1
+    key = "hint_end_era" if last else "hint_next_round"  # the last round's NEXT ends the era
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=rows,
+        hint=say(language, key + ("_undo" if can_undo else "")),
+        # Small panel: the hold to undo is left unsaid (NEXT is what the round needs).
+        small=small,
+        small_hint=say(language, key),
+    )
+
+
+def _plan_scholars(screen: Screen, language: str) -> Plan:
+    last = TextRow("pass_left", say(language, "scholars_pass"))
+    rows: list[Row] = [TextRow("title", say(language, "scholars_title"), EMPHASIS), last]
+    if screen.start_player is not None:
+        colour = colour_name(screen.start_player, language)
+        last = TextRow("next_start", say(language, "scholars_next", colour=colour), EMPHASIS)
+        rows.append(last)
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=rows,
+        hint=say(language, "hint_resume_game"),
+        # Small panel: "Appoint scholars" in the status row, who starts next below it.
+        small=[replace(last, sizes=ONE_LINE)],
+        small_status=say(language, "scholars_title"),
+    )
+
+
+def _plan_prepare(screen: Screen, language: str) -> Plan:
+    """One step of the preparation guide: its text, as large as it fits."""
+    era = era_name(screen.era, language)
+    step, steps = screen.guide_position or (1, 1)
+    key = screen.guide_step if screen.guide_step in STRINGS[language] else None
+    text = say(language, key, n=screen.guide_n if screen.guide_n is not None else "")\
+        if key else say(language, "setup")
+    return Plan(
+        status=say(language, "guide_status", era=era, step=step, steps=steps),
+        rows=[TextRow("guide", text, ((1, 5),))],
+        hint=say(language, "hint_guide", era=era),
+        # Small panel: the step's text takes the hint's row too (two lines); the buttons are
+        # the same on every step (NEXT: next, ERA: start).
+        small=[TextRow("guide", text, ((1, 2),))],
+        small_hint="",
+    )
+
+
+def _short_colour(colour: str, language: str) -> str:
+    """A colour in a row of totals: the Japanese character, or three letters."""
+    name = colour_name(colour, language)
+    return name if language == "ja" else name[:3].capitalize()
+
+
+def _totals_row(screen: Screen, language: str) -> TextRow:
+    text = " ".join(f"{_short_colour(c, language)}{t}" for c, t in screen.totals)
+    return TextRow("totals", text)
+
+
+def _short_places_row(screen: Screen, language: str) -> TextRow:
+    """The ranking on one line ("1.Gre123 2.Red123 3.Blu98 4.Yel7"), for a small panel;
+    without the places when that is too wide (the order is the ranking)."""
+    width = Panel(height=32).inner  # panels differ in height only
+    text = " ".join(f"{place}.{_short_colour(colour, language)}{total}"
+                    for place, colour, total, _ in screen.places)
+    if line_width(text) > width:
+        text = " ".join(f"{_short_colour(colour, language)}{total}"
+                        for _, colour, total, _ in screen.places)
+    return TextRow("places", text)
+
+
+def _place_rows(screen: Screen, language: str) -> list[Row]:
+    rows: list[Row] = []
+    for place, colour, total, built in screen.places:
+        name = colour_name(colour, language)
+        if built is None:
+            line = say(language, "place_line", place=place, colour=name, total=total)
+        else:
+            line = say(language, "place_buildings", place=place, colour=name, total=total,
+                       n=built)
+        rows.append(TextRow(f"place{len(rows) + 1}", line))
+    return rows
+
+
+def _step_text(screen: Screen, language: str) -> str:
+    index = min(len(SCORING_STEPS) - 1, max(0, screen.scoring_step or 0))
+    return say(language, "scoring_step", step=index + 1, steps=len(SCORING_STEPS),
+               text=say(language, SCORING_STEPS[index]))
+
+
+def _plan_entry(screen: Screen, language: str) -> Plan:
+    """Victory points being entered: the step, the player and the number, running totals."""
+    era = era_name(screen.era, language)
+    after = (say(language, "hint_final_ranking") if screen.era >= ERAS
+             else say(language, "hint_prepare_era", era=era_name(screen.era + 1, language)))
+    if screen.entry == "standings":
+        return Plan(status=say(language, "standings_title", era=era),
+                     rows=_place_rows(screen, language), hint=after,
+                     small=[_short_places_row(screen, language)])
+    if screen.entry == "shown":
+        no_points = TextRow("no_points", say(language, "no_points"))
+        return Plan(status=era, rows=[TextRow("step", _step_text(screen, language), EMPHASIS),
+                                       no_points, _totals_row(screen, language)],
+                     hint=say(language, "hint_go_on"), status_right=say(language, "hint_undo"),
+                     small=[no_points], small_status=_step_text(screen, language))
+    title = (say(language, "tie_title") if screen.entry == "buildings"
+             else _step_text(screen, language))
+    player = colour_name(screen.player or "?", language)
+    value = DigitsRow("value", str(screen.value or 0), ((3, 3), (2, 3), (1, 3)), label=player)
+    rows: list[Row] = [TextRow("step", title, ((1, 2),)), value]
+    if screen.entry == "points":
+        rows.append(_totals_row(screen, language))
+    # Small panel: the step in the status row, the player left of the big number.
+    return Plan(status=era, rows=rows, hint=say(language, "hint_points"),
+                 status_right=say(language, "hint_undo"),
+                 small=[value, TextRow("player", player)], small_status=title)
+
+
+def _plan_scoring(screen: Screen, language: str) -> Plan:
+    if screen.entry is not None:
+        return _plan_entry(screen, language)
+    era = era_name(screen.era, language)
+    title = TextRow("title", say(language, "scoring_title", era=era), ((1, 2),))
+    rows: list[Row] = [title]
+    small: list[Row] = [replace(title, sizes=ONE_LINE)]
+    done = screen.scoring_step is not None and screen.scoring_step >= len(SCORING_STEPS)
+    if done:  # after 6/6: done, not round again to 1/6
+        step_row = TextRow("step", say(language, "scoring_done"), ((1, 2),), inverted=True)
+        rows.append(step_row)
+        small = [replace(step_row, sizes=ONE_LINE)]
+    elif screen.scoring_step is not None:
+        index = max(0, screen.scoring_step)
+        step = say(
+            language,
+            "scoring_step",
+            step=index + 1,
+            steps=len(SCORING_STEPS),
+            text=say(language, SCORING_STEPS[index]),
+        )
+        # One text size for every step (small, up to two lines), so the steps read alike.
+        step_row = TextRow("step", step, ((1, 2),))
+        rows.append(step_row)
+        small = [replace(step_row, sizes=ONE_LINE)]
+    if not done:
+        rows.append(TextRow("hint_next", say(language, "hint_next_step")))
+    if screen.era >= ERAS:
+        hint = say(language, "hint_final_scoring")
+    else:
+        hint = say(language, "hint_prepare_era", era=era_name(screen.era + 1, language))
+    # Small panel: the title in the status row, the step (or "done") below it.
+    return Plan(status=era, rows=rows, hint=hint, small=small,
+                 small_status=None if len(rows) == 1 else title.text)
+
+
+def _plan_game_over(screen: Screen, language: str) -> Plan:
+    if screen.places:
+        first = [colour for place, colour, _, _ in screen.places if place == 1]
+        title = (say(language, "winner", colour=colour_name(first[0], language))
+                 if len(first) == 1 else say(language, "shared_victory"))
+        return Plan(
+            status=say(language, "final_ranking"),
+            rows=[TextRow("title", title, inverted=True), *_place_rows(screen, language)],
+            hint=say(language, "hint_new_game"),
+            # Small panel: who won in the status row, the ranking on one line below.
+            small=[_short_places_row(screen, language)],
+            small_status=title,
+        )
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=[TextRow("title", say(language, "game_over"), QUESTION)],
+        hint=say(language, "hint_new_game"),
+        small=[TextRow("title", say(language, "game_over"))],
+    )
+
+
+_QUESTION_KEYS = {
+    Question.RESTART_ERA: "question_restart_era",
+    Question.NEW_GAME: "question_new_game",
+}
+
+
+def _plan_confirm(screen: Screen, language: str) -> Plan:
+    key = _QUESTION_KEYS.get(screen.question) if screen.question is not None else None
+    question = say(language, key) if key else "?"
+    return Plan(
+        status=era_name(screen.era, language),
+        rows=[TextRow("question", question, QUESTION)],
+        hint=say(language, "confirm_answers"),
+        small=[TextRow("question", question, inverted=True)],
+        # A question over a running era does not stop its clock: keep it in sight.
+        status_clock="" if screen.seconds_left is None else clock_text(screen.seconds_left),
+    )
+
+
+PLANS: dict[Phase, Callable[[Screen, str], Plan]] = {
+    Phase.SETUP: _plan_setup,
+    Phase.LEAD_IN: _plan_lead_in,
+    Phase.RUNNING: _plan_running,
+    Phase.PAUSED: _plan_paused,
+    Phase.INTRO_ROUND: _plan_intro_round,
+    Phase.SCHOLARS: _plan_scholars,
+    Phase.SCORING: _plan_scoring,
+    Phase.GAME_OVER: _plan_game_over,
+    Phase.CONFIRM: _plan_confirm,
+    Phase.SETTINGS: _plan_settings,
+    Phase.PREPARE: _plan_prepare,
+}
+
+
+HOLD_BLOCKS = 6  # the NEXT+ERA hold's progress, in blocks of the hint row
+
+
+def with_prompt(plan: Plan, screen: Screen, language: str, panel: Panel) -> Plan:
+    """Lay a prompt over the plan: where each one goes is part of the screen design."""
+    if screen.hold_progress is not None and screen.question is None:
+        done = round(min(1.0, max(0.0, screen.hold_progress)) * HOLD_BLOCKS)
+        bar = "■" * done + "□" * (HOLD_BLOCKS - done)
+        return replace(plan, hint=say(language, "hold_new_game", bar=bar), hint_inverted=True,
+                       small_hint=None)
+    if screen.prompt is Prompt.RESUMED:
+        return replace(plan, status=say(language, "prompt_resumed"), status_inverted=True,
+                       small_status=None)
+    if screen.prompt is Prompt.PAUSE_HINT:
+        return replace(plan, hint=say(language, "prompt_pause_hint"), hint_inverted=True,
+                       small_hint=None)
+    if screen.prompt is Prompt.UNDONE:
+        round_ = "-" if screen.round is None else str(screen.round)
+        return replace(plan, hint=say(language, "prompt_undone", round=round_),
+                       hint_inverted=True,
+                       small_hint=None)
+    if screen.prompt is Prompt.SCHOLARS:
+        prompt = TextRow("prompt", say(language, "prompt_scholars"), QUESTION, inverted=True)
+        clocks = [row for row in plan.rows if isinstance(row, DigitsRow) and row.role == "clock"]
+        if clocks:
+            # "Appoint scholars!" covers the big clock; the time moves up to the status row.
+            rows = [prompt if row is clocks[0] else row for row in plan.rows]
+            if (sum(row.height(panel.inner) for row in rows)
+                    > panel.content_bottom - panel.content_top):
+                # Beside other rows (a paused clock has its title) it takes small type.
+                rows = [replace(prompt, sizes=((1, 2),)) if row is prompt else row for row in rows]
+            # A small panel shows the prompt alone, as a bar, where the clock was.
+            small: list[Row] = [replace(prompt, sizes=ONE_LINE)]
+            return replace(plan, rows=rows, status_clock=clocks[0].text, small=small)
+        return replace(plan, hint=prompt.text, hint_inverted=True,
+                       small_hint=None)
+    return plan
+
+
+def make_plan(screen: Screen, language: str, panel: Panel) -> Plan:
+    """What `screen` shows in `language` on `panel`, its prompt laid over it."""
+    return with_prompt(PLANS[screen.kind](screen, language), screen, language, panel)
