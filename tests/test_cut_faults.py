@@ -25,11 +25,13 @@ from erabox.core.machine import (
     new_game,
     next_deadline,
     restore,
+    settings_digest,
     sheet,
     snapshot,
+    step,
     timeline,
 )
-from erabox.core.model import Button, Gesture, Input, Mode, Phase, Tick
+from erabox.core.model import Button, Gesture, Input, Mode, Phase, Save, SaveSettings, Tick
 from erabox.core.snapshot import SnapshotError, dumps, loads
 from erabox.driver import DURABLE_WAIT_S, Driver, MemoryState
 from test_state_faults import BAD_FILES, GOOD, running
@@ -266,3 +268,33 @@ def test_deleting_the_lock_file_does_not_let_a_second_box_in(tmp_path: Path) -> 
     finally:
         second.close()
         first.close()
+
+
+def test_a_settings_change_has_the_game_on_disk_before_the_settings_file() -> None:
+    """The order the restore relies on: the game (with the new settings' fingerprint) is a
+    durable save ahead of the settings file's write."""
+    game, _ = step(new_game(CFG), Input(Button.ERA, Gesture.HOLD), 0.0)  # the menu
+    game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 1.0)  # a value changes
+    kinds = [type(e) for e in effects]
+    first_save = kinds.index(Save)
+    assert effects[first_save].durable  # type: ignore[attr-defined]
+    assert first_save < kinds.index(SaveSettings)
+    record = effects[first_save].snapshot  # type: ignore[attr-defined]
+    assert record["settings"] == settings_digest(game.settings) is not None
+
+
+def test_the_readme_makes_the_promise_of_docs_power_cuts_word_for_word() -> None:
+    root = Path(__file__).resolve().parent.parent
+
+    def promise(name: str) -> str:
+        text = (root / name).read_text(encoding="utf-8")
+        start = text.index("> **A scholar call is never lost")
+        lines = []
+        for line in text[start:].splitlines():
+            if not line.startswith("> "):
+                break
+            lines.append(line[2:])
+        return " ".join(lines)
+
+    assert promise("README.md") == promise("docs/power-cuts.md")
+    assert "0.4 s" in promise("README.md") and str(DURABLE_WAIT_S) in promise("README.md")
