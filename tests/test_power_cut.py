@@ -200,6 +200,12 @@ def play_realtime(seed: int, cuts: int) -> Table:
         except Cut:
             made += 1
             box.power_cut_and_back(rng.uniform(0.5, 5.0))
+            while made < cuts and box.game.phase is Phase.PAUSED and rng.random() < 0.4:
+                # Now and then the power fails again before anyone resumes (the restart's own
+                # save on disk or still on its way).
+                box.now += rng.uniform(0.0, 0.2)
+                made += 1
+                box.power_cut_and_back(rng.uniform(0.1, 5.0))
             if box.game.phase is Phase.PAUSED:
                 resume_at = box.now + rng.uniform(0.5, 3.0)
                 box.advance(resume_at)
