@@ -82,6 +82,7 @@ class Table:
 
     sounded: dict[tuple[object, ...], int] = field(default_factory=dict)
     shown: set[tuple[object, ...]] = field(default_factory=set)  # by a restart's screen
+    owed: tuple[object, ...] | None = None  # a restart's scholar prompt, not yet acted on
     rounds_seen: list[int] = field(default_factory=list)
     cuts: int = 0
 
@@ -115,7 +116,8 @@ class Box:
             elif isinstance(effect, PlaySound):
                 self.heard(effect)
             elif isinstance(effect, ShowPrompt) and restored and effect.prompt is Prompt.SCHOLARS:
-                self.table.shown.add(("cue", self.game.cues_done - 1))
+                # Given once the table resumes with it on screen (a further cut may come first).
+                self.table.owed = ("cue", self.game.cues_done - 1)
             elif isinstance(effect, Show):
                 self.saw(effect.screen, restored)
 
@@ -156,10 +158,14 @@ class Box:
         self.now = max(self.now, until)
 
     def press(self, button: Button, gesture: Gesture = Gesture.PRESS) -> None:
+        if self.table.owed is not None and self.game.prompt is Prompt.SCHOLARS:
+            self.table.shown.add(self.table.owed)
+        self.table.owed = None
         self.step(Input(button, gesture))
 
     def power_cut_and_back(self, back_after: float) -> None:
         self.table.cuts += 1
+        self.table.owed = None
         text = self.disk.at_cut(self.now)
         self.now += back_after
         self.cut_at = None
