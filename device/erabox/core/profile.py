@@ -435,8 +435,10 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        where = f"{source}:{match.group(1)}" if match else source
-        problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        line = match.group(1) if match else str(max(1, len(text.splitlines())))
+        where = f"{source}:{line}"
+        problem = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "",
+                         str(exc))
         raise ProfileError(f"{where}: not valid TOML: {problem}") from None
     except (RecursionError, ValueError):
         raise ProfileError(f"{source}: not valid TOML (nested too deeply, or a number too "
@@ -475,7 +477,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
     for index, variant in enumerate(variants):
         if variant.rounds is None and not any(e.ends_game for e in events):
-            path: Path = ("variant", index, "rounds") if len(variants) > 1 else ("rounds",)
+            path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
+                                                                                 "count")
             raise r.error(path, "no round count and no [[event]] with ends_game = true: "
                           "the game would never end")
 
