@@ -336,3 +336,57 @@ def test_time_of_empires_profile_plays_the_intro_era_as_the_box_does(
     # the profile's own prompt lines name the call
     assert [(p["prompt"], p["round"]) for p in of(profile, "prompt")] == [
         ("scholars", 5), ("scholars", 5), ("scholars", 5), ("scholars", 10)]
+
+
+# --- the event lines as docs/simulate.md documents them --------------------------------------
+
+FIELDS = {
+    "input": {"button", "gesture"},
+    "state": {"state"},
+    "setup": {"game", "variant", "players"},
+    "round": {"round", "rounds", "start_player"},
+    "ending": {"last_round"},
+    "phase": {"round", "phase", "player"},
+    "prompt": {"prompt", "kind", "round", "start_player"},
+    "step": {"round", "phase", "player", "step", "steps", "text"},
+    "sound": {"sound"},
+    "points": {"category", "player", "value", "points", "total"},
+    "ranking": {"places", "winners"},
+}
+OPTIONAL = {"prompt": {"next_start_player"}}
+
+
+def test_every_line_has_the_documented_fields(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Any) -> None:
+    seen: set[str] = set()
+    plays = [
+        (["era press", "era hold", *["next press"] * 7, *points([3, 4, 0, 0, 0, 0, 0]),
+          "era press", *points([0, 0, 0, 0, 0, 0])], ("altay", "red,blue")),
+        (["era press", *["next press"] * 17, *points([1, 2, 3, 4, 5, 6, 7, 8])],
+         ("time-of-empires-intro", "red,blue")),
+        (["era press", *["next press"] * 60, *points([30, 9, 9, 9, 9, 0])],
+         ("hadrians-wall", "red")),
+    ]
+    for script, (game, players) in plays:
+        events = run_game(capsys, tmp_path, [*script, "restart"], "--game", game,
+                          "--players", players)
+        for event in events:
+            extra = {"prompt"} if event.get("prompt") == "resumed" else FIELDS[event["type"]]
+            fields = set(event) - {"t", "type"}
+            assert extra <= fields <= extra | OPTIONAL.get(event["type"], set()), event
+            seen.add(event["type"])
+        assert of(events, "ranking"), game
+    assert seen == set(FIELDS)
+
+
+def test_the_documented_example_is_what_simulate_prints(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Any) -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "simulate.md").read_text(
+        encoding="utf-8").split("## Game profiles", 1)[1]
+    block = doc.split("```\n", 2)[1].splitlines()
+    assert block[0].startswith("$ printf '0 era press\\n1 next press\\n' | erabox simulate")
+    events = run_game(capsys, tmp_path, ["era press", "next press"], "--game",
+                      "hadrians-wall", "--players", "red,blue")
+    assert [json.loads(line) for line in block[1:]] == events
