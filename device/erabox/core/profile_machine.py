@@ -322,7 +322,7 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
                              ShowPlay(screen(handled, now)))
         play, effects = handled, (*effects, *more)
     after: list[PlayEffect] = []
-    if _save_key(snapshot(play, now)) != _save_key(snapshot(before, now)) or (
+    if _saved_part(play) != _saved_part(before) or (
             play.save_due is not None and play.save_due <= now + EPS):
         after.append(Save(snapshot(play, now)))
         play = replace(play, save_due=None if play.timer_end is None else now + SAVE_EVERY_S)
@@ -582,8 +582,9 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
             "timer_left": left, "timer_done": play.timer_done}
 
 
-def _save_key(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k != "timer_left"}
+def _saved_part(play: Play) -> tuple[object, ...]:
+    """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead)."""
+    return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
