@@ -200,3 +200,18 @@ def test_erabox_run_checks_a_good_profile_and_says_it_plays_in_simulate(
     assert done.returncode == 2
     assert "erabox simulate --game altay" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_bad_game_in_the_config_stops_erabox_run_at_start(tmp_path: Path) -> None:
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "tiny.toml").write_text(MINIMAL.replace("max = 4", "max = 0"),
+                                                  encoding="utf-8")
+    config = tmp_path / "erabox.toml"
+    config.write_text('game = "tiny"\n', encoding="utf-8")
+    done = run_cli("run", "--config", str(config), "--display", "none", "--audio", "none")
+    assert done.returncode == 2
+    assert done.stderr == (f"erabox: {tmp_path / 'games' / 'tiny.toml'}:6: key 'players.max': "
+                           "expected a whole number from 2 to 8, got 0\n")
+    config.write_text('game = "games/tiny.toml"\n', encoding="utf-8")  # a file, from here
+    done = run_cli("simulate", "--config", str(config))
+    assert done.returncode == 2 and "tiny.toml:6: key 'players.max'" in done.stderr

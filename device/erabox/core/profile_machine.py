@@ -345,7 +345,7 @@ def _advance(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 def _phase_timer(before: Play, play: Play, now: float) -> Play:
     """A timed phase (or turn) starts its countdown when it begins, also when undo comes
-    back into it; leaving it stops the countdown."""
+    back into it; leaving it stops the countdown; an event shown over it does neither."""
     def key(p: Play) -> tuple[object, ...] | None:
         s = p.spot
         return (s.round, s.phase, s.turn) if s.state in (State.ROUND, State.EVENT) else None
@@ -354,9 +354,7 @@ def _phase_timer(before: Play, play: Play, now: float) -> Play:
     if new_key == key(before):
         return play
     phase = play.profile.phases[play.spot.phase]
-    if new_key is None or play.spot.state is not State.ROUND or phase.timer_s is None:
-        if play.spot.state is State.EVENT:
-            return play  # an event interrupts, the countdown goes on
+    if new_key is None or phase.timer_s is None:
         return replace(play, timer_end=None, timer_done=False, save_due=None)
     return replace(play, timer_end=now + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S)
