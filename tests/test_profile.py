@@ -215,3 +215,33 @@ def test_a_bad_game_in_the_config_stops_erabox_run_at_start(tmp_path: Path) -> N
     config.write_text('game = "games/tiny.toml"\n', encoding="utf-8")  # a file, from here
     done = run_cli("simulate", "--config", str(config))
     assert done.returncode == 2 and "tiny.toml:6: key 'players.max'" in done.stderr
+
+
+def test_key_lines_place_every_key_of_the_shipped_profiles() -> None:
+    """Every key and element of each shipped file has a line, and that line is the key's."""
+    import tomllib
+
+    for found in available_games([]).values():
+        text = found.where.read_text(encoding="utf-8")
+        lines = key_lines(text)
+        rows = text.splitlines()
+
+        def walk(data: object, path: tuple[str | int, ...]) -> None:
+            if path:
+                assert path in lines, (found.name, path)
+                if isinstance(path[-1], str):
+                    row = rows[lines[path] - 1]
+                    assert path[-1] in row, (found.name, path, row)
+            if isinstance(data, dict):
+                for key, value in data.items():
+                    walk(value, (*path, key))
+            elif isinstance(data, list):
+                for index, value in enumerate(data):
+                    walk(value, (*path, index))
+
+        walk(tomllib.loads(text), ())
+
+
+@pytest.mark.parametrize("text", ['a = [1, }', 'a = { b = ] }', 'x = "unterminated', "[[", "="])
+def test_key_lines_never_hangs_on_text_it_was_not_made_for(text: str) -> None:
+    key_lines(text)  # the scanner runs on text tomllib accepted; anything else still ends

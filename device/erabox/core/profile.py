@@ -285,7 +285,9 @@ def key_lines(text: str) -> dict[Path, int]:
                     index += 1
                     continue
                 lines.setdefault((*path, index), line)
+                start = pos
                 value((*path, index))
+                pos += pos == start  # never stand still (text tomllib accepted moves on)
         elif ch == "{":
             pos += 1
             while True:
@@ -296,7 +298,9 @@ def key_lines(text: str) -> dict[Path, int]:
                 if text[pos] == ",":
                     pos += 1
                     continue
+                start = pos
                 keyed(path)
+                pos += pos == start
         else:
             while pos < n and text[pos] not in ",]}\n#":
                 pos += 1
@@ -332,8 +336,12 @@ def key_lines(text: str) -> dict[Path, int]:
             else:
                 table = resolve(parts)
             lines[table] = line
+            for end in range(1, len(table)):  # tables made by this header ([[a.b]] makes a)
+                lines.setdefault(table[:end], line)
         else:
+            start = pos
             keyed(table)
+            pos += pos == start
     return lines
 
 
