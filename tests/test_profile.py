@@ -217,6 +217,19 @@ def test_a_bad_game_in_the_config_stops_erabox_run_at_start(tmp_path: Path) -> N
     assert done.returncode == 2 and "tiny.toml:6: key 'players.max'" in done.stderr
 
 
+def key_paths(data: object, path: tuple[str | int, ...] = ()
+              ) -> list[tuple[str | int, ...]]:
+    """Every key and element path of parsed TOML data."""
+    found = [path] if path else []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += key_paths(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += key_paths(value, (*path, index))
+    return found
+
+
 def test_key_lines_place_every_key_of_the_shipped_profiles() -> None:
     """Every key and element of each shipped file has a line, and that line is the key's."""
     import tomllib
@@ -225,21 +238,10 @@ def test_key_lines_place_every_key_of_the_shipped_profiles() -> None:
         text = found.where.read_text(encoding="utf-8")
         lines = key_lines(text)
         rows = text.splitlines()
-
-        def walk(data: object, path: tuple[str | int, ...]) -> None:
-            if path:
-                assert path in lines, (found.name, path)
-                if isinstance(path[-1], str):
-                    row = rows[lines[path] - 1]
-                    assert path[-1] in row, (found.name, path, row)
-            if isinstance(data, dict):
-                for key, value in data.items():
-                    walk(value, (*path, key))
-            elif isinstance(data, list):
-                for index, value in enumerate(data):
-                    walk(value, (*path, index))
-
-        walk(tomllib.loads(text), ())
+        for path in key_paths(tomllib.loads(text)):
+            assert path in lines, (found.name, path)
+            if isinstance(path[-1], str):
+                assert path[-1] in rows[lines[path] - 1], (found.name, path)
 
 
 @pytest.mark.parametrize("text", ['a = [1, }', 'a = { b = ] }', 'x = "unterminated', "[[", "="])
