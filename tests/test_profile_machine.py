@@ -296,8 +296,11 @@ def test_user_folders_come_first_and_replace_shipped_profiles(tmp_path: Path) ->
                                          encoding="utf-8")
     (system / "party.toml").write_text(readme_example(), encoding="utf-8")
     (system / "notes.txt").write_text("not a profile", encoding="utf-8")
-    folders = game_folders(str(beside / "erabox.toml"))
-    assert folders == [beside.resolve() / "games", SYSTEM_GAMES]
+    home = tmp_path / "home-config"
+    folders = game_folders(str(beside / "erabox.toml"), {"XDG_CONFIG_HOME": str(home)})
+    assert folders == [beside.resolve() / "games", home / "erabox" / "games", SYSTEM_GAMES]
+    assert game_folders(None, {"XDG_CONFIG_HOME": str(home)}) == [home / "erabox" / "games",
+                                                                   SYSTEM_GAMES]
     games = available_games([folders[0], system, tmp_path / "missing"])
     assert list(games) == ["altay", "harvest", "party", "hadrians-wall", "lords-of-xidit",
                            "time-of-empires-intro"]

@@ -1,16 +1,18 @@
 """Finding and reading game profiles (the parsing itself is pure: `erabox.core.profile`).
 
 Profiles are looked for, first found wins by name (the file name without `.toml`):
-1. the `games/` folder beside the config file in use (e.g. ~/.config/erabox/games/),
-2. /etc/erabox/games/,
-3. the profiles shipped with erabox (the package's `games/` folder).
+1. the `games/` folder beside the config file in use,
+2. ~/.config/erabox/games/ ($XDG_CONFIG_HOME/erabox/games/), even without a config file,
+3. /etc/erabox/games/,
+4. the profiles shipped with erabox (the package's `games/` folder).
 So a user's `hadrians-wall.toml` replaces the shipped one.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -35,14 +37,23 @@ def shipped_games() -> Traversable:
     return resources.files("erabox") / "games"
 
 
-def game_folders(config_source: str | None) -> list[Path]:
-    """Where user profiles are looked for: beside the config file (if one was read), then
-    /etc/erabox/games."""
+def game_folders(config_source: str | None,
+                 environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Where user profiles are looked for, in order: `games/` beside the config file in use
+    (if one was read), beside the user's config (~/.config/erabox/games, also when there is
+    no config file yet), then /etc/erabox/games."""
+    env = os.environ if environ is None else environ
     folders = []
     if config_source and Path(config_source).is_file():
         folders.append(Path(config_source).resolve().parent / "games")
+    home = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    folders.append(Path(home) / "erabox" / "games")
     folders.append(SYSTEM_GAMES)
-    return folders
+    unique: list[Path] = []
+    for folder in folders:
+        if folder not in unique:
+            unique.append(folder)
+    return unique
 
 
 def available_games(folders: Iterable[Path], shipped: Traversable | None = None
