@@ -390,3 +390,21 @@ def test_the_documented_example_is_what_simulate_prints(capsys: pytest.CaptureFi
     events = run_game(capsys, tmp_path, ["era press", "next press"], "--game",
                       "hadrians-wall", "--players", "red,blue")
     assert [json.loads(line) for line in block[1:]] == events
+
+
+def test_frames_writes_each_distinct_profile_screen(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Any) -> None:
+    frames = tmp_path / "frames"
+    config = tmp_path / "erabox.toml"
+    config.write_text('language = "ja"\n[display]\nheight = 32\n', encoding="utf-8")
+    run_game(capsys, tmp_path, ["era press", "next press", "next press", "next hold"],
+             "--game", "hadrians-wall", "--players", "red,blue", "--frames", str(frames),
+             "--config", str(config))
+    from PIL import Image
+
+    files = sorted(p.name for p in frames.iterdir())
+    # setup, steps 1, 2, 3, then step 2 again after the undo
+    assert files == ["0000-0.000.png", "0001-0.000.png", "0002-1.000.png", "0003-2.000.png",
+                     "0004-3.000.png"]
+    with Image.open(frames / files[-1]) as image:
+        assert image.size == (128, 32)

@@ -46,8 +46,6 @@ def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptL
     from erabox.profile_simulate import simulate_profile
 
     profile = game_profile(args.game or config.game, config)
-    if args.frames:
-        raise ConfigError("--frames draws the box's own screens only (not yet a profile's)")
     players = config.players
     if args.players:
         players = tuple(p.strip() for p in args.players.split(","))
@@ -60,8 +58,15 @@ def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptL
                 else f"{profile.min_players} to {profile.max_players}")
         raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, "
                           f"not {len(players)} (give them with --players a,b,c)")
+    on_screen = None
+    if args.frames:
+        from erabox.profile_simulate import PlayFrameWriter
+        from erabox.ui.panel import Panel
+
+        on_screen = PlayFrameWriter(Path(args.frames), config.language,
+                                    Panel.of(config.display))
     simulate_profile(profile, players, script, args.until, json_lines(sys.stdout),
-                     seed=args.seed or 0)
+                     seed=args.seed or 0, on_screen=on_screen)
     sys.stdout.flush()
     return 0
 
