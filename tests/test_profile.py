@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from erabox.core.profile import Category, ProfileError, dotted, key_lines, parse_profile
+from erabox.core.profile import Category, ProfileError, parse_profile
+from erabox.core.toml_lines import dotted, key_lines
 from erabox.profile_file import available_games, read_profile
 
 ROOT = Path(__file__).resolve().parent.parent

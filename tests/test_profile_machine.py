@@ -25,18 +25,22 @@ from erabox.cli import main
 from erabox.core.model import Button, Gesture, Input, PlaySound, Prompt, Save, Sound, Tick
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.profile_machine import (
-    HISTORY,
     TRANSITIONS,
+    step,
+)
+from erabox.core.profile_play import (
+    HISTORY,
     Play,
     PlayEffect,
     State,
     asked,
     new_play,
     next_deadline,
-    restore,
     screen,
+)
+from erabox.core.profile_record import (
+    restore,
     snapshot,
-    step,
 )
 from erabox.core.script import ScriptLine
 from erabox.profile_file import SYSTEM_GAMES, available_games, game_folders, load_game

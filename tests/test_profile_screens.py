@@ -14,12 +14,14 @@ import pytest
 from erabox.core.model import Button, Gesture, Input, Prompt
 from erabox.core.profile import Profile
 from erabox.core.profile_machine import (
+    step,
+)
+from erabox.core.profile_play import (
     PlayScreen,
     State,
     asked,
     new_play,
     screen,
-    step,
 )
 from erabox.profile_file import available_games, load_game
 from erabox.ui.panel import MARGIN, Panel

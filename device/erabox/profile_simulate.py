@@ -18,15 +18,19 @@ from erabox.core.model import Input, Save, Tick
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_machine import (
+    step,
+)
+from erabox.core.profile_play import (
     Play,
     PlayEffect,
     PlayScreen,
     ShowPlay,
     new_play,
     next_deadline,
-    restore,
     screen,
-    step,
+)
+from erabox.core.profile_record import (
+    restore,
 )
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.ui.panel import Panel

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .model import Input, PlaySound, ShowPrompt
-from .profile_machine import (
+from .profile_play import (
     Entered,
     Play,
     PlayEffect,

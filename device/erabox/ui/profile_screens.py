@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from PIL import Image
 
 from erabox.core.profile import Label
-from erabox.core.profile_machine import PlayScreen
+from erabox.core.profile_play import (
+    PlayScreen,
+)
 
 from .glyphs import BIG_ROWS, big_text_image, big_text_width
 from .panel import MARGIN, Panel
