@@ -19,12 +19,18 @@ PACKAGE = ROOT / "device" / "erabox"
 LAYERS: list[tuple[str, ...]] = [
     ("erabox", "erabox.core"),  # the pure core, and the package's own constants (`erabox` alone)
     ("erabox.ui", "erabox.ports", "erabox.workers"),  # pixels; the ports; thread helpers
-    ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file"),  # parts
-    ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest"),  # drivers
+    ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file",
+     "erabox.profile_file"),  # parts, and the files read at start
+    ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest",
+     "erabox.profile_simulate"),  # drivers
     ("erabox.app",),  # the composition root of `erabox run`
     ("erabox.benchmarks", "erabox.bench"),  # `erabox bench`: runs the app in-process
     ("erabox.cli", "erabox.__main__"),  # the command line
 ]
+
+# A module longer than this does more than one job. machine.py is waiting to be split by job.
+MAX_LINES = 600
+LONGER_FOR_NOW = {"erabox.core.machine"}
 
 
 def module_name(path: Path) -> str:
@@ -111,6 +117,16 @@ def test_no_import_cycles() -> None:
         if name not in state:
             visit(name)
     assert cycles == [], cycles
+
+
+def test_no_module_is_longer_than_600_lines() -> None:
+    long = sorted(
+        f"{name}: {lines} lines"
+        for name, path in all_modules().items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+        and name not in LONGER_FOR_NOW
+    )
+    assert long == [], long
 
 
 def test_a_new_top_level_module_needs_a_layer() -> None:
