@@ -83,6 +83,7 @@ from .record import (
     SCHEMA_VERSION,
     cue_problem,
     restore,
+    settings_digest,
     snapshot,
     snapshot_at_stop,
 )
@@ -106,9 +107,9 @@ from .view import describe, named_places, opening, screen
 # screen (view.py) and its record (record.py) they use with them.
 __all__ = [
     "ARM_LEAD_S", "EPS", "SCHEMA_VERSION", "Game", "cue_problem", "describe", "elapsed",
-    "guide_steps", "in_guide", "new_game", "next_deadline", "opening", "restore", "screen",
-    "screen_kind", "sheet", "snapshot", "snapshot_at_stop", "start_player", "state_name", "step",
-    "timeline",
+    "era_mode", "guide_steps", "in_guide", "new_game", "next_deadline", "opening", "restore",
+    "screen", "screen_kind", "settings_digest", "sheet", "snapshot", "snapshot_at_stop",
+    "start_player", "state_name", "step", "timeline",
 ]
 
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
