@@ -124,7 +124,7 @@ def test_a_consumer_that_fails_does_not_break_the_dial(factory: MockFactory) -> 
 def test_turns_enter_points_in_the_box(tmp_path: Path) -> None:
     """End to end: the dial posts on the box's inbox like the buttons; in the points entry
     seven detents clockwise and two back, then ERA, enter 5 for the first player."""
-    from test_scores_game import CONFIG, Table, of, play_era
+    from test_points_game import CONFIG, Table, of, play_era
 
     config = dataclasses.replace(CONFIG, buttons=FITTED)
     t = Table(tmp_path, config)

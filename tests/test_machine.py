@@ -309,7 +309,7 @@ def check_scoring_era_press(t: Table) -> None:
     t.do(N, P)
     effects = t.do(E, P)
     shown = screen(t.game, t.now)
-    assert (shown.scoring_step, shown.player, shown.value) == (0, PLAYERS[1], 0)
+    assert (shown.era_total, shown.player, shown.value) == (True, PLAYERS[1], 0)
     assert dict(shown.totals)[PLAYERS[0]] == 1
     assert noises(effects) == []
     t.finish_scoring()  # and after the checklist and the standings: the next era
@@ -591,6 +591,7 @@ def test_scoring_of_era_three_then_era_press_is_game_over() -> None:
 
 def test_scoring_checklist_steps_stay_in_the_checklist() -> None:
     t = reach("scoring")
+    t.game = replace(t.game, entry=replace(t.game.entry, by_step=True))  # entered per step
     seen = []
     for _ in range(30):
         seen.append(screen(t.game, t.now).scoring_step)

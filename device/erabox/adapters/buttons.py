@@ -272,13 +272,19 @@ class SimulatedButtons(Buttons):
     def perform(self, gesture: Input) -> threading.Thread:
         """Act out a script gesture on the mock pins, as `erabox run --script` does (docs/run.md).
 
-        press: pin low for 0.1 s; hold: low for `hold_s` + 0.1 s; both hold: NEXT and ERA low
-        for `both_s` + 0.1 s. Returns the thread that releases the pins.
+        press: pin low for 0.1 s; hold: low for `hold_s` + 0.1 s (its release follows by
+        itself: a `release` gesture drives nothing); both hold: NEXT and ERA low for `both_s`
+        + 0.1 s; both press: NEXT and ERA low for 0.1 s. Returns the thread that releases the
+        pins.
         """
         if gesture.button is Button.BOTH:
-            if gesture.gesture is not Gesture.HOLD:
-                raise ValueError("'both' only takes 'hold'")
-            return self.drive(Button.BOTH, self.config.both_s + SCRIPT_MARGIN_S)
+            length = SCRIPT_PRESS_S if gesture.gesture is Gesture.PRESS else \
+                self.config.both_s + SCRIPT_MARGIN_S
+            return self.drive(Button.BOTH, length)
+        if gesture.gesture is Gesture.RELEASE:  # the hold's own release comes by itself
+            done = threading.Thread(target=lambda: None, name="erabox-release", daemon=True)
+            done.start()
+            return done
         if gesture.gesture is Gesture.PRESS:
             return self.drive(gesture.button, SCRIPT_PRESS_S)
         return self.drive(gesture.button, self.config.hold_s + SCRIPT_MARGIN_S)

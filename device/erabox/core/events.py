@@ -37,7 +37,7 @@ class EventRecorder:
                             "era": effect.era})
             elif isinstance(effect, ShowPrompt):
                 self._emit({"t": _t(t), "type": "prompt", "prompt": effect.prompt.value})
-            elif isinstance(effect, Scored) and effect.step is None:
+            elif isinstance(effect, Scored) and effect.buildings:
                 self._emit({"t": _t(t), "type": "buildings", "era": effect.era,
                             "player": effect.player, "buildings": effect.value})
             elif isinstance(effect, Scored):

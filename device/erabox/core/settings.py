@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config import DEFAULT_PLAYERS, LANGUAGES, Config
+from .config import DEFAULT_PLAYERS, LANGUAGES, POINTS_ENTRIES, Config
 from .model import Button, Gesture, Input, Mode
 from .rules import (
     ERAS,
@@ -60,6 +60,8 @@ class Settings:
     brightness: int
     cue_led: bool
     guide: bool = True  # the preparation guide before each era
+    keep_score: bool = True  # victory points entered on the box
+    points_entry: str = "totals"  # "totals" (era totals) or "steps" (per checklist step)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -80,6 +82,8 @@ def defaults(config: Config) -> Settings:
         brightness=config.display.contrast,
         cue_led=config.cue_led,
         guide=config.guide,
+        keep_score=config.keep_score,
+        points_entry=config.points_entry,
     )
 
 
@@ -101,6 +105,8 @@ def apply(config: Config, settings: Settings) -> Config:
         era_modes=settings.modes,
         cue_led=settings.cue_led,
         guide=settings.guide,
+        keep_score=settings.keep_score,
+        points_entry=settings.points_entry,
         audio=replace(config.audio, volume=settings.volume),
         realtime=replace(config.realtime, final_ticks_s=ticks if settings.final_ticks else 0,
                          lead_in_s=settings.lead_in_s),
@@ -129,6 +135,8 @@ def to_dict(settings: Settings) -> dict[str, Any]:
         "brightness": settings.brightness,
         "cue_led": settings.cue_led,
         "guide": settings.guide,
+        "keep_score": settings.keep_score,
+        "points_entry": settings.points_entry,
     }
 
 
@@ -164,6 +172,10 @@ def from_dict(data: object, config: Config) -> Settings:
         need(key, isinstance(data.get(key), bool), "true or false")
     # Added after the first settings files were written: absent means the guide is shown.
     need("guide", isinstance(data.get("guide", True), bool), "true or false")
+    need("keep_score", isinstance(data.get("keep_score", config.keep_score), bool),
+         "true or false")
+    need("points_entry", data.get("points_entry", config.points_entry) in POINTS_ENTRIES,
+         " or ".join(POINTS_ENTRIES))
     lead_in = data.get("lead_in_s")
     need("lead_in_s", isinstance(lead_in, int) and not isinstance(lead_in, bool)
          and 0 <= lead_in <= 60, "0..60")
@@ -178,6 +190,8 @@ def from_dict(data: object, config: Config) -> Settings:
         final_ticks=bool(data["final_ticks"]), lead_in_s=lead_in, brightness=brightness,
         cue_led=bool(data["cue_led"]),
         guide=bool(data.get("guide", True)),
+        keep_score=bool(data.get("keep_score", config.keep_score)),
+        points_entry=str(data.get("points_entry", config.points_entry)),
     )
 
 
@@ -312,6 +326,11 @@ ITEMS: tuple[MenuItem, ...] = (
            lambda v: str(_nearest_index(BRIGHTNESS_CHOICES, v) + 1)),
     _switch("cue_led", "cue_led"),
     _switch("guide", "guide"),
+    _switch("keep_score", "keep_score", note="note_keep_score"),
+    MenuItem("points_entry", lambda s, _: s.points_entry,
+             lambda s, _n, _c: replace(s, points_entry=_next(POINTS_ENTRIES, s.points_entry)),
+             label="set_points_entry", says=SAY_WORD, words=POINTS_ENTRIES,
+             note="note_points_entry"),
     # The last two act on the menu itself (see `menu_step`).
     MenuItem("defaults", lambda s, _: "", _same, label="set_defaults", says="value_restore",
              note="note_defaults"),
@@ -357,6 +376,8 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
     names = items(settings)
     here = names[min(menu.item, len(names) - 1)]
     button, gesture = event.button, event.gesture
+    if gesture is Gesture.RELEASE:  # the end of a hold: the hold itself did its job
+        return menu, settings
     if (button, gesture) == (Button.ERA, Gesture.HOLD):
         return None, settings
     if button is Button.NEXT:

@@ -315,7 +315,15 @@ def _short_colour(colour: str, language: str) -> str:
 
 
 def _totals_row(screen: Screen, language: str) -> TextRow:
-    text = " ".join(f"{_short_colour(c, language)}{t}" for c, t in screen.totals)
+    """Running totals, "Red 12  Blu 9": a space between colour and points where it fits."""
+    width = Panel(height=32).inner  # panels differ in height only
+    for text in (
+        "  ".join(f"{_short_colour(c, language)} {t}" for c, t in screen.totals),
+        " ".join(f"{_short_colour(c, language)} {t}" for c, t in screen.totals),
+        " ".join(f"{_short_colour(c, language)}{t}" for c, t in screen.totals),
+    ):
+        if line_width(text) <= width:
+            break
     return TextRow("totals", text)
 
 
@@ -351,7 +359,8 @@ def _step_text(screen: Screen, language: str) -> str:
 
 
 def _plan_entry(screen: Screen, language: str) -> Plan:
-    """Victory points being entered: the step, the player and the number, running totals."""
+    """Victory points being entered: the step, the player and the number, running totals.
+    Every screen says what NEXT and ERA do on it."""
     era = era_name(screen.era, language)
     after = (say(language, "hint_final_ranking") if screen.era >= ERAS
              else say(language, "hint_prepare_era", era=era_name(screen.era + 1, language)))
@@ -365,16 +374,26 @@ def _plan_entry(screen: Screen, language: str) -> Plan:
                                        no_points, _totals_row(screen, language)],
                      hint=say(language, "hint_go_on"), status_right=say(language, "hint_undo"),
                      small=[no_points], small_status=_step_text(screen, language))
-    title = (say(language, "tie_title") if screen.entry == "buildings"
-             else _step_text(screen, language))
+    if screen.entry == "buildings":
+        title = say(language, "tie_title")
+    elif screen.era_total:
+        title = say(language, "era_total_title", era=era)
+    elif screen.value_vp is not None:  # destruction: buildings, shown in VP
+        title = say(language, "destruction_title", step=_step_text(screen, language),
+                    n=screen.value_vp)
+    else:
+        title = _step_text(screen, language)
     player = colour_name(screen.player or "?", language)
     value = DigitsRow("value", str(screen.value or 0), ((3, 3), (2, 3), (1, 3)), label=player)
     rows: list[Row] = [TextRow("step", title, ((1, 2),)), value]
     if screen.entry == "points":
         rows.append(_totals_row(screen, language))
+    # While NEXT is held: what letting go adds, lit (the ramp grows as the hold goes on).
+    ramp = screen.ramp is not None
+    hint = say(language, "hint_ramp", n=screen.ramp) if ramp else say(language, "hint_points")
     # Small panel: the step in the status row, the player left of the big number.
-    return Plan(status=era, rows=rows, hint=say(language, "hint_points"),
-                 status_right=say(language, "hint_undo"),
+    return Plan(status=era, rows=rows, hint=hint, hint_inverted=ramp,
+                 status_right=say(language, "hint_confirm_undo"),
                  small=[value, TextRow("player", player)], small_status=title)
 
 
@@ -382,6 +401,13 @@ def _plan_scoring(screen: Screen, language: str) -> Plan:
     if screen.entry is not None:
         return _plan_entry(screen, language)
     era = era_name(screen.era, language)
+    if screen.scoring_step is None:  # score kept on paper: the era is over, ERA goes on
+        over = TextRow("title", say(language, "era_over", era=era), ((1, 2),))
+        return Plan(status=era, rows=[over, TextRow("paper", say(language, "score_on_paper"))],
+                     hint=say(language, "hint_final_scoring") if screen.era >= ERAS
+                     else say(language, "hint_prepare_era",
+                              era=era_name(screen.era + 1, language)),
+                     small=[replace(over, sizes=ONE_LINE)])
     title = TextRow("title", say(language, "scoring_title", era=era), ((1, 2),))
     rows: list[Row] = [title]
     small: list[Row] = [replace(title, sizes=ONE_LINE)]
