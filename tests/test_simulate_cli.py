@@ -31,8 +31,10 @@ FIELDS = {
     "standings": {"era", "places"},
     "buildings": {"era", "player", "buildings"},
     "ranking": {"era", "places", "winners"},
+    "entry": {"era", "gestures", "button_s"},
 }
-SCORES = {"points", "standings", "buildings", "ranking"}  # only once points are entered
+# only once points are entered
+SCORES = {"points", "standings", "buildings", "ranking", "entry"}
 STATES = {"setup", "lead_in", "running", "paused", "intro_round", "scholars", "scoring",
           "game_over", "confirm"}
 SOUNDS = {"gong", "cry", "tick", "music_start", "music_stop", "music_pause", "music_resume"}
@@ -108,6 +110,9 @@ def test_entered_points_standings_and_ranking_are_reported() -> None:
     (ranking,) = [e for e in events if e["type"] == "ranking"]
     assert ranking["winners"] == ["red"]
     assert [e for e in events if e["type"] == "buildings"] == []  # no tie: nobody asked
+    # each era's scoring: a hold, a press and three ERA presses; 0.8 s for the hold
+    assert [(e["era"], e["gestures"], e["button_s"]) for e in events
+            if e["type"] == "entry"] == [(era, 5, 1.8) for era in (1, 2, 3)]
 
 
 def test_a_state_line_only_when_something_but_elapsed_changed() -> None:
