@@ -20,6 +20,7 @@ from erabox.core.machine import (
     Game,
     describe,
     elapsed,
+    guide_steps,
     next_deadline,
     screen,
     screen_kind,
@@ -174,15 +175,16 @@ def check_setup_era_hold(t: Table) -> None:
 
 
 def check_prepare_next_press(t: Table) -> None:
-    # The guide: the next step of the era's preparation; the last one leads to the setup.
-    count = screen(t.game, t.now).guide_position
-    assert count is not None and count[0] == 1
+    # The guide: the next step (Era I: the game's setup, then the era's preparation); the
+    # last one leads to the setup.
+    count = len(guide_steps(t.game))
+    assert screen(t.game, t.now).guide_position == (1, count if t.game.era > 1 else 11)
     keys = []
-    for _ in range(count[1]):
+    for _ in range(count):
         keys.append(screen(t.game, t.now).guide_step)
         effects = t.do(N, P)
         assert noises(effects) == []
-    assert len(set(keys)) == count[1]
+    assert len(set(keys)) == count
     assert screen_kind(t.game) is Phase.SETUP and t.game.mode is CFG.default_mode
 
 

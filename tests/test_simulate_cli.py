@@ -26,7 +26,7 @@ FIELDS = {
     "sound": {"sound", "era"},
     "prompt": {"prompt"},
     "input": {"button", "gesture"},
-    "guide": {"era", "step", "steps", "what", "n"},
+    "guide": {"era", "part", "step", "steps", "what", "n"},
     "points": {"era", "step", "player", "points", "total"},
     "standings": {"era", "places"},
     "buildings": {"era", "player", "buildings"},

@@ -12,6 +12,7 @@ from typing import Any
 from .config import ButtonsConfig
 from .machine import Game, describe, guide_steps, in_guide
 from .model import Effect, Gesture, Input, Music, PlaySound, Scored, ShowPrompt, Standings
+from .prep import position
 
 Emit = Callable[[dict[str, Any]], None]
 TAP_S = 0.25  # a press, counted as button time in `entry` lines (docs/simulate.md)
@@ -106,8 +107,10 @@ class EventRecorder:
             return
         steps = guide_steps(game)
         index = min(game.guide, len(steps) - 1)
-        self._emit({"t": _t(t), "type": "guide", "era": game.era, "step": index + 1,
-                    "steps": len(steps), "what": steps[index].key.removeprefix("prep_"),
+        step, count = position(steps, index)
+        self._emit({"t": _t(t), "type": "guide", "era": game.era, "part": steps[index].part.value,
+                    "step": step, "steps": count,
+                    "what": steps[index].key.removeprefix("prep_").removeprefix("setup_"),
                     "n": steps[index].n})
 
     def step(self, effects: Iterable[Effect], game: Game, t: float) -> None:

@@ -236,8 +236,9 @@ def sheet(game: Game) -> scoring.Sheet:
 
 
 def guide_steps(game: Game) -> tuple[prep.PrepStep, ...]:
-    """The preparation guide of the era being set up."""
-    return prep.steps(game.era, len(game.config.players))
+    """The preparation guide of the era being set up (before Era I: the game's setup first),
+    for its mode."""
+    return prep.steps(game.era, len(game.config.players), game.mode, first=True)
 
 
 def describe(game: Game, now: float) -> dict[str, Any]:
@@ -315,7 +316,8 @@ def _guide_fields(game: Game) -> dict[str, Any]:
     steps = guide_steps(game)
     index = min(game.guide, len(steps) - 1)
     return {"guide_step": steps[index].key, "guide_n": steps[index].n,
-            "guide_position": (index + 1, len(steps))}
+            "guide_position": prep.position(steps, index),
+            "guide_part": steps[index].part.value}
 
 
 def _places(game: Game, places: tuple[scoring.Place, ...]
@@ -934,13 +936,15 @@ def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """NEXT: the next step (after the last, the setup screen); hold NEXT: straight to the
-    setup screen (to change the mode); ERA: start the era at once, as without the guide."""
+    """NEXT: the next step (after the last, the setup screen); hold NEXT: skip the guide,
+    straight to the setup screen (to change the mode); ERA: start the era at once, as without
+    the guide."""
     assert game.guide is not None
     key = (event.button, event.gesture)
+    steps = guide_steps(game)
     if key == (Button.NEXT, Gesture.PRESS):
         following = game.guide + 1
-        return replace(game, guide=following if following < len(guide_steps(game)) else None), ()
+        return replace(game, guide=following if following < len(steps) else None), ()
     if key == (Button.NEXT, Gesture.HOLD):
         return replace(game, guide=None), ()
     if key == (Button.ERA, Gesture.PRESS):

@@ -266,6 +266,7 @@ class Screen:
     guide_step: str | None = None
     guide_n: int | None = None
     guide_position: tuple[int, int] | None = None
+    guide_part: str | None = None  # "game" (the game's setup) or "era" (its preparation)
     # scoring: `entry` is "points", "shown", "standings" or "buildings"; the player asked
     # and the number being entered; running totals (colour, points) in seating order;
     # standings / final ranking as (place, colour, total, buildings or None)

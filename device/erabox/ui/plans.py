@@ -297,10 +297,13 @@ def _plan_prepare(screen: Screen, language: str) -> Plan:
     key = screen.guide_step if screen.guide_step in STRINGS[language] else None
     text = say(language, key, n=screen.guide_n if screen.guide_n is not None else "")\
         if key else say(language, "setup")
+    status = "game_setup_status" if screen.guide_part == "game" else "guide_status"
+    mode = say(language, "value_intro" if screen.mode is Mode.INTRO else "value_realtime")
     return Plan(
-        status=say(language, "guide_status", era=era, step=step, steps=steps),
-        rows=[TextRow("guide", text, ((1, 5),))],
-        hint=say(language, "hint_guide", era=era),
+        status=say(language, status, era=era, step=step, steps=steps),
+        rows=[TextRow("guide", text, ((1, 4),)),
+              TextRow("start", say(language, "guide_start", era=era, mode=mode))],
+        hint=say(language, "hint_guide_skip"),
         # Small panel: the step's text takes the hint's row too (two lines); the buttons are
         # the same on every step (NEXT: next, ERA: start).
         small=[TextRow("guide", text, ((1, 2),))],

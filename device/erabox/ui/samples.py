@@ -6,6 +6,7 @@ them as realistic frames.
 
 from __future__ import annotations
 
+from erabox.core import prep
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
 from erabox.core.prep import steps as prep_steps
 from erabox.core.rules import ERA_LENGTH_S, SCHOLAR_CUES_S
@@ -111,11 +112,21 @@ def _settings_samples() -> list[tuple[str, Screen]]:
 
 
 def _guide_samples() -> list[tuple[str, Screen]]:
-    """Every step of the preparation guide: Era III with 4 players has them all."""
-    guide = prep_steps(3, 4)
-    return [(f"prepare_{step.key.removeprefix('prep_')}", Screen(
-        Phase.PREPARE, 3, Mode.REALTIME, guide_step=step.key, guide_n=step.n,
-        guide_position=(index + 1, len(guide)))) for index, step in enumerate(guide)]
+    """Every step of the preparation guide: Era III with 4 players has them all; Era I of a
+    new 4-player game adds the game's setup, and in the introductory mode its own steps."""
+    samples = []
+    for era, mode, first in ((3, Mode.REALTIME, False), (1, Mode.INTRO, True)):
+        guide = prep_steps(era, 4, mode, first)
+        for index, step in enumerate(guide):
+            name = step.key.removeprefix("prep_").removeprefix("setup_")
+            if step.part is prep.Part.GAME:
+                name = f"game_{name}"
+            elif era == 1 and step.key not in ("prep_hourglasses_intro", "prep_oldest_holds_box"):
+                continue  # shown by Era III already
+            samples.append((f"prepare_{name}", Screen(
+                Phase.PREPARE, era, mode, guide_step=step.key, guide_n=step.n,
+                guide_position=prep.position(guide, index), guide_part=step.part.value)))
+    return samples
 
 
 _FOUR = (("red", 123), ("blue", 98), ("green", 123), ("yellow", 7))
