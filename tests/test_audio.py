@@ -171,7 +171,8 @@ def _scenario_main(spec_file: str) -> None:
     """Run one scenario (in its own process) and print its result as one JSON line."""
     import pygame
 
-    from erabox.adapters.audio import Audio, open_mixer
+    from erabox.adapters.audio import Audio
+    from erabox.adapters.mixer import open_mixer
     from erabox.core.config import AudioConfig, EraMusic
 
     spec = json.loads(Path(spec_file).read_text())
@@ -275,7 +276,7 @@ def _scenario_main(spec_file: str) -> None:
 
 @pytest.mark.parametrize("kind", ["flac", "wav", "ogg"])
 def test_a_music_files_length_is_read_from_its_headers(tmp_path: Path, kind: str) -> None:
-    from erabox.adapters.audio import stream_length
+    from erabox.adapters.mixer import stream_length
 
     samples = noise(1.25, seed=3)
     path = tmp_path / f"music.{kind}"

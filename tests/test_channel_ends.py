@@ -24,10 +24,10 @@ CHILD = """
 import json, os, sys, time
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-from erabox.adapters import audio, channel_ends
+from erabox.adapters import channel_ends, mixer
 from erabox.core.config import AudioConfig
 if sys.argv[1] == "erabox":
-    audio.open_mixer(AudioConfig())  # as the box opens it
+    mixer.open_mixer(AudioConfig())  # as the box opens it
 else:
     import pygame
     pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)

@@ -50,7 +50,7 @@ def test_libasound_says_nothing_once_silenced(how: str) -> None:
 def test_opening_the_mixer_without_a_sound_card_prints_no_alsa_lines(tmp_path: Path) -> None:
     env = dict(os.environ, SDL_AUDIODRIVER="alsa", ALSA_CONFIG_PATH=str(tmp_path / "none.conf"))
     code = ("from erabox.core.config import AudioConfig\n"
-            "from erabox.adapters.audio import open_mixer\n"
+            "from erabox.adapters.mixer import open_mixer\n"
             "try:\n    open_mixer(AudioConfig())\nexcept Exception as exc:\n"
             "    print('refused', exc)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -22,7 +22,7 @@ import json, os, sys
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pygame
-from erabox.adapters.audio import PygameMixer
+from erabox.adapters.mixer import PygameMixer
 from erabox.core.config import AudioConfig
 
 placed = []

@@ -144,3 +144,22 @@ def test_cue_led_off_drops_the_flashes() -> None:
     on = replace(off, cue_led=True)
     _, effects = step(new_game(CFG, settings=on), ERA, 0.0)
     assert [e for e in effects if isinstance(e, FlashCue)]
+
+
+def test_a_file_from_before_the_guide_setting_loads_with_the_guide_on() -> None:
+    old = s.to_dict(replace(s.defaults(CFG), guide=False))
+    del old["guide"]
+    assert s.from_dict(old, CFG).guide is True
+
+
+def test_every_one_value_setting_goes_to_the_config_and_back() -> None:
+    """Each one-value row's way into the config and back out agree: settings laid over the
+    config file are what that config's defaults then say (a row wired to the wrong config
+    field fails here)."""
+    chosen = replace(s.defaults(CFG), volume=0.3, final_ticks=False, lead_in_s=10,
+                     brightness=16, cue_led=False, guide=False)
+    back = s.defaults(s.apply(CFG, chosen))
+    for item in s.ITEMS:
+        if item.stored is not None:
+            assert getattr(back, item.field) == getattr(chosen, item.field), item.name
+    assert back == chosen

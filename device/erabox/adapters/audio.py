@@ -26,14 +26,11 @@ Seeking: SDL_mixer 2.6 seeks OGG, FLAC and MP3 to the sample but WAV music only 
 from __future__ import annotations
 
 import logging
-import os
-import struct
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
 
 from ..core import rules
 from ..core.audio_plan import (
@@ -49,300 +46,22 @@ from ..core.audio_plan import (
     StopMusic,
 )
 from ..core.config import AudioConfig
-from ..core.model import Sound
-from ..syslibs import install_hint
 from ..workers import Again, NewestWorker
-from . import alsa_quiet, channel_ends
+from .mixer import (
+    CUE_CHANNELS,
+    Clock,
+    FileProblem,
+    Mixer,
+    Opener,
+    PygameMixer,
+    load_pygame,
+    open_mixer,
+    reason,
+)
 
-Opener = Callable[[AudioConfig], None]
-Clock = Callable[[], float]
-
-CUE_CHANNELS: dict[Sound, int] = {Sound.GONG: 1, Sound.CRY: 2, Sound.TICK: 3}
-DUCK_UNTIL_DB = 20.0  # the music comes back once a cue has fallen this far below its peak
 RETRY_S = 3.0  # how often a missing sound device is looked for again
-PARKED_WITHIN_S = 0.05  # music parked this close to where an era starts it is only resumed
 
 _LOG = logging.getLogger(__name__)
-
-
-class FileProblem(Exception):
-    """A sound file cannot be read (as opposed to the device failing)."""
-
-
-def open_mixer(config: AudioConfig) -> None:
-    """Open pygame's mixer as signed 16-bit stereo at `config.rate` on `config.device`.
-
-    `allowedchanges=0` makes SDL convert to exactly this format instead of adopting whatever
-    the hardware prefers. SDL's own environment (`SDL_AUDIODRIVER`, `SDL_DISKAUDIOFILE`, ...)
-    is left alone, so tests can record the mixed output with the `disk` driver.
-    """
-    pygame = _pygame()
-    alsa_quiet.silence()  # libasound's own "Unknown PCM default" lines: we say it once
-    pygame.mixer.init(
-        frequency=config.rate,
-        size=-16,
-        channels=2,
-        buffer=config.buffer,
-        devicename=config.device or None,
-        allowedchanges=0,
-    )
-    channel_ends.release()  # SDL's audio thread must never wait for the GIL (channel_ends.py)
-
-
-def _pygame() -> Any:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    return pygame
-
-
-def loud_seconds(raw: bytes, rate: int, channels: int = 2, window_s: float = 0.05) -> float:
-    """How long a cue stays loud: until its last window within `DUCK_UNTIL_DB` of its peak.
-
-    A gong rings for seconds after the strike; ducking the music for all of that would leave
-    the first bars of every era muffled. The music comes back as the cue fades instead.
-    """
-    samples = memoryview(raw).cast("h")
-    if len(samples) == 0:
-        return 0.0
-    step = max(1, round(rate * window_s)) * channels
-    peaks = [max(max(w), -min(w)) for w in (samples[i:i + step]
-                                             for i in range(0, len(samples), step))]
-    threshold = max(peaks) * 10 ** (-DUCK_UNTIL_DB / 20)
-    last = max(i for i, peak in enumerate(peaks) if peak >= threshold)
-    return min((last + 1) * step, len(samples)) / channels / rate
-
-
-def stream_length(path: str | Path) -> float | None:
-    """A music file's length in seconds from its headers (Ogg Vorbis, FLAC, WAV); None when
-    it cannot be told this way. Reads a few bytes at either end, never the whole file."""
-    try:
-        with open(path, "rb") as file:
-            head = file.read(4096)
-            if head[:4] == b"fLaC" and len(head) >= 26:
-                info = int.from_bytes(head[18:26], "big")  # rate:20 ch:3 bits:5 frames:36
-                rate, frames = info >> 44, info & ((1 << 36) - 1)
-                return frames / rate if rate and frames else None
-            if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
-                return _wav_length(file)
-            if head[:4] == b"OggS":
-                at = head.find(b"\x01vorbis")
-                if at < 0 or len(head) < at + 16:
-                    return None
-                rate = struct.unpack_from("<I", head, at + 12)[0]
-                file.seek(0, os.SEEK_END)
-                size = file.tell()
-                file.seek(max(0, size - 65536))
-                tail = file.read()
-                last = tail.rfind(b"OggS")
-                if last < 0 or len(tail) < last + 14 or not rate:
-                    return None
-                return float(struct.unpack_from("<q", tail, last + 6)[0]) / float(rate)
-    except OSError:
-        return None
-    return None
-
-
-def music_type(path: str | Path) -> str:
-    """The file's format from its first bytes ("" = unknown: the extension decides). SDL_mixer
-    believes a music file's extension over its contents; this lets a FLAC named .ogg play."""
-    try:
-        with open(path, "rb") as file:
-            head = file.read(12)
-    except OSError:
-        return ""
-    if head[:4] == b"fLaC":
-        return "flac"
-    if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
-        return "wav"
-    if head[:4] == b"OggS":
-        return "ogg"
-    if head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
-        return "mp3"
-    return ""
-
-
-def _wav_length(file: Any) -> float | None:
-    file.seek(12)
-    byte_rate = 0
-    while True:
-        chunk = file.read(8)
-        if len(chunk) < 8:
-            return None
-        kind, size = chunk[:4], struct.unpack("<I", chunk[4:])[0]
-        if kind == b"fmt ":
-            fmt = file.read(size)
-            byte_rate = struct.unpack_from("<I", fmt, 8)[0]
-            continue
-        if kind == b"data":
-            return size / byte_rate if byte_rate else None
-        file.seek(size + (size & 1), os.SEEK_CUR)
-
-
-# --- the mixer ----------------------------------------------------------------------------------
-
-
-class Mixer(Protocol):
-    """What the adapter needs from a mixer (pygame's, or a recording fake in tests).
-
-    File methods raise `FileProblem` for an unreadable file; any other exception means the
-    device failed."""
-
-    def open(self, config: AudioConfig) -> str: ...  # a description for the log
-    def close(self) -> None: ...
-    def load_cue(self, sound: Sound, path: str) -> float: ...  # how long it is loud (s)
-    def play_cue(self, sound: Sound) -> None: ...
-    def set_cue_gain(self, gain: float) -> None: ...
-    def check(self, path: str) -> None: ...  # readable? (headers only)
-    # open for streaming, letting other music go; with `start`, park it there (paused, silent)
-    def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None: ...
-    def play_music(self, path: str, position: float, loop: bool) -> bool: ...  # False: past end
-    def pause_music(self) -> None: ...
-    def resume_music(self) -> None: ...
-    def stop_music(self, fade_s: float) -> None: ...
-    def set_music_gain(self, gain: float) -> None: ...
-
-
-class PygameMixer:
-    """`Mixer` on pygame: cues as `Sound`s on reserved channels, music on `mixer.music`."""
-
-    def __init__(self, opener: Opener = open_mixer, clock: Clock = time.monotonic) -> None:
-        self._opener = opener
-        self._clock = clock
-        self._cues: dict[Sound, Any] = {}
-        self._loaded: str | None = None
-        self._parked: tuple[str, float, bool] | None = None  # (path, position, loop), paused
-        self._fading_until = 0.0
-
-    def open(self, config: AudioConfig) -> str:
-        self._opener(config)
-        pygame = _pygame()
-        init = pygame.mixer.get_init()
-        if not init:
-            raise RuntimeError("the mixer did not open")
-        pygame.mixer.set_num_channels(max(8, len(CUE_CHANNELS) + 1))
-        pygame.mixer.set_reserved(len(CUE_CHANNELS) + 1)
-        self._rate = int(init[0])
-        device = config.device or "default device"
-        driver = os.environ.get("SDL_AUDIODRIVER", "")
-        return (f"{device}{' via SDL driver ' + driver if driver else ''}, {self._rate} Hz, "
-                f"{config.buffer} frames ({1000 * config.buffer / self._rate:.1f} ms) a period")
-
-    def close(self) -> None:
-        """Drop every mixer object, then close the mixer (objects must not outlive it)."""
-        self._cues = {}
-        self._loaded = None
-        self._parked = None
-        pygame = _pygame()
-        try:
-            pygame.mixer.stop()
-            pygame.mixer.music.stop()
-            pygame.mixer.music.unload()
-        except pygame.error:
-            pass
-        pygame.mixer.quit()
-
-    def load_cue(self, sound: Sound, path: str) -> float:
-        pygame = _pygame()
-        try:
-            cue = pygame.mixer.Sound(path)
-        except (pygame.error, OSError) as exc:
-            raise FileProblem(_reason(exc)) from None
-        self._cues[sound] = cue
-        return loud_seconds(cue.get_raw(), self._rate)
-
-    def play_cue(self, sound: Sound) -> None:
-        cue = self._cues.get(sound)
-        if cue is not None:
-            _pygame().mixer.Channel(CUE_CHANNELS[sound]).play(cue)
-
-    def set_cue_gain(self, gain: float) -> None:
-        pygame = _pygame()
-        for number in CUE_CHANNELS.values():
-            pygame.mixer.Channel(number).set_volume(gain)
-
-    def check(self, path: str) -> None:
-        self.prepare(path)
-        _pygame().mixer.music.unload()
-        self._loaded = None
-        self._parked = None
-
-    def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None:
-        if self._loaded != path:
-            self._open_stream(path)
-        if start is not None and self._parked != (path, start, loop):
-            self._park(path, start, loop)
-
-    def _open_stream(self, path: str) -> None:
-        pygame = _pygame()
-        self._parked = None
-        left = self._fading_until - self._clock()
-        if left > 0:  # let the last era's end ring out (freeing a fading music waits anyway)
-            time.sleep(left)
-        pygame.mixer.music.stop()
-        pygame.mixer.music.unload()  # the previous era's music goes before the next is opened
-        self._loaded = None
-        try:
-            pygame.mixer.music.load(path, music_type(path))
-        except (pygame.error, OSError) as exc:
-            raise FileProblem(_reason(exc)) from None
-        self._loaded = path
-
-    def play_music(self, path: str, position: float, loop: bool) -> bool:
-        pygame = _pygame()
-        parked, self._parked = self._parked, None
-        if (parked is not None and parked[0] == path and parked[2] == loop
-                and abs(position - parked[1]) <= PARKED_WITHIN_S):
-            pygame.mixer.music.unpause()  # already in place: no seek under the mixer's lock
-            return True
-        pygame.mixer.music.stop()  # a fade still running ends here
-        self._fading_until = 0.0
-        self.prepare(path)
-        return self._play_at(path, position, loop)
-
-    def _play_at(self, path: str, position: float, loop: bool) -> bool:
-        pygame = _pygame()
-        length = stream_length(path)
-        if loop and length:
-            position %= length
-        elif length is not None and position >= length:
-            return False
-        # SDL_mixer truncates the position to a frame: aim at the middle of the nearest one
-        start = (round(max(position, 0.0) * self._rate) + 0.5) / self._rate
-        try:
-            pygame.mixer.music.play(loops=-1 if loop else 0, start=start)
-        except pygame.error:
-            if not pygame.mixer.get_init():
-                raise
-            return False  # SDL_mixer refuses to seek past the end
-        return True
-
-    def _park(self, path: str, start: float, loop: bool) -> None:
-        """Play the open stream from `start`, silent, and pause it at once: the seek happens
-        now, in the setup's silence; the era's start only resumes it."""
-        pygame = _pygame()
-        pygame.mixer.music.set_volume(0.0)
-        if self._play_at(path, start, loop):
-            pygame.mixer.music.pause()
-            self._parked = (path, start, loop)
-
-    def pause_music(self) -> None:
-        _pygame().mixer.music.pause()
-
-    def resume_music(self) -> None:
-        _pygame().mixer.music.unpause()
-
-    def stop_music(self, fade_s: float) -> None:
-        pygame = _pygame()
-        self._parked = None
-        if fade_s > 0:
-            pygame.mixer.music.fadeout(round(fade_s * 1000))
-            self._fading_until = self._clock() + fade_s
-        else:
-            pygame.mixer.music.stop()
-
-    def set_music_gain(self, gain: float) -> None:
-        _pygame().mixer.music.set_volume(gain)
 
 
 # --- the adapter ----------------------------------------------------------------------------------
@@ -517,7 +236,7 @@ class Audio:
             fallback = "this music stays silent"
         else:
             fallback = "the built-in music plays instead"
-        self._log.error("cannot play sound file %s: %s; %s", path, _reason(why), fallback)
+        self._log.error("cannot play sound file %s: %s; %s", path, reason(why), fallback)
 
     # --- the device (the supervisor) ------------------------------------------------------------
 
@@ -529,7 +248,7 @@ class Audio:
             try:
                 described = self._mixer.open(self.config)
             except Exception as exc:  # whatever the opener raises means "no device"
-                self._no_device(_reason(exc), notify=notify)
+                self._no_device(reason(exc), notify=notify)
                 return
             with self._state:
                 self._queue.clear()  # nothing meant for the lost device may reach this one
@@ -565,7 +284,7 @@ class Audio:
 
     def _failed(self, exc: Exception) -> None:
         """A mixer call failed: the device went away (or, for other errors, a bug)."""
-        pygame = _pygame() if self._uses_pygame() else None
+        pygame = load_pygame() if self._uses_pygame() else None
         device_error = pygame is None or isinstance(exc, pygame.error)
         if not device_error:
             key = f"{type(exc).__name__}: {exc}"
@@ -585,7 +304,7 @@ class Audio:
                 self._mixer.close()
             except Exception:  # closing a dead device may fail too
                 self._log.debug("closing the lost sound device failed", exc_info=True)
-            self._no_device(f"the sound device stopped working ({_reason(exc)})")
+            self._no_device(f"the sound device stopped working ({reason(exc)})")
 
     def _uses_pygame(self) -> bool:
         return isinstance(self._mixer, PygameMixer)
@@ -621,7 +340,7 @@ class Audio:
                         fallback = ("this cue stays silent" if path == built_in
                                     else f"the built-in {sound.value} plays instead")
                         self._log.error("cannot play sound file %s: %s; %s", path,
-                                        _reason(exc), fallback)
+                                        reason(exc), fallback)
                     continue
                 with self._plan_lock:
                     self._plan.cue_loaded(sound, loud)
@@ -678,9 +397,3 @@ class Audio:
             callback()
         except Exception:  # the app's redraw must not break the sound thread
             self._log.exception("sound: on_change callback failed")
-
-
-def _reason(exc: object) -> str:
-    text = str(exc).strip().rstrip(".")
-    hint = install_hint(text)  # a library missing from the system: name its package
-    return (text or type(exc).__name__) + (f"; {hint}" if hint else "")

@@ -9,10 +9,11 @@ the new menu (None once it is closed) and the new settings. It opens from the "N
 screen (hold ERA), so nothing changes under a game in progress; players can only be chosen
 there, before Era I, and the screen says so.
 
-Each menu item is one row of `ITEMS` (its value, how it changes, its label, how the
-screen says it), read by the menu here and by the screen (`erabox.ui.plans`): a new setting
-is a `Settings` field, its place in the file and the config (`to_dict`, `from_dict`,
-`defaults`, `apply`), and one row.
+Each menu item is one row of `ITEMS`: its value, how it changes, its label and how the screen
+says it, read by the menu here and by the screen (`erabox.ui.plans`); and for a one-value
+setting, how the settings file keeps it and which config field it comes from and goes to, read
+by `to_dict`, `from_dict`, `defaults` and `apply`. A new one-value setting is a `Settings`
+field and one row (and its strings, in both languages).
 
 Buttons in the menu (the hint line says the same):
     NEXT press: next item     NEXT hold: previous item
@@ -76,14 +77,7 @@ def defaults(config: Config) -> Settings:
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
-        volume=max(VOLUME_FLOOR, config.audio.volume),
-        final_ticks=config.realtime.final_ticks_s > 0,
-        lead_in_s=config.realtime.lead_in_s,
-        brightness=config.display.contrast,
-        cue_led=config.cue_led,
-        guide=config.guide,
-        keep_score=config.keep_score,
-        points_entry=config.points_entry,
+        **{field: keep.from_config(config) for field, keep in _stored()},
     )
 
 
@@ -96,22 +90,16 @@ def mode(config: Config, era: int) -> Mode:
 
 def apply(config: Config, settings: Settings) -> Config:
     """`config` (from the file) with `settings` laid over it."""
-    ticks = config.realtime.final_ticks_s or FINAL_TICKS_S
-    return replace(
+    config = replace(
         config,
         players=settings.players,
         language=settings.language,
         default_mode=settings.modes[0],
         era_modes=settings.modes,
-        cue_led=settings.cue_led,
-        guide=settings.guide,
-        keep_score=settings.keep_score,
-        points_entry=settings.points_entry,
-        audio=replace(config.audio, volume=settings.volume),
-        realtime=replace(config.realtime, final_ticks_s=ticks if settings.final_ticks else 0,
-                         lead_in_s=settings.lead_in_s),
-        display=replace(config.display, contrast=settings.brightness),
     )
+    for field, keep in _stored():
+        config = keep.to_config(config, getattr(settings, field))
+    return config
 
 
 def palette(config: Config) -> tuple[str, ...]:
@@ -129,14 +117,7 @@ def to_dict(settings: Settings) -> dict[str, Any]:
         "oldest": settings.oldest,
         "language": settings.language,
         "modes": [m.value for m in settings.modes],
-        "volume": settings.volume,
-        "final_ticks": settings.final_ticks,
-        "lead_in_s": settings.lead_in_s,
-        "brightness": settings.brightness,
-        "cue_led": settings.cue_led,
-        "guide": settings.guide,
-        "keep_score": settings.keep_score,
-        "points_entry": settings.points_entry,
+        **{field: getattr(settings, field) for field, _ in _stored()},
     }
 
 
@@ -159,39 +140,22 @@ def from_dict(data: object, config: Config) -> Settings:
     oldest = data.get("oldest")
     need("oldest", isinstance(oldest, int) and not isinstance(oldest, bool)
          and 0 <= oldest < len(seats), "a seat index")
+    assert isinstance(oldest, int)
     need("language", data.get("language") in LANGUAGES, " or ".join(LANGUAGES))
     modes = data.get("modes")
     values = {m.value for m in Mode}
     need("modes", isinstance(modes, list) and len(modes) == 3
          and all(m in values for m in modes), "three of 'realtime'/'intro'")
     assert isinstance(modes, list)
-    volume = data.get("volume")
-    need("volume", isinstance(volume, int | float) and not isinstance(volume, bool)
-         and VOLUME_FLOOR - 1e-9 <= volume <= 1, f"{VOLUME_FLOOR:g}..1")
-    for key in ("final_ticks", "cue_led"):
-        need(key, isinstance(data.get(key), bool), "true or false")
-    # Added after the first settings files were written: absent means the guide is shown.
-    need("guide", isinstance(data.get("guide", True), bool), "true or false")
-    need("keep_score", isinstance(data.get("keep_score", config.keep_score), bool),
-         "true or false")
-    need("points_entry", data.get("points_entry", config.points_entry) in POINTS_ENTRIES,
-         " or ".join(POINTS_ENTRIES))
-    lead_in = data.get("lead_in_s")
-    need("lead_in_s", isinstance(lead_in, int) and not isinstance(lead_in, bool)
-         and 0 <= lead_in <= 60, "0..60")
-    brightness = data.get("brightness")
-    need("brightness", isinstance(brightness, int) and not isinstance(brightness, bool)
-         and 0 <= brightness <= 255, "0..255")
-    assert isinstance(oldest, int) and isinstance(volume, int | float)
-    assert isinstance(lead_in, int) and isinstance(brightness, int)
+    stored: dict[str, Any] = {}
+    for field, keep in _stored():
+        absent = keep.from_config(config) if keep.absent is FROM_CONFIG else keep.absent
+        found = data.get(field, absent)
+        need(field, found is not None and keep.check(found), keep.expected)
+        stored[field] = keep.read(found)
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
-        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), volume=float(volume),
-        final_ticks=bool(data["final_ticks"]), lead_in_s=lead_in, brightness=brightness,
-        cue_led=bool(data["cue_led"]),
-        guide=bool(data.get("guide", True)),
-        keep_score=bool(data.get("keep_score", config.keep_score)),
-        points_entry=str(data.get("points_entry", config.points_entry)),
+        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), **stored,
     )
 
 
@@ -220,6 +184,36 @@ Value = Callable[[Settings, int], str]
 Change = Callable[[Settings, int, tuple[str, ...]], Settings]
 
 
+FROM_CONFIG = "<from the config>"  # `Stored.absent`: a file without the key takes the config's
+
+
+@dataclass(frozen=True)
+class Stored:
+    """How a one-value setting is kept: checked and read from the settings file (its key is
+    the `Settings` field's name), taken from the config file as the default, laid over the
+    config. `absent` is the value of a file written before the setting existed (None: the key
+    is required)."""
+
+    check: Callable[[Any], bool]  # a value from the file that the box can use
+    expected: str  # what the file should hold, for the error ("true or false", "0..60")
+    read: Callable[[Any], Any]  # the file's value as the field's type
+    from_config: Callable[[Config], Any]  # the default, from the config file
+    to_config: Callable[[Config, Any], Config]  # the config with this setting laid over it
+    absent: Any = None
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _number(low: float, high: float, *, whole: bool = False) -> Callable[[Any], bool]:
+    """A check for a number from `low` to `high` (an int when `whole`; never a bool)."""
+    kinds = int if whole else int | float
+    return lambda v: isinstance(v, kinds) and not isinstance(v, bool) and low <= v <= high
+
+
+
+
 @dataclass(frozen=True)
 class MenuItem:
     """One row of the settings menu: everything the menu and the screen know of an item.
@@ -227,7 +221,9 @@ class MenuItem:
     `value(settings, number)` is its value now, language-neutral ("80", "on", "ja", "blue");
     `change(settings, number, colours)` moves it to its next value, wrapping round. A
     numbered item stands for `count(settings)` items in a row, named with their number
-    ("seat1".."seat4", "mode1".."mode3"); `number` is 0 for the others.
+    ("seat1".."seat4", "mode1".."mode3"); `number` is 0 for the others. A one-value item
+    names its `Settings` field and how it is `stored` (in the file and the config), so the
+    file, the defaults and `apply` follow the table too.
     `label` and `note` are strings keys: the item's name (placeholders {n}: the number,
     {era}: the era of that number) and a line under its value where it says something the
     value does not ("" for none). `says` is how the screen says the value (SAY_* above, or a
@@ -242,13 +238,15 @@ class MenuItem:
     note: str = ""
     words: tuple[str, ...] = ()
     count: Callable[[Settings], int] | None = None
+    field: str = ""  # the `Settings` field a one-value item sets
+    stored: Stored | None = None  # how that field is kept and where its default comes from
 
 
 def _same(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
     return settings
 
 
-def _switch(name: str, field: str, note: str = "") -> MenuItem:
+def _switch(name: str, field: str, stored: Stored, note: str = "") -> MenuItem:
     """An on/off item for the bool `field` of `Settings`."""
 
     def flip(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
@@ -256,11 +254,12 @@ def _switch(name: str, field: str, note: str = "") -> MenuItem:
         return replace(settings, **changes)
 
     return MenuItem(name, value=lambda s, _: "on" if getattr(s, field) else "off", change=flip,
-                label=f"set_{name}", says=SAY_WORD, note=note, words=ON_OFF)
+                    label=f"set_{name}", says=SAY_WORD, note=note, words=ON_OFF, field=field,
+                    stored=stored)
 
 
 def _steps(name: str, field: str, choices: tuple[float, ...], says: str,
-           shown: Callable[[float], str], note: str = "") -> MenuItem:
+           shown: Callable[[float], str], stored: Stored, note: str = "") -> MenuItem:
     """An item stepping the number `field` of `Settings` through `choices`, wrapping round
     (from the nearest choice: a file may hold a value between two steps); `shown` gives the
     value the screen says."""
@@ -271,7 +270,7 @@ def _steps(name: str, field: str, choices: tuple[float, ...], says: str,
         return replace(settings, **changes)
 
     return MenuItem(name, value=lambda s, _: shown(getattr(s, field)), change=step,
-                label=f"set_{name}", says=says, note=note)
+                    label=f"set_{name}", says=says, note=note, field=field, stored=stored)
 
 
 def _change_players(settings: Settings, _number: int, colours: tuple[str, ...]) -> Settings:
@@ -319,24 +318,55 @@ ITEMS: tuple[MenuItem, ...] = (
              label="set_mode", says=SAY_WORD, words=tuple(m.value for m in Mode),
              count=lambda _: ERAS),
     _steps("volume", "volume", VOLUME_STEPS, "value_percent", lambda v: str(round(v * 100)),
+           Stored(_number(VOLUME_FLOOR - 1e-9, 1), f"{VOLUME_FLOOR:g}..1", float,
+                  lambda c: max(VOLUME_FLOOR, c.audio.volume),
+                  lambda c, v: replace(c, audio=replace(c.audio, volume=v))),
            note="note_volume"),
-    _switch("final_ticks", "final_ticks", note="note_final_ticks"),
-    _steps("lead_in", "lead_in_s", LEAD_IN_CHOICES, "value_seconds", lambda v: str(v)),
+    _switch("final_ticks", "final_ticks",
+            Stored(_is_bool, "true or false", bool, lambda c: c.realtime.final_ticks_s > 0,
+                   lambda c, on: replace(c, realtime=replace(
+                       c.realtime, final_ticks_s=(c.realtime.final_ticks_s or FINAL_TICKS_S)
+                       if on else 0))),
+            note="note_final_ticks"),
+    _steps("lead_in", "lead_in_s", LEAD_IN_CHOICES, "value_seconds", lambda v: str(v),
+           Stored(_number(0, 60, whole=True), "0..60", int, lambda c: c.realtime.lead_in_s,
+                  lambda c, v: replace(c, realtime=replace(c.realtime, lead_in_s=v)))),
     _steps("brightness", "brightness", BRIGHTNESS_CHOICES, "value_level",
-           lambda v: str(_nearest_index(BRIGHTNESS_CHOICES, v) + 1)),
-    _switch("cue_led", "cue_led"),
-    _switch("guide", "guide"),
-    _switch("keep_score", "keep_score", note="note_keep_score"),
+           lambda v: str(_nearest_index(BRIGHTNESS_CHOICES, v) + 1),
+           Stored(_number(0, 255, whole=True), "0..255", int, lambda c: c.display.contrast,
+                  lambda c, v: replace(c, display=replace(c.display, contrast=v)))),
+    _switch("cue_led", "cue_led",
+            Stored(_is_bool, "true or false", bool, lambda c: c.cue_led,
+                   lambda c, on: replace(c, cue_led=on))),
+    # Added after the first settings files were written: absent means the guide is shown.
+    _switch("guide", "guide",
+            Stored(_is_bool, "true or false", bool, lambda c: c.guide,
+                   lambda c, on: replace(c, guide=on), absent=True)),
+    # Added later too: absent means the config file's value (it may set them).
+    _switch("keep_score", "keep_score",
+            Stored(_is_bool, "true or false", bool, lambda c: c.keep_score,
+                   lambda c, on: replace(c, keep_score=on), absent=FROM_CONFIG),
+            note="note_keep_score"),
     MenuItem("points_entry", lambda s, _: s.points_entry,
              lambda s, _n, _c: replace(s, points_entry=_next(POINTS_ENTRIES, s.points_entry)),
              label="set_points_entry", says=SAY_WORD, words=POINTS_ENTRIES,
-             note="note_points_entry"),
+             note="note_points_entry", field="points_entry",
+             stored=Stored(lambda v: v in POINTS_ENTRIES, " or ".join(POINTS_ENTRIES), str,
+                           lambda c: c.points_entry,
+                           lambda c, v: replace(c, points_entry=v), absent=FROM_CONFIG)),
     # The last two act on the menu itself (see `menu_step`).
     MenuItem("defaults", lambda s, _: "", _same, label="set_defaults", says="value_restore",
              note="note_defaults"),
     MenuItem("done", lambda s, _: "", _same, label="set_done", says="value_back"),
 )
-"""The settings menu, in order. A new setting is one row here (and its strings)."""
+"""The settings menu, in order. A new one-value setting is one row here (with its `Settings`
+field and its strings)."""
+
+
+def _stored() -> tuple[tuple[str, Stored], ...]:
+    """The one-value items' fields and how each is kept, in table order: the file, the
+    defaults and `apply` go by them."""
+    return tuple((row.field, row.stored) for row in ITEMS if row.stored is not None)
 
 
 def items(settings: Settings) -> tuple[str, ...]:

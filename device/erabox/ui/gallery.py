@@ -40,6 +40,9 @@ def selftest_frames(language: str, panel: Panel | None = None) -> list[tuple[str
                                                  compact=panel.compact), panel)),
         *[(f"selftest_pattern_{name}", pattern_image(name, panel)) for name in PATTERNS],
         ("selftest_sound", page_image(sound_page(language, "gong", 80, True), panel)),
+        # The longest cue name, with no sound device to play it on.
+        ("selftest_no_sound", page_image(sound_page(language, "cry", 80, True, silent=True),
+                                         panel)),
         ("selftest_buttons", page_image(buttons_page(language, buttons,
                                                      compact=panel.compact), panel)),
         ("selftest_done", page_image(done_page(language), panel)),

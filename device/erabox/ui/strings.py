@@ -50,7 +50,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "selftest_led": "Cue LED: {state}",
         "selftest_flashing": "flashing",
         "selftest_playing": "Playing {sound} at {percent}%",
-        "selftest_not_played": "{sound}: no sound",
+        "selftest_not_played": "Not played: {sound}",
         "selftest_buttons": "Buttons (hold NEXT+ERA: end)",
         "selftest_down": "DOWN",
         "selftest_up": "up",
