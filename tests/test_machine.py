@@ -230,9 +230,12 @@ def check_running_next_press(t: Table) -> None:
 
 
 def check_running_next_hold(t: Table) -> None:
+    t.do(N, P)  # "hold NEXT to pause" shows; the hold that follows pauses, and the hint goes
+    assert screen(t.game, t.now).prompt is Prompt.PAUSE_HINT
     held = elapsed(t.game, t.now)
     effects = t.do(N, H)
     assert state_name(t.game) is Phase.PAUSED
+    assert screen(t.game, t.now).prompt is None
     assert music(effects) == [MusicAction.PAUSE]
     assert sounds(effects) == []
     t.wait(1000)  # longer than the whole era: nothing fires while paused

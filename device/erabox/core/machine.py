@@ -862,6 +862,8 @@ def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
     game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
                    armed=None)
+    if game.prompt is Prompt.PAUSE_HINT:  # "hold NEXT to pause" is done: it paused
+        game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
         # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
         game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)

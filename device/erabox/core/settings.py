@@ -164,8 +164,9 @@ def from_dict(data: object, config: Config) -> Settings:
 
 @dataclass(frozen=True)
 class Menu:
-    """The open settings menu: which item is shown; `note` is a one-off message key
-    ("defaults_done") shown until the next press."""
+    """The open settings menu: which item is shown; `note` is a one-off message shown until
+    the next press: "defaults_done", or "swapped_<n>" (the seat changed took seat n's colour,
+    and seat n its old one)."""
 
     item: int = 0
     note: str | None = None
@@ -419,7 +420,11 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
         return None, settings
     if here == "defaults":
         return Menu(item=menu.item, note="defaults_done"), initial
-    return Menu(item=menu.item), change(settings, here, colours)
+    chosen = change(settings, here, colours)
+    # A seat that took another seat's colour swapped with it: the screen says which.
+    swapped = [i for i, (old, new) in enumerate(zip(settings.seats, chosen.seats, strict=False))
+               if old != new and f"seat{i + 1}" != here] if here.startswith("seat") else []
+    return Menu(item=menu.item, note=f"swapped_{swapped[0] + 1}" if swapped else None), chosen
 
 
 def change(settings: Settings, item: str, colours: tuple[str, ...]) -> Settings:

@@ -159,9 +159,8 @@ def _menu_label(row: MenuItem, number: int, language: str) -> str:
 def _plan_settings(screen: Screen, language: str) -> Plan:
     item = screen.menu_item or "done"
     position = screen.menu_position
+    # The position goes with the item, so the status row keeps room for how to leave.
     status = say(language, "settings")
-    if position is not None:
-        status += f" {position[0]}/{position[1]}"
     found = settings_menu.find(item)
     value = screen.menu_value or ""
     label, note = item, ""  # an item this box does not know (a snapshot from another version)
@@ -169,26 +168,38 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         row, number = found
         label, note = _menu_label(row, number, language), row.note
         value = _menu_value(row, value, language)
+    note_text = say(language, note) if note else ""
     if screen.menu_note:
-        note = f"note_{screen.menu_note}"
+        note_text = _menu_note(screen.menu_note, language)
+    numbered = label if position is None else f"{position[0]}/{position[1]} {label}"
     rows: list[Row] = [
-        TextRow("label", label),
+        TextRow("label", numbered),
         TextRow("value", value, EMPHASIS, inverted=True),
     ]
-    if note:
-        rows.append(TextRow("note", say(language, note)))
-    small_status = label if position is None else f"{position[0]}/{position[1]} {label}"
+    if note_text:
+        rows.append(TextRow("note", note_text))
+    # What ERA does here: change the value, or (the last two items) restore or leave.
+    hint = {"done": "hint_menu_done", "defaults": "hint_menu_defaults"}.get(item, "hint_menu")
     return Plan(
         status=status,
         rows=rows,
-        hint=say(language, "hint_menu"),
+        hint=say(language, hint),
         status_right=say(language, "hint_back"),  # every settings screen: how to leave
         # Small panel: the item in the status row ("1/17 Players"), its value in the bar (or
         # a note that says what just happened: "defaults restored").
-        small=[TextRow("note", say(language, f"note_{screen.menu_note}"), inverted=True)
+        small=[TextRow("note", _menu_note(screen.menu_note, language), inverted=True)
                if screen.menu_note else TextRow("value", value, inverted=True)],
-        small_status=small_status,
+        small_status=numbered,
     )
+
+
+def _menu_note(note: str, language: str) -> str:
+    """A one-off note of the menu: "defaults_done", or "swapped_<seat>" (a seat took the
+    colour of that seat, which took the old one)."""
+    seat = note.removeprefix("swapped_")
+    if seat != note and seat.isdigit():
+        return say(language, "note_swapped", n=seat)
+    return say(language, f"note_{note}")
 
 
 def _plan_lead_in(screen: Screen, language: str) -> Plan:
@@ -373,7 +384,8 @@ def _plan_entry(screen: Screen, language: str) -> Plan:
                      small=[_short_places_row(screen, language)])
     if screen.entry == "shown":
         no_points = TextRow("no_points", say(language, "no_points"))
-        return Plan(status=era, rows=[TextRow("step", _step_text(screen, language), EMPHASIS),
+        # One text size for every step, asked or shown, so the steps read alike.
+        return Plan(status=era, rows=[TextRow("step", _step_text(screen, language), ((1, 2),)),
                                        no_points, _totals_row(screen, language)],
                      hint=say(language, "hint_go_on"), status_right=say(language, "hint_undo"),
                      small=[no_points], small_status=_step_text(screen, language))

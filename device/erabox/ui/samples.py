@@ -7,6 +7,8 @@ them as realistic frames.
 from __future__ import annotations
 
 from erabox.core import prep
+from erabox.core import settings as settings_menu
+from erabox.core.config import Config
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
 from erabox.core.prep import steps as prep_steps
 from erabox.core.rules import ERA_LENGTH_S, SCHOLAR_CUES_S
@@ -94,20 +96,24 @@ def sample_screens() -> list[tuple[str, Screen]]:
 
 
 def _settings_samples() -> list[tuple[str, Screen]]:
-    """The settings menu: one screen for each kind of item (and the note after defaults)."""
+    """The settings menu: one screen for each kind of item (and the notes after defaults and
+    after a seat took another seat's colour), at their real places for three players."""
     shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
              ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
-             ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("defaults", ""),
-             ("done", "")]
-    count = 17  # three seats
+             ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("keep_score", "on"),
+             ("points_entry", "totals"), ("defaults", ""), ("done", "")]
+    names = settings_menu.items(settings_menu.defaults(Config(players=("red", "blue",
+                                                                       "green"))))
     screens = []
-    for index, (item, value) in enumerate(shown):
+    for item, value in shown:
         screens.append((f"settings_{item}", Screen(
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
-            menu_position=(index + 1, count))))
-    screens.append(("settings_defaults_restored", Screen(
-        Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="defaults", menu_value="",
-        menu_position=(16, count), menu_note="defaults_done")))
+            menu_position=(names.index(item) + 1, len(names)))))
+    for name, item, value, note in (("defaults_restored", "defaults", "", "defaults_done"),
+                                    ("seat_swapped", "seat1", "green", "swapped_3")):
+        screens.append((f"settings_{name}", Screen(
+            Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
+            menu_position=(names.index(item) + 1, len(names)), menu_note=note)))
     return screens
 
 
