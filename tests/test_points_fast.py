@@ -20,7 +20,7 @@ from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.points import Entry, Stage, entry_step
 from erabox.core.script import parse_script
-from erabox.simulate import simulate
+from erabox.simulate import Simulation, simulate
 
 CFG = Config()
 START = CFG.realtime.lead_in_s + CFG.realtime.length_s + 1.0  # the era's scoring is open
@@ -187,3 +187,29 @@ def test_score_kept_on_paper_one_era_press_between_eras_and_no_points_screens() 
             assert after[leave]["state"] in ("setup", "game_over")
     assert not [e for e in events if e["type"] in ("points", "standings", "ranking", "entry")]
     assert {s.entry for s in shown} == {None} and not any(s.places for s in shown)
+
+
+def test_a_power_cut_mid_entry_comes_back_exactly_and_undo_still_works() -> None:
+    """Through the core: the number being typed, the player and the entry mode are saved with
+    every gesture; a cut in a hold keeps its first +5 (the ramp was not chosen yet)."""
+    for mode in ("totals", "steps"):
+        config = replace(CFG, points_entry=mode)
+        sim = Simulation(config, lambda e: None)
+        # the first player's 0; then 15 by one hold held on 1.1 s, and +1
+        for line in parse_script(f"0 era press\n{START} era press\n{START + 1} next hold 1.1\n"
+                                 f"{START + 3} next press\n"):
+            sim.perform(line)
+        before = sim.game.entry
+        assert before is not None and before.value == 16 and before.by_step is (mode == "steps")
+        # a cut while NEXT is still held: its first +5 is in, the ramp is not
+        sim.driver.step(Input(Button.NEXT, Gesture.HOLD), START + 5)
+        sim.now = START + 5.9
+        sim.restart()
+        after = sim.game.entry
+        assert after is not None and (after.index, after.value, after.by_step) == (
+            before.index, 21, before.by_step) and after.hold_since is None
+        # undo: clears the number, then goes back to the first player's 0
+        sim.driver.step(Input(Button.ERA, Gesture.HOLD), START + 7)
+        sim.driver.step(Input(Button.ERA, Gesture.HOLD), START + 8)
+        assert sim.game.entry is not None and (sim.game.entry.index, sim.game.entry.value) == (
+            before.index - 1, 0)

@@ -4,9 +4,13 @@ copied from the code."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from erabox.core.model import Mode
+from erabox.core.config import DEFAULT_PLAYERS, Config
+from erabox.core.machine import guide_steps, new_game, screen, screen_kind, step
+from erabox.core.model import Button, Gesture, Input, Mode, Phase
 from erabox.core.prep import Part, PrepStep, era_steps, game_setup, position, steps
 
 REMOVE = {"prep_remove_cards", "prep_remove_leaders"}
@@ -128,3 +132,29 @@ def test_an_introductory_era_has_its_own_hourglasses_and_era_1_its_start_player(
         at = expected.index("prep_hourglasses_intro") + 1
         expected.insert(at, "prep_oldest_holds_box")
     assert intro == expected
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", [Mode.REALTIME, Mode.INTRO])
+def test_a_fresh_box_walks_the_first_game_guide_then_each_era_its_own(
+        players: int, mode: Mode) -> None:
+    config = Config(players=DEFAULT_PLAYERS[:players], default_mode=mode)
+    game = new_game(config)
+    guide = guide_steps(game)
+    first = screen(game, 0.0)
+    assert (first.guide_step, first.guide_n, first.guide_part) == ("setup_players", players,
+                                                                  "game")
+    assert guide == steps(1, players, mode, first=True)
+    shown = []
+    for _ in range(len(guide)):  # NEXT through the game's setup and Era I's preparation
+        shown.append(screen(game, 0.0).guide_step)
+        game, _ = step(game, Input(Button.NEXT, Gesture.PRESS), 0.0)
+    assert shown == [s.key for s in guide] and screen_kind(game) is Phase.SETUP
+    # one hold skips the whole guide; ERA starts the era in its mode from any step
+    skipped, _ = step(new_game(config), Input(Button.NEXT, Gesture.HOLD), 0.0)
+    assert screen_kind(skipped) is Phase.SETUP
+    started, _ = step(new_game(config), Input(Button.ERA, Gesture.PRESS), 0.0)
+    assert started.phase is (Phase.INTRO_ROUND if mode is Mode.INTRO else Phase.LEAD_IN)
+    # Era II's setup opens on its own preparation only
+    later = replace(game, era=2, guide=0)
+    assert guide_steps(later) == steps(2, players, mode)
