@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test lint bench soak gallery sounds install wheelhouse system-test clean
+.PHONY: run test test-deep lint bench soak gallery sounds install wheelhouse system-test clean
 
 $(STAMP): pyproject.toml tools/bootstrap.sh
 	@sh tools/bootstrap.sh "$(PYTHON)" "$(VENV)"
@@ -20,6 +20,14 @@ run: $(STAMP)
 ## test: the whole test suite
 test: $(STAMP)
 	$(BIN)/python -m pytest -q $(ARGS)
+
+## test-deep: the nightly-style run: the property tests with ten times the examples and a
+## fresh random seed each run, and the random power-cut tests on 200 fresh seeds (a failure
+## prints the seed that reproduces it; see docs/power-cuts.md)
+test-deep: $(STAMP)
+	ERABOX_TEST_DEEP=1 $(BIN)/python -m pytest -q $(DEEP_TESTS) $(ARGS)
+
+DEEP_TESTS = $(shell grep -l -e "from hypothesis" -e "ERABOX_TEST_DEEP" tests/test_*.py)
 
 ## lint: ruff on everything, mypy (strict) on all of device/erabox/ (the erabox package)
 lint: $(STAMP)

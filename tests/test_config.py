@@ -36,6 +36,7 @@ BAD_VALUES: dict[str, list[str]] = {
     "keep_score": ['"yes"', "1", "[]"],
     "points_entry": ['"total"', "true", '["steps"]'],
     "state_file": ["3", "[]"],
+    "game": ["3", "[]", "true"],
     "realtime.length_s": ["-3", "0", '"540"', "true", "100000"],
     "realtime.scholar_cues_s": ["[360, 180]", "[180, 180]", "[0, 180]", "[180, 540]",
                                 "[600]", '"180"', "[true]", '["180"]'],

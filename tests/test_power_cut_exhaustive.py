@@ -41,7 +41,7 @@ from pathlib import Path
 import pytest
 
 from erabox.adapters.state_file import StateFile
-from erabox.core.config import Config, RealtimeConfig
+from erabox.core.config import Config, IntroConfig, RealtimeConfig
 from erabox.core.machine import Game, new_game, next_deadline, restore, step, timeline
 from erabox.core.model import (
     Button,
@@ -73,6 +73,11 @@ CONFIGS = {
         length_s=12.0, scholar_cues_s=(3.0, 3.3, 11.8), lead_in_s=0, final_ticks_s=3,
         scholar_prompt_s=4.0)),
 }
+
+
+INTRO = Config(guide=False, default_mode=Mode.INTRO,
+               intro=IntroConfig(rounds=8, scholar_after_rounds=(2, 4, 6)))
+END = INTRO.intro.rounds  # the introductory era's end, as a call (scholar calls: their round)
 
 
 @dataclass(frozen=True)
@@ -334,3 +339,129 @@ def test_every_cut_sequence_around_every_cue_gives_each_call_exactly_once(
     grid = BEFORE_MS + AFTER_MS + 1
     # Every instant for the first cut, and (from most restarts) every later one after it.
     assert cases > calls * grid ** 2
+
+
+# --- introductory eras: every cut part way through every press, up to three deep ----------------
+
+
+@dataclass
+class IntroEnumeration:
+    """An introductory era has no timed cues: its calls (the cry after rounds 2, 4 and 6, the
+    end gong after round 8) come from presses, each durable before its sound. Every cut
+    between two presses and part way through every step, up to three deep, with every save
+    that may be on disk; the table presses NEXT again whenever it finishes what the screen
+    shows (a press that did not survive a cut is simply made again)."""
+
+    config: Config
+    state_file: StateFile
+    restarts: int = 0
+    _explored: dict[tuple[str | None, Table, int], int] = field(default_factory=dict)
+    _loaded: dict[str, dict[str, object] | None] = field(default_factory=dict)
+
+    def stepped(self, box: Box, event: Event, now: float
+                ) -> tuple[Box, list[tuple[str | None, Table]]]:
+        before = box.game
+        game, effects = step(before, event, now)
+        calls = {index: (before.round or 0) if effect.sound is Sound.CRY else END
+                 for index, effect in enumerate(effects)
+                 if isinstance(effect, PlaySound) and before.phase is Phase.INTRO_ROUND}
+        cuts: list[tuple[str | None, Table]] = []
+        disk, table = box.disk, box.table
+        for index in range(len(effects) + 1):
+            for text in disk.at_a_cut():
+                unknowable = {call for at, call in calls.items()
+                              if at >= index and self._given_in(text, call)}
+                cuts.append((text, replace(table, unknowable=table.unknowable | unknowable)))
+            if index == len(effects):
+                break
+            effect = effects[index]
+            if isinstance(effect, Save):
+                disk = disk.save(effect)
+            elif index in calls:
+                table = table.hear(calls[index])
+        return Box(game, now, disk, table), cuts
+
+    def _given_in(self, text: str | None, call: int) -> bool:
+        if text is None:
+            return False
+        record = json.loads(text)
+        if call == END:
+            return bool(record["phase"] == Phase.SCORING.value)
+        return bool(record["phase"] == Phase.SCHOLARS.value and record["round"] == call)
+
+    def play_on(self, box: Box, cuts_left: int) -> int:
+        """The table plays on (NEXT every second), cut anywhere while `cuts_left`."""
+        cases = 0
+        while box.game.phase is not Phase.SCORING:
+            now = box.now + 1.0
+            while (due := next_deadline(box.game, box.now)) is not None and due <= now:
+                box, cuts = self.stepped(box, Tick(), max(box.now, due))
+                if cuts_left:
+                    cases += sum(self.restart(t, tb, cuts_left - 1) for t, tb in cuts)
+            if box.game.phase is Phase.SCHOLARS:  # the table appoints, then presses on
+                assert box.game.round is not None
+                box = replace(box, table=replace(box.table, shown=box.table.shown
+                                                 | {box.game.round}))
+            box, cuts = self.stepped(box, Input(Button.NEXT, Gesture.PRESS), now)
+            if cuts_left:
+                cases += sum(self.restart(t, tb, cuts_left - 1) for t, tb in cuts)
+        self.finish(box)
+        return cases + 1
+
+    def restart(self, text: str | None, table: Table, cuts_left: int) -> int:
+        key = (text, table, cuts_left)
+        if key not in self._explored:
+            try:
+                self._explored[key] = self._restart(text, table, cuts_left)
+            except AssertionError as exc:
+                raise AssertionError(f"after a cut with {text} on disk:\n{exc}") from None
+        return self._explored[key]
+
+    def _restart(self, text: str | None, table: Table, cuts_left: int) -> int:
+        self.restarts += 1
+        assert text is not None, "the era began with a durable save"
+        if text not in self._loaded:
+            self.state_file.save(json.loads(text))
+            assert self.state_file.flush(5.0)
+            self._loaded[text] = self.state_file.load(self.config)
+        saved = self._loaded[text]
+        assert saved is not None, f"the loader refused a record the box wrote: {text}"
+        game, effects = restore(saved, self.config, BACK_AT)
+        assert not any(isinstance(e, PlaySound) for e in effects), "a restart never sounds"
+        assert all(not isinstance(e, Save) for e in effects)
+        seen = dict(table.heard)  # rounds never go back: not before a call already given
+        if game.round is not None:
+            assert all(game.round >= call for call in seen if call != END), (game.round, seen)
+        if game.phase is Phase.SCORING:
+            table = replace(table, shown=table.shown | {END})
+        box = Box(game, BACK_AT, Disk(text), table)
+        cases = 0
+        if cuts_left:  # cut again before anyone pressed anything
+            cases += self.restart(text, table, cuts_left - 1)
+        return cases + self.play_on(box, cuts_left)
+
+    def finish(self, box: Box) -> None:
+        table = box.table
+        for call in (*self.config.intro.scholar_after_rounds, END):
+            heard = table.times_heard(call)
+            assert heard <= 1, f"call {call} heard {heard} times: {table}"
+            assert heard == 1 or (call in table.unknowable and call in table.shown), (
+                f"call {call} lost: {table}")
+
+
+def test_every_cut_sequence_in_an_introductory_era_gives_each_call_exactly_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.perf_counter()
+    state_file = StateFile(tmp_path / "state.json")
+    try:
+        run = IntroEnumeration(INTRO, state_file)
+        box = Box(new_game(INTRO), 0.0, Disk(None), Table())
+        box, _ = run.stepped(box, Input(Button.ERA, Gesture.PRESS), 0.0)
+        assert box.game.phase is Phase.INTRO_ROUND and box.disk.landed is not None
+        cases = run.play_on(box, MAX_CUTS)
+    finally:
+        state_file.close()
+    with capsys.disabled():
+        print(f"\nintroductory era: {cases:,} cut sequences checked ({run.restarts:,} distinct "
+              f"restarts explored) in {time.perf_counter() - started:.1f} s")
+    assert cases > 10_000

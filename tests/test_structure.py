@@ -19,8 +19,10 @@ PACKAGE = ROOT / "device" / "erabox"
 LAYERS: list[tuple[str, ...]] = [
     ("erabox", "erabox.core"),  # the pure core, and the package's own constants (`erabox` alone)
     ("erabox.ui", "erabox.ports", "erabox.workers"),  # pixels; the ports; thread helpers
-    ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file"),  # parts
-    ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest"),  # drivers
+    ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file",
+     "erabox.profile_file"),  # parts, and the files read at start
+    ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest",
+     "erabox.profile_simulate"),  # drivers
     ("erabox.app",),  # the composition root of `erabox run`
     ("erabox.benchmarks", "erabox.bench"),  # `erabox bench`: runs the app in-process
     ("erabox.cli", "erabox.__main__"),  # the command line

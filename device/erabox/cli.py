@@ -15,8 +15,9 @@ from pathlib import Path
 from erabox import __version__
 from erabox.adapters.state_file import StateInUse
 from erabox.config_file import load_config
-from erabox.core.config import ConfigError
-from erabox.core.script import ScriptError
+from erabox.core.config import Config, ConfigError
+from erabox.core.profile import Profile, ProfileError
+from erabox.core.script import ScriptError, ScriptLine
 from erabox.script_file import read_script
 
 
@@ -26,6 +27,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     script = read_script(args.script, sys.stdin.buffer) if args.script else []
+    if args.game or config.game:
+        return simulate_game(args, config, script)
+    if args.players or args.seed is not None:
+        raise ConfigError("--players and --seed go with --game (a game profile)")
     on_screen = None
     if args.frames:
         from erabox.frames import FrameWriter
@@ -37,9 +42,59 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptLine]) -> int:
+    """`erabox simulate --game`: a game profile played from the script."""
+    from erabox.driver import json_lines
+    from erabox.profile_simulate import simulate_profile
+
+    profile = game_profile(args.game or config.game, config)
+    players = config.players
+    if args.players:
+        players = tuple(p.strip() for p in args.players.split(","))
+        if (any(not p or not p.isprintable() or len(p) > 16 for p in players)
+                or len({p.casefold() for p in players}) != len(players)):
+            raise ConfigError(f"--players {args.players!r}: expected different colour names "
+                              "separated by commas (printable, up to 16 characters)")
+    if not profile.min_players <= len(players) <= profile.max_players:
+        span = (str(profile.min_players) if profile.min_players == profile.max_players
+                else f"{profile.min_players} to {profile.max_players}")
+        raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, "
+                          f"not {len(players)} (give them with --players a,b,c)")
+    on_screen = None
+    if args.frames:
+        from erabox.profile_simulate import PlayFrameWriter
+        from erabox.ui.panel import Panel
+
+        on_screen = PlayFrameWriter(Path(args.frames), config.language,
+                                    Panel.of(config.display))
+    simulate_profile(profile, players, script, args.until, json_lines(sys.stdout),
+                     seed=args.seed or 0, on_screen=on_screen)
+    sys.stdout.flush()
+    return 0
+
+
+def game_profile(game: str, config: Config) -> Profile:
+    """The profile `--game` or the config's `game` names (`ProfileError` if unusable)."""
+    from erabox.profile_file import game_folders, load_game
+
+    source = config.source if config.source != "<defaults>" else None
+    return load_game(game, game_folders(source))
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from erabox.app import run
 
+    if args.game:
+        profile = game_profile(args.game, load_config(args.config))
+        print(f"erabox: {profile.name.en}: the box plays game profiles in `erabox simulate "
+              f"--game {args.game}` for now; `erabox run` plays Time of Empires",
+              file=sys.stderr)
+        return 2
+    config = load_config(args.config)
+    if config.game:  # checked now, so a bad profile is found before it is wanted
+        game_profile(config.game, config)
+        print(f"erabox: game = {config.game!r} is played by `erabox simulate` for now; "
+              "`erabox run` plays Time of Empires", file=sys.stderr)
     return run(args)
 
 
@@ -69,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="auto (default: pygame's mixer, silent if no device) or none")
     run.add_argument("--script", metavar="FILE", help="replay timed inputs in real time")
     run.add_argument("--events", metavar="FILE|-", help="write JSON-lines events here")
+    run.add_argument("--game", metavar="NAME|FILE",
+                     help="a game profile (checked; played by `erabox simulate` for now)")
     run.set_defaults(func=cmd_run)
 
     sim = sub.add_parser("simulate", help="run the game core on a virtual clock")
@@ -77,6 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--until", type=float, metavar="SECONDS",
                      help="stop at this virtual time (default: 700 s after the last line)")
     sim.add_argument("--frames", metavar="DIR", help="also write every distinct screen as PNG")
+    sim.add_argument("--game", metavar="NAME|FILE",
+                     help="play a game profile instead (docs/profiles.md)")
+    sim.add_argument("--players", metavar="A,B,..",
+                     help="with --game: the players in seating order (default: the config's)")
+    sim.add_argument("--seed", type=int, metavar="N",
+                     help="with --game: the draw of a random start player (default 0)")
     sim.set_defaults(func=cmd_simulate)
 
     bench = sub.add_parser("bench", help="timing, latency and footprint figures")
@@ -136,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result: int = args.func(args)
         return result
-    except (ConfigError, ScriptError, StateInUse) as exc:
+    except (ConfigError, ProfileError, ScriptError, StateInUse) as exc:
         print(f"erabox: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,23 +1,28 @@
 """The settings file: what was chosen in the box's settings menu, beside the saved game.
 
+Read back through the state file's one guarded reader (`state_file.load_guarded`): only a
+regular file of bounded size is read, and a file that cannot be used (not a regular file,
+unreadable, not UTF-8, not JSON, a value of the wrong type, ...) is moved aside
+(`settings.json.bad-<time>`, never over an earlier one) with a warning and the config file's
+defaults apply.
+
 Written atomically with the state file's writer (a power cut leaves the old or the new file,
 never half of one). Settings change only in the menu, before Era I, when no cue is due, so the
-write happens at once on the loop thread. A file that cannot be used is moved aside
-(`settings.json.bad-<time>`) with a warning and the config file's defaults apply.
+write happens at once on the loop thread, after the saved game that goes with it (which
+carries the settings' fingerprint): a cut between the two writes comes back with the whole
+change or none of it (`machine.restore`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
-import time
 from pathlib import Path
 from typing import Any
 
-from erabox.adapters.state_file import write_atomically
+from erabox.adapters.state_file import load_guarded, write_atomically
 from erabox.core.config import Config
-from erabox.core.settings import Settings, SettingsError, from_dict
+from erabox.core.settings import Settings, loads
 
 log = logging.getLogger("erabox.settings")
 
@@ -36,25 +41,8 @@ class SettingsFile:
 
     def load(self, config: Config) -> Settings | None:
         """The saved settings, or None (none saved, or unusable and moved aside)."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("cannot read the settings %s (%s): using the config's", self.path, exc)
-            return None
-        try:
-            return from_dict(json.loads(text), config)
-        except (json.JSONDecodeError, SettingsError) as exc:
-            aside = self.path.with_name(f"{self.path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
-            try:
-                os.replace(self.path, aside)
-                where = f"moved aside to {aside}"
-            except OSError as move_error:
-                where = f"could not move it aside: {move_error}"
-            log.warning("settings %s are unusable (%s); %s; using the config's", self.path,
-                        exc, where)
-            return None
+        return load_guarded(self.path, lambda text: loads(text, config), "settings",
+                            "using the config's")
 
     def save(self, settings: dict[str, Any]) -> None:
         """Write `settings` now (atomically). A failure is logged and kept in `problem`."""

@@ -119,6 +119,7 @@ class Config:
     players: tuple[str, ...] = DEFAULT_PLAYERS
     default_mode: Mode = Mode.REALTIME
     state_file: str = ""
+    game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
     realtime: RealtimeConfig = field(default_factory=RealtimeConfig)
     intro: IntroConfig = field(default_factory=IntroConfig)
     audio: AudioConfig = field(default_factory=AudioConfig)
@@ -293,6 +294,9 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
     state_file = path(top, "state_file")
     keep_score = top.flag("keep_score", d.keep_score)
     points_entry = top.choice("points_entry", d.points_entry, POINTS_ENTRIES)
+    game = top.text("game", d.game)
+    if game.endswith(".toml"):  # a file, like the other paths: beside the config
+        game = path(top, "game")
 
     rt = top.table("realtime")
     drt = d.realtime
@@ -376,7 +380,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         table.check_unknown()
     return Config(
         language=language, players=players, default_mode=default_mode, state_file=state_file,
-        realtime=realtime, intro=intro, audio=audio, display=display, buttons=buttons,
+        game=game, realtime=realtime, intro=intro, audio=audio, display=display, buttons=buttons,
         source=source, keep_score=keep_score, points_entry=points_entry,
     )
 

@@ -174,8 +174,8 @@ class Save:
     """Persist this clock-free snapshot (see `snapshot.py`).
 
     `durable`: the loop must have it on disk before it applies the effects after it in the
-    same tuple (a press's sound and screen; a cue's "armed" record). Other saves are written
-    in the background. See docs/power-cuts.md.
+    same tuple (a press's sound and screen; a cue's "armed" and "sounded" records). Other
+    saves are written in the background. See docs/power-cuts.md.
     """
 
     snapshot: dict[str, Any]

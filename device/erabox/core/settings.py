@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .config import DEFAULT_PLAYERS, LANGUAGES, POINTS_ENTRIES, Config
+from .jsontext import JsonTextError, json_object, short
 from .model import Button, Gesture, Input, Mode
 from .rules import (
     ERAS,
@@ -121,6 +122,16 @@ def to_dict(settings: Settings) -> dict[str, Any]:
     }
 
 
+def loads(text: str, config: Config) -> Settings:
+    """Settings from the settings file's text; raises `SettingsError` saying what is wrong."""
+    try:
+        return from_dict(json_object(text), config)
+    except JsonTextError as exc:
+        raise SettingsError(str(exc)) from None
+    except (TypeError, AttributeError, KeyError, IndexError) as exc:  # a safety net
+        raise SettingsError(f"a value of the wrong type ({short(str(exc))})") from None
+
+
 def from_dict(data: object, config: Config) -> Settings:
     """Settings from a saved dict; raises `SettingsError` naming the first bad key."""
     if not isinstance(data, dict):
@@ -130,7 +141,7 @@ def from_dict(data: object, config: Config) -> Settings:
 
     def need(key: str, ok: bool, expected: str) -> None:
         if not ok:
-            raise SettingsError(f"'{key}' should be {expected}, is {data.get(key)!r}")
+            raise SettingsError(f"'{key}' should be {expected}, is {short(repr(data.get(key)))}")
 
     seats = data.get("seats")
     need("seats", isinstance(seats, list) and MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
@@ -141,11 +152,13 @@ def from_dict(data: object, config: Config) -> Settings:
     need("oldest", isinstance(oldest, int) and not isinstance(oldest, bool)
          and 0 <= oldest < len(seats), "a seat index")
     assert isinstance(oldest, int)
-    need("language", data.get("language") in LANGUAGES, " or ".join(LANGUAGES))
+    need("language", isinstance(data.get("language"), str) and data["language"] in LANGUAGES,
+         " or ".join(LANGUAGES))
     modes = data.get("modes")
     values = {m.value for m in Mode}
     need("modes", isinstance(modes, list) and len(modes) == 3
-         and all(m in values for m in modes), "three of 'realtime'/'intro'")
+         and all(isinstance(m, str) and m in values for m in modes),
+         "three of 'realtime'/'intro'")
     assert isinstance(modes, list)
     stored: dict[str, Any] = {}
     for field, keep in _stored():

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from .config import Config
+from .jsontext import JsonTextError, json_object, short
 from .machine import SCHEMA_VERSION, cue_problem
 from .model import Mode, Phase
 from .points import sheet_from_dict
@@ -28,39 +29,27 @@ def dumps(snapshot: dict[str, Any]) -> str:
     return json.dumps(snapshot, sort_keys=True, separators=(",", ":")) + "\n"
 
 
-def json_object(text: str) -> dict[str, Any]:
-    """`text` as a JSON object, or `SnapshotError` saying why not (never another exception:
-    nesting or numbers too big to parse are errors like any other). Shared by every file the
-    box reads back (the saved game, the settings)."""
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise SnapshotError("not a saved game (nested too deeply)") from None
-    except ValueError as exc:  # not JSON, or a number with more digits than Python converts
-        raise SnapshotError(f"not JSON ({_short(str(exc))})") from None
-    if not isinstance(data, dict):
-        raise SnapshotError("not a JSON object")
-    return data
-
-
 def loads(text: str, config: Config) -> dict[str, Any]:
     """Parse and check a saved snapshot against what the box can resume. `config` is the one
     the game runs with (the settings laid over the file): its cue list is checked."""
-    data = json_object(text)
+    try:
+        data = json_object(text)
+    except JsonTextError as exc:
+        raise SnapshotError(str(exc)) from None
     try:
         return _checked(data, config)
     except (TypeError, AttributeError, KeyError, IndexError) as exc:  # a safety net
-        raise SnapshotError(f"a value of the wrong type ({_short(str(exc))})") from None
+        raise SnapshotError(f"a value of the wrong type ({short(str(exc))})") from None
 
 
 def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
     if not (_int(data.get("schema")) and data["schema"] == SCHEMA_VERSION):
-        raise SnapshotError(f"schema version {_short(repr(data.get('schema')))}, this box "
+        raise SnapshotError(f"schema version {short(repr(data.get('schema')))}, this box "
                             f"reads {SCHEMA_VERSION}")
 
     def need(key: str, ok: bool, expected: str) -> None:
         if not ok:
-            raise SnapshotError(f"'{key}' should be {expected}, is {_short(repr(data.get(key)))}")
+            raise SnapshotError(f"'{key}' should be {expected}, is {short(repr(data.get(key)))}")
 
     phases = {p.value for p in Phase} - {Phase.CONFIRM.value, Phase.SETTINGS.value,
                                          Phase.PREPARE.value}
@@ -123,10 +112,6 @@ REALTIME_PHASES = (Phase.LEAD_IN, Phase.RUNNING, Phase.PAUSED)
 INTRO_PHASES = (Phase.INTRO_ROUND, Phase.SCHOLARS)
 MAX_ERA_S = 24 * 3600  # the longest era a config can set
 MAX_CUES = 10_000
-
-
-def _short(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _int(value: object) -> bool:

@@ -1,0 +1,525 @@
+"""Game profiles: another round-based game described as data (TOML), read into frozen values.
+
+A profile says what a table needs from the box for one game: how many players, how many
+rounds (fixed, per variant such as a long and a short game, or until a player triggers the
+end), who starts each round, the phases of a round and their steps, the special rounds that
+come after given rounds (with their own steps), the events the players start with a hold,
+optional per-phase timers, and how the final points are entered and ranked. The format is
+documented, key by key, in docs/profiles.md; `profile_machine.py` plays it.
+
+This module only parses text; finding and reading files is `erabox.profile_file`'s job.
+Every problem raises `ProfileError` naming the file, the line and the key: tomllib gives no
+line numbers for keys, so `key_lines` finds them in the text itself.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .toml_lines import Path, dotted, key_lines
+
+MAX_PLAYERS = 8  # the most seats a profile may name (the screen lists at most this many)
+MAX_ROUNDS = 999
+MAX_TIMER_S = 24 * 3600
+MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
+START_RULES = ("pass_left", "none", "random", "fixed")
+SOUNDS = ("none", "gong", "cry")
+ORDERS = ("total", "eliminations")
+SEAT_RULES = ("furthest_from_start", "closest_to_start")
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be used. The message is `file:line: key 'x.y': problem`."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text in English and Japanese."""
+
+    en: str
+    ja: str
+
+    def text(self, language: str) -> str:
+        return self.ja if language == "ja" else self.en
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to play (a long or a short game): its rounds, None = until an event ends it."""
+
+    id: str
+    label: Label
+    rounds: int | None
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A part of every round. `each_player`: played once per player in turn order from the
+    start player (a turn), its steps shown for each. `timer_s`: a countdown when the phase
+    (or turn) begins, with a gong when it runs out if `gong`."""
+
+    id: str
+    label: Label
+    steps: tuple[Label, ...]
+    each_player: bool = False
+    timer_s: float | None = None
+    gong: bool = True
+
+
+@dataclass(frozen=True)
+class Special:
+    """A special round after given rounds (per variant): a prompt with its own steps.
+    `passes_start_player`: the player on the start player's left starts the rounds after it."""
+
+    id: str
+    label: Label
+    after: tuple[tuple[int, ...], ...]  # per variant, in the order of `Profile.variants`
+    steps: tuple[Label, ...]
+    sound: str = "none"
+    passes_start_player: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the players see happen, not set to a round: started with a hold, once a game.
+    `ends_game`: the round it happens in is the last one (everyone gets the same turns)."""
+
+    id: str
+    label: Label
+    steps: tuple[Label, ...]
+    sound: str = "none"
+    ends_game: bool = False
+
+
+@dataclass(frozen=True)
+class Category:
+    """One number entered per player at the end. Its points: `penalty` (a table: n entered ->
+    minus the n-th entry, the last for anything more), else `value * multiply // divide`,
+    at most `cap`. `each`: a list of values (each transformed, then summed; 0 ends the list).
+    `counts` False: asked for the tie-breaks and eliminations only, not added to the total."""
+
+    id: str
+    label: Label
+    multiply: int = 1
+    divide: int = 1
+    cap: int | None = None
+    most: int = MAX_VALUE  # the largest number that can be entered
+    penalty: tuple[int, ...] = ()
+    each: bool = False
+    counts: bool = True
+
+    def points(self, value: int) -> int:
+        """The points one entered value gives."""
+        if self.penalty:
+            return -self.penalty[min(value, len(self.penalty)) - 1] if value > 0 else 0
+        points = value * self.multiply // self.divide
+        return points if self.cap is None else min(points, self.cap)
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One rule to order players with equal totals: `more` or `fewer` of the sum of
+    `categories` (entered values, or their points if `points`), or a seat rule."""
+
+    kind: str  # "more", "fewer" or "seat"
+    categories: tuple[str, ...] = ()
+    seat: str = ""
+    points: bool = False
+
+
+@dataclass(frozen=True)
+class Stage:
+    """An elimination ranking: players still in are ordered by `category`'s points (ties by
+    the tie-breaks); the last `eliminate[players]` of them are out."""
+
+    category: str
+    eliminate: tuple[tuple[int, int], ...] = ()  # (player count, how many); 0 = default
+    default_eliminate: int = 0
+
+    def out(self, players: int) -> int:
+        return dict(self.eliminate).get(players, self.default_eliminate)
+
+
+@dataclass(frozen=True)
+class SoloRank:
+    at_least: int
+    label: Label
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A whole game profile. Seats are numbered in seating order, clockwise ("left")."""
+
+    id: str
+    name: Label
+    source: str
+    min_players: int
+    max_players: int
+    round_name: Label
+    variants: tuple[Variant, ...]
+    start_rule: str
+    phases: tuple[Phase, ...]
+    specials: tuple[Special, ...] = ()
+    events: tuple[Event, ...] = ()
+    categories: tuple[Category, ...] = ()
+    order: str = "total"
+    tie_breaks: tuple[TieBreak, ...] = ()
+    stages: tuple[Stage, ...] = ()
+    solo_ranks: tuple[SoloRank, ...] = ()
+    notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
+
+    def category(self, category_id: str) -> Category:
+        return next(c for c in self.categories if c.id == category_id)
+
+
+# --- reading the data -----------------------------------------------------------------------
+
+
+class _Reader:
+    """Hands out checked values of the parsed data, each error placed at its key's line."""
+
+    def __init__(self, source: str, lines: dict[Path, int]) -> None:
+        self.source = source
+        self.lines = lines
+
+    def line(self, path: Path) -> int | None:
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return None
+
+    def error(self, path: Path, problem: str) -> ProfileError:
+        line = self.line(path)
+        where = f"{self.source}:{line}" if line is not None else self.source
+        return ProfileError(f"{where}: key '{dotted(path) or '(top)'}': {problem}")
+
+    def expected(self, path: Path, what: str, got: object) -> ProfileError:
+        return self.error(path, f"expected {what}, got {_shown(got)}")
+
+    def table(self, data: Any, path: Path, known: tuple[str, ...],
+              required: tuple[str, ...] = ()) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise self.expected(path, "a table", data)
+        for key in data:
+            if key not in known:
+                raise self.error((*path, key), "unknown key (known here: "
+                                 + ", ".join(known) + ")")
+        for key in required:
+            if key not in data:
+                raise self.error(path, f"missing key '{key}'")
+        return data
+
+    def items(self, data: Any, path: Path, what: str, *, empty: bool = False
+              ) -> Iterator[tuple[Path, Any]]:
+        if not isinstance(data, list) or (not empty and not data):
+            raise self.expected(path, f"a list of {what}" + ("" if empty else " (at least one)"),
+                                data)
+        for index, item in enumerate(data):
+            yield (*path, index), item
+
+    def integer(self, data: Any, path: Path, low: int, high: int) -> int:
+        if isinstance(data, bool) or not isinstance(data, int) or not low <= data <= high:
+            raise self.expected(path, f"a whole number from {low} to {high}", data)
+        return data
+
+    def number(self, data: Any, path: Path, high: float) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float) or not 0 < data <= high:
+            raise self.expected(path, f"a number of seconds above 0 and at most {high:g}", data)
+        return float(data)
+
+    def flag(self, data: Any, path: Path) -> bool:
+        if not isinstance(data, bool):
+            raise self.expected(path, "true or false", data)
+        return data
+
+    def choice(self, data: Any, path: Path, choices: tuple[str, ...]) -> str:
+        if data not in choices:
+            raise self.expected(path, "one of " + ", ".join(repr(c) for c in choices), data)
+        return str(data)
+
+    def ident(self, data: Any, path: Path) -> str:
+        if not isinstance(data, str) or not _ID.match(data):
+            raise self.expected(path, "an id: lower-case letters, digits, '-' or '_', "
+                                "up to 32", data)
+        return data
+
+    def label(self, data: Any, path: Path) -> Label:
+        """`{ en = "...", ja = "..." }`; a plain string serves both languages."""
+        if isinstance(data, str):
+            data = {"en": data, "ja": data}
+        table = self.table(data, path, ("en", "ja"), ("en", "ja"))
+        texts = []
+        for key in ("en", "ja"):
+            text = table[key]
+            if not isinstance(text, str) or not text.strip() or len(text) > 120 or not all(
+                    ch.isprintable() for ch in text):
+                raise self.expected((*path, key), "a printable text of 1 to 120 characters",
+                                    text)
+            texts.append(text.strip())
+        return Label(*texts)
+
+    def labels(self, data: Any, path: Path, *, empty: bool = True) -> tuple[Label, ...]:
+        return tuple(self.label(item, at) for at, item in self.items(data, path, "texts",
+                                                                      empty=empty))
+
+
+def parse_profile(text: str, source: str = "<profile>", default_id: str = "game") -> Profile:
+    """Parse and check a whole profile, or raise `ProfileError` for its first problem."""
+    text = text.removeprefix("\ufeff")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = match.group(1) if match else str(max(1, len(text.splitlines())))
+        where = f"{source}:{line}"
+        problem = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "",
+                         str(exc))
+        raise ProfileError(f"{where}: not valid TOML: {problem}") from None
+    except (RecursionError, ValueError):
+        raise ProfileError(f"{source}: not valid TOML (nested too deeply, or a number too "
+                           "long)") from None
+    r = _Reader(source, key_lines(text))
+    top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
+                             "special", "event", "scoring"),
+                  ("game", "players", "rounds", "phase"))
+
+    game = r.table(top["game"], ("game",), ("id", "name", "notes"), ("name",))
+    profile_id = r.ident(game.get("id", default_id), ("game", "id"))
+    name = r.label(game["name"], ("game", "name"))
+    notes = r.labels(game.get("notes", []), ("game", "notes"))
+
+    seats = r.table(top["players"], ("players",), ("min", "max"), ("min", "max"))
+    low = r.integer(seats["min"], ("players", "min"), 1, MAX_PLAYERS)
+    high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
+
+    rounds = r.table(top["rounds"], ("rounds",), ("name", "count"), ("name",))
+    round_name = r.label(rounds["name"], ("rounds", "name"))
+    variants = _variants(r, rounds, top.get("variant"))
+
+    start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
+                    ("rule",))
+    start_rule = r.choice(start["rule"], ("start_player", "rule"), START_RULES)
+
+    phases = tuple(_phase(r, item, at) for at, item in r.items(top["phase"], ("phase",),
+                                                                "[[phase]] tables"))
+    _unique(r, [(p.id, ("phase", i, "id")) for i, p in enumerate(phases)])
+    specials = tuple(_special(r, item, at, variants) for at, item in
+                     r.items(top.get("special", []), ("special",), "[[special]] tables",
+                             empty=True))
+    _unique(r, [(s.id, ("special", i, "id")) for i, s in enumerate(specials)])
+    events = tuple(_event(r, item, at) for at, item in
+                   r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
+    _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
+    for index, variant in enumerate(variants):
+        if variant.rounds is None and not any(e.ends_game for e in events):
+            path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
+                                                                                 "count")
+            raise r.error(path, "no round count and no [[event]] with ends_game = true: "
+                          "the game would never end")
+
+    scoring = _scoring(r, top.get("scoring", {}), high)
+    return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
+                   round_name=round_name, variants=variants, start_rule=start_rule,
+                   phases=phases, specials=specials, events=events, notes=notes, **scoring)
+
+
+def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant, ...]:
+    def count(data: Any, path: Path) -> int | None:
+        if data == "until_event":
+            return None
+        if isinstance(data, str):
+            raise r.expected(path, f"a number of rounds 1..{MAX_ROUNDS} or \"until_event\"",
+                             data)
+        return r.integer(data, path, 1, MAX_ROUNDS)
+
+    if listed is None:
+        if "count" not in rounds:
+            raise r.error(("rounds",), "missing key 'count' (or give [[variant]] tables)")
+        label = Label("Game", "ゲーム")
+        return (Variant("game", label, count(rounds["count"], ("rounds", "count"))),)
+    if "count" in rounds:
+        raise r.error(("rounds", "count"), "give the rounds in each [[variant]], not here")
+    out = []
+    for at, item in r.items(listed, ("variant",), "[[variant]] tables"):
+        table = r.table(item, at, ("id", "label", "rounds"), ("id", "label", "rounds"))
+        out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"],
+                                                                      (*at, "label")),
+                           count(table["rounds"], (*at, "rounds"))))
+    _unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
+    return tuple(out)
+
+
+def _unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:
+    seen: set[str] = set()
+    for ident, path in ids:
+        if ident in seen:
+            raise r.error(path, f"the id {ident!r} is used twice")
+        seen.add(ident)
+
+
+def _phase(r: _Reader, item: Any, at: Path) -> Phase:
+    table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong"),
+                    ("id", "label"))
+    label = r.label(table["label"], (*at, "label"))
+    steps = r.labels(table.get("steps", []), (*at, "steps")) or (label,)
+    timer = table.get("timer_s")
+    if "gong" in table and timer is None:
+        raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
+    return Phase(id=r.ident(table["id"], (*at, "id")), label=label, steps=steps,
+                 each_player=r.flag(table.get("each_player", False), (*at, "each_player")),
+                 timer_s=None if timer is None else r.number(timer, (*at, "timer_s"),
+                                                             MAX_TIMER_S),
+                 gong=r.flag(table.get("gong", True), (*at, "gong")))
+
+
+def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...]) -> Special:
+    table = r.table(item, at, ("id", "label", "after", "steps", "sound",
+                               "passes_start_player"), ("id", "label", "after"))
+    label = r.label(table["label"], (*at, "label"))
+    after_data = table["after"]
+    if isinstance(after_data, dict):
+        ids = tuple(v.id for v in variants)
+        r.table(after_data, (*at, "after"), ids, ids)
+        after = tuple(_rounds_list(r, after_data[v.id], (*at, "after", v.id), v)
+                      for v in variants)
+    else:
+        after = tuple(_rounds_list(r, after_data, (*at, "after"), v) for v in variants)
+    return Special(id=r.ident(table["id"], (*at, "id")), label=label, after=after,
+                   steps=r.labels(table.get("steps", []), (*at, "steps")) or (label,),
+                   sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
+                   passes_start_player=r.flag(table.get("passes_start_player", False),
+                                              (*at, "passes_start_player")))
+
+
+def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant) -> tuple[int, ...]:
+    last = variant.rounds or MAX_ROUNDS
+    what = f"a list of increasing round numbers from 1 to {last}"
+    if not isinstance(data, list):
+        raise r.expected(path, what, data)
+    for index, value in enumerate(data):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
+            raise r.expected((*path, index), f"a round number from 1 to {last}"
+                             + f" (the rounds of '{variant.id}')", value)
+        if index and value <= data[index - 1]:
+            raise r.expected((*path, index), what, data)
+    return tuple(data)
+
+
+def _event(r: _Reader, item: Any, at: Path) -> Event:
+    table = r.table(item, at, ("id", "label", "steps", "sound", "ends_game"), ("id", "label"))
+    label = r.label(table["label"], (*at, "label"))
+    return Event(id=r.ident(table["id"], (*at, "id")), label=label,
+                 steps=r.labels(table.get("steps", []), (*at, "steps")) or (label,),
+                 sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
+                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")))
+
+
+def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:
+    base: Path = ("scoring",)
+    table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank"))
+    categories = tuple(_category(r, item, at) for at, item in
+                       r.items(table.get("category", []), (*base, "category"),
+                               "[[scoring.category]] tables", empty=True))
+    _unique(r, [(c.id, (*base, "category", i, "id")) for i, c in enumerate(categories)])
+    ids = tuple(c.id for c in categories)
+    order = r.choice(table.get("order", "total"), (*base, "order"), ORDERS)
+    breaks = tuple(_tie_break(r, item, at, ids) for at, item in
+                   r.items(table.get("tie_break", []), (*base, "tie_break"),
+                           "[[scoring.tie_break]] tables", empty=True))
+    stages = tuple(_stage(r, item, at, ids, max_players) for at, item in
+                   r.items(table.get("stage", []), (*base, "stage"),
+                           "[[scoring.stage]] tables", empty=True))
+    if order == "eliminations" and not stages:
+        raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
+    if order == "total" and stages:
+        raise r.error((*base, "stage"), "stages need order = \"eliminations\"")
+    ranks = tuple(_solo_rank(r, item, at) for at, item in
+                  r.items(table.get("solo_rank", []), (*base, "solo_rank"),
+                          "[[scoring.solo_rank]] tables", empty=True))
+    for index in range(1, len(ranks)):
+        if ranks[index].at_least <= ranks[index - 1].at_least:
+            raise r.error((*base, "solo_rank", index, "at_least"),
+                          "expected the solo ranks in increasing order of points")
+    return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
+            "solo_ranks": ranks}
+
+
+def _category(r: _Reader, item: Any, at: Path) -> Category:
+    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "penalty",
+                               "each", "counts"), ("id", "label"))
+    penalty: tuple[int, ...] = ()
+    if "penalty" in table:
+        if any(k in table for k in ("multiply", "divide", "cap")):
+            raise r.error((*at, "penalty"), "a penalty table takes no multiply, divide or cap")
+        penalty = tuple(r.integer(v, p, 0, MAX_VALUE) for p, v in
+                        r.items(table["penalty"], (*at, "penalty"), "points to take off"))
+    cap = table.get("cap")
+    return Category(
+        id=r.ident(table["id"], (*at, "id")), label=r.label(table["label"], (*at, "label")),
+        multiply=r.integer(table.get("multiply", 1), (*at, "multiply"), 1, 100),
+        divide=r.integer(table.get("divide", 1), (*at, "divide"), 1, 100),
+        cap=None if cap is None else r.integer(cap, (*at, "cap"), 0, MAX_VALUE * 100),
+        most=r.integer(table.get("max", MAX_VALUE), (*at, "max"), 1, MAX_VALUE),
+        penalty=penalty,
+        each=r.flag(table.get("each", False), (*at, "each")),
+        counts=r.flag(table.get("counts", True), (*at, "counts")))
+
+
+def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...]) -> TieBreak:
+    table = r.table(item, at, ("more", "fewer", "seat", "points"))
+    kinds = [k for k in ("more", "fewer", "seat") if k in table]
+    if len(kinds) != 1:
+        raise r.error(at, "expected exactly one of 'more', 'fewer' or 'seat'")
+    kind = kinds[0]
+    if kind == "seat":
+        if "points" in table:
+            raise r.error((*at, "points"), "a seat rule takes no 'points'")
+        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES))
+    names = table[kind]
+    listed = [names] if isinstance(names, str) else names
+    if not isinstance(listed, list) or not listed:
+        raise r.expected((*at, kind), "a category id or a list of them", names)
+    for index, name in enumerate(listed):
+        if name not in ids:
+            path = (*at, kind) if isinstance(names, str) else (*at, kind, index)
+            raise r.expected(path, "the id of a [[scoring.category]] ("
+                             + ", ".join(ids) + ")", name)
+    return TieBreak(kind, categories=tuple(listed),
+                    points=r.flag(table.get("points", False), (*at, "points")))
+
+
+def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int) -> Stage:
+    table = r.table(item, at, ("category", "eliminate"), ("category",))
+    if table["category"] not in ids:
+        raise r.expected((*at, "category"), "the id of a [[scoring.category]] ("
+                         + ", ".join(ids) + ")", table["category"])
+    out = table.get("eliminate", 0)
+    if isinstance(out, dict):
+        default = 0
+        by_count = []
+        for key, value in out.items():
+            path = (*at, "eliminate", key)
+            if key == "default":
+                default = r.integer(value, path, 0, max_players - 1)
+            elif key.isdigit() and 1 <= int(key) <= max_players:
+                by_count.append((int(key), r.integer(value, path, 0, int(key) - 1)))
+            else:
+                raise r.error(path, f"expected 'default' or a player count 1..{max_players}")
+        return Stage(table["category"], tuple(sorted(by_count)), default)
+    return Stage(table["category"], (), r.integer(out, (*at, "eliminate"), 0, max_players - 1))
+
+
+def _solo_rank(r: _Reader, item: Any, at: Path) -> SoloRank:
+    table = r.table(item, at, ("at_least", "label"), ("at_least", "label"))
+    return SoloRank(r.integer(table["at_least"], (*at, "at_least"), -MAX_VALUE * 100,
+                              MAX_VALUE * 100), r.label(table["label"], (*at, "label")))
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

@@ -1,0 +1,119 @@
+"""The JSON-lines event stream of `erabox simulate --game` (docs/simulate.md, "Game profiles").
+
+`PlayRecorder` turns what happened (inputs, effects, the play after each step) into event
+dicts in time order: a line when the state, the round, the phase or turn, the step, a
+special round or event, or the ending changes, and one for each sound, number and ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .model import Input, PlaySound, ShowPrompt
+from .profile_play import (
+    Entered,
+    Play,
+    PlayEffect,
+    Ranked,
+    State,
+    rounds,
+    start_player,
+    start_seat,
+    step_index,
+    steps_here,
+    turn_seat,
+)
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+class PlayRecorder:
+    """Builds event dicts; each kind of line is written when its own fields change."""
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+        self._last: dict[str, Any] = {}
+
+    def input(self, event: Input, t: float) -> None:
+        self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
+
+    def effects(self, effects: Iterable[PlayEffect], t: float) -> None:
+        for effect in effects:
+            if isinstance(effect, PlaySound):
+                self._line(t, "sound", sound=effect.sound.value)
+            elif isinstance(effect, ShowPrompt):
+                self._line(t, "prompt", prompt=effect.prompt.value)
+            elif isinstance(effect, Entered):
+                self._line(t, "points", category=effect.category, player=effect.player,
+                           value=effect.value, points=effect.points, total=effect.total)
+            elif isinstance(effect, Ranked):
+                places = [{"place": place, "player": player, "score": score}
+                          | ({} if out is None else {"out_after": out})
+                          | ({} if rank is None else {"rank": rank.en})
+                          for place, player, score, out, rank in effect.places]
+                self._line(t, "ranking", places=places,
+                           winners=[p["player"] for p in places if p["place"] == 1])
+
+    def play(self, play: Play, t: float) -> None:
+        """The lines the play's position calls for, each only when it changed."""
+        profile, spot = play.profile, play.spot
+        state = spot.state
+        self._changed(t, "state", state=state.value)
+        if state is State.SETUP:
+            self._changed(t, "setup", game=profile.id,
+                          variant=profile.variants[spot.variant].id, players=list(play.players))
+            self._forget("round", "phase", "prompt", "step", "ending")
+            return
+        if state in (State.ROUND, State.SPECIAL, State.EVENT):
+            self._changed(t, "round", round=spot.round, rounds=rounds(play),
+                          start_player=start_player(play))
+        if spot.last_round is not None:
+            self._changed(t, "ending", last_round=spot.last_round)
+        else:
+            self._forget("ending")
+        if state is State.ROUND:
+            turn = turn_seat(play)
+            self._changed(t, "phase", round=spot.round, phase=profile.phases[spot.phase].id,
+                          player=None if turn is None else play.players[turn])
+        if state in (State.SPECIAL, State.EVENT):
+            item = (profile.specials[spot.special] if state is State.SPECIAL
+                    else profile.events[spot.event])
+            extra: dict[str, Any] = {}
+            seat = start_seat(play)
+            if (state is State.SPECIAL and seat is not None
+                    and profile.specials[spot.special].passes_start_player):
+                extra["next_start_player"] = play.players[(seat + 1) % len(play.players)]
+            self._changed(t, "prompt", prompt=item.id, kind=state.value, round=spot.round,
+                          start_player=start_player(play), **extra)
+        else:
+            self._forget("prompt")
+        if state in (State.ROUND, State.SPECIAL, State.EVENT):
+            steps = steps_here(play)
+            name = (profile.phases[spot.phase].id if state is State.ROUND else
+                    profile.specials[spot.special].id if state is State.SPECIAL else
+                    profile.events[spot.event].id)
+            turn = turn_seat(play)
+            index = step_index(spot)
+            self._changed(t, "step", round=spot.round, phase=name,
+                          player=None if turn is None else play.players[turn],
+                          step=index + 1, steps=len(steps), text=steps[index].en)
+        else:
+            self._forget("step")
+
+    def step(self, effects: Iterable[PlayEffect], play: Play, t: float) -> None:
+        """Everything one step produced: its sounds and numbers, then the position."""
+        self.effects(effects, t)
+        self.play(play, t)
+
+    def _changed(self, t: float, line_type: str, /, **fields: Any) -> None:
+        if self._last.get(line_type) != fields:
+            self._last[line_type] = fields
+            self._line(t, line_type, **fields)
+
+    def _forget(self, *line_types: str) -> None:
+        for line_type in line_types:
+            self._last.pop(line_type, None)
+
+    def _line(self, t: float, line_type: str, /, **fields: Any) -> None:
+        self._emit({"t": round(t, 3), "type": line_type, **fields})

@@ -1,0 +1,310 @@
+"""A game profile played as a pure state machine: `step(play, event, now) -> (play, effects)`.
+
+The box's own machine (`machine.py`) runs Time of Empires; this one runs any round-based game
+a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
+
+    setup --ERA--> round 1: phase 1 step 1 --NEXT--> step 2 ... --> phase 2 ... --> round end
+    round end --> special rounds due after it (their steps, NEXT) --> round 2 ... --> scoring
+    any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
+    scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
+
+The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
+A gesture with no entry changes nothing and returns no effects. Everything undo takes back
+lives in one frozen value, `Spot`; every move forward pushes the spot it left onto
+`history`, and undo pops it, so an undo always lands exactly where play was.
+
+Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
+now)` (a phase's countdown, a question closing itself, a periodic save while a countdown
+runs). Randomness only enters as `drawn_seat`, chosen by the caller (the start player of a
+"random" profile). `snapshot`/`restore` keep a play across a power cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from . import profile_scores as scores
+from .model import (
+    Button,
+    Event,
+    FlashCue,
+    Gesture,
+    Input,
+    PlaySound,
+    Save,
+    Sound,
+)
+from .profile import MAX_ROUNDS
+from .profile_play import (
+    _SOUNDS,
+    EPS,
+    HISTORY,
+    HOLD_ADDS,
+    QUESTION_TIMEOUT_S,
+    SAVE_EVERY_S,
+    Entered,
+    Play,
+    PlayEffect,
+    Ranked,
+    ShowPlay,
+    Spot,
+    State,
+    _places,
+    asked,
+    entries,
+    first_seat,
+    new_play,
+    rounds,
+    screen,
+    steps_here,
+)
+from .profile_record import _saved_part, snapshot
+
+# --- the step function --------------------------------------------------------------------------
+
+
+def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """Fire what fell due by `now`, then apply `event` (an `Input`, or a `Tick`)."""
+    before = play
+    play, effects = _advance(play, now)
+    if isinstance(event, Input):
+        handled, more = _on_input(play, event, now)
+        if handled.spot != play.spot:  # on disk before anyone hears or sees the change
+            handled = _phase_timer(play, handled, now)
+            record = snapshot(handled, now)
+            return handled, (*effects, Save(record, durable=True), *more,
+                             ShowPlay(screen(handled, now)))
+        play, effects = handled, (*effects, *more)
+    after: list[PlayEffect] = []
+    if _saved_part(play) != _saved_part(before) or (
+            play.save_due is not None and play.save_due <= now + EPS):
+        after.append(Save(snapshot(play, now)))
+        play = replace(play, save_due=None if play.timer_end is None else now + SAVE_EVERY_S)
+    return play, (*effects, *after, ShowPlay(screen(play, now)))
+
+
+def _advance(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    effects: list[PlayEffect] = []
+    if play.timer_end is not None and play.timer_end <= now + EPS:
+        phase = play.profile.phases[play.spot.phase]
+        play = replace(play, timer_end=None, timer_done=True, save_due=None)
+        if phase.gong:
+            effects += [PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)]
+    if play.question_until is not None and play.question_until <= now + EPS:
+        play = replace(play, question_until=None)
+    if play.prompt_until is not None and play.prompt_until <= now + EPS:
+        play = replace(play, prompt=None, prompt_until=None)
+    return play, tuple(effects)
+
+
+def _phase_timer(before: Play, play: Play, now: float) -> Play:
+    """A timed phase (or turn) starts its countdown when it begins, also when undo comes
+    back into it; leaving it stops the countdown; an event shown over it does neither."""
+    def key(p: Play) -> tuple[object, ...] | None:
+        s = p.spot
+        return (s.round, s.phase, s.turn) if s.state in (State.ROUND, State.EVENT) else None
+
+    new_key = key(play)
+    if new_key == key(before):
+        return play
+    phase = play.profile.phases[play.spot.phase]
+    if new_key is None or phase.timer_s is None:
+        return replace(play, timer_end=None, timer_done=False, save_due=None)
+    return replace(play, timer_end=now + phase.timer_s, timer_done=False,
+                   save_due=now + SAVE_EVERY_S)
+
+
+def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    button, gesture = event.button, event.gesture
+    if play.question_until is not None:
+        return _answer(play, event, now)
+    if button is Button.BOTH and gesture is Gesture.HOLD:
+        return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
+    state = play.spot.state
+    if state is State.SCORING and button in (Button.DIAL_UP, Button.DIAL_DOWN):
+        return _add(play, 1 if button is Button.DIAL_UP else -1)
+    handler = TRANSITIONS.get((state, button, gesture))
+    if handler is None:
+        return play, ()
+    return handler(play, now)
+
+
+def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    key = (event.button, event.gesture)
+    if key == (Button.NEXT, Gesture.PRESS):
+        return replace(play, question_until=None), ()
+    if key == (Button.ERA, Gesture.PRESS):
+        return new_play(play.profile, play.players, play.drawn_seat), ()
+    return play, ()
+
+
+def _moved(play: Play, spot: Spot) -> Play:
+    """Go forward to `spot`, keeping where play was for undo."""
+    history = (*play.history, play.spot)[-HISTORY:]
+    return replace(play, spot=spot, history=history, value=0, prompt=None, prompt_until=None)
+
+
+# --- the transitions ----------------------------------------------------------------------------
+
+
+def _next_variant(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    count = len(play.profile.variants)
+    return replace(play, spot=replace(play.spot, variant=(play.spot.variant + 1) % count)), ()
+
+
+def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    spot = replace(play.spot, state=State.ROUND, round=1, phase=0, turn=0, step=0,
+                   first_seat=first_seat(play))
+    return _moved(play, spot), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+
+
+def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """NEXT: the next step; after a phase's last, the next turn or phase; after a round's
+    last, the special rounds due, then the next round or the scoring."""
+    profile, spot = play.profile, play.spot
+    if spot.state is State.EVENT:
+        if spot.event_step + 1 < len(steps_here(play)):
+            return _moved(play, replace(spot, event_step=spot.event_step + 1)), ()
+        back = replace(spot, state=State.ROUND, event_step=0)
+        if profile.events[spot.event].ends_game:
+            back = replace(back, last_round=spot.round)
+        return _moved(play, back), ()
+    if spot.step + 1 < len(steps_here(play)):
+        return _moved(play, replace(spot, step=spot.step + 1)), ()
+    if spot.state is State.ROUND:
+        phase = profile.phases[spot.phase]
+        if phase.each_player and spot.turn + 1 < len(play.players):
+            return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
+        if spot.phase + 1 < len(profile.phases):
+            return _moved(play, replace(spot, phase=spot.phase + 1, turn=0, step=0)), ()
+        return _after_round(play, -1)
+    return _after_round(play, spot.special)
+
+
+def _after_round(play: Play, done: int) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The special rounds due after this round (those after index `done`), then on."""
+    profile, spot = play.profile, play.spot
+    for index in range(done + 1, len(profile.specials)):
+        special = profile.specials[index]
+        if spot.round in special.after[spot.variant]:
+            moved = _moved(play, replace(spot, state=State.SPECIAL, special=index, step=0))
+            return moved, _sound(special.sound)
+    last = rounds(play)
+    if (last is not None and spot.round >= last) or spot.round >= MAX_ROUNDS:
+        return _to_scoring(play)
+    return _moved(play, replace(spot, state=State.ROUND, round=spot.round + 1, phase=0,
+                                turn=0, step=0)), ()
+
+
+def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
+    end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    if not play.profile.categories:
+        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
+    return _moved(play, replace(play.spot, state=State.SCORING, entry=0)), end
+
+
+def _sound(name: str) -> tuple[PlayEffect, ...]:
+    sound = _SOUNDS.get(name)
+    return () if sound is None else (PlaySound(sound, 0), FlashCue(sound))
+
+
+def _start_event(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA hold: the first event of the profile that has not happened yet."""
+    spot = play.spot
+    for index, event in enumerate(play.profile.events):
+        if event.id not in spot.events_done:
+            moved = replace(spot, state=State.EVENT, event=index, event_step=0,
+                            events_done=(*spot.events_done, event.id))
+            return _moved(play, moved), _sound(event.sound)
+    return play, ()
+
+
+def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """Back to where play was before the last move forward."""
+    if not play.history:
+        return play, ()
+    back = play.history[-1]
+    value = 0
+    if back.state is State.SCORING:  # the number confirmed there comes back to be corrected
+        category, seat = entries(play)[back.entry]
+        before = back.sheet[category][seat] or ()
+        now_values = play.spot.sheet[category][seat] or ()
+        value = now_values[len(before)] if len(now_values) > len(before) else 0
+    return replace(play, spot=back, history=play.history[:-1], value=value, prompt=None,
+                   prompt_until=None), ()
+
+
+def _add(play: Play, amount: int) -> tuple[Play, tuple[PlayEffect, ...]]:
+    at = asked(play)
+    assert at is not None
+    most = play.profile.categories[at[0]].most
+    return replace(play, value=min(most, max(0, play.value + amount))), ()
+
+
+def _plus_one(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    return _add(play, 1)
+
+
+def _plus_five(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    return _add(play, HOLD_ADDS)
+
+
+def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA: record the number and go on (an `each` category: 0 ends the player's list)."""
+    spot, profile = play.spot, play.profile
+    at = asked(play)
+    assert at is not None
+    category_index, seat = at
+    category = profile.categories[category_index]
+    values = spot.sheet[category_index][seat] or ()
+    more = category.each and play.value > 0
+    if not category.each or more:
+        values = (*values, play.value)
+    rows = list(spot.sheet)
+    row = list(rows[category_index])
+    row[seat] = values
+    rows[category_index] = tuple(row)
+    sheet = tuple(rows)
+    effects: list[PlayEffect] = []
+    if not category.each or more:
+        effects.append(Entered(category.id, play.players[seat], play.value,
+                               category.points(play.value),
+                               scores.total(profile, sheet, seat)))
+    entry = spot.entry if more else spot.entry + 1
+    if entry < len(entries(play)):
+        return _moved(play, replace(spot, sheet=sheet, entry=entry)), tuple(effects)
+    play = _moved(play, replace(spot, sheet=sheet, state=State.GAME_OVER))
+    effects.append(Ranked(_places(play)))
+    return play, tuple(effects)
+
+
+def _clear_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA hold while entering: clear the number; on 0, back to the one before."""
+    if play.value > 0:
+        return replace(play, value=0), ()
+    return _undo(play, now)
+
+
+_Handler = Callable[[Play, float], tuple[Play, tuple[PlayEffect, ...]]]
+N, E = Button.NEXT, Button.ERA
+P, H = Gesture.PRESS, Gesture.HOLD
+
+# The whole machine (docs/profiles.md, "Buttons"). A missing entry: nothing happens.
+# Anywhere, BOTH held asks "New game?" (ERA: yes, NEXT: no); a dial turn adds +-1 in scoring.
+TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
+    (State.SETUP, N, P): _next_variant,  # long game / short game ...
+    (State.SETUP, E, P): _start,  # round 1, the gong
+    (State.ROUND, N, P): _forward,  # next step, turn, phase, special round, round
+    (State.ROUND, N, H): _undo,
+    (State.ROUND, E, H): _start_event,  # the next event not yet happened
+    (State.SPECIAL, N, P): _forward,
+    (State.SPECIAL, N, H): _undo,
+    (State.EVENT, N, P): _forward,  # after its last step: back where play was
+    (State.EVENT, N, H): _undo,
+    (State.SCORING, N, P): _plus_one,
+    (State.SCORING, N, H): _plus_five,
+    (State.SCORING, E, P): _confirm,
+    (State.SCORING, E, H): _clear_or_undo,
+    (State.GAME_OVER, E, H): _undo,  # back to the last number
+}

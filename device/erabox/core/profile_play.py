@@ -1,0 +1,288 @@
+"""A game profile's play as a value: where the table is, and what it shows.
+
+`Play` is everything `profile_machine.py` moves; `Spot` is the part undo takes back. The
+queries here (the round, the start player, the asked entry, the screen model, the next
+deadline) read a play and change nothing. Pure, like the rest of the core.
+"""
+
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from . import profile_scores as scores
+from .model import (
+    Effect,
+    Prompt,
+    Sound,
+)
+from .profile import Label, Profile
+
+SCHEMA_VERSION = 1
+HISTORY = 100  # undo steps kept (in memory and in the saved play)
+HOLD_ADDS = 5  # NEXT hold adds this many while a number is entered
+QUESTION_TIMEOUT_S = 10.0
+RESUMED_PROMPT_S = 5.0
+SAVE_EVERY_S = 5.0  # while a countdown runs
+EPS = 1e-6
+_SOUNDS = {"gong": Sound.GONG, "cry": Sound.CRY}
+
+
+class State(StrEnum):
+    SETUP = "setup"  # choose the variant (NEXT), start (ERA)
+    ROUND = "round"  # a step of a phase of a round
+    SPECIAL = "special"  # a step of a special round, after a round
+    EVENT = "event"  # a step of an event the players started
+    SCORING = "scoring"  # entering a category's number for a player
+    GAME_OVER = "game_over"  # the final ranking
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where the play is: everything an undo takes back, and everything a save keeps."""
+
+    state: State = State.SETUP
+    variant: int = 0
+    first_seat: int = 0  # the start player of round 1
+    round: int = 0
+    phase: int = 0
+    turn: int = 0  # in a phase played by each player: how many have had it this round
+    step: int = 0  # within the phase or special round
+    special: int = 0  # index into profile.specials (state SPECIAL)
+    event: int = 0  # index into profile.events (state EVENT)
+    event_step: int = 0  # within the event (the round's `step` waits underneath)
+    events_done: tuple[str, ...] = ()
+    last_round: int | None = None  # set by an event that ends the game
+    entry: int = 0  # index into `entries(...)` (state SCORING)
+    sheet: scores.Sheet = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    """A game being played. Build the first one with `new_play`."""
+
+    profile: Profile
+    players: tuple[str, ...]
+    spot: Spot
+    drawn_seat: int = 0  # the caller's random draw, for a "random" start player
+    history: tuple[Spot, ...] = ()
+    # transient: the number being entered, the countdown, a question, a prompt, a save clock
+    value: int = 0
+    timer_end: float | None = None
+    timer_done: bool = False
+    question_until: float | None = None
+    prompt: Prompt | None = None
+    prompt_until: float | None = None
+    save_due: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayScreen:
+    """What the screen shows, as data (texts as `Label`s: the renderer picks the language)."""
+
+    kind: str  # a State value, or "confirm" while "New game?" is asked
+    game: Label
+    round_name: Label
+    variant: Label | None = None
+    round: int | None = None
+    rounds: int | None = None  # known last round, None while open-ended
+    start_player: str | None = None
+    next_start_player: str | None = None  # a special round that passes the start player
+    title: Label | None = None  # the phase, special round, event or category
+    text: Label | None = None  # the step
+    position: tuple[int, int] | None = None  # step n of count
+    player: str | None = None  # whose turn it is, or whose number is asked
+    timer_left: int | None = None
+    timer_done: bool = False
+    value: int | None = None
+    points: int | None = None  # what `value` is worth
+    totals: tuple[tuple[str, int], ...] = ()
+    places: tuple[tuple[int, str, int, int | None, Label | None], ...] = ()
+    notes: tuple[Label, ...] = ()
+    ending: bool = False  # the event that ends the game has happened
+    prompt: Prompt | None = None
+
+
+# --- effects this machine adds to the box's (model.py) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class ShowPlay:
+    """Draw this screen."""
+
+    screen: PlayScreen
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A number was confirmed at the scoring: `value` as entered, the `points` it gives, the
+    player's `total` so far."""
+
+    category: str
+    player: str
+    value: int
+    points: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The final ranking: (place, colour, score, out after stage or None, solo rank)."""
+
+    places: tuple[tuple[int, str, int, int | None, Label | None], ...]
+
+
+PlayEffect = Effect | ShowPlay | Entered | Ranked
+
+
+# --- building and reading a play --------------------------------------------------------------
+
+
+def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) -> Play:
+    """A fresh play in `setup`. Raises ValueError if the profile takes another number of
+    players."""
+    if not profile.min_players <= len(players) <= profile.max_players:
+        span = (f"{profile.min_players}" if profile.min_players == profile.max_players
+                else f"{profile.min_players} to {profile.max_players}")
+        raise ValueError(f"{profile.name.en} is for {span} players, not {len(players)}")
+    return Play(profile=profile, players=players, drawn_seat=drawn_seat % len(players),
+                spot=Spot(sheet=scores.blank(profile, len(players))))
+
+
+def rounds(play: Play) -> int | None:
+    """The last round, as far as it is known: the variant's, or the one an event ended."""
+    fixed = play.profile.variants[play.spot.variant].rounds
+    ended = play.spot.last_round
+    if ended is None:
+        return fixed
+    return ended if fixed is None else min(fixed, ended)
+
+
+def start_seat(play: Play) -> int | None:
+    """The start player's seat in the current round (None for a profile without one)."""
+    profile, spot = play.profile, play.spot
+    if profile.start_rule == "none":
+        return None
+    seat = spot.first_seat if spot.state is not State.SETUP else first_seat(play)
+    if profile.start_rule == "pass_left":
+        seat += max(0, spot.round - 1)
+    for special in profile.specials:
+        if special.passes_start_player:
+            seat += sum(1 for r in special.after[spot.variant] if r < spot.round)
+    return seat % len(play.players)
+
+
+def start_player(play: Play) -> str | None:
+    seat = start_seat(play)
+    return None if seat is None else play.players[seat]
+
+
+def turn_seat(play: Play) -> int | None:
+    """Whose turn it is in a phase each player plays (in seat order from the start player)."""
+    spot = play.spot
+    if spot.state not in (State.ROUND, State.EVENT):
+        return None
+    if not play.profile.phases[spot.phase].each_player:
+        return None
+    return ((start_seat(play) or 0) + spot.turn) % len(play.players)
+
+
+def entries(play: Play) -> tuple[tuple[int, int], ...]:
+    """(category, seat) in the order numbers are asked: category by category, seat order."""
+    return tuple((c, s) for c in range(len(play.profile.categories))
+                 for s in range(len(play.players)))
+
+
+def asked(play: Play) -> tuple[int, int] | None:
+    """The (category, seat) being asked in `scoring`."""
+    if play.spot.state is not State.SCORING:
+        return None
+    order = entries(play)
+    return order[play.spot.entry] if play.spot.entry < len(order) else None
+
+
+def ranking(play: Play) -> tuple[scores.RankLine, ...]:
+    return scores.ranking(play.profile, play.spot.sheet, start_seat(play))
+
+
+def steps_here(play: Play) -> tuple[Label, ...]:
+    """The steps of the phase, special round or event being shown."""
+    profile, spot = play.profile, play.spot
+    if spot.state is State.ROUND:
+        return profile.phases[spot.phase].steps
+    if spot.state is State.SPECIAL:
+        return profile.specials[spot.special].steps
+    if spot.state is State.EVENT:
+        return profile.events[spot.event].steps
+    return ()
+
+
+def step_index(spot: Spot) -> int:
+    """The step shown: the event's while an event is shown, else the phase's or special's."""
+    return spot.event_step if spot.state is State.EVENT else spot.step
+
+
+def screen(play: Play, now: float) -> PlayScreen:
+    """The screen model for this moment."""
+    profile, spot = play.profile, play.spot
+    base = PlayScreen(kind=State.SETUP.value, game=profile.name, round_name=profile.round_name,
+                      variant=profile.variants[spot.variant].label
+                      if len(profile.variants) > 1 else None,
+                      start_player=start_player(play), rounds=rounds(play),
+                      ending=spot.last_round is not None, prompt=play.prompt,
+                      totals=tuple(zip(play.players, scores.totals(profile, spot.sheet),
+                                       strict=True)))
+    if play.question_until is not None:
+        return replace(base, kind="confirm")
+    if spot.state is State.SETUP:
+        return replace(base, notes=profile.notes)
+    if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
+        steps = steps_here(play)
+        index = min(step_index(spot), len(steps) - 1)
+        title = (profile.phases[spot.phase].label if spot.state is State.ROUND else
+                 profile.specials[spot.special].label if spot.state is State.SPECIAL else
+                 profile.events[spot.event].label)
+        turn = turn_seat(play)
+        left = None
+        if play.timer_end is not None:
+            left = max(0, math.ceil(play.timer_end - now - EPS))
+        passes = (spot.state is State.SPECIAL
+                  and profile.specials[spot.special].passes_start_player)
+        following = None
+        if passes and (seat := start_seat(play)) is not None:
+            following = play.players[(seat + 1) % len(play.players)]
+        return replace(base, kind=spot.state.value, round=spot.round, title=title,
+                       text=steps[index], position=(index + 1, len(steps)),
+                       player=None if turn is None else play.players[turn],
+                       timer_left=left, timer_done=play.timer_done,
+                       next_start_player=following)
+    if spot.state is State.SCORING:
+        at = asked(play)
+        assert at is not None
+        category = profile.categories[at[0]]
+        return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
+                       player=play.players[at[1]], value=play.value,
+                       points=category.points(play.value),
+                       position=(spot.entry + 1, len(entries(play))))
+    return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play))
+
+
+def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:
+    if not play.profile.categories:
+        return ()
+    return tuple((line.place, play.players[line.seat], line.score, line.out_after, line.rank)
+                 for line in ranking(play))
+
+
+def next_deadline(play: Play) -> float | None:
+    """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only."""
+    times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
+                         play.save_due) if t is not None]
+    return min(times) if times else None
+
+
+def first_seat(play: Play) -> int:
+    """The seat that starts the first round: the drawn one for a "random" start rule."""
+    return play.drawn_seat if play.profile.start_rule == "random" else 0

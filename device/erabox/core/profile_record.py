@@ -1,0 +1,144 @@
+"""A game profile's play across a power cut: `snapshot` writes a clock-free record,
+`restore` reads it back at the same round, phase, step or number (or says what does not fit).
+"""
+
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from . import profile_scores as scores
+from .model import (
+    Prompt,
+    ShowPrompt,
+)
+from .profile import MAX_ROUNDS, Profile
+from .profile_play import (
+    HISTORY,
+    RESUMED_PROMPT_S,
+    SAVE_EVERY_S,
+    SCHEMA_VERSION,
+    Play,
+    PlayEffect,
+    ShowPlay,
+    Spot,
+    State,
+    entries,
+    new_play,
+    screen,
+)
+
+# --- saving and restoring --------------------------------------------------------------------
+
+
+def _spot_dict(spot: Spot) -> dict[str, Any]:
+    return {"state": spot.state.value, "variant": spot.variant, "first_seat": spot.first_seat,
+            "round": spot.round, "phase": spot.phase, "turn": spot.turn, "step": spot.step,
+            "special": spot.special, "event": spot.event, "event_step": spot.event_step,
+            "events_done": list(spot.events_done),
+            "last_round": spot.last_round, "entry": spot.entry,
+            "sheet": [[None if v is None else list(v) for v in row] for row in spot.sheet]}
+
+
+def snapshot(play: Play, now: float) -> dict[str, Any]:
+    """A clock-free record of the play, enough for `restore` after a power cut."""
+    left = None if play.timer_end is None else round(max(0.0, play.timer_end - now), 3)
+    return {"schema": SCHEMA_VERSION, "kind": "profile", "game": play.profile.id,
+            "players": list(play.players), "drawn_seat": play.drawn_seat,
+            "spot": _spot_dict(play.spot), "history": [_spot_dict(s) for s in play.history],
+            "timer_left": left, "timer_done": play.timer_done}
+
+
+def _saved_part(play: Play) -> tuple[object, ...]:
+    """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead)."""
+    return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None)
+
+
+def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
+            now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The play after a restart, back at the same round, phase, step or number, "Resumed"
+    shown; a countdown goes on from what it had left. Raises ValueError naming what does
+    not fit (another game, other players, a field out of range)."""
+    if not isinstance(record, dict) or record.get("kind") != "profile":
+        raise ValueError("not a saved game profile")
+    if record.get("schema") != SCHEMA_VERSION:
+        raise ValueError(f"'schema' should be {SCHEMA_VERSION}")
+    if record.get("game") != profile.id:
+        raise ValueError(f"saved for the game {record.get('game')!r}, not {profile.id!r}")
+    if record.get("players") != list(players):
+        raise ValueError("saved with other players")
+    play = new_play(profile, players, _int(record, "drawn_seat", 0, len(players) - 1))
+    history = record.get("history")
+    if not isinstance(history, list):
+        raise ValueError("'history' should be a list")
+    spot = _spot_from(record.get("spot"), play)
+    past = tuple(_spot_from(s, play) for s in history[-HISTORY:])
+    left = record.get("timer_left")
+    if left is not None and (isinstance(left, bool) or not isinstance(left, int | float)
+                             or not 0 <= left <= 24 * 3600):
+        raise ValueError("'timer_left' should be seconds or null")
+    done = record.get("timer_done") is True
+    play = replace(play, spot=spot, history=past, timer_done=done,
+                   timer_end=None if left is None or spot.state is State.SETUP else now + left,
+                   save_due=None if left is None else now + SAVE_EVERY_S,
+                   prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
+    return play, (ShowPrompt(Prompt.RESUMED), ShowPlay(screen(play, now)))
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"'{key}' should be a whole number from {low} to {high}")
+    return value
+
+
+def _spot_from(data: Any, play: Play) -> Spot:
+    profile, seats = play.profile, len(play.players)
+    if not isinstance(data, dict):
+        raise ValueError("a saved spot should be an object")
+    try:
+        state = State(str(data.get("state")))
+    except ValueError:
+        raise ValueError("'state' is not a state of a game profile") from None
+    variant = _int(data, "variant", 0, len(profile.variants) - 1)
+    last = profile.variants[variant].rounds or MAX_ROUNDS
+    phase = _int(data, "phase", 0, len(profile.phases) - 1)
+    special = _int(data, "special", 0, max(0, len(profile.specials) - 1))
+    event = _int(data, "event", 0, max(0, len(profile.events) - 1))
+    ids = [e.id for e in profile.events]
+    done = data.get("events_done")
+    if not isinstance(done, list) or any(d not in ids for d in done) or len(set(done)) != len(
+            done):
+        raise ValueError("'events_done' should list events of this game")
+    last_round = data.get("last_round")
+    if last_round is not None:
+        last_round = _int(data, "last_round", 1, last)
+    sheet = _sheet_from(data.get("sheet"), profile, seats)
+    spot = Spot(state=state, variant=variant, first_seat=_int(data, "first_seat", 0, seats - 1),
+                round=_int(data, "round", 0 if state is State.SETUP else 1, last),
+                phase=phase, turn=_int(data, "turn", 0, seats - 1), step=0, special=special,
+                event=event, events_done=tuple(done), last_round=last_round,
+                entry=_int(data, "entry", 0, max(0, len(entries(play)) - 1)), sheet=sheet)
+    if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
+        raise ValueError(f"this game has no {state.value}s")
+    if state is State.SPECIAL:
+        high = len(profile.specials[special].steps)
+    else:
+        high = len(profile.phases[phase].steps)
+    event_steps = len(profile.events[event].steps) if profile.events else 1
+    return replace(spot, step=_int(data, "step", 0, high - 1),
+                   event_step=_int(data, "event_step", 0, event_steps - 1))
+
+
+def _sheet_from(data: Any, profile: Profile, seats: int) -> scores.Sheet:
+    def values(v: Any) -> bool:
+        return v is None or (isinstance(v, list) and all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 999 for x in v))
+
+    if not (isinstance(data, list) and len(data) == len(profile.categories) and all(
+            isinstance(row, list) and len(row) == seats and all(values(v) for v in row)
+            for row in data)):
+        raise ValueError(f"'sheet' should be {len(profile.categories)} categories x {seats} "
+                         "players of entered numbers")
+    return tuple(tuple(None if v is None else tuple(v) for v in row) for row in data)

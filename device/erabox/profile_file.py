@@ -1,0 +1,109 @@
+"""Finding and reading game profiles (the parsing itself is pure: `erabox.core.profile`).
+
+Profiles are looked for, first found wins by name (the file name without `.toml`):
+1. the `games/` folder beside the config file in use,
+2. ~/.config/erabox/games/ ($XDG_CONFIG_HOME/erabox/games/), even without a config file,
+3. /etc/erabox/games/,
+4. the profiles shipped with erabox (the package's `games/` folder).
+So a user's `hadrians-wall.toml` replaces the shipped one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from erabox.core.profile import Profile, ProfileError, parse_profile
+
+SYSTEM_GAMES = Path("/etc/erabox/games")
+MAX_PROFILE_BYTES = 1024 * 1024  # a profile is a few kB; refuse to read a disk
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """A profile found: its name, where it is, and whether it came with erabox."""
+
+    name: str
+    where: Traversable
+    shipped: bool
+
+
+def shipped_games() -> Traversable:
+    return resources.files("erabox") / "games"
+
+
+def game_folders(config_source: str | None,
+                 environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Where user profiles are looked for, in order: `games/` beside the config file in use
+    (if one was read), beside the user's config (~/.config/erabox/games, also when there is
+    no config file yet), then /etc/erabox/games."""
+    env = os.environ if environ is None else environ
+    folders = []
+    if config_source and Path(config_source).is_file():
+        folders.append(Path(config_source).resolve().parent / "games")
+    home = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    folders.append(Path(home) / "erabox" / "games")
+    folders.append(SYSTEM_GAMES)
+    unique: list[Path] = []
+    for folder in folders:
+        if folder not in unique:
+            unique.append(folder)
+    return unique
+
+
+def available_games(folders: Iterable[Path], shipped: Traversable | None = None
+                    ) -> dict[str, GameFile]:
+    """Every profile by name, in the order above (a name found twice: the first wins)."""
+    found: dict[str, GameFile] = {}
+    sources: list[tuple[Traversable, bool]] = [(folder, False) for folder in folders]
+    sources.append((shipped_games() if shipped is None else shipped, True))
+    for folder, is_shipped in sources:
+        try:
+            names = sorted(item.name for item in folder.iterdir())
+        except OSError:  # no such folder, or not readable: nothing there
+            continue
+        for file_name in names:
+            item = folder / file_name
+            if file_name.endswith(".toml") and item.is_file():
+                name = file_name.removesuffix(".toml")
+                found.setdefault(name, GameFile(name, item, is_shipped))
+    return found
+
+
+def read_profile(where: Traversable, source: str | None = None) -> Profile:
+    """Read and parse one profile file, or raise `ProfileError` naming it."""
+    name = source or str(where)
+    try:
+        with where.open("rb") as handle:
+            data = handle.read(MAX_PROFILE_BYTES + 1)
+    except OSError as exc:
+        raise ProfileError(f"{name}: cannot read the profile ({exc.strerror or exc})") from None
+    if len(data) > MAX_PROFILE_BYTES:
+        raise ProfileError(f"{name}: more than {MAX_PROFILE_BYTES} bytes, not a profile")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ProfileError(f"{name}:{line}: not UTF-8 text; save the profile as UTF-8"
+                           ) from None
+    # The id defaults to the file's name, made fit for one ("My game.toml" -> "my-game")
+    stem = re.sub(r"[^a-z0-9_-]+", "-", Path(where.name).stem.lower()).strip("-_")[:32]
+    return parse_profile(text, name, default_id=stem or "game")
+
+
+def load_game(game: str, folders: Iterable[Path], shipped: Traversable | None = None
+              ) -> Profile:
+    """The profile `game` names: a file (a path, or a name ending in .toml), else a name
+    from `available_games`. Raises `ProfileError` naming what is wrong."""
+    if "/" in game or game.endswith(".toml"):
+        return read_profile(Path(game).expanduser())
+    games = available_games(folders, shipped)
+    if game not in games:
+        known = ", ".join(games) or "none"
+        raise ProfileError(f"no game named {game!r} (available: {known}; or give a .toml file)")
+    return read_profile(games[game].where)

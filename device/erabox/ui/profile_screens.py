@@ -1,0 +1,283 @@
+"""A game profile's screen model (`PlayScreen`) -> 1-bit image for a 128x64 or 128x32 panel.
+
+Pure, like `render.py` (the box's own screens), and built from the same parts: the Misaki
+text of `text.py` (wrapped, or visibly abbreviated with "‥"), the big digits of `glyphs.py`,
+the rows of `panel.py` (a status row on top, content rows, a hint row at the bottom, 2 px
+from every edge). Drawing is two steps: `layout_play` places items (each a mask at a
+position, with the role it plays), `render_play` paints them; tests measure the items.
+
+128x64: status (round and start player, or the game), a title, up to three lines of the
+step, a footer (step n/count, whose turn, the countdown), the hint. 128x32: status, the step
+on one line, and a footer in the hint row; a number being entered is shown big at the right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+from erabox.core.profile import Label
+from erabox.core.profile_play import (
+    PlayScreen,
+)
+
+from .glyphs import BIG_ROWS, big_text_image, big_text_width
+from .panel import MARGIN, Panel
+from .strings import check_language, colour_name
+from .text import LINE_PX, drawable, fit_text, line_image, text_width
+
+GAP = 4  # px between items side by side
+
+# The few words the profile screens add (the profiles bring their own texts).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "starts": "{colour} starts", "next_starts": "then {colour} starts",
+        "turn": "{colour}'s turn", "time_up": "Time!", "players": "{n} players",
+        "points": "Points {n}/{count}", "worth": "= {points}", "ranking": "Final ranking",
+        "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
+        "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
+        "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
+        "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
+        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: back",
+        "hint_confirm": "ERA: yes / NEXT: no",
+    },
+    "ja": {
+        "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
+        "turn": "{colour}の手番", "time_up": "時間切れ", "players": "{n}人",
+        "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
+        "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
+        "new_game": "新しいゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
+        "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
+        "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
+        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
+        "hint_confirm": "ERA: はい / NEXT: いいえ",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One drawn item: what it is (`role`), its mask (lit = ink) and where it goes."""
+
+    role: str
+    x: int
+    y: int
+    mask: Image.Image
+    abbreviated: bool = False
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return (self.x, self.y, self.x + self.mask.width, self.y + self.mask.height)
+
+
+def word(language: str, key: str, **values: object) -> str:
+    return WORDS[check_language(language)][key].format(**values)
+
+
+def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
+          scale: int = 1) -> list[Placed]:
+    """`text` wrapped into at most `lines` lines of `width` px (abbreviated if it must)."""
+    block = fit_text(text, width, ((scale, lines),) if scale == 1 else ((scale, lines),
+                                                                          (1, lines)))
+    out = []
+    for index, line in enumerate(block.lines):
+        last = index == len(block.lines) - 1
+        out.append(Placed(role, x, y + index * LINE_PX * block.scale,
+                          line_image(line, block.scale), block.abbreviated and last))
+    return out
+
+
+def _right(role: str, text: str, y: int, panel: Panel) -> Placed:
+    """One line of `text` ending at the right margin."""
+    text = drawable(text)
+    return Placed(role, panel.width - MARGIN - text_width(text), y, line_image(text))
+
+
+def _round_text(screen: PlayScreen, language: str) -> str:
+    name = screen.round_name.text(language)
+    count = "" if screen.rounds is None else f"/{screen.rounds}"
+    return f"{name} {screen.round}{count}"
+
+
+def _colour(colour: str | None, language: str) -> str:
+    return "" if colour is None else colour_name(colour, language)
+
+
+def layout_play(screen: PlayScreen, panel: Panel | None = None,
+                language: str = "en") -> tuple[Placed, ...]:
+    """Where each item of `screen` goes on `panel`."""
+    panel = panel or Panel()
+    check_language(language)
+    kind = screen.kind
+    if kind == "confirm":
+        return _confirm(panel, language)
+    if kind == "setup":
+        return _setup(screen, panel, language)
+    if kind == "scoring":
+        return _scoring(screen, panel, language)
+    if kind == "game_over":
+        return _game_over(screen, panel, language)
+    return _step(screen, panel, language)
+
+
+def render_play(screen: PlayScreen, panel: Panel | None = None,
+                language: str = "en") -> Image.Image:
+    """The screen as a mode "1" image of the panel's size."""
+    panel = panel or Panel()
+    image = Image.new("1", panel.size, 0)
+    for item in layout_play(screen, panel, language):
+        image.paste(1, (item.x, item.y), item.mask)
+    return image
+
+
+def _status(screen: PlayScreen, panel: Panel, language: str, left: str,
+            right: str = "") -> list[Placed]:
+    """The status row: `left` fitted into what `right` (at the right edge) leaves."""
+    if screen.prompt is not None and screen.prompt.value == "resumed":
+        right = word(language, "resumed")
+    items: list[Placed] = []
+    room = panel.inner
+    if right:
+        placed = _right("status_right", right, MARGIN, panel)
+        items.append(placed)
+        room = placed.x - GAP - MARGIN
+    return _text("status", left, MARGIN, MARGIN, room) + items
+
+
+def _hint(text: str, panel: Panel) -> list[Placed]:
+    return _text("hint", text, MARGIN, panel.hint_top, panel.inner)
+
+
+def _label(label: Label | None, language: str) -> str:
+    return "" if label is None else label.text(language)
+
+
+def _step(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+    starts = screen.start_player
+    right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
+    items = _status(screen, panel, language, _round_text(screen, language), right)
+    position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
+    footer = [position]
+    if screen.player is not None:
+        footer.append(word(language, "turn", colour=_colour(screen.player, language)))
+    elif screen.next_start_player is not None:
+        footer.append(word(language, "next_starts",
+                           colour=_colour(screen.next_start_player, language)))
+    timer = ""
+    if screen.timer_left is not None:
+        timer = f"{screen.timer_left // 60}:{screen.timer_left % 60:02d}"
+    elif screen.timer_done:
+        timer = word(language, "time_up")
+    title = _label(screen.title, language)
+    text = _label(screen.text, language)
+    if panel.compact:
+        items += _text("step", text, MARGIN, 12, panel.inner)
+        footer_text = " ".join(f for f in [*footer, title] if f)
+    else:
+        top = panel.content_top
+        items += _text("title", title, MARGIN, top, panel.inner)
+        items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
+        footer_y = top + 4 * LINE_PX + 1
+        footer_text = " ".join(f for f in footer if f)
+    if not panel.compact:
+        if timer:
+            placed = _right("timer", timer, footer_y, panel)
+            items.append(placed)
+            room = placed.x - GAP - MARGIN
+        else:
+            room = panel.inner
+        items += _text("footer", footer_text, MARGIN, footer_y, room)
+        hint = word(language, "hint_step")
+        return tuple(items + _hint(hint, panel))
+    room = panel.inner
+    if timer:
+        placed = _right("timer", timer, panel.hint_top, panel)
+        items.append(placed)
+        room = placed.x - GAP - MARGIN
+    return tuple(items + _text("footer", footer_text, MARGIN, panel.hint_top, room))
+
+
+def _setup(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+    items = _status(screen, panel, language, screen.game.text(language))
+    players = word(language, "players", n=len(screen.totals))
+    variant = _label(screen.variant, language)
+    first = f"{variant}  {players}" if variant else players
+    hint = word(language, "hint_variant" if screen.variant else "hint_setup")
+    if panel.compact:
+        return tuple(items + _text("variant", first, MARGIN, 12, panel.inner)
+                     + _hint(hint, panel))
+    top = panel.content_top
+    items += _text("variant", first, MARGIN, top, panel.inner)
+    notes = " / ".join(n.text(language) for n in screen.notes)
+    if notes:
+        items += _text("notes", notes, MARGIN, top + LINE_PX + 1, panel.inner, lines=4)
+    return tuple(items + _hint(hint, panel))
+
+
+def _scoring(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+    position = screen.position or (1, 1)
+    value = str(screen.value or 0)
+    worth = word(language, "worth", points=screen.points or 0)
+    player = _colour(screen.player, language)
+    title = _label(screen.title, language)
+    if panel.compact:
+        scale = (3, 4)  # 28 px high: the full height between the margins
+        digits = big_text_image(value, *scale)
+        x = panel.width - MARGIN - big_text_width(value, scale[0])
+        room = x - GAP - MARGIN
+        items = _text("status", title, MARGIN, MARGIN, room)
+        items += _text("player", f"{player} {worth}", MARGIN, 12, room)
+        items += _text("hint", word(language, "points", n=position[0], count=position[1]),
+                       MARGIN, panel.hint_top, room)
+        return (*items, Placed("value", x, MARGIN, digits))
+    items = _status(screen, panel, language,
+                    word(language, "points", n=position[0], count=position[1]))
+    top = panel.content_top
+    items += _text("title", title, MARGIN, top, panel.inner, lines=2)
+    scale = (3, 3)
+    digits = big_text_image(value, *scale)
+    x = panel.width - MARGIN - big_text_width(value, scale[0])
+    y = panel.content_bottom - BIG_ROWS * scale[1]
+    room = x - GAP - MARGIN
+    items += _text("player", player, MARGIN, y, room)
+    items += _text("worth", worth, MARGIN, y + LINE_PX + 2, room)
+    items.append(Placed("value", x, y, digits))
+    return tuple(items + _hint(word(language, "hint_scoring"), panel))
+
+
+def _game_over(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+    """The verdict in the status row, then the places (with who was out after which
+    stage); past five places the rest share the last line."""
+    winners = [p for p in screen.places if p[0] == 1]
+    if len(winners) == 1:
+        verdict = word(language, "wins", colour=_colour(winners[0][1], language))
+    else:
+        verdict = word(language, "shared") if winners else word(language, "ranking")
+    rank = next((p[4] for p in screen.places if p[4] is not None), None)
+    if rank is not None:
+        verdict = f"{verdict} {rank.text(language)}"
+    items = _status(screen, panel, language, verdict)
+    lines = []
+    for place, colour, score, out, _ in screen.places:
+        line = f"{place} {_colour(colour, language)} {score}"
+        lines.append(line + (f" ({word(language, 'out', n=out)})" if out is not None else ""))
+    if panel.compact:
+        items += _text("places", "  ".join(lines), MARGIN, 12, panel.inner)
+        return tuple(items + _hint(word(language, "hint_over"), panel))
+    if len(lines) > 5:
+        lines = [*lines[:4], "  ".join(lines[4:])]
+    for index, line in enumerate(lines):
+        items += _text("place", line, MARGIN, panel.content_top + index * LINE_PX,
+                       panel.inner)
+    return tuple(items + _hint(word(language, "hint_over"), panel))
+
+
+def _confirm(panel: Panel, language: str) -> tuple[Placed, ...]:
+    question = word(language, "new_game")
+    if panel.compact:
+        items = _text("question", question, MARGIN, 12, panel.inner)
+    else:
+        items = _text("question", question, MARGIN, panel.content_top + LINE_PX, panel.inner,
+                      scale=2)
+    return tuple(items + _hint(word(language, "hint_confirm"), panel))
