@@ -139,6 +139,9 @@ def test_the_ramp_is_chosen_on_release_and_shown_while_held() -> None:
     # a release that follows anything but a hold adds nothing
     entry, sheet, _ = entry_step(entry, sheet, Input(Button.NEXT, Gesture.RELEASE), 20.0)
     assert entry.value == 15
+    # a release of any other button (none is sent today) neither confirms nor adds
+    assert entry_step(entry, sheet, Input(Button.ERA, Gesture.RELEASE), 20.0)[:2] == (
+        entry, sheet)
     # a short chord is -1, never below 0
     for _ in range(20):
         entry, sheet, _ = entry_step(entry, sheet, Input(Button.BOTH, Gesture.PRESS), 21.0)

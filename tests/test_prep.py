@@ -104,6 +104,7 @@ def test_a_new_game_opens_on_its_setup_for_the_player_count_then_era_1(
     assert keys[0] == "setup_players" and keys[-1] == "setup_birth"
     assert [s.n for s in setup if s.key in ("setup_players", "setup_terrain")] == [players] * 2
     # the leader effect tile of the rightmost column: 4 players only, after the other three
+    assert ("setup_extra_effect" in keys) is (players == 4)
     if players == 4:
         assert keys[keys.index("setup_effect_tiles") + 1] == "setup_extra_effect"
     assert [k for k in keys if k != "setup_extra_effect"] == GAME_ORDER
