@@ -179,8 +179,9 @@ def sheet(game: Game) -> scoring.Sheet:
 
 
 def guide_steps(game: Game) -> tuple[prep.PrepStep, ...]:
-    """The preparation guide of the era being set up."""
-    return prep.steps(game.era, len(game.config.players))
+    """The preparation guide of the era being set up (before Era I: the game's setup first),
+    for its mode."""
+    return prep.steps(game.era, len(game.config.players), game.mode, first=True)
 
 
 def scoring_step_at(game: Game) -> int:
@@ -188,7 +189,7 @@ def scoring_step_at(game: Game) -> int:
     if game.entry is None:
         return game.scoring_step
     at, _ = scoring.where(game.entry, len(game.config.players))
-    return SCORING_STEPS - 1 if at is None else at
+    return SCORING_STEPS - 1 if at is None or at >= SCORING_STEPS else at
 
 
 def current_settings(game: Game) -> settings_menu.Settings:

@@ -87,7 +87,7 @@ from .record import (
     snapshot,
     snapshot_at_stop,
 )
-from .rules import ERAS
+from .rules import ERAS, SCORING_STEPS
 from .timers import (
     SAVE_EVERY_S,
     arm_if_due,
@@ -130,7 +130,16 @@ def next_deadline(game: Game, now: float) -> float | None:
         left = game.config.realtime.length_s - (now - game.anchor)
         boundary = game.config.realtime.length_s - (math.ceil(left - EPS) - 1)
         deadlines.append(game.anchor + boundary)
+    if game.entry is not None and game.entry.hold_since is not None:
+        deadlines.append(_next_ramp_step(game.entry.hold_since, now))
     return min(deadlines) if deadlines else None
+
+
+def _next_ramp_step(hold_since: float, now: float) -> float:
+    """When the ramp of the NEXT hold begun at `hold_since` shows its next amount (the screen
+    changes then; after `RAMP_MAX` it shows no more, and the moment is the next whole step)."""
+    steps = math.floor((now - hold_since) / scoring.RAMP_S + EPS) + 1
+    return hold_since + steps * scoring.RAMP_S
 
 
 # --- the step function --------------------------------------------------------------------------
@@ -283,6 +292,8 @@ def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
     game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
                    armed=None)
+    if game.prompt is Prompt.PAUSE_HINT:  # "hold NEXT to pause" is done: it paused
+        game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
         # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
         game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)
@@ -344,6 +355,8 @@ def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     if game.era >= ERAS:
         game = replace(game, phase=Phase.GAME_OVER, scoring_step=0, entry=None)
+        if not game.config.keep_score:  # kept on paper: the box has no ranking to give
+            return game, ()
         ranking = named_places(game, scoring.final_ranking(sheet(game)))
         return game, (Standings(game.era, True, ranking),)
     return replace(game, phase=Phase.SETUP, era=game.era + 1,
@@ -355,13 +368,15 @@ def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """NEXT: the next step (after the last, the setup screen); hold NEXT: straight to the
-    setup screen (to change the mode); ERA: start the era at once, as without the guide."""
+    """NEXT: the next step (after the last, the setup screen); hold NEXT: skip the guide,
+    straight to the setup screen (to change the mode); ERA: start the era at once, as without
+    the guide."""
     assert game.guide is not None
     key = (event.button, event.gesture)
+    steps = guide_steps(game)
     if key == (Button.NEXT, Gesture.PRESS):
         following = game.guide + 1
-        return replace(game, guide=following if following < len(guide_steps(game)) else None), ()
+        return replace(game, guide=following if following < len(steps) else None), ()
     if key == (Button.NEXT, Gesture.HOLD):
         return replace(game, guide=None), ()
     if key == (Button.ERA, Gesture.PRESS):
@@ -372,12 +387,17 @@ def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effe
 
 
 def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """A gesture while an era is scored: see points.py for the buttons."""
+    """A gesture while an era is scored: see points.py for the buttons. Score kept on paper:
+    ERA goes on to the next era (after Era III: the end of the game)."""
     players = game.config.players
-    old = game.entry or scoring.Entry(era=game.era)
+    if game.entry is None:
+        if (event.button, event.gesture) == (Button.ERA, Gesture.PRESS):
+            return _next_era(game, now)
+        return game, ()
+    old = game.entry
     asked = scoring.asked_player(old, sheet(game))
     step_at, _ = scoring.where(old, len(players))
-    entry, book, outcome = scoring.entry_step(old, sheet(game), event)
+    entry, book, outcome = scoring.entry_step(old, sheet(game), event, now)
     game = replace(game, entry=entry, sheet=book)
     effects: list[Effect] = []
     last_tied = (outcome is scoring.Outcome.GAME_OVER
@@ -389,8 +409,9 @@ def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Ef
             value = book.buildings[asked] or 0
         else:
             value = book.points[game.era - 1][step_at][asked]
-        effects.append(Scored(game.era, None if step_at is None else step_at + 1,
-                              players[asked], value, scoring.totals(book)[asked]))
+        step = None if step_at is None or step_at >= SCORING_STEPS else step_at + 1
+        effects.append(Scored(game.era, step, players[asked], value,
+                              scoring.totals(book)[asked], buildings=step_at is None))
     standings = scoring.Stage.STANDINGS
     if (scoring.stage(entry, len(players)) is standings
             and scoring.stage(old, len(players)) is not standings):
@@ -503,6 +524,10 @@ def _asking(game: Game) -> bool:
     return game.question is not None
 
 
+def _scoring_unasked(game: Game) -> bool:
+    return game.phase is Phase.SCORING and game.question is None
+
+
 N, E, BOTH = Button.NEXT, Button.ERA, Button.BOTH
 P, H = Gesture.PRESS, Gesture.HOLD
 
@@ -520,9 +545,10 @@ P, H = Gesture.PRESS, Gesture.HOLD
 # the state it holds in (a test of the game), a button and a gesture. No row matches: the input
 # changes nothing (a "-" in docs/behaviour.md's table). The rows run from the widest to the
 # narrowest: the volume buttons work everywhere; the open settings menu takes every other
-# input; both buttons held asks "new game?" from anywhere; an open question takes the answer;
-# the preparation guide and the entry of points read their buttons themselves; then
-# docs/behaviour.md's table, state by state.
+# input; both buttons held asks "new game?" from anywhere (a short chord only counts in the
+# entry of points, as -1); an open question takes the answer; the preparation guide and the
+# entry of points read their buttons themselves; then docs/behaviour.md's table, state by
+# state.
 
 
 class Timer(Enum):
@@ -551,6 +577,7 @@ _RULES: tuple[_Rule, ...] = (
     (_anywhere,                Button.VOL_DOWN, ANY,     _change_volume),
     (_in_menu,                 ANY,             ANY,     _menu_input),
     (_anywhere,                BOTH,            H,       _do(_ask_new_game)),
+    (_scoring_unasked,         BOTH,            ANY,     _scoring_input),  # short chord: -1
     (_anywhere,                BOTH,            ANY,     _do(_nothing)),
     (_asking,                  ANY,             ANY,     _answer),
     (in_guide,                 ANY,             ANY,     _guide_input),
@@ -562,7 +589,8 @@ _RULES: tuple[_Rule, ...] = (
     (_in(Phase.RUNNING),       N,               P,       _do(_pause_hint)),
     (_in(Phase.RUNNING),       N,               H,       _do(_pause)),
     (_in(Phase.RUNNING),       E,               H,       _do(_ask_restart_era)),
-    (_in(Phase.PAUSED),        N,               ANY,     _do(_resume)),
+    (_in(Phase.PAUSED),        N,               P,       _do(_resume)),
+    (_in(Phase.PAUSED),        N,               H,       _do(_resume)),
     (_in(Phase.PAUSED),        E,               H,       _do(_ask_restart_era)),
     (_in(Phase.INTRO_ROUND),   N,               P,       _do(_next_round)),
     (_in(Phase.INTRO_ROUND),   N,               H,       _do(_undo_round)),

@@ -108,16 +108,23 @@ def restore(
         game = replace(game, guide=max(0, min(guide, len(guide_steps(game)) - 1)))
     if phase is Phase.SCORING:
         # Back on the same player and step; only the number being entered is lost.
+        # Back on the same player and step, with the number being entered.
         saved = snapshot.get("entry")
-        index = saved.get("index", 0) if isinstance(saved, dict) else 0
-        tie = saved.get("tie") if isinstance(saved, dict) else None
-        index = min(max(0, int(index)), len(scoring.positions(players)))
-        entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None)
+        saved = saved if isinstance(saved, dict) else {}
+        by_step = saved.get("by_step", True)  # files from before era totals: per step
+        by_step = by_step if isinstance(by_step, bool) else True
+        index = min(max(0, int(saved.get("index", 0))),
+                    len(scoring.positions(players, by_step)))
+        tie = saved.get("tie")
+        value = saved.get("value", 0)
+        value = min(max(0, value), scoring.MAX_POINTS) if _int(value) else 0
+        entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None,
+                              value=value, by_step=by_step)
         if entry.tie is not None and not (
                 era == ERAS and 0 <= entry.tie < len(scoring.tied_for_first(
                     scoring.totals(book)))):
             entry = replace(entry, tie=None)
-        game = replace(game, entry=entry)
+        game = replace(game, entry=entry if config.keep_score else None)
     effects: list[Effect] = [SetVolume(game.volume)]
     prompt = Prompt.RESUMED
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
@@ -253,9 +260,10 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         "volume": game.volume,
         "guide": game.guide if game.phase is Phase.SETUP else None,
         "scores": scoring.sheet_to_dict(sheet(game)),
-        # where the entry is (the number being entered is not kept: a power cut loses it)
+        # where the entry is, and the number being entered (a hold's ramp is not kept)
         "entry": None if game.entry is None or game.phase is not Phase.SCORING
-        else {"index": game.entry.index, "tie": game.entry.tie},
+        else {"index": game.entry.index, "tie": game.entry.tie, "value": game.entry.value,
+              "by_step": game.entry.by_step},
         "settings": settings_digest(game.settings),
     }
 

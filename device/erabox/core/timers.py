@@ -131,4 +131,11 @@ def enter_scoring(game: Game) -> Game:
                    anchor=None, held_elapsed=None, cues_done=0, armed=None, sounded=None,
                    round=None,
                    scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
-                   save_due=None, entry=scoring.Entry(era=game.era), sheet=sheet(game))
+                   save_due=None, entry=_new_entry(game), sheet=sheet(game))
+
+
+def _new_entry(game: Game) -> scoring.Entry | None:
+    """The entry of an era's points, or None when the table keeps score on paper."""
+    if not game.config.keep_score:
+        return None
+    return scoring.Entry(era=game.era, by_step=game.config.points_entry == "steps")

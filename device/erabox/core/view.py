@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from . import points as scoring
+from . import prep
 from . import settings as settings_menu
 from .game import (
     EPS,
@@ -25,6 +26,7 @@ from .game import (
     state_name,
 )
 from .model import Effect, Phase, PrepareMusic, Screen, SetVolume, Show
+from .rules import DESTRUCTION_VP
 
 QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
 
@@ -70,7 +72,7 @@ def screen(game: Game, now: float) -> Screen:
                 "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
     return Screen(
         **_guide_fields(game),
-        **_score_fields(game),
+        **_score_fields(game, now),
         kind=screen_kind(game),
         era=game.era,
         mode=game.mode,
@@ -85,7 +87,8 @@ def screen(game: Game, now: float) -> Screen:
         round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
         rounds=cfg.intro.rounds,
         start_player=player,
-        scoring_step=scoring_step_at(game) if game.phase is Phase.SCORING else None,
+        scoring_step=scoring_step_at(game) if game.phase is Phase.SCORING
+        and game.entry is not None else None,
         question=game.question,
         prompt=game.prompt,
         volume=round(game.volume * 100) if game.volume_until is not None else None,
@@ -101,7 +104,8 @@ def _guide_fields(game: Game) -> dict[str, Any]:
     steps = guide_steps(game)
     index = min(game.guide, len(steps) - 1)
     return {"guide_step": steps[index].key, "guide_n": steps[index].n,
-            "guide_position": (index + 1, len(steps))}
+            "guide_position": prep.position(steps, index),
+            "guide_part": steps[index].part.value}
 
 
 def named_places(game: Game, places: tuple[scoring.Place, ...]
@@ -111,10 +115,12 @@ def named_places(game: Game, places: tuple[scoring.Place, ...]
     return tuple((p.place, players[p.player], p.total, p.buildings) for p in places)
 
 
-def _score_fields(game: Game) -> dict[str, Any]:
+def _score_fields(game: Game, now: float) -> dict[str, Any]:
     players = game.config.players
     book = sheet(game)
     if game.phase is Phase.GAME_OVER:
+        if not game.config.keep_score:  # kept on paper: no ranking to show
+            return {}
         return {"entry": "ranking", "places": named_places(game, scoring.final_ranking(book)),
                 "totals": tuple(zip(players, scoring.totals(book), strict=True))}
     if game.phase is not Phase.SCORING or game.entry is None:
@@ -123,14 +129,19 @@ def _score_fields(game: Game) -> dict[str, Any]:
     stage = scoring.stage(entry, len(players))
     asked = scoring.asked_player(entry, book)
     sums = list(scoring.totals(book))
+    value = scoring.shown_value(entry, now)
+    buildings = scoring.in_buildings(entry, len(players))
     if asked is not None and stage is scoring.Stage.POINTS:
-        sums[asked] += entry.value  # the running total shows the number being entered
+        # the running total shows the number being entered
+        sums[asked] += value * (DESTRUCTION_VP if buildings else 1)
     fields: dict[str, Any] = {
         "entry": stage.value,
         "player": None if asked is None else players[asked],
-        "value": entry.value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS)
-        else None,
+        "value": value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS) else None,
         "totals": tuple(zip(players, sums, strict=True)),
+        "ramp": scoring.ramp(entry, now),
+        "era_total": not entry.by_step,
+        "value_vp": value * DESTRUCTION_VP if buildings else None,
     }
     if stage is scoring.Stage.STANDINGS:
         fields["places"] = named_places(game, scoring.standings(scoring.totals(book)))
