@@ -30,10 +30,8 @@ Time only enters as `now` (seconds on any monotonic clock); the machine never re
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import replace
-from enum import Enum, auto
 from typing import Any
 
 from . import points as scoring
@@ -90,6 +88,7 @@ from .record import (
 from .rules import ERAS, SCORING_STEPS
 from .timers import (
     SAVE_EVERY_S,
+    Timer,
     arm_if_due,
     arm_next_cue,
     begin_running,
@@ -99,6 +98,8 @@ from .timers import (
     fire_cue,
     hide_volume,
     lead_in_tick,
+    next_deadline,
+    pending,
     periodic_save,
 )
 from .view import describe, named_places, opening, screen
@@ -117,29 +118,6 @@ PAUSE_HINT_S = 3.0
 VOLUME_SHOWN_S = 2.0
 VOLUME_STEP = 0.1
 UNDONE_SHOWN_S = 3.0
-
-
-def next_deadline(game: Game, now: float) -> float | None:
-    """When the loop must call `step(game, Tick(), t)` next, or None to wait for input only.
-
-    Includes the next whole second of the displayed clock, so the screen changes exactly on
-    the second.
-    """
-    deadlines = [d for d, _ in _timers(game)]
-    if game.phase is Phase.RUNNING and game.anchor is not None:
-        left = game.config.realtime.length_s - (now - game.anchor)
-        boundary = game.config.realtime.length_s - (math.ceil(left - EPS) - 1)
-        deadlines.append(game.anchor + boundary)
-    if game.entry is not None and game.entry.hold_since is not None:
-        deadlines.append(_next_ramp_step(game.entry.hold_since, now))
-    return min(deadlines) if deadlines else None
-
-
-def _next_ramp_step(hold_since: float, now: float) -> float:
-    """When the ramp of the NEXT hold begun at `hold_since` shows its next amount (the screen
-    changes then; after `RAMP_MAX` it shows no more, and the moment is the next whole step)."""
-    steps = math.floor((now - hold_since) / scoring.RAMP_S + EPS) + 1
-    return hold_since + steps * scoring.RAMP_S
 
 
 # --- the step function --------------------------------------------------------------------------
@@ -173,33 +151,11 @@ def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]
 # --- timers -----------------------------------------------------------------------------------
 
 
-def _timers(game: Game) -> list[tuple[float, Timer]]:
-    """Every pending deadline that changes the game, with what it is."""
-    timers: list[tuple[float, Timer]] = []
-    cfg = game.config
-    if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
-        timers.append((game.lead_in_started + game.lead_in_ticks, Timer.LEAD_IN))
-    if game.phase is Phase.RUNNING and game.anchor is not None:
-        cues = timeline(cfg)
-        if game.cues_done < len(cues):
-            cue = cues[game.cues_done]
-            timers.append((game.anchor + cue.at, Timer.CUE))
-            if cue.sound is not Sound.TICK and game.armed != game.cues_done:
-                timers.append((game.anchor + cue.at - ARM_LEAD_S, Timer.ARM))
-        if game.save_due is not None:
-            timers.append((game.save_due, Timer.SAVE))
-    for until, timer in ((game.question_until, Timer.QUESTION), (game.prompt_until, Timer.PROMPT),
-                         (game.volume_until, Timer.VOLUME)):
-        if until is not None:
-            timers.append((until, timer))
-    return timers
-
-
 def _advance(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     """Fire every timer due at `now`, earliest first."""
     effects: tuple[Effect, ...] = ()
     for _ in range(10_000):  # a bound, not a poll: each pass retires one timer
-        due = [(d, timer) for d, timer in _timers(game) if d <= now + EPS]
+        due = [(d, timer) for d, timer in pending(game) if d <= now + EPS]
         if not due:
             return game, effects
         _, timer = min(due, key=lambda d: (d[0], d[1].value))  # equal deadlines: Timer's order
@@ -500,7 +456,7 @@ def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
 _Outcome = tuple[Game, tuple[Effect, ...]]
 _Rule = tuple[Callable[[Game], bool], Button | None, Gesture | None,
               Callable[[Game, Input, float], _Outcome]]
-ANY = None  # a rule's button or gesture: whichever
+ANY = None  # a rule's button or gesture: whichever (a gesture ANY takes a hold's release too)
 
 
 def _do(handler: Callable[[Game, float], _Outcome]) -> Callable[[Game, Input, float], _Outcome]:
@@ -536,10 +492,10 @@ P, H = Gesture.PRESS, Gesture.HOLD
 #
 # A step first fires the timers that are due, then applies its input (if it has one).
 #
-# Timers: the deadlines a game carries, listed by `_timers` (a lead-in tick, the era's next cue,
-# arming that cue, the periodic save, the end of a question, a prompt, the volume shown). Those
-# due at `now` fire earliest first, at equal deadlines in the order of `Timer`; `_FIRE` says
-# what each does.
+# Timers: the deadlines a game carries (`Timer`; `pending` in timers.py lists them): a lead-in
+# tick, the era's next cue, arming that cue, the periodic save, the end of a question, a prompt
+# or the volume shown. Those due at `now` fire earliest first, at equal deadlines in the order
+# of `Timer`; `_FIRE` says what each does.
 #
 # Inputs: an input goes down `_RULES` and the first row that matches handles it. A row names
 # the state it holds in (a test of the game), a button and a gesture. No row matches: the input
@@ -549,16 +505,6 @@ P, H = Gesture.PRESS, Gesture.HOLD
 # entry of points, as -1); an open question takes the answer; the preparation guide and the
 # entry of points read their buttons themselves; then docs/behaviour.md's table, state by
 # state.
-
-
-class Timer(Enum):
-    ARM = auto()  # a cry or the end gong is due within ARM_LEAD_S: record it as about to sound
-    CUE = auto()  # the next entry of the real-time era's timeline
-    LEAD_IN = auto()  # the lead-in's next tick, or after its last one the start gong
-    PROMPT = auto()  # a prompt's time is up
-    QUESTION = auto()  # an unanswered question closes itself
-    SAVE = auto()  # the periodic save of a running era
-    VOLUME = auto()  # the volume shown after a change is hidden again
 
 
 _FIRE: dict[Timer, Callable[[Game, float], _Outcome]] = {

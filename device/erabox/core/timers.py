@@ -1,5 +1,6 @@
-"""What time does to a game: the transitions the timers of machine.py fire (`Timer`, `_FIRE`
-there), and the start and end of an era's clock that the inputs share with them.
+"""What time does to a game: its timers (`Timer`), which are pending (`pending`), when the loop
+must step it next (`next_deadline`), what each timer does when it fires (machine.py's `_FIRE`
+table names these handlers), and the start and end of an era's clock that inputs share.
 
 A real-time era's running time is zero at its anchor; each cue falls due at `anchor + cue.at`
 (`timeline`). A cry or the end gong is first "armed" (recorded on disk `ARM_LEAD_S` before
@@ -9,7 +10,9 @@ any moment comes back without sounding a call twice (record.py, docs/power-cuts.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from enum import Enum, auto
 
 from . import points as scoring
 from .game import EPS, Game, sheet, start_player_index, timeline
@@ -29,6 +32,64 @@ from .model import (
 from .record import ARM_LEAD_S, snapshot
 
 SAVE_EVERY_S = 5.0  # while running, at least this often
+
+
+class Timer(Enum):
+    """A deadline a game carries. At equal deadlines they fire in the order listed here."""
+
+    ARM = auto()  # a cry or the end gong is due within ARM_LEAD_S: record it as about to sound
+    CUE = auto()  # the next entry of the real-time era's timeline
+    LEAD_IN = auto()  # the lead-in's next tick, or after its last one the start gong
+    PROMPT = auto()  # a prompt's time is up
+    QUESTION = auto()  # an unanswered question closes itself
+    SAVE = auto()  # the periodic save of a running era
+    VOLUME = auto()  # the volume shown after a change is hidden again
+
+
+def pending(game: Game) -> list[tuple[float, Timer]]:
+    """Every pending deadline that changes the game, with what it is."""
+    timers: list[tuple[float, Timer]] = []
+    cfg = game.config
+    if game.phase is Phase.LEAD_IN and game.lead_in_started is not None:
+        timers.append((game.lead_in_started + game.lead_in_ticks, Timer.LEAD_IN))
+    if game.phase is Phase.RUNNING and game.anchor is not None:
+        cues = timeline(cfg)
+        if game.cues_done < len(cues):
+            cue = cues[game.cues_done]
+            timers.append((game.anchor + cue.at, Timer.CUE))
+            if cue.sound is not Sound.TICK and game.armed != game.cues_done:
+                timers.append((game.anchor + cue.at - ARM_LEAD_S, Timer.ARM))
+        if game.save_due is not None:
+            timers.append((game.save_due, Timer.SAVE))
+    for until, timer in ((game.question_until, Timer.QUESTION), (game.prompt_until, Timer.PROMPT),
+                         (game.volume_until, Timer.VOLUME)):
+        if until is not None:
+            timers.append((until, timer))
+    return timers
+
+
+def next_deadline(game: Game, now: float) -> float | None:
+    """When the loop must call `step(game, Tick(), t)` next, or None to wait for input only.
+
+    Includes the next whole second of the displayed clock, so the screen changes exactly on
+    the second.
+    """
+    deadlines = [d for d, _ in pending(game)]
+    if game.phase is Phase.RUNNING and game.anchor is not None:
+        left = game.config.realtime.length_s - (now - game.anchor)
+        boundary = game.config.realtime.length_s - (math.ceil(left - EPS) - 1)
+        deadlines.append(game.anchor + boundary)
+    if game.entry is not None and game.entry.hold_since is not None:
+        deadlines.append(_next_ramp_step(game.entry.hold_since, now))
+    return min(deadlines) if deadlines else None
+
+
+def _next_ramp_step(hold_since: float, now: float) -> float:
+    """When the ramp of the NEXT hold begun at `hold_since` shows its next amount (the screen
+    changes then; after `RAMP_MAX` it shows no more, and the moment is the next whole step)."""
+    steps = math.floor((now - hold_since) / scoring.RAMP_S + EPS) + 1
+    return hold_since + steps * scoring.RAMP_S
+
 
 
 def lead_in_tick(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
