@@ -48,19 +48,19 @@ from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.care import Look
 from erabox.core.config import Config, ConfigError
-from erabox.core.events import EventRecorder
+from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import (
     EPS,
     Game,
-    next_deadline,
-    screen,
-    snapshot,
 )
 from erabox.core.model import (
     Input,
     Screen,
     Tick,
 )
+from erabox.core.profile import Profile
+from erabox.core.profile_events import PlayRecorder
+from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.driver import Driver, json_lines
 from erabox.ports import (
@@ -72,6 +72,7 @@ from erabox.ports import (
     InboxItem,
     LedPort,
     PowerCut,
+    RecordStore,
     Redraw,
     SaveNow,
     SettingsStore,
@@ -79,6 +80,7 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
+from erabox.profile_driver import GameDriver, PlayDriver, system_draw
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
@@ -115,13 +117,15 @@ class ScreenWorker:
         self._display = display
         self._language = language
         self._observer = observer
-        self._drawn = ChangedOnly[tuple[Screen, bool, Look, bool, bool]]()
+        self._drawn = ChangedOnly[tuple[Screen | PlayScreen, bool, Look, bool, bool]]()
         self._contrast: int | None = None
         self.frames = 0
-        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int, bool, bool]](
+        self._worker = NewestWorker[
+            tuple[Screen | PlayScreen, bool, float, Look, int, bool, bool]](
             "erabox-screen", self._draw)
 
-    def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
+    def show(self, screen_model: Screen | PlayScreen, no_sound: bool, t: float,
+             look: Look | None = None,
              contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
         """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
         `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` /
@@ -131,7 +135,7 @@ class ScreenWorker:
                           no_file))
 
     @property
-    def last(self) -> tuple[Screen, bool, Look, bool, bool] | None:
+    def last(self) -> tuple[Screen | PlayScreen, bool, Look, bool, bool] | None:
         """(screen, no-sound mark, look, cannot-save mark, missing-file mark) of the last
         frame drawn."""
         return self._drawn.last
@@ -139,7 +143,8 @@ class ScreenWorker:
     def close(self) -> None:
         self._worker.close(timeout=2.0)
 
-    def _draw(self, pending: tuple[Screen, bool, float, Look, int, bool, bool]) -> None:
+    def _draw(self, pending: tuple[Screen | PlayScreen, bool, float, Look, int, bool, bool]
+              ) -> None:
         screen_model, no_sound, _step_t, look, contrast, no_save, no_file = pending
         try:
             if contrast != self._contrast and hasattr(self._display, "set_contrast"):
@@ -150,9 +155,14 @@ class ScreenWorker:
         if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
             return
         try:
-            language = screen_model.language or self._language  # settings may change it
-            image = self._render(screen_model, language=language, no_sound=no_sound,
-                                 no_save=no_save, no_file=no_file, panel=self._panel)
+            if isinstance(screen_model, PlayScreen):  # a game profile's screen
+                from erabox.ui.profile_screens import render_play
+
+                image = render_play(screen_model, self._panel, self._language)
+            else:
+                language = screen_model.language or self._language  # settings may change it
+                image = self._render(screen_model, language=language, no_sound=no_sound,
+                                     no_save=no_save, no_file=no_file, panel=self._panel)
             self._display.show(self._apply_look(image, look))
             self.frames += 1
         except Exception:  # a drawing bug must not take the box down
@@ -182,7 +192,12 @@ class Box:
         observer: BoxObserver | None = None,
         settings_file: SettingsStore | None = None,
         collector: CollectorPort | None = None,
+        profile: Profile | None = None,
+        play_events: PlayRecorder | None = None,
+        draw: Callable[[int], int] = system_draw,
     ) -> None:
+        """`profile`: play this game profile instead of Time of Empires (its event lines to
+        `play_events`; `draw` picks a "random" profile's start player)."""
         self.config = config
         self.collector = collector
         self.audio = audio
@@ -190,9 +205,16 @@ class Box:
         self.clock = clock
         self.observer = observer
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
-        self.driver = Driver(config, state=state_file, settings=settings_file, audio=audio,
-                             led=led, show=self._show, events=events, observer=observer,
-                             clock=clock, t0=clock())
+        self.driver: GameDriver
+        if profile is None:
+            self.driver = Driver(config, state=state_file, settings=settings_file, audio=audio,
+                                 led=led, show=self._show, events=events, observer=observer,
+                                 clock=clock, t0=clock())
+        else:  # the state file reads its record back through the play's own check
+            assert isinstance(state_file, RecordStore), state_file
+            self.driver = PlayDriver(config, profile, state=state_file, audio=audio, led=led,
+                                     show=self._show, events=play_events, draw=draw,
+                                     t0=clock())
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.missing_files: list[str] = []  # configured sound files that cannot be read
@@ -203,7 +225,9 @@ class Box:
 
     @property
     def game(self) -> Game:
-        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
+        """The game as the loop last left it (an immutable value: safe to read anywhere).
+        Time of Empires only: a profile's play is `box.driver.play`."""
+        assert isinstance(self.driver, Driver), "a game profile is played: see driver.play"
         return self.driver.game
 
     @property
@@ -243,11 +267,11 @@ class Box:
         driver = self.driver
         while True:
             now = self._now()
-            due = next_deadline(self.game, now)
+            due = driver.next_deadline(now)
             handover = None if due is None else due - self.lead_s  # a cue goes early
             wake = handover
             if self.screen_worker is not None:  # the screen's look changes on its own clock
-                look_due = care.next_deadline(self.care, screen(self.game, now), now)
+                look_due = care.next_deadline(self.care, self._care_screen(now), now)
                 if self.chord_since is not None:  # the next block of the hold's progress
                     step_s = self.config.buttons.both_s / HOLD_BLOCKS
                     look_due = min(look_due, self.chord_since + step_s * (
@@ -265,7 +289,7 @@ class Box:
                 item = None
             now = self._now()
             if item is None and (handover is None or handover > now + EPS):
-                self._show(screen(self.game, now), now)  # only the look changed
+                self._show(driver.screen(now), now)  # only the look changed
                 continue
             if isinstance(item, Stop):
                 log.info("stopping (%s)", item.reason)
@@ -276,23 +300,23 @@ class Box:
                 continue
             if isinstance(item, SaveNow):
                 log.info("saving the game now (%s)", item.reason)
-                self.driver.state.save(snapshot(self.game, now))
+                driver.save_now(now)
                 continue
             if isinstance(item, Input):
                 driver.input(item, now)
-                self.care, acts = care.on_press(self.care, screen(self.game, now), now)
+                self.care, acts = care.on_press(self.care, self._care_screen(now), now)
                 if not acts:  # a dark screen: the press only wakes it
                     log.info("screen woken by a press (the press did nothing else)")
-                    self._show(screen(self.game, now), now)
+                    self._show(driver.screen(now), now)
                     continue
                 self._step(item, now, due=None)
             elif isinstance(item, Redraw):
-                self._show(screen(self.game, now), now)
+                self._show(driver.screen(now), now)
             elif isinstance(item, Chord):
                 self.chord_since = item.since
                 if item.since is not None:  # the hold's progress must be seen: wake the screen
-                    self.care, _ = care.on_press(self.care, screen(self.game, now), now)
-                self._show(screen(self.game, now), now)
+                    self.care, _ = care.on_press(self.care, self._care_screen(now), now)
+                self._show(driver.screen(now), now)
             elif due is not None:  # woken for the deadline: step it at its own time
                 self._step(Tick(), self._now(at_least=due), due=due)
 
@@ -304,15 +328,25 @@ class Box:
         self.care = care.begin(now)
         self.driver.power_cut(now)
 
-    def _show(self, screen_model: Screen, now: float) -> None:
+    def _care_screen(self, now: float) -> Screen:
+        """The screen now, as OLED care reads it."""
+        shown = self.driver.screen(now)
+        seen = self.driver.care_screen(shown)
+        assert seen is not None
+        return seen
+
+    def _show(self, screen_model: Screen | PlayScreen, now: float) -> None:
         if self.screen_worker is not None:
             no_sound = self.audio is not None and self.audio.problem is not None
-            if self.chord_since is not None and screen_model.question is None:
+            if (isinstance(screen_model, Screen) and self.chord_since is not None
+                    and screen_model.question is None):
                 held = (now - self.chord_since) / self.config.buttons.both_s
                 screen_model = replace(screen_model, hold_progress=min(1.0, max(0.0, held)))
-            self.care = care.on_screen(self.care, screen_model, now)
-            look = care.look(self.care, screen_model, now)
-            contrast = look.contrast(self.game.config.display.contrast)
+            seen = self.driver.care_screen(screen_model)
+            assert seen is not None
+            self.care = care.on_screen(self.care, seen, now)
+            look = care.look(self.care, seen, now)
+            contrast = look.contrast(self.driver.contrast)
             marks = {"no_save": self.driver.state.problem is not None,
                      "no_file": bool(self.missing_files)}
             # Only the marks that are on: a screen stand-in in a test may not know them.
@@ -367,13 +401,22 @@ def choose_display_kind(kind: str, config: Config) -> str:
     return "none"
 
 
-def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | None]:
+def _event_stream(target: str | None) -> tuple[Emit | None, TextIO | None]:
     if not target:
         return None, None
     stream: TextIO = sys.stdout if target == "-" else open(  # noqa: SIM115 (closed at exit)
         target, "w", encoding="utf-8", buffering=1)
 
-    return EventRecorder(json_lines(stream, flush=True)), (None if target == "-" else stream)
+    return json_lines(stream, flush=True), (None if target == "-" else stream)
+
+
+def check_players(profile: Profile, players: tuple[str, ...]) -> None:
+    """A profile is for so many players: the config's `players` must fit (exit 2 if not)."""
+    if not profile.min_players <= len(players) <= profile.max_players:
+        span = (str(profile.min_players) if profile.min_players == profile.max_players
+                else f"{profile.min_players} to {profile.max_players}")
+        raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, not "
+                          f"{len(players)} (set `players` in the config)")
 
 
 def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | None,
@@ -461,11 +504,13 @@ def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: Di
                  oled_address=find_ssd1306(config.display), out=lambda line: log.info("%s", line))
 
 
-def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int:
+def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
+        profile: Profile | None = None) -> int:
     """`erabox run`. Returns the exit code.
 
     `observer` watches the running box (`erabox bench` runs in-process through it): its
-    `ready(box, pins)` is called on the main thread once the loop runs.
+    `ready(box, pins)` is called on the main thread once the loop runs. `profile`: the game
+    profile to play (`--game`, the config's `game`) instead of Time of Empires.
     """
     logging.basicConfig(
         level=os.environ.get("ERABOX_LOG", "INFO").upper(),
@@ -475,6 +520,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     _return_big_buffers_to_the_system()
     check_display_choice(args.display)  # a typo stops here, before any part starts
     config = load_config(args.config)
+    if profile is not None:
+        check_players(profile, config.players)
     script = read_script(args.script) if args.script else None
 
     _warn_undrawable_names(config)
@@ -487,7 +534,11 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     except BaseException:
         state_file.close()
         raise
-    events, events_file = _event_stream(args.events)
+    emit, events_file = _event_stream(args.events)
+    events = EventRecorder(emit) if emit is not None and profile is None else None
+    play_events = PlayRecorder(emit) if emit is not None and profile is not None else None
+    if profile is not None:
+        log.info("playing the game profile %s (%s)", profile.id, profile.source)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
     from erabox.adapters.buttons import Buttons, SimulatedButtons
@@ -530,7 +581,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
               events=events, observer=observer,
-              settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector())
+              settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector(),
+              profile=profile, play_events=play_events)
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
     # On simulated pins the buttons can be pressed by software too (`pins`).

@@ -27,8 +27,11 @@ from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import (
     Game,
     new_game,
+    next_deadline,
     opening,
     restore,
+    screen,
+    snapshot,
     snapshot_at_stop,
     step,
 )
@@ -138,6 +141,26 @@ class Driver:
         self.state.save(snapshot_at_stop(self.game, now))
         self.state.close()
 
+    # --- what the loop reads (the `GameDriver` seam, shared with a profile's `PlayDriver`) ---
+
+    def next_deadline(self, now: float) -> float | None:
+        return next_deadline(self.game, now)
+
+    def screen(self, now: float) -> Screen:
+        return screen(self.game, now)
+
+    def care_screen(self, shown: object) -> Screen | None:
+        """The box's own screens are what OLED care reads (None: not one of ours)."""
+        return shown if isinstance(shown, Screen) else None
+
+    def save_now(self, now: float) -> None:
+        self.state.save(snapshot(self.game, now))
+
+    @property
+    def contrast(self) -> int:
+        """The panel's contrast as the game runs it (the settings may change it)."""
+        return self.game.config.display.contrast
+
     # --- effects --------------------------------------------------------------------------------
 
     def apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:
@@ -204,6 +227,17 @@ class MemoryState:
 
     def load(self, config: Config) -> dict[str, Any] | None:
         return None if self.text is None else loads(self.text, config)
+
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
+        """`parse` of the text; an unusable one is dropped (a file would be moved aside)."""
+        if self.text is None:
+            return None
+        try:
+            return parse(self.text)
+        except ValueError as exc:
+            log.warning("saved game is unusable (%s); starting a new game", exc)
+            self.text = None
+            return None
 
     def save(self, snapshot: dict[str, Any]) -> None:
         self.text = dumps(snapshot)
