@@ -98,7 +98,7 @@ def test_a_saved_game_of_the_other_kind_is_moved_aside_not_resumed(tmp_path: Pat
     code, events, log = run_box(tmp_path, PLAYERS, script, "lords-of-xidit", "lx")
     assert code == 0, log
     assert "it holds a play of 'hadrians-wall', not of 'lords-of-xidit'" in log
-    assert [e["state"] for e in events if e["type"] == "state"][0] == "setup"
+    assert next(e["state"] for e in events if e["type"] == "state") == "setup"
 
     code, events, log = run_box(tmp_path, PLAYERS, script, None, "toe2")
     assert code == 0, log
