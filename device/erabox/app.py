@@ -54,14 +54,17 @@ from erabox.core.machine import (
     Game,
 )
 from erabox.core.model import (
+    Button,
+    Gesture,
     Input,
     Screen,
     Tick,
 )
-from erabox.core.profile import Profile
+from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
+from erabox.core.settings import apply as apply_settings
 from erabox.driver import Driver, json_lines
 from erabox.ports import (
     AudioPort,
@@ -195,26 +198,24 @@ class Box:
         profile: Profile | None = None,
         play_events: PlayRecorder | None = None,
         draw: Callable[[int], int] = system_draw,
+        find_profile: Callable[[str], Profile] | None = None,
+        profile_config: Config | None = None,
     ) -> None:
         """`profile`: play this game profile instead of Time of Empires (its event lines to
-        `play_events`; `draw` picks a "random" profile's start player)."""
+        `play_events`; `draw` picks a "random" profile's start player). `find_profile` loads
+        the profile the settings menu's "Game" names (`ProfileError` if it cannot)."""
         self.config = config
+        self._parts = (state_file, settings_file, audio, led, events, play_events, draw)
+        self.find_profile = find_profile
         self.collector = collector
         self.audio = audio
         self.screen_worker = screen_worker
         self.clock = clock
         self.observer = observer
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
-        self.driver: GameDriver
-        if profile is None:
-            self.driver = Driver(config, state=state_file, settings=settings_file, audio=audio,
-                                 led=led, show=self._show, events=events, observer=observer,
-                                 clock=clock, t0=clock())
-        else:  # the state file reads its record back through the play's own check
-            assert isinstance(state_file, RecordStore), state_file
-            self.driver = PlayDriver(config, profile, state=state_file, audio=audio, led=led,
-                                     show=self._show, events=play_events, draw=draw,
-                                     t0=clock())
+        self.driver: GameDriver = (self._own_game(clock()) if profile is None
+                                   else self._profile_game(profile_config or config, profile,
+                                                           clock()))
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.missing_files: list[str] = []  # configured sound files that cannot be read
@@ -222,6 +223,50 @@ class Box:
         # cues are handed to the mixer this long before they are due (0 without sound)
         self.lead_s = output_lead_s(config.audio) if audio is not None else 0.0
         self._last_now = -math.inf  # the latest `now` the game was given
+
+    def _own_game(self, t0: float) -> Driver:
+        """A driver for Time of Empires."""
+        state, settings, audio, led, events, _, _ = self._parts
+        return Driver(self.config, state=state, settings=settings, audio=audio, led=led,
+                      show=self._show, events=events, observer=self.observer,
+                      clock=self.clock, t0=t0)
+
+    def _profile_game(self, config: Config, profile: Profile, t0: float) -> PlayDriver:
+        """A driver for a game profile (the state file reads its record back through the
+        play's own check)."""
+        state, _, audio, led, _, play_events, draw = self._parts
+        assert isinstance(state, RecordStore), state
+        return PlayDriver(config, profile, state=state, audio=audio, led=led, show=self._show,
+                          events=play_events, draw=draw, t0=t0)
+
+    def _switch(self, name: str, now: float) -> None:
+        """Another game was chosen: "" Time of Empires (its settings menu open, where the
+        game is chosen), else the profile `name`, fresh either way."""
+        before = self.driver
+        if name == "":
+            log.info("the settings menu: choosing another game")
+            own = self._own_game(before.t0)
+            self.driver = own
+            own.start(now, fresh=True)
+            own.save_now(now)
+            own.step(Input(Button.ERA, Gesture.HOLD), now)  # the menu, as ERA held at setup
+            return
+        assert isinstance(before, Driver)
+        config = before.game.config  # the settings laid over the file: players, language
+        try:
+            if self.find_profile is None:
+                raise ConfigError("this box cannot look games up")
+            profile = self.find_profile(name)
+            check_players(profile, config.players)
+        except (ProfileError, ConfigError) as exc:
+            log.warning("cannot play the game %r (%s); Time of Empires goes on", name, exc)
+            return
+        log.info("playing the game profile %s (%s), chosen in the settings", profile.id,
+                 profile.source)
+        play = self._profile_game(config, profile, before.t0)
+        self.driver = play
+        play.start(now, fresh=True)
+        play.save_now(now)
 
     @property
     def game(self) -> Game:
@@ -264,8 +309,8 @@ class Box:
         return self._last_now
 
     def _loop(self) -> None:
-        driver = self.driver
         while True:
+            driver = self.driver  # the settings menu may switch games between two steps
             now = self._now()
             due = driver.next_deadline(now)
             handover = None if due is None else due - self.lead_s  # a cue goes early
@@ -322,6 +367,10 @@ class Box:
 
     def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
         self.driver.step(event, now, due)
+        wanted = self.driver.switch_to
+        if wanted is not None:
+            self.driver.switch_to = None
+            self._switch(wanted, now)
 
     def _power_cut(self, now: float) -> None:
         """A script's `restart`: silence, forget, and come back from the state file."""
@@ -408,6 +457,29 @@ def _event_stream(target: str | None) -> tuple[Emit | None, TextIO | None]:
         target, "w", encoding="utf-8", buffering=1)
 
     return json_lines(stream, flush=True), (None if target == "-" else stream)
+
+
+def _game_to_play(args: argparse.Namespace, config: Config, profile: Profile | None,
+                  settings_file: SettingsFile, find: Callable[[str], Profile]
+                  ) -> tuple[Profile | None, Config]:
+    """The game to play at start, and the config it runs with: `--game` wins; else the
+    settings menu's "Game" once chosen (a game that is gone: a warning, Time of Empires);
+    else the config's `game` (`profile`, already loaded)."""
+    chosen = None if getattr(args, "game", None) else settings_file.load(config)
+    played = config if chosen is None else apply_settings(config, chosen)
+    if chosen is not None and chosen.game != config.game:
+        profile = None
+        if chosen.game:
+            try:
+                profile = find(chosen.game)
+                check_players(profile, played.players)
+            except (ProfileError, ConfigError) as exc:
+                log.warning("the game chosen in the settings, %r, cannot be played (%s); "
+                            "playing Time of Empires", chosen.game, exc)
+                profile = None
+    elif profile is not None:
+        check_players(profile, played.players)
+    return profile, played
 
 
 def check_players(profile: Profile, players: tuple[str, ...]) -> None:
@@ -520,8 +592,6 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     _return_big_buffers_to_the_system()
     check_display_choice(args.display)  # a typo stops here, before any part starts
     config = load_config(args.config)
-    if profile is not None:
-        check_players(profile, config.players)
     script = read_script(args.script) if args.script else None
 
     _warn_undrawable_names(config)
@@ -534,9 +604,21 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     except BaseException:
         state_file.close()
         raise
+    # The games the settings menu offers: found now, handed to the core as data.
+    from erabox.profile_file import available_games, game_folders, load_game
+
+    folders = game_folders(config.source if config.source != "<defaults>" else None)
+    config = replace(config, games=tuple(available_games(folders)))
+    settings_file = SettingsFile(settings_path(state_path))
+    try:
+        profile, played = _game_to_play(args, config, profile, settings_file,
+                                        lambda name: load_game(name, folders))
+    except BaseException:
+        state_file.close()
+        raise
     emit, events_file = _event_stream(args.events)
-    events = EventRecorder(emit) if emit is not None and profile is None else None
-    play_events = PlayRecorder(emit) if emit is not None and profile is not None else None
+    events = EventRecorder(emit) if emit is not None else None
+    play_events = PlayRecorder(emit) if emit is not None else None
     if profile is not None:
         log.info("playing the game profile %s (%s)", profile.id, profile.source)
 
@@ -581,8 +663,9 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
               events=events, observer=observer,
-              settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector(),
-              profile=profile, play_events=play_events)
+              settings_file=settings_file, collector=LoopCollector(),
+              profile=profile, profile_config=played, play_events=play_events,
+              find_profile=lambda name: load_game(name, folders))
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
     # On simulated pins the buttons can be pressed by software too (`pins`).

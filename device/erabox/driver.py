@@ -93,14 +93,19 @@ class Driver:
         self.clock = clock  # only read for the observer's timestamps
         self.t0 = t0
         self.game: Game = new_game(config)
+        # The game the settings menu chose, once it closed on another game than this one
+        # (a profile's name or file): the box then plays that (`Box`).
+        self.switch_to: str | None = None
 
     # --- the game's life ------------------------------------------------------------------------
 
-    def start(self, now: float) -> None:
-        """Come back from the saved game, or start a fresh one (with the chosen settings)."""
+    def start(self, now: float, fresh: bool = False) -> None:
+        """Come back from the saved game, or start a fresh one (with the chosen settings);
+        `fresh`: a fresh one whatever was saved (another game was being played)."""
         chosen = None if self.settings is None else self.settings.load(self.config)
         # Checked against the cue list the era runs with (the settings can change its ticks).
-        saved = self.state.load(self.config if chosen is None else apply(self.config, chosen))
+        saved = None if fresh else self.state.load(
+            self.config if chosen is None else apply(self.config, chosen))
         if saved is None:
             self.game = new_game(self.config, settings=chosen)
             effects: tuple[Effect, ...] = opening(self.game, now)
@@ -114,7 +119,10 @@ class Driver:
 
     def step(self, event: Input | Tick, now: float, due: float | None = None) -> None:
         """One step of the game at `now`; `due` is the deadline that fired a `Tick`."""
+        in_menu = self.game.menu is not None
         self.game, effects = step(self.game, event, now)
+        if in_menu and self.game.menu is None and self.game.config.game:
+            self.switch_to = self.game.config.game  # the menu closed on a game profile
         if self.observer is not None:
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)

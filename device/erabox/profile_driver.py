@@ -29,6 +29,7 @@ from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import (
+    ChooseGame,
     Entered,
     Play,
     PlayEffect,
@@ -45,18 +46,19 @@ from erabox.ports import AudioPort, LedPort, RecordStore
 log = logging.getLogger("erabox")
 
 DURABLE_WAIT_S = 0.4  # as `erabox.driver.DURABLE_WAIT_S`
-Profiled = ShowPlay | Entered | Ranked  # the profile machine's own effects
+Profiled = ShowPlay | Entered | Ranked | ChooseGame  # the profile machine's own effects
 
 
 class GameDriver(Protocol):
     """What `Box` asks of the game it runs (Time of Empires' `Driver`, or `PlayDriver`)."""
 
     t0: float
+    switch_to: str | None  # another game wanted: a profile's name, "" Time of Empires
 
     @property
     def state(self) -> Any: ...
 
-    def start(self, now: float) -> None: ...
+    def start(self, now: float, fresh: bool = False) -> None: ...
 
     def step(self, event: Input | Tick, now: float, due: float | None = None) -> None: ...
 
@@ -129,6 +131,7 @@ class PlayDriver:
         self.t0 = t0
         self.players = config.players
         self.play: Play = new_play(profile, self.players)  # replaced by `start`
+        self.switch_to: str | None = None  # "": ERA held at setup, the box's menu wanted
 
     @property
     def state(self) -> RecordStore:
@@ -136,9 +139,10 @@ class PlayDriver:
 
     # --- the play's life --------------------------------------------------------------------
 
-    def start(self, now: float) -> None:
-        """Come back from the saved play, or start a fresh one (the start player drawn)."""
-        saved = self._state.load_as(self.parse)
+    def start(self, now: float, fresh: bool = False) -> None:
+        """Come back from the saved play, or start a fresh one (the start player drawn);
+        `fresh`: a fresh one whatever was saved."""
+        saved = None if fresh else self._state.load_as(self.parse)
         effects: tuple[PlayEffect, ...]
         if saved is None:
             self.play = new_play(self.profile, self.players, self.draw(len(self.players)))
@@ -229,6 +233,8 @@ class PlayDriver:
                 self.led.flash()
             elif isinstance(effect, Save):
                 self._state.save(effect.snapshot)
+            elif isinstance(effect, ChooseGame):
+                self.switch_to = ""
         shows = [e for e in effects if isinstance(e, ShowPlay)]
         if shows and self.show is not None:
             self.show(shows[-1].screen, now)

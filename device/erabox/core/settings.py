@@ -62,6 +62,8 @@ class Settings:
     brightness: int
     cue_led: bool
     guide: bool = True  # the preparation guide before each era
+    game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
+    games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -76,6 +78,7 @@ def defaults(config: Config) -> Settings:
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
+        games=config.games,
         **{field: keep.from_config(config) for field, keep in _stored()},
     )
 
@@ -161,11 +164,13 @@ def from_dict(data: object, config: Config) -> Settings:
     stored: dict[str, Any] = {}
     for field, keep in _stored():
         found = data.get(field, keep.absent)
+        if found is FROM_CONFIG:
+            found = keep.from_config(config)
         need(field, found is not None and keep.check(found), keep.expected)
         stored[field] = keep.read(found)
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
-        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), **stored,
+        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), games=config.games, **stored,
     )
 
 
@@ -188,10 +193,14 @@ class Menu:
 SAY_COLOUR = "colour"  # a player colour, translated
 SAY_LANGUAGE = "language"  # a language, in its own name
 SAY_WORD = "word"  # one of the item's `words`, by the strings key "value_<word>"
+SAY_GAME = "game"  # a game profile's name as is; "" is Time of Empires (translated)
 ON_OFF = ("on", "off")
 
 Value = Callable[[Settings, int], str]
 Change = Callable[[Settings, int, tuple[str, ...]], Settings]
+
+
+FROM_CONFIG = object()  # `Stored.absent`: a file without the key takes the config's value
 
 
 @dataclass(frozen=True)
@@ -199,7 +208,7 @@ class Stored:
     """How a one-value setting is kept: checked and read from the settings file (its key is
     the `Settings` field's name), taken from the config file as the default, laid over the
     config. `absent` is the value of a file written before the setting existed (None: the key
-    is required)."""
+    is required; FROM_CONFIG: the config's)."""
 
     check: Callable[[Any], bool]  # a value from the file that the box can use
     expected: str  # what the file should hold, for the error ("true or false", "0..60")
@@ -304,6 +313,15 @@ def _change_seat(settings: Settings, number: int, colours: tuple[str, ...]) -> S
     return replace(settings, seats=tuple(seats))
 
 
+def _change_game(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
+    """Time of Empires, then each game profile found, wrapping round."""
+    return replace(settings, game=_next(("", *settings.games), settings.game))
+
+
+def _is_game(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 255 and value.isprintable()
+
+
 def _change_mode(settings: Settings, number: int, _colours: tuple[str, ...]) -> Settings:
     modes = list(settings.modes)
     modes[number - 1] = Mode.INTRO if modes[number - 1] is Mode.REALTIME else Mode.REALTIME
@@ -349,6 +367,13 @@ ITEMS: tuple[MenuItem, ...] = (
     _switch("guide", "guide",
             Stored(_is_bool, "true or false", bool, lambda c: c.guide,
                    lambda c, on: replace(c, guide=on), absent=True)),
+    # The game played: chosen here, it starts (fresh) once the menu closes. Absent in a file
+    # written before profiles: the config's.
+    MenuItem("game", lambda s, _: s.game, _change_game, label="set_game", says=SAY_GAME,
+             note="note_game", field="game",
+             stored=Stored(_is_game, "a game's name (\"\" for Time of Empires)", str,
+                           lambda c: c.game, lambda c, g: replace(c, game=g),
+                           absent=FROM_CONFIG)),
     # The last two act on the menu itself (see `menu_step`).
     MenuItem("defaults", lambda s, _: "", _same, label="set_defaults", says="value_restore",
              note="note_defaults"),
