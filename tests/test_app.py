@@ -21,6 +21,7 @@ from erabox.app import Box, ScreenWorker, Stop
 from erabox.benchmarks.harness import TraceLog
 from erabox.core.config import parse_config
 from erabox.core.events import EventRecorder
+from erabox.core.machine import guide_steps
 from erabox.core.model import Phase
 from erabox.ui.render import render
 
@@ -165,7 +166,8 @@ def test_next_hold_pauses_and_press_resumes(rig: Rig) -> None:
     time.sleep(0.1)  # the stimulus: the finger is up for a moment before pressing again
     rig.press(17)
     rig.wait(lambda ev: (last_state(ev) or {}).get("state") == "running", "resumed")
-    assert rig.inputs() == [("era", "press"), ("next", "hold"), ("next", "press")]
+    assert rig.inputs() == [("era", "press"), ("next", "hold"), ("next", "release"),
+                            ("next", "press")]
     sounds = [e["sound"] for e in rig.events if e["type"] == "sound"]
     assert sounds == ["gong", "music_start", "music_pause", "music_resume"]
 
@@ -206,7 +208,8 @@ def test_a_5ms_glitch_is_not_a_press(rig: Rig) -> None:
 def test_next_press_in_setup_toggles_the_mode_on_screen(rig: Rig) -> None:
     wait_screen(rig, Phase.PREPARE)  # the era's setup opens on the preparation guide
     guide = [e for e in rig.events if e["type"] == "guide"]
-    for done in range(1, guide[0]["steps"] + 1):  # NEXT walks it to the setup screen
+    assert (guide[0]["part"], guide[0]["what"]) == ("game", "players")  # the game's setup first
+    for done in range(1, len(guide_steps(rig.box.game)) + 1):  # NEXT walks it to the setup
         rig.press(17)
         rig.wait(lambda ev, n=done: len(rig.inputs()) == n, f"press {done}")
     wait_screen(rig, Phase.SETUP)

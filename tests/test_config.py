@@ -33,6 +33,8 @@ BAD_VALUES: dict[str, list[str]] = {
     "players": ['["red"]', '["a", "b", "c", "d", "e"]', '["red", "red"]', '["red", 3]',
                 '["red", " "]', '"red"'],
     "default_mode": ['"fast"', "true"],
+    "keep_score": ['"yes"', "1", "[]"],
+    "points_entry": ['"total"', "true", '["steps"]'],
     "state_file": ["3", "[]"],
     "game": ["3", "[]", "true"],
     "realtime.length_s": ["-3", "0", '"540"', "true", "100000"],

@@ -10,7 +10,7 @@ from erabox.core.gestures import GestureRecogniser
 from erabox.core.model import Button, Gesture, Input
 
 NEXT, ERA, BOTH, UP, DOWN = Button.NEXT, Button.ERA, Button.BOTH, Button.VOL_UP, Button.VOL_DOWN
-PRESS, HOLD = Gesture.PRESS, Gesture.HOLD
+PRESS, HOLD, RELEASE = Gesture.PRESS, Gesture.HOLD, Gesture.RELEASE
 
 
 # --- the pure recogniser ------------------------------------------------------------------------
@@ -60,7 +60,13 @@ def test_hold_fires_once_at_threshold_and_not_on_release() -> None:
 
 def test_release_exactly_at_the_hold_time_is_a_hold() -> None:
     out = run(recogniser(hold_s=0.5, bounce_s=0.0), tap(NEXT, 0.0, 0.5), until=1.0)
-    assert out == [(0.5, Input(NEXT, HOLD))]
+    assert out == [(0.5, Input(NEXT, HOLD)), (0.5, Input(NEXT, RELEASE))]
+
+
+def test_next_let_go_after_its_hold_fires_release_at_the_let_go() -> None:
+    """The points entry times a NEXT hold's ramp from its hold to its release."""
+    out = run(recogniser(), tap(NEXT, 1.0, 2.5), until=9.0)
+    assert out == [(1.8, Input(NEXT, HOLD)), (3.5, Input(NEXT, RELEASE))]
 
 
 def test_release_just_before_threshold_is_a_press_though_confirmed_after_it() -> None:
@@ -98,15 +104,21 @@ def test_both_fires_once_and_suppresses_single_gestures() -> None:
     assert run(r, edges, until=9.0) == [(3.3, Input(BOTH, HOLD))]
 
 
-def test_both_let_go_early_fires_nothing_at_all() -> None:
+def test_both_let_go_early_is_a_short_chord_and_nothing_else() -> None:
     edges = [(0.0, ERA, True), (0.1, NEXT, True), (1.0, NEXT, False), (2.0, ERA, False)]
-    assert run(recogniser(), edges, until=9.0) == []
+    assert run(recogniser(), edges, until=9.0) == [(2.0, Input(BOTH, PRESS))]
+
+
+def test_a_chord_begun_after_a_hold_fired_is_not_a_short_chord() -> None:
+    edges = [(0.0, ERA, True), (1.0, NEXT, True), (1.5, NEXT, False), (2.0, ERA, False)]
+    assert run(recogniser(), edges, until=9.0) == [(0.8, Input(ERA, HOLD))]
 
 
 def test_hold_that_fired_before_the_second_button_stays_fired() -> None:
     edges = [(0.0, NEXT, True), (1.0, ERA, True), (4.5, NEXT, False), (4.6, ERA, False)]
     out = run(recogniser(), edges, until=9.0)
-    assert out == [(0.8, Input(NEXT, HOLD)), (4.0, Input(BOTH, HOLD))]
+    assert out == [(0.8, Input(NEXT, HOLD)), (4.0, Input(BOTH, HOLD)),
+                   (4.5, Input(NEXT, RELEASE))]
 
 
 def test_second_button_down_just_before_threshold_blocks_the_hold() -> None:
@@ -119,7 +131,7 @@ def test_second_button_down_just_before_threshold_blocks_the_hold() -> None:
     assert r.advance(0.81) == []
     r.edge(ERA, False, 1.0)
     r.edge(NEXT, False, 1.1)
-    assert r.advance(9.0) == []
+    assert r.advance(9.0) == [(1.1, Input(BOTH, PRESS))]  # a short chord, no hold
 
 
 def test_chord_fires_once_even_if_re_pressed() -> None:
@@ -139,14 +151,16 @@ def test_each_new_chord_can_fire_both_again() -> None:
 def test_released_half_of_a_chord_is_free_again_after_both_are_up() -> None:
     edges = [(0.0, NEXT, True), (0.1, ERA, True), (0.5, ERA, False), (0.6, NEXT, False),
              *tap(ERA, 1.0, 0.1)]
-    assert run(recogniser(), edges, until=9.0) == [(1.1, Input(ERA, PRESS))]
+    assert run(recogniser(), edges, until=9.0) == [(0.6, Input(BOTH, PRESS)),
+                                                   (1.1, Input(ERA, PRESS))]
 
 
 def test_volume_buttons_press_and_hold_and_take_no_part_in_chords() -> None:
     edges = [(0.0, NEXT, True), *tap(UP, 0.1, 0.1), (0.3, DOWN, True), (1.5, DOWN, False),
              (2.0, NEXT, False)]
     out = run(recogniser(), edges, until=9.0)
-    assert out == [(0.2, Input(UP, PRESS)), (0.8, Input(NEXT, HOLD)), (1.1, Input(DOWN, HOLD))]
+    assert out == [(0.2, Input(UP, PRESS)), (0.8, Input(NEXT, HOLD)), (1.1, Input(DOWN, HOLD)),
+                   (2.0, Input(NEXT, RELEASE))]  # only NEXT has a release
 
 
 def test_button_down_at_start_is_ignored_until_released() -> None:
@@ -256,7 +270,8 @@ def test_chattering_presses_give_one_gesture_each(
             t += pulse
         if abs(t - down_at - hold_s) < 1e-6:
             return  # a float tie at the threshold says nothing
-        expected.append(Input(NEXT, HOLD if t - down_at >= hold_s else PRESS))
+        held = t - down_at >= hold_s
+        expected += [Input(NEXT, HOLD), Input(NEXT, RELEASE)] if held else [Input(NEXT, PRESS)]
         t += 0.05  # rest between presses, longer than the debounce
     out = run(recogniser(hold_s=hold_s, bounce_s=0.02), edges, until=t + 5)
     assert [g for _, g in out] == expected

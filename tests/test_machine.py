@@ -20,6 +20,7 @@ from erabox.core.machine import (
     Game,
     describe,
     elapsed,
+    guide_steps,
     next_deadline,
     screen,
     screen_kind,
@@ -174,15 +175,16 @@ def check_setup_era_hold(t: Table) -> None:
 
 
 def check_prepare_next_press(t: Table) -> None:
-    # The guide: the next step of the era's preparation; the last one leads to the setup.
-    count = screen(t.game, t.now).guide_position
-    assert count is not None and count[0] == 1
+    # The guide: the next step (Era I: the game's setup, then the era's preparation); the
+    # last one leads to the setup.
+    count = len(guide_steps(t.game))
+    assert screen(t.game, t.now).guide_position == (1, count if t.game.era > 1 else 11)
     keys = []
-    for _ in range(count[1]):
+    for _ in range(count):
         keys.append(screen(t.game, t.now).guide_step)
         effects = t.do(N, P)
         assert noises(effects) == []
-    assert len(set(keys)) == count[1]
+    assert len(set(keys)) == count
     assert screen_kind(t.game) is Phase.SETUP and t.game.mode is CFG.default_mode
 
 
@@ -228,9 +230,12 @@ def check_running_next_press(t: Table) -> None:
 
 
 def check_running_next_hold(t: Table) -> None:
+    t.do(N, P)  # "hold NEXT to pause" shows; the hold that follows pauses, and the hint goes
+    assert screen(t.game, t.now).prompt is Prompt.PAUSE_HINT
     held = elapsed(t.game, t.now)
     effects = t.do(N, H)
     assert state_name(t.game) is Phase.PAUSED
+    assert screen(t.game, t.now).prompt is None
     assert music(effects) == [MusicAction.PAUSE]
     assert sounds(effects) == []
     t.wait(1000)  # longer than the whole era: nothing fires while paused
@@ -309,7 +314,7 @@ def check_scoring_era_press(t: Table) -> None:
     t.do(N, P)
     effects = t.do(E, P)
     shown = screen(t.game, t.now)
-    assert (shown.scoring_step, shown.player, shown.value) == (0, PLAYERS[1], 0)
+    assert (shown.era_total, shown.player, shown.value) == (True, PLAYERS[1], 0)
     assert dict(shown.totals)[PLAYERS[0]] == 1
     assert noises(effects) == []
     t.finish_scoring()  # and after the checklist and the standings: the next era
@@ -591,6 +596,7 @@ def test_scoring_of_era_three_then_era_press_is_game_over() -> None:
 
 def test_scoring_checklist_steps_stay_in_the_checklist() -> None:
     t = reach("scoring")
+    t.game = replace(t.game, entry=replace(t.game.entry, by_step=True))  # entered per step
     seen = []
     for _ in range(30):
         seen.append(screen(t.game, t.now).scoring_step)

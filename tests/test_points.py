@@ -22,13 +22,13 @@ def gestures_for(n: int) -> list[Input]:
 
 def test_fifteen_points_take_four_gestures() -> None:
     sheet = scores.blank(3)
-    entry = Entry(era=1)
+    entry = Entry(era=1, by_step=False)
     gestures = gestures_for(15)
     for g in gestures:
         entry, sheet, _ = entry_step(entry, sheet, g)
     assert len(gestures) <= 4
-    assert sheet.points[0][0] == (15, 0, 0)
-    assert scores.where(entry, 3) == (0, 1)  # on to the next player
+    assert sheet.points[0][scores.ERA_TOTAL] == (15, 0, 0)
+    assert scores.where(entry, 3) == (scores.ERA_TOTAL, 1)  # on to the next player
 
 
 def play_era(entry: Entry, sheet: scores.Sheet, numbers: list[int]
@@ -67,18 +67,18 @@ def test_steps_without_points_are_shown_not_asked() -> None:
 
 def test_undo_clears_then_goes_back_to_correct_the_previous_number() -> None:
     sheet = scores.blank(2)
-    entry = Entry(era=1)
+    entry = Entry(era=1, by_step=False)
     for g in gestures_for(7):
         entry, sheet, _ = entry_step(entry, sheet, g)
     entry, sheet, _ = entry_step(entry, sheet, Input(N, P))
     entry, sheet, out = entry_step(entry, sheet, Input(E, H))  # clears the number
     assert (entry.value, out) == (0, Outcome.UNDONE)
     entry, sheet, out = entry_step(entry, sheet, Input(E, H))  # back to player 0's 7
-    assert scores.where(entry, 2) == (0, 0) and entry.value == 7
+    assert scores.where(entry, 2) == (scores.ERA_TOTAL, 0) and entry.value == 7
     assert scores.totals(sheet) == (0, 0)  # being corrected: not counted twice
     entry, sheet, _ = entry_step(entry, sheet, Input(N, P))
     entry, sheet, _ = entry_step(entry, sheet, Input(E, P))
-    assert sheet.points[0][0] == (8, 0)
+    assert sheet.points[0][scores.ERA_TOTAL] == (8, 0)
 
 
 def test_dial_counts_both_ways_never_below_zero() -> None:
@@ -100,8 +100,8 @@ def test_a_tie_for_first_is_settled_by_buildings_asked_of_the_tied_only() -> Non
     outcome = Outcome.NONE
     for era in range(1, ERAS + 1):
         # players 0 and 2 end level (20 each), player 1 behind
-        numbers = [5, 1, 5] + [0] * 3 * 3 if era < 3 else [10, 1, 10] + [0] * 9 + [12, 14]
-        _, sheet, outcome = play_era(Entry(era=era), sheet, numbers)
+        numbers = [5, 1, 5] if era < 3 else [10, 1, 10, 12, 14]
+        _, sheet, outcome = play_era(Entry(era=era, by_step=False), sheet, numbers)
     assert outcome is Outcome.GAME_OVER
     assert scores.totals(sheet) == (20, 3, 20)
     assert sheet.buildings == (12, None, 14)  # player 1 was never asked

@@ -4,9 +4,14 @@ copied from the code."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from erabox.core.prep import PrepStep, steps
+from erabox.core.config import DEFAULT_PLAYERS, Config
+from erabox.core.machine import guide_steps, new_game, screen, screen_kind, step
+from erabox.core.model import Button, Gesture, Input, Mode, Phase
+from erabox.core.prep import Part, PrepStep, era_steps, game_setup, position, steps
 
 REMOVE = {"prep_remove_cards", "prep_remove_leaders"}
 
@@ -78,3 +83,79 @@ def test_era_3_four_players() -> None:
 def test_more_players_only_adds_the_extra_leader(era: int) -> None:
     assert steps(era, 2) == steps(era, 3)
     assert len(steps(era, 4)) == len(steps(era, 3)) + 1
+
+
+# --- the game's setup (before Era I) and the introductory era's own steps ----------------------
+
+GAME_ORDER = ["setup_players", "setup_wonders", "setup_terrain", "setup_technology",
+              "setup_leader_decks", "setup_effect_tiles", "setup_player_board",
+              "setup_player_cards", "setup_resources", "setup_birth"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", [Mode.REALTIME, Mode.INTRO])
+def test_a_new_game_opens_on_its_setup_for_the_player_count_then_era_1(
+        players: int, mode: Mode) -> None:
+    guide = steps(1, players, mode, first=True)
+    setup = [s for s in guide if s.part is Part.GAME]
+    assert guide[:len(setup)] == tuple(setup) == game_setup(players)  # the setup comes first
+    keys = [s.key for s in setup]
+    # the player count first (settings change it), the birth of the empire last
+    assert keys[0] == "setup_players" and keys[-1] == "setup_birth"
+    assert [s.n for s in setup if s.key in ("setup_players", "setup_terrain")] == [players] * 2
+    # the leader effect tile of the rightmost column: 4 players only, after the other three
+    assert ("setup_extra_effect" in keys) is (players == 4)
+    if players == 4:
+        assert keys[keys.index("setup_effect_tiles") + 1] == "setup_extra_effect"
+    assert [k for k in keys if k != "setup_extra_effect"] == GAME_ORDER
+    # then Era I's own preparation, in its mode
+    assert guide[len(setup):] == era_steps(1, players, mode)
+    assert position(guide, 0) == (1, len(setup))
+    assert position(guide, len(setup)) == (1, len(guide) - len(setup))
+
+
+@pytest.mark.parametrize("era", [1, 2, 3])
+def test_the_game_setup_is_only_before_era_1(era: int) -> None:
+    assert all(s.part is Part.ERA for s in steps(era, 4, first=era > 1))
+    assert (steps(era, 3, first=True) != steps(era, 3)) is (era == 1)
+
+
+@pytest.mark.parametrize("era", [1, 2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_introductory_era_has_its_own_hourglasses_and_era_1_its_start_player(
+        era: int, players: int) -> None:
+    real = [s.key for s in steps(era, players, Mode.REALTIME)]
+    intro = [s.key for s in steps(era, players, Mode.INTRO)]
+    assert "prep_hourglasses" in real and "prep_hourglasses_intro" not in real
+    assert "prep_hourglasses" not in intro
+    expected = [k if k != "prep_hourglasses" else "prep_hourglasses_intro" for k in real]
+    if era == 1:  # the oldest player takes the box, right after the hourglasses
+        at = expected.index("prep_hourglasses_intro") + 1
+        expected.insert(at, "prep_oldest_holds_box")
+    assert intro == expected
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", [Mode.REALTIME, Mode.INTRO])
+def test_a_fresh_box_walks_the_first_game_guide_then_each_era_its_own(
+        players: int, mode: Mode) -> None:
+    config = Config(players=DEFAULT_PLAYERS[:players], default_mode=mode)
+    game = new_game(config)
+    guide = guide_steps(game)
+    first = screen(game, 0.0)
+    assert (first.guide_step, first.guide_n, first.guide_part) == ("setup_players", players,
+                                                                  "game")
+    assert guide == steps(1, players, mode, first=True)
+    shown = []
+    for _ in range(len(guide)):  # NEXT through the game's setup and Era I's preparation
+        shown.append(screen(game, 0.0).guide_step)
+        game, _ = step(game, Input(Button.NEXT, Gesture.PRESS), 0.0)
+    assert shown == [s.key for s in guide] and screen_kind(game) is Phase.SETUP
+    # one hold skips the whole guide; ERA starts the era in its mode from any step
+    skipped, _ = step(new_game(config), Input(Button.NEXT, Gesture.HOLD), 0.0)
+    assert screen_kind(skipped) is Phase.SETUP
+    started, _ = step(new_game(config), Input(Button.ERA, Gesture.PRESS), 0.0)
+    assert started.phase is (Phase.INTRO_ROUND if mode is Mode.INTRO else Phase.LEAD_IN)
+    # Era II's setup opens on its own preparation only
+    later = replace(game, era=2, guide=0)
+    assert guide_steps(later) == steps(2, players, mode)

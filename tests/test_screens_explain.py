@@ -82,7 +82,7 @@ def test_a_quiet_box_marks_every_screen(table: Callable[..., Table]) -> None:
 
 
 def test_the_checklist_ends_in_the_standings(table: Callable[..., Table]) -> None:
-    t: Table = table(Config())
+    t: Table = table(Config(points_entry="steps"))
     t.close_guide()
     t.do(N)
     t.do(E)

@@ -47,7 +47,10 @@ def test_an_empty_script_is_no_input() -> None:
 BAD_LINES = {
     "unknown button": "5 start press",
     "bad gesture": "5 next click",
-    "both press": "5 both press",
+    "a release": "5 next release",
+    "a hold held on too long": "5 next hold 61",
+    "held on a negative time": "5 next hold -1",
+    "era held on": "5 era hold 2",
     "times out of order": "0.5 era press",
     "negative time": "-1 era press",
     "no time": "era press",
@@ -69,6 +72,16 @@ def test_a_bad_line_names_file_and_line(problem: str) -> None:
     assert BAD_LINES[problem].strip() in str(caught.value)
 
 
+def test_next_hold_is_let_go_at_once_or_after_the_seconds_it_is_held_on() -> None:
+    lines = parse_script("1 next hold\n2 next hold 1.5\n3.5 both press\n")
+    assert [(line.at, line.action) for line in lines] == [
+        (1.0, Input(Button.NEXT, Gesture.HOLD)), (1.0, Input(Button.NEXT, Gesture.RELEASE)),
+        (2.0, Input(Button.NEXT, Gesture.HOLD)), (3.5, Input(Button.NEXT, Gesture.RELEASE)),
+        (3.5, Input(Button.BOTH, Gesture.PRESS))]
+    with pytest.raises(ScriptError, match="backwards"):  # a press while NEXT is still held
+        parse_script("2 next hold 1.5\n3 era press\n")
+
+
 def test_script_error_is_a_value_error() -> None:
     assert issubclass(ScriptError, ValueError)
 
@@ -79,7 +92,7 @@ def simulate(script: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("problem", ["unknown button", "times out of order", "bad gesture",
-                                     "both press"])
+                                     "a release"])
 def test_simulate_refuses_a_bad_script_from_stdin_and_runs_nothing(problem: str) -> None:
     done = simulate(f"0 next press\n1 era press\n{BAD_LINES[problem]}\n", "--script", "-")
     assert done.returncode == 2
@@ -89,7 +102,7 @@ def test_simulate_refuses_a_bad_script_from_stdin_and_runs_nothing(problem: str)
 
 
 @pytest.mark.parametrize("problem", ["unknown button", "times out of order", "bad gesture",
-                                     "both press"])
+                                     "a release"])
 def test_simulate_refuses_a_bad_script_file_and_runs_nothing(problem: str,
                                                              tmp_path: Path) -> None:
     path = tmp_path / "game.txt"

@@ -22,6 +22,7 @@ from erabox.core.model import (
     SaveSettings,
     SetVolume,
 )
+from erabox.ui.layout import layout
 
 CFG = Config()
 COLOURS = s.palette(CFG)
@@ -92,6 +93,27 @@ def test_menu_buttons_walk_change_restore_and_close() -> None:
     assert s.menu_step(s.Menu(item=3), d, COLOURS, d, DONE) == (None, d)
     done_at = s.items(d).index("done")
     assert s.menu_step(s.Menu(item=done_at), d, COLOURS, d, ERA) == (None, d)
+
+
+def test_a_seat_that_takes_another_seats_colour_says_so_on_screen() -> None:
+    d = s.defaults(CFG)  # red, blue, green, yellow
+    seat1 = s.items(d).index("seat1")
+    menu, chosen = s.menu_step(s.Menu(item=seat1), d, COLOURS, d, ERA)  # red -> blue
+    assert chosen.seats[:2] == ("blue", "red") and menu == s.Menu(item=seat1, note="swapped_2")
+    menu, _ = s.menu_step(menu, chosen, COLOURS, d, NEXT)  # the note goes with a press
+    assert menu is not None and menu.note is None
+    lone = replace(d, seats=("red", "blue"))  # green is free: no swap, no note
+    menu, free = s.menu_step(s.Menu(item=s.items(lone).index("seat2")), lone, COLOURS, lone, ERA)
+    assert free.seats == ("red", "green") and menu is not None and menu.note is None
+    game = replace(new_game(CFG), menu=s.Menu(item=seat1, note="swapped_2"))
+    texts = [getattr(i, "source", "") for i in layout(screen(game, 0.0)).items]
+    assert "swapped with seat 2" in texts
+
+
+def test_a_release_changes_nothing_in_the_menu() -> None:
+    d = s.defaults(CFG)
+    release = Input(Button.NEXT, Gesture.RELEASE)
+    assert s.menu_step(s.Menu(item=2), d, COLOURS, d, release) == (s.Menu(item=2), d)
 
 
 def test_settings_round_trip_and_bad_files_are_refused() -> None:

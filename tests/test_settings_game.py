@@ -186,7 +186,7 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
     # green, the colour nobody plays tonight, never gets the box
 
     # Era II, introductory too; a power cut at round 4.
-    for _ in range(3 * 4 + 2 + 1):  # 0 points for everyone; the standings
+    for _ in range(3 + 1):  # 0 points for everyone (era totals); the standings
         state = t.do(E)
     assert (state["state"], state["era"], state["mode"]) == ("setup", 2, "intro")
     state = t.do(E)

@@ -26,13 +26,15 @@ FIELDS = {
     "sound": {"sound", "era"},
     "prompt": {"prompt"},
     "input": {"button", "gesture"},
-    "guide": {"era", "step", "steps", "what", "n"},
+    "guide": {"era", "part", "step", "steps", "what", "n"},
     "points": {"era", "step", "player", "points", "total"},
     "standings": {"era", "places"},
     "buildings": {"era", "player", "buildings"},
     "ranking": {"era", "places", "winners"},
+    "entry": {"era", "gestures", "button_s"},
 }
-SCORES = {"points", "standings", "buildings", "ranking"}  # only once points are entered
+# only once points are entered
+SCORES = {"points", "standings", "buildings", "ranking", "entry"}
 STATES = {"setup", "lead_in", "running", "paused", "intro_round", "scholars", "scoring",
           "game_over", "confirm"}
 SOUNDS = {"gong", "cry", "tick", "music_start", "music_stop", "music_pause", "music_resume"}
@@ -85,12 +87,10 @@ def test_entered_points_standings_and_ranking_are_reported() -> None:
 
     for era in (1, 2, 3):
         t = max(t, (era - 1) * 600.0) + LEAD_IN + LENGTH + 1
-        lines.append(f"{t} next hold")  # red: 5 in Destruction
+        lines.append(f"{t} next hold")  # red: 5 for the era (era totals, the default)
         add("next press")  # 6
         add("era press")
         add("era press")  # blue: 0
-        for _ in range(2 * 3 + 2):  # the other steps: 0 each, and the two shown steps
-            add("era press")
         add("era press")  # the standings
         if era < 3:
             add("era press")  # start the next era at once
@@ -101,7 +101,7 @@ def test_entered_points_standings_and_ranking_are_reported() -> None:
                           str(t + 1))
     points = [e for e in events if e["type"] == "points"]
     assert [(e["era"], e["step"], e["player"], e["points"]) for e in points[:2]] == [
-        (1, 1, "red", 6), (1, 1, "blue", 0)]
+        (1, None, "red", 6), (1, None, "blue", 0)]
     assert [e["total"] for e in points if e["player"] == "red" and e["points"]] == [6, 12, 18]
     standings = [e for e in events if e["type"] == "standings"]
     assert [e["era"] for e in standings] == [1, 2, 3]
@@ -110,6 +110,9 @@ def test_entered_points_standings_and_ranking_are_reported() -> None:
     (ranking,) = [e for e in events if e["type"] == "ranking"]
     assert ranking["winners"] == ["red"]
     assert [e for e in events if e["type"] == "buildings"] == []  # no tie: nobody asked
+    # each era's scoring: a hold, a press and three ERA presses; 0.8 s for the hold
+    assert [(e["era"], e["gestures"], e["button_s"]) for e in events
+            if e["type"] == "entry"] == [(era, 5, 1.8) for era in (1, 2, 3)]
 
 
 def test_a_state_line_only_when_something_but_elapsed_changed() -> None:

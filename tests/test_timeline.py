@@ -73,10 +73,10 @@ class Script:
         return self.at(self.t + wait, what)
 
     def score(self, wait: float, players: int, final: bool = False) -> Script:
-        """ERA presses through a whole scoring entering 0 points: every asked player and
-        shown step, the standings; after Era III the tie-break (all tied at 0: everyone's
+        """ERA presses through a whole scoring entering 0 points (as era totals, the default):
+        every player, the standings; after Era III the tie-break (all tied at 0: everyone's
         buildings). The first press after `wait`, the others 0.1 s apart."""
-        presses = len(positions(players)) + 1 + (players if final else 0)
+        presses = len(positions(players, by_step=False)) + 1 + (players if final else 0)
         self.then(wait, "era press")
         for _ in range(presses - 1):
             self.at(round(self.t + 0.1, 3), "era press")  # on the events' millisecond grid

@@ -498,7 +498,7 @@ def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | Non
     from erabox.adapters.buttons import act_out
 
     def play() -> None:
-        for line in lines:
+        for at, line in enumerate(lines):
             delay = box.ready_at + line.at - box.clock()
             if delay > 0 and stop.wait(delay):
                 return
@@ -509,7 +509,12 @@ def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | Non
             if isinstance(action, Restart):
                 box.post(PowerCut())
             else:
-                act_out(action, pins, box.post)
+                # A NEXT hold is kept on until its release line (`next hold <held>`).
+                after = lines[at + 1] if at + 1 < len(lines) else None
+                held = after.at - line.at if after is not None and action == Input(
+                    Button.NEXT, Gesture.HOLD) and after.action == Input(
+                    Button.NEXT, Gesture.RELEASE) else 0.0
+                act_out(action, pins, box.post, held)
 
     thread = threading.Thread(target=play, name="erabox-script", daemon=True)
     thread.start()

@@ -210,8 +210,9 @@ class SimulatedInput(InputSource, Protocol):
         """Let the pin of `button` go high again (BOTH: NEXT and ERA)."""
         ...
 
-    def perform(self, gesture: Input) -> threading.Thread:
-        """Act out `gesture` on the simulated pins; returns the thread that releases them."""
+    def perform(self, gesture: Input, held_s: float = 0.0) -> threading.Thread:
+        """Act out `gesture` on the simulated pins (a hold kept on `held_s` past its
+        threshold); returns the thread that releases them."""
         ...
 
 

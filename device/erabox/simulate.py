@@ -35,7 +35,7 @@ class Simulation:
         self.on_event = on_event
         self.on_screen = on_screen
         self.now = 0.0
-        self.recorder = EventRecorder(on_event)
+        self.recorder = EventRecorder(on_event, config.buttons.hold_s)
         self.state = MemoryState()
         self.settings = MemorySettings()
         self._screens = ChangedOnly[Screen]()

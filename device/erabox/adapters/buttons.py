@@ -269,19 +269,25 @@ class SimulatedButtons(Buttons):
         thread.start()
         return thread
 
-    def perform(self, gesture: Input) -> threading.Thread:
+    def perform(self, gesture: Input, held_s: float = 0.0) -> threading.Thread:
         """Act out a script gesture on the mock pins, as `erabox run --script` does (docs/run.md).
 
-        press: pin low for 0.1 s; hold: low for `hold_s` + 0.1 s; both hold: NEXT and ERA low
-        for `both_s` + 0.1 s. Returns the thread that releases the pins.
+        press: pin low for 0.1 s; hold: low for `hold_s` + 0.1 s, or `held_s` past `hold_s`
+        when longer (its release follows by itself: a `release` gesture drives nothing);
+        both hold: NEXT and ERA low for `both_s` + 0.1 s; both press: NEXT and ERA low for
+        0.1 s. Returns the thread that releases the pins.
         """
         if gesture.button is Button.BOTH:
-            if gesture.gesture is not Gesture.HOLD:
-                raise ValueError("'both' only takes 'hold'")
-            return self.drive(Button.BOTH, self.config.both_s + SCRIPT_MARGIN_S)
+            length = SCRIPT_PRESS_S if gesture.gesture is Gesture.PRESS else \
+                self.config.both_s + SCRIPT_MARGIN_S
+            return self.drive(Button.BOTH, length)
+        if gesture.gesture is Gesture.RELEASE:  # the hold's own release comes by itself
+            done = threading.Thread(target=lambda: None, name="erabox-release", daemon=True)
+            done.start()
+            return done
         if gesture.gesture is Gesture.PRESS:
             return self.drive(gesture.button, SCRIPT_PRESS_S)
-        return self.drive(gesture.button, self.config.hold_s + SCRIPT_MARGIN_S)
+        return self.drive(gesture.button, self.config.hold_s + max(SCRIPT_MARGIN_S, held_s))
 
     def _mock_pins(self, button: Button) -> list[Any]:
         wanted = CHORD if button is Button.BOTH else (button,)
@@ -292,13 +298,13 @@ class SimulatedButtons(Buttons):
 
 
 def act_out(gesture: Input, pins: SimulatedInput | None,
-            post: Callable[[Input], None]) -> None:
+            post: Callable[[Input], None], held_s: float = 0.0) -> None:
     """Act out `gesture` on the simulated pins, so it goes through gpiozero like a finger;
     hand it over with `post` instead when there are none (the pins are real: software cannot
-    push a real button) or the button is not fitted. Used by `--script` and the terminal
-    keys."""
+    push a real button) or the button is not fitted. `held_s`: how long a hold is kept on past
+    its threshold. Used by `--script` and the terminal keys."""
     wanted = CHORD if gesture.button is Button.BOTH else (gesture.button,)
     if pins is not None and all(b in pins.fitted for b in wanted):
-        pins.perform(gesture)
+        pins.perform(gesture, held_s)
     else:
         post(gesture)

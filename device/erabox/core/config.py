@@ -30,6 +30,7 @@ MUSIC_KINDS = ("loop", "track")
 # positioned at running time; "synth": the short synthesised loops everywhere (~20 MB less
 # on the SD card: the scores may then be deleted).
 MUSIC_STYLES = ("score", "synth")
+POINTS_ENTRIES = ("totals", "steps")  # era totals (the default) or per scoring step
 
 
 class ConfigError(ValueError):
@@ -132,6 +133,10 @@ class Config:
     era_modes: tuple[Mode, ...] = ()  # each era's mode when set up; () = `default_mode`
     cue_led: bool = True  # flash the cue LED (when one is fitted)
     guide: bool = True  # show the preparation guide before each era's action phase
+    # Victory points (docs/behaviour.md): kept on the box at all, and entered as era totals
+    # ("totals": one number per player and era) or per step of the scoring checklist.
+    keep_score: bool = True
+    points_entry: str = "totals"
 
 
 class _Table:
@@ -195,6 +200,14 @@ class _Table:
         if value not in choices:
             raise self.fail(key, "one of " + ", ".join(repr(c) for c in choices))
         return str(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.fail(key, "true or false")
+        return value
 
     def text(self, key: str, default: str) -> str:
         value = self.get(key)
@@ -282,6 +295,8 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
     default_mode = Mode(top.choice("default_mode", d.default_mode.value,
                                    tuple(m.value for m in Mode)))
     state_file = path(top, "state_file")
+    keep_score = top.flag("keep_score", d.keep_score)
+    points_entry = top.choice("points_entry", d.points_entry, POINTS_ENTRIES)
     game = top.text("game", d.game)
     if game.endswith(".toml"):  # a file, like the other paths: beside the config
         game = path(top, "game")
@@ -369,7 +384,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
     return Config(
         language=language, players=players, default_mode=default_mode, state_file=state_file,
         game=game, realtime=realtime, intro=intro, audio=audio, display=display, buttons=buttons,
-        source=source,
+        source=source, keep_score=keep_score, points_entry=points_entry,
     )
 
 

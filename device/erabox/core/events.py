@@ -9,23 +9,42 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .config import ButtonsConfig
 from .machine import Game, describe, guide_steps, in_guide
-from .model import Effect, Input, Music, PlaySound, Scored, ShowPrompt, Standings
+from .model import Effect, Gesture, Input, Music, PlaySound, Scored, ShowPrompt, Standings
+from .prep import position
 
 Emit = Callable[[dict[str, Any]], None]
+TAP_S = 0.25  # a press, counted as button time in `entry` lines (docs/simulate.md)
 
 
 class EventRecorder:
     """Builds event dicts. A `state` event is emitted when any field but `elapsed` changes."""
 
-    def __init__(self, emit: Emit) -> None:
+    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
         self._emit = emit
         self._last_state: dict[str, Any] | None = None
         self._last_guide: tuple[int, int] | None = None
+        # an era's scoring: its era, gestures and seconds of button time so far (None: not
+        # scoring), and when the NEXT hold being timed fired
+        self._hold_s = hold_s
+        self._scoring: tuple[int, int, float] | None = None
+        self._held_at: float | None = None
 
     def input(self, event: Input, t: float) -> None:
         self._emit({"t": _t(t), "type": "input", "button": event.button.value,
                     "gesture": event.gesture.value})
+        if self._scoring is None:
+            return
+        era, gestures, seconds = self._scoring
+        if event.gesture is Gesture.RELEASE:  # the hold's time held on past its threshold
+            seconds += t - self._held_at if self._held_at is not None else 0.0
+            self._held_at = None
+        elif event.gesture is Gesture.HOLD:
+            gestures, seconds, self._held_at = gestures + 1, seconds + self._hold_s, t
+        else:
+            gestures, seconds = gestures + 1, seconds + TAP_S
+        self._scoring = (era, gestures, seconds)
 
     def effects(self, effects: Iterable[Effect], t: float) -> None:
         for effect in effects:
@@ -37,7 +56,7 @@ class EventRecorder:
                             "era": effect.era})
             elif isinstance(effect, ShowPrompt):
                 self._emit({"t": _t(t), "type": "prompt", "prompt": effect.prompt.value})
-            elif isinstance(effect, Scored) and effect.step is None:
+            elif isinstance(effect, Scored) and effect.buildings:
                 self._emit({"t": _t(t), "type": "buildings", "era": effect.era,
                             "player": effect.player, "buildings": effect.value})
             elif isinstance(effect, Scored):
@@ -61,9 +80,22 @@ class EventRecorder:
         fields = describe(game, t if now is None else now)
         key = {k: v for k, v in fields.items() if k != "elapsed"}
         if key != self._last_state:
+            self._scored(fields, t, game.config.keep_score)
             self._last_state = key
             self._emit({"t": _t(t), "type": "state", **fields})
         self.guide(game, t)
+
+    def _scored(self, fields: dict[str, Any], t: float, kept: bool) -> None:
+        """An `entry` line when an era's scoring ends: the gestures and button time it took
+        (none when the score is kept on paper)."""
+        scoring = fields["state"] == "scoring"
+        if scoring and self._scoring is None and kept:
+            self._scoring = (fields["era"], 0, 0.0)
+        elif not scoring and self._scoring is not None and fields["state"] != "confirm":
+            era, gestures, seconds = self._scoring
+            self._scoring = self._held_at = None
+            self._emit({"t": _t(t), "type": "entry", "era": era, "gestures": gestures,
+                        "button_s": round(seconds, 2)})
 
     def guide(self, game: Game, t: float) -> None:
         """A `guide` line whenever the preparation guide shows another step."""
@@ -75,8 +107,10 @@ class EventRecorder:
             return
         steps = guide_steps(game)
         index = min(game.guide, len(steps) - 1)
-        self._emit({"t": _t(t), "type": "guide", "era": game.era, "step": index + 1,
-                    "steps": len(steps), "what": steps[index].key.removeprefix("prep_"),
+        step, count = position(steps, index)
+        self._emit({"t": _t(t), "type": "guide", "era": game.era, "part": steps[index].part.value,
+                    "step": step, "steps": count,
+                    "what": steps[index].key.removeprefix("prep_").removeprefix("setup_"),
                     "n": steps[index].n})
 
     def step(self, effects: Iterable[Effect], game: Game, t: float) -> None:

@@ -9,11 +9,16 @@ Gesture semantics (docs/behaviour.md, with the corner cases decided here):
 * press: down, then released before `hold_s`; fires at the release.
 * hold: still down `hold_s` after the press began; fires once, at the threshold; the release
   that follows fires nothing. Released exactly at the threshold counts as a hold.
+* release: NEXT let go after its hold fired; fires at the release (the core times a hold with
+  it where the length of a hold matters: points entry). Also after a chord. Only NEXT has
+  one (`RAMPED`): no other button's hold length means anything.
 * both: NEXT and ERA down together. From the moment the second of them goes down until BOTH
   are up again (a "chord"), neither fires a press or hold of its own. If they stay down together
-  for `both_s`, `Input(BOTH, HOLD)` fires once; letting one go earlier cancels it (and still
-  fires nothing else). A hold that fired before the second button went down has fired: the core
-  sees e.g. NEXT hold (pause) and then, 3 s later, both.
+  for `both_s`, `Input(BOTH, HOLD)` fires once; letting one go earlier cancels it, and when
+  both are up again `Input(BOTH, PRESS)` fires (a short chord: -1 in points entry, nothing
+  elsewhere) unless a hold of either had fired before the chord began. A hold that fired
+  before the second button went down has fired: the core sees e.g. NEXT hold (pause) and
+  then, 3 s later, both.
 * VOL+/VOL- behave like NEXT/ERA on their own (press, or hold at the threshold) and never take
   part in a chord; the core may treat a VOL hold like a press.
 * Times are the pins' own: a press that began at t0 holds at t0 + hold_s, even though debounce
@@ -34,6 +39,7 @@ from .model import Button, Gesture, Input
 
 # The two buttons that together make "both".
 CHORD = (Button.NEXT, Button.ERA)
+RAMPED = (Button.NEXT,)  # the buttons whose let-go after a hold fires `release`
 
 
 @dataclass
@@ -95,6 +101,7 @@ class GestureRecogniser:
             key.raw_down = key.down = key.quiet = True
         self._chord_since: float | None = None  # both NEXT and ERA down since then
         self._chord_fired = False  # BOTH fired in this chord (once per chord)
+        self._chord_short = False  # a chord that may end as a short one (BOTH press)
         self._now = start
         self._out: list[Recognised] = []
 
@@ -199,15 +206,22 @@ class GestureRecogniser:
             key.hold_fired = False
             if partner is not None and partner.down:
                 # The second of NEXT/ERA went down: a chord, no single gestures from either.
+                if not (key.quiet or partner.quiet):  # a new chord (not one re-pressed)
+                    self._chord_short = not (key.hold_fired or partner.hold_fired)
                 key.quiet = partner.quiet = True
                 self._chord_since = t
             return
         if not key.quiet and not key.hold_fired:
             self._out.append((t, Input(button, Gesture.PRESS)))
+        if key.hold_fired and button in RAMPED:
+            self._out.append((t, Input(button, Gesture.RELEASE)))
         key.quiet = False
         if partner is not None:
             self._chord_since = None  # one let go: no BOTH from this chord (unless re-pressed)
             if not partner.down:
+                if self._chord_short and not self._chord_fired:
+                    self._out.append((t, Input(Button.BOTH, Gesture.PRESS)))
+                self._chord_short = False
                 self._chord_fired = False  # both up: the chord is over
 
     def _partner(self, button: Button) -> _Key | None:

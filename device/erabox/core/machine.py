@@ -64,7 +64,7 @@ from .model import (
     Sound,
     Standings,
 )
-from .rules import ERAS, SCORING_STEPS
+from .rules import DESTRUCTION_VP, ERAS, SCORING_STEPS
 
 SCHEMA_VERSION = 1
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
@@ -236,8 +236,9 @@ def sheet(game: Game) -> scoring.Sheet:
 
 
 def guide_steps(game: Game) -> tuple[prep.PrepStep, ...]:
-    """The preparation guide of the era being set up."""
-    return prep.steps(game.era, len(game.config.players))
+    """The preparation guide of the era being set up (before Era I: the game's setup first),
+    for its mode."""
+    return prep.steps(game.era, len(game.config.players), game.mode, first=True)
 
 
 def describe(game: Game, now: float) -> dict[str, Any]:
@@ -275,7 +276,7 @@ def screen(game: Game, now: float) -> Screen:
                 "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
     return Screen(
         **_guide_fields(game),
-        **_score_fields(game),
+        **_score_fields(game, now),
         kind=screen_kind(game),
         era=game.era,
         mode=game.mode,
@@ -290,7 +291,8 @@ def screen(game: Game, now: float) -> Screen:
         round=game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
         rounds=cfg.intro.rounds,
         start_player=player,
-        scoring_step=_scoring_step(game) if game.phase is Phase.SCORING else None,
+        scoring_step=_scoring_step(game) if game.phase is Phase.SCORING
+        and game.entry is not None else None,
         question=game.question,
         prompt=game.prompt,
         volume=round(game.volume * 100) if game.volume_until is not None else None,
@@ -305,7 +307,7 @@ def _scoring_step(game: Game) -> int:
     if game.entry is None:
         return game.scoring_step
     at, _ = scoring.where(game.entry, len(game.config.players))
-    return SCORING_STEPS - 1 if at is None else at
+    return SCORING_STEPS - 1 if at is None or at >= SCORING_STEPS else at
 
 
 def _guide_fields(game: Game) -> dict[str, Any]:
@@ -314,7 +316,8 @@ def _guide_fields(game: Game) -> dict[str, Any]:
     steps = guide_steps(game)
     index = min(game.guide, len(steps) - 1)
     return {"guide_step": steps[index].key, "guide_n": steps[index].n,
-            "guide_position": (index + 1, len(steps))}
+            "guide_position": prep.position(steps, index),
+            "guide_part": steps[index].part.value}
 
 
 def _places(game: Game, places: tuple[scoring.Place, ...]
@@ -323,10 +326,12 @@ def _places(game: Game, places: tuple[scoring.Place, ...]
     return tuple((p.place, players[p.player], p.total, p.buildings) for p in places)
 
 
-def _score_fields(game: Game) -> dict[str, Any]:
+def _score_fields(game: Game, now: float) -> dict[str, Any]:
     players = game.config.players
     book = sheet(game)
     if game.phase is Phase.GAME_OVER:
+        if not game.config.keep_score:  # kept on paper: no ranking to show
+            return {}
         return {"entry": "ranking", "places": _places(game, scoring.final_ranking(book)),
                 "totals": tuple(zip(players, scoring.totals(book), strict=True))}
     if game.phase is not Phase.SCORING or game.entry is None:
@@ -335,14 +340,19 @@ def _score_fields(game: Game) -> dict[str, Any]:
     stage = scoring.stage(entry, len(players))
     asked = scoring.asked_player(entry, book)
     sums = list(scoring.totals(book))
+    value = scoring.shown_value(entry, now)
+    buildings = scoring.in_buildings(entry, len(players))
     if asked is not None and stage is scoring.Stage.POINTS:
-        sums[asked] += entry.value  # the running total shows the number being entered
+        # the running total shows the number being entered
+        sums[asked] += value * (DESTRUCTION_VP if buildings else 1)
     fields: dict[str, Any] = {
         "entry": stage.value,
         "player": None if asked is None else players[asked],
-        "value": entry.value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS)
-        else None,
+        "value": value if stage in (scoring.Stage.POINTS, scoring.Stage.BUILDINGS) else None,
         "totals": tuple(zip(players, sums, strict=True)),
+        "ramp": scoring.ramp(entry, now),
+        "era_total": not entry.by_step,
+        "value_vp": value * DESTRUCTION_VP if buildings else None,
     }
     if stage is scoring.Stage.STANDINGS:
         fields["places"] = _places(game, scoring.standings(scoring.totals(book)))
@@ -360,7 +370,16 @@ def next_deadline(game: Game, now: float) -> float | None:
         left = game.config.realtime.length_s - (now - game.anchor)
         boundary = game.config.realtime.length_s - (math.ceil(left - EPS) - 1)
         deadlines.append(game.anchor + boundary)
+    if game.entry is not None and game.entry.hold_since is not None:
+        deadlines.append(_next_ramp_step(game.entry.hold_since, now))
     return min(deadlines) if deadlines else None
+
+
+def _next_ramp_step(hold_since: float, now: float) -> float:
+    """When the ramp of the NEXT hold begun at `hold_since` shows its next amount (the screen
+    changes then; after `RAMP_MAX` it shows no more, and the moment is the next whole step)."""
+    steps = math.floor((now - hold_since) / scoring.RAMP_S + EPS) + 1
+    return hold_since + steps * scoring.RAMP_S
 
 
 # --- the step function --------------------------------------------------------------------------
@@ -453,16 +472,23 @@ def restore(
         game = replace(game, guide=max(0, min(guide, len(guide_steps(game)) - 1)))
     if phase is Phase.SCORING:
         # Back on the same player and step; only the number being entered is lost.
+        # Back on the same player and step, with the number being entered.
         saved = snapshot.get("entry")
-        index = saved.get("index", 0) if isinstance(saved, dict) else 0
-        tie = saved.get("tie") if isinstance(saved, dict) else None
-        index = min(max(0, int(index)), len(scoring.positions(players)))
-        entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None)
+        saved = saved if isinstance(saved, dict) else {}
+        by_step = saved.get("by_step", True)  # files from before era totals: per step
+        by_step = by_step if isinstance(by_step, bool) else True
+        index = min(max(0, int(saved.get("index", 0))),
+                    len(scoring.positions(players, by_step)))
+        tie = saved.get("tie")
+        value = saved.get("value", 0)
+        value = min(max(0, value), scoring.MAX_POINTS) if _int(value) else 0
+        entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None,
+                              value=value, by_step=by_step)
         if entry.tie is not None and not (
                 era == ERAS and 0 <= entry.tie < len(scoring.tied_for_first(
                     scoring.totals(book)))):
             entry = replace(entry, tie=None)
-        game = replace(game, entry=entry)
+        game = replace(game, entry=entry if config.keep_score else None)
     effects: list[Effect] = [SetVolume(game.volume)]
     prompt = Prompt.RESUMED
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
@@ -598,9 +624,10 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         "volume": game.volume,
         "guide": game.guide if game.phase is Phase.SETUP else None,
         "scores": scoring.sheet_to_dict(sheet(game)),
-        # where the entry is (the number being entered is not kept: a power cut loses it)
+        # where the entry is, and the number being entered (a hold's ramp is not kept)
         "entry": None if game.entry is None or game.phase is not Phase.SCORING
-        else {"index": game.entry.index, "tie": game.entry.tie},
+        else {"index": game.entry.index, "tie": game.entry.tie, "value": game.entry.value,
+              "by_step": game.entry.by_step},
         "settings": settings_digest(game.settings),
     }
 
@@ -737,7 +764,14 @@ def _enter_scoring(game: Game) -> Game:
                    anchor=None, held_elapsed=None, cues_done=0, armed=None, sounded=None,
                    round=None,
                    scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
-                   save_due=None, entry=scoring.Entry(era=game.era), sheet=sheet(game))
+                   save_due=None, entry=_new_entry(game), sheet=sheet(game))
+
+
+def _new_entry(game: Game) -> scoring.Entry | None:
+    """The entry of an era's points, or None when the table keeps score on paper."""
+    if not game.config.keep_score:
+        return None
+    return scoring.Entry(era=game.era, by_step=game.config.points_entry == "steps")
 
 
 # --- inputs -----------------------------------------------------------------------------------
@@ -755,6 +789,8 @@ def _on_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect,
     if button is Button.BOTH:
         if gesture is Gesture.HOLD:
             return _ask(game, Question.NEW_GAME, now), ()
+        if game.phase is Phase.SCORING and game.question is None:  # a short chord: -1
+            return _scoring_input(game, event, now)
         return game, ()
     if game.question is not None:
         return _answer(game, event, now)
@@ -826,6 +862,8 @@ def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
     game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
                    armed=None)
+    if game.prompt is Prompt.PAUSE_HINT:  # "hold NEXT to pause" is done: it paused
+        game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
         # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
         game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)
@@ -887,6 +925,8 @@ def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     if game.era >= ERAS:
         game = replace(game, phase=Phase.GAME_OVER, scoring_step=0, entry=None)
+        if not game.config.keep_score:  # kept on paper: the box has no ranking to give
+            return game, ()
         ranking = _places(game, scoring.final_ranking(sheet(game)))
         return game, (Standings(game.era, True, ranking),)
     return replace(game, phase=Phase.SETUP, era=game.era + 1,
@@ -898,13 +938,15 @@ def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """NEXT: the next step (after the last, the setup screen); hold NEXT: straight to the
-    setup screen (to change the mode); ERA: start the era at once, as without the guide."""
+    """NEXT: the next step (after the last, the setup screen); hold NEXT: skip the guide,
+    straight to the setup screen (to change the mode); ERA: start the era at once, as without
+    the guide."""
     assert game.guide is not None
     key = (event.button, event.gesture)
+    steps = guide_steps(game)
     if key == (Button.NEXT, Gesture.PRESS):
         following = game.guide + 1
-        return replace(game, guide=following if following < len(guide_steps(game)) else None), ()
+        return replace(game, guide=following if following < len(steps) else None), ()
     if key == (Button.NEXT, Gesture.HOLD):
         return replace(game, guide=None), ()
     if key == (Button.ERA, Gesture.PRESS):
@@ -915,12 +957,17 @@ def _guide_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effe
 
 
 def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """A gesture while an era is scored: see points.py for the buttons."""
+    """A gesture while an era is scored: see points.py for the buttons. Score kept on paper:
+    ERA goes on to the next era (after Era III: the end of the game)."""
     players = game.config.players
-    old = game.entry or scoring.Entry(era=game.era)
+    if game.entry is None:
+        if (event.button, event.gesture) == (Button.ERA, Gesture.PRESS):
+            return _next_era(game, now)
+        return game, ()
+    old = game.entry
     asked = scoring.asked_player(old, sheet(game))
     step_at, _ = scoring.where(old, len(players))
-    entry, book, outcome = scoring.entry_step(old, sheet(game), event)
+    entry, book, outcome = scoring.entry_step(old, sheet(game), event, now)
     game = replace(game, entry=entry, sheet=book)
     effects: list[Effect] = []
     last_tied = (outcome is scoring.Outcome.GAME_OVER
@@ -932,8 +979,9 @@ def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Ef
             value = book.buildings[asked] or 0
         else:
             value = book.points[game.era - 1][step_at][asked]
-        effects.append(Scored(game.era, None if step_at is None else step_at + 1,
-                              players[asked], value, scoring.totals(book)[asked]))
+        step = None if step_at is None or step_at >= SCORING_STEPS else step_at + 1
+        effects.append(Scored(game.era, step, players[asked], value,
+                              scoring.totals(book)[asked], buildings=step_at is None))
     standings = scoring.Stage.STANDINGS
     if (scoring.stage(entry, len(players)) is standings
             and scoring.stage(old, len(players)) is not standings):

@@ -28,10 +28,13 @@ class Button(StrEnum):
 
 
 class Gesture(StrEnum):
-    """`press` fires on release before the hold time; `hold` fires once at the threshold."""
+    """`press` fires on release before the hold time; `hold` fires once at the threshold;
+    `release` when a button whose hold fired is let go (the length of a hold chooses an
+    amount when points are entered; everywhere else it changes nothing)."""
 
     PRESS = "press"
     HOLD = "hold"
+    RELEASE = "release"
 
 
 class Mode(StrEnum):
@@ -196,14 +199,16 @@ class Show:
 @dataclass(frozen=True)
 class Scored:
     """A number was entered at a scoring (for event logs): a player's points for a step of
-    the checklist (`step` 1..6), or, with `step` None, their buildings on the central board
-    for the final tie-break. `total` is the player's points so far in the game."""
+    the checklist (`step` 1..6) or for the whole era (`step` None), or, with `buildings`,
+    their buildings on the central board for the final tie-break. `total` is the player's
+    points so far in the game."""
 
     era: int
     step: int | None
     player: str
     value: int
     total: int
+    buildings: bool = False
 
 
 @dataclass(frozen=True)
@@ -261,6 +266,7 @@ class Screen:
     guide_step: str | None = None
     guide_n: int | None = None
     guide_position: tuple[int, int] | None = None
+    guide_part: str | None = None  # "game" (the game's setup) or "era" (its preparation)
     # scoring: `entry` is "points", "shown", "standings" or "buildings"; the player asked
     # and the number being entered; running totals (colour, points) in seating order;
     # standings / final ranking as (place, colour, total, buildings or None)
@@ -269,3 +275,6 @@ class Screen:
     value: int | None = None
     totals: tuple[tuple[str, int], ...] = ()
     places: tuple[tuple[int, str, int, int | None], ...] = ()
+    ramp: int | None = None  # NEXT held: what letting go adds (+5, +10, ...), else None
+    era_total: bool = False  # points entered as the era's total, not per step
+    value_vp: int | None = None  # destruction: the VP the buildings being entered give

@@ -4,17 +4,27 @@ Pure, like the core: `entry_step(entry, sheet, event)` takes one button gesture 
 returns the new entry, the new sheet and what happened. The machine keeps an `Entry` while an
 era's scoring phase is open and the `Sheet` for the whole game.
 
-For each step of the scoring checklist (docs/game.md), for each player in seating order, the
-box asks that player's points for that step. Steps that give no points (leader cards, city
-sieges) are shown, not asked. After the last step come the era's standings; after Era III's,
-the players tied for the most points (if any) are asked their buildings on the central board,
-and the final ranking follows (still tied: a shared victory).
+Two ways to enter an era (`Entry.by_step`, the setting "Points entry"):
+- era totals (the box's default): each player's points for the whole era, one number each, the
+  table having added the checklist up on the board as it went;
+- per step: for each step of the scoring checklist (docs/game.md), for each player in seating
+  order, that player's points for the step. Destruction is asked as buildings in the destroyed
+  buildings area (the screen shows them x3 in VP). Steps that give no points (leader cards,
+  city sieges) are shown, not asked.
+Then come the era's standings; after Era III's, the players tied for the most points (if any)
+are asked their buildings on the central board, and the final ranking follows (still tied: a
+shared victory).
 
-Entering a number (fast for the 0-20 a step typically gives; no auto-repeat, which tables find
-risky):
-    NEXT press: +1        NEXT hold: +5 (15 = three holds)      a dial turn: +1 / -1
+Entering a number (no auto-repeat, which tables find risky):
+    NEXT press: +1
+    NEXT hold:  +5 at once, then +5 more for every `RAMP_S` it is held (the screen shows what
+                letting go adds: +10, +15, ... up to +`RAMP_MAX`); chosen when let go
+    NEXT+ERA pressed together and let go (a short chord): -1
+    a dial turn: +1 / -1
     ERA press:  confirm, on to the next player or step
     ERA hold:   undo: clear the number; on 0, back to the previous one (its number to correct)
+So any number up to `RAMP_MAX` + 2 takes at most 4 gestures: one hold to the nearest multiple
+of 5, at most two +1 or -1, and ERA.
 """
 
 from __future__ import annotations
@@ -23,12 +33,25 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .model import Button, Gesture, Input
-from .rules import ERAS, MAX_PLAYERS, MIN_PLAYERS, SCORING_GIVES_POINTS, SCORING_STEPS
+from .rules import (
+    DESTRUCTION_STEP,
+    DESTRUCTION_VP,
+    ERAS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SCORING_GIVES_POINTS,
+    SCORING_STEPS,
+)
 
-HOLD_ADDS = 5  # NEXT hold adds this many points
+HOLD_ADDS = 5  # NEXT hold adds this many points at once, and as many per `RAMP_S` held on
+RAMP_S = 0.5  # seconds held past the hold threshold for each further +HOLD_ADDS
+RAMP_MAX = 50  # a hold adds at most this much (a forgotten finger does not run away)
 MAX_POINTS = 999  # per entry: more than any step gives; keeps the screen's digits in bounds
+ERA_TOTAL = SCORING_STEPS  # the sheet's row for points entered as era totals
 
-Points = tuple[tuple[tuple[int, ...], ...], ...]  # [era - 1][step][player]
+# [era - 1][row][player]: rows 0..5 the checklist's steps, row ERA_TOTAL the era totals
+Points = tuple[tuple[tuple[int, ...], ...], ...]
+ROWS = SCORING_STEPS + 1
 
 
 class Stage(StrEnum):
@@ -61,14 +84,18 @@ class Sheet:
 
 @dataclass(frozen=True)
 class Entry:
-    """Where the entry is: `era`, `index` into `positions(players)` (== its length: the
-    standings), `tie` into the players tied for first (the tie-break), and the number being
-    entered (not saved: a power cut loses at most this one)."""
+    """Where the entry is: `era`, `index` into `positions(players, by_step)` (== its length:
+    the standings), `tie` into the players tied for first (the tie-break), the number being
+    entered (saved too: a power cut comes back to it), `by_step` (False: era totals) and,
+    while NEXT is held, when its hold began (`hold_since`, not saved: a cut ends the hold
+    with its first +5)."""
 
     era: int
     index: int = 0
     tie: int | None = None
     value: int = 0
+    by_step: bool = True
+    hold_since: float | None = None
 
 
 @dataclass(frozen=True)
@@ -83,12 +110,37 @@ class Place:
 
 
 def blank(players: int) -> Sheet:
-    zeros = tuple(tuple(0 for _ in range(players)) for _ in range(SCORING_STEPS))
+    zeros = tuple(tuple(0 for _ in range(players)) for _ in range(ROWS))
     return Sheet(points=tuple(zeros for _ in range(ERAS)), buildings=(None,) * players)
 
 
-def positions(players: int) -> tuple[tuple[int, int | None], ...]:
-    """(step, player) in entry order; player None for a step that is only shown."""
+def hold_adds(held_s: float) -> int:
+    """What a NEXT hold adds when let go `held_s` seconds after its threshold."""
+    steps = 1 + max(0, int(held_s / RAMP_S + 1e-9))
+    return min(RAMP_MAX, HOLD_ADDS * steps)
+
+
+def ramp(entry: Entry, now: float) -> int | None:
+    """While NEXT is held: what letting go now adds in all (shown on screen), else None."""
+    return None if entry.hold_since is None else hold_adds(now - entry.hold_since)
+
+
+def shown_value(entry: Entry, now: float) -> int:
+    """The number on screen: the entry's, with what the NEXT being held would add."""
+    extra = ramp(entry, now)
+    return min(MAX_POINTS, entry.value + (0 if extra is None else extra - HOLD_ADDS))
+
+
+def in_buildings(entry: Entry, players: int) -> bool:
+    """True where the number asked is buildings, shown x`DESTRUCTION_VP` (destruction)."""
+    return stage(entry, players) is Stage.POINTS and where(entry, players)[0] == DESTRUCTION_STEP
+
+
+def positions(players: int, by_step: bool = True) -> tuple[tuple[int, int | None], ...]:
+    """(row, player) in entry order; player None for a step that is only shown. Era totals:
+    one number per player, in the `ERA_TOTAL` row."""
+    if not by_step:
+        return tuple((ERA_TOTAL, p) for p in range(players))
     out: list[tuple[int, int | None]] = []
     for step_index, gives in enumerate(SCORING_GIVES_POINTS):
         if gives:
@@ -101,7 +153,7 @@ def positions(players: int) -> tuple[tuple[int, int | None], ...]:
 def stage(entry: Entry, players: int) -> Stage:
     if entry.tie is not None:
         return Stage.BUILDINGS
-    places = positions(players)
+    places = positions(players, entry.by_step)
     if entry.index >= len(places):
         return Stage.STANDINGS
     return Stage.POINTS if places[entry.index][1] is not None else Stage.SHOWN
@@ -111,7 +163,7 @@ def where(entry: Entry, players: int) -> tuple[int | None, int | None]:
     """(scoring step, player) the entry is at; None where it does not apply."""
     if entry.tie is not None:
         return None, None
-    places = positions(players)
+    places = positions(players, entry.by_step)
     if entry.index >= len(places):
         return None, None
     return places[entry.index]
@@ -131,7 +183,7 @@ def asked_player(entry: Entry, sheet: Sheet) -> int | None:
 def totals(sheet: Sheet, up_to_era: int = ERAS) -> tuple[int, ...]:
     """Each player's points over eras 1..`up_to_era` (confirmed numbers only)."""
     return tuple(
-        sum(sheet.points[e][s][p] for e in range(up_to_era) for s in range(SCORING_STEPS))
+        sum(row[p] for e in range(up_to_era) for row in sheet.points[e])
         for p in range(sheet.players)
     )
 
@@ -217,21 +269,43 @@ def _go_back(entry: Entry, sheet: Sheet) -> tuple[Entry, Sheet]:
     if step_index is None or player is None:
         return entry, sheet
     value = _stored(sheet, entry)
+    if in_buildings(entry, sheet.players):
+        value //= DESTRUCTION_VP
     return replace(entry, value=value), _set(sheet, entry.era, step_index, player, 0)
 
 
-def entry_step(entry: Entry, sheet: Sheet, event: Input) -> tuple[Entry, Sheet, Outcome]:
-    """One gesture during an era's scoring. Unknown gestures change nothing."""
+def _added(event: Input, hold_since: float | None, now: float) -> int | None:
+    """What a gesture adds to the number being entered, or None if it is not an adding one;
+    `hold_since`: when the NEXT hold this gesture may end began."""
+    button, gesture = event.button, event.gesture
+    if button is Button.NEXT:
+        if gesture is Gesture.RELEASE:  # the hold's ramp, chosen now (its first +5 is in)
+            return 0 if hold_since is None else hold_adds(now - hold_since) - HOLD_ADDS
+        return HOLD_ADDS if gesture is Gesture.HOLD else 1
+    if button is Button.BOTH and gesture is Gesture.PRESS:
+        return -1
+    if button in (Button.DIAL_UP, Button.DIAL_DOWN):
+        return 1 if button is Button.DIAL_UP else -1
+    return None
+
+
+def entry_step(entry: Entry, sheet: Sheet, event: Input, now: float = 0.0
+               ) -> tuple[Entry, Sheet, Outcome]:
+    """One gesture during an era's scoring, at `now` (it times a NEXT hold's ramp). Unknown
+    gestures change nothing."""
     button, gesture = event.button, event.gesture
     here = stage(entry, sheet.players)
     asking = here in (Stage.POINTS, Stage.BUILDINGS)
-    if asking and button in (Button.NEXT, Button.DIAL_UP, Button.DIAL_DOWN):
-        if button is Button.NEXT:
-            add = HOLD_ADDS if gesture is Gesture.HOLD else 1
-        else:
-            add = 1 if button is Button.DIAL_UP else -1
+    holding = (button, gesture) == (Button.NEXT, Gesture.HOLD)
+    # A hold's ramp ends with its release; any other gesture ends it too (adding nothing).
+    since = entry.hold_since if (button, gesture) == (Button.NEXT, Gesture.RELEASE) else None
+    entry = replace(entry, hold_since=now if holding and asking else None)
+    add = _added(event, since, now) if asking else None
+    if add is not None:
         return replace(entry, value=min(MAX_POINTS, max(0, entry.value + add))), sheet, \
             Outcome.NONE
+    if gesture is Gesture.RELEASE:
+        return entry, sheet, Outcome.NONE
     if button is not Button.ERA:
         return entry, sheet, Outcome.NONE
     if gesture is Gesture.HOLD:  # undo
@@ -243,7 +317,8 @@ def entry_step(entry: Entry, sheet: Sheet, event: Input) -> tuple[Entry, Sheet, 
     if here is Stage.POINTS:
         step_index, player = where(entry, sheet.players)
         assert step_index is not None and player is not None
-        sheet = _set(sheet, entry.era, step_index, player, entry.value)
+        scale = DESTRUCTION_VP if in_buildings(entry, sheet.players) else 1
+        sheet = _set(sheet, entry.era, step_index, player, entry.value * scale)
         return replace(entry, index=entry.index + 1, value=0), sheet, Outcome.CONFIRMED
     if here is Stage.SHOWN:
         return replace(entry, index=entry.index + 1, value=0), sheet, Outcome.NONE
@@ -283,12 +358,16 @@ def sheet_from_dict(data: object, players: int | None) -> Sheet:
     def count(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POINTS * 10
 
+    if isinstance(points, list):  # saved before the era totals' row: add it, empty
+        points = [era + [[0] * players] if isinstance(era, list) and len(era) == SCORING_STEPS
+                  else era for era in points]
     if not (isinstance(points, list) and len(points) == ERAS and all(
-            isinstance(era, list) and len(era) == SCORING_STEPS and all(
+            isinstance(era, list) and len(era) == ROWS and all(
                 isinstance(row, list) and len(row) == players and all(count(v) for v in row)
                 for row in era) for era in points)):
-        raise ValueError(f"'scores.points' should be {ERAS} eras x {SCORING_STEPS} steps x "
-                         f"{players} players of points")
+        raise ValueError(f"'scores.points' should be {ERAS} eras x {ROWS} rows (the "
+                         f"{SCORING_STEPS} steps and the era total) x {players} players "
+                         "of points")
     if not (isinstance(built, list) and len(built) == players
             and all(b is None or count(b) for b in built)):
         raise ValueError(f"'scores.buildings' should be {players} counts or nulls")

@@ -27,6 +27,10 @@ SCHOLAR_AFTER_ROUNDS = (5, 10)
 # The scoring checklist's steps that give victory points (docs/game.md): leader cards (3) give a
 # card, city sieges (6) a city; the box shows those and asks nothing.
 SCORING_GIVES_POINTS = (True, True, False, True, True, False)
+# Destruction (step 1) gives 3 VP per building in the destroyed buildings area: the box asks the
+# buildings and shows the VP.
+DESTRUCTION_STEP = 0
+DESTRUCTION_VP = 3
 
 # The preparation phase (docs/game.md): each era adds one random wonder card, so the wonder board
 # holds 1/2/3 of them; each era's construction bonus token is worth 1/2/3 VP per building.

@@ -1,6 +1,10 @@
 """Timed input scripts (docs/simulate.md): `<seconds> <button> <gesture>`, `<seconds> restart`,
 `<seconds> end`. Blank lines and `#` comments are ignored; times never go backwards.
 
+`<seconds> next hold <held>`: NEXT held on `held` seconds past its hold threshold; the line
+gives the hold at `<seconds>` and its release `held` seconds later (`next hold` alone is let
+go at once). The points entry adds by the length of a hold.
+
 The whole script is checked before anything runs: a bad line raises `ScriptError` naming the
 file and line, so a typo never plays half a game.
 """
@@ -58,9 +62,21 @@ def parse_script(text: str, source: str = "<script>") -> list[ScriptLine]:
             raise fail("the time must be a number of seconds, 0 or more")
         if at < last:
             raise fail(f"times must not go backwards (the line before is at {last:g} s)")
-        last = at
+        held = None
+        if len(words) == 4 and words[1:3] == ["next", "hold"]:
+            try:
+                held = float(words[3])
+            except ValueError:
+                raise fail("expected the seconds NEXT is held on after 'next hold'") from None
+            if not (math.isfinite(held) and 0 <= held <= 60):
+                raise fail("NEXT can be held on 0 to 60 seconds")
+            words = words[:3]
         action = _action(words[1:], fail)
         lines.append(ScriptLine(at, action, number))
+        if action == Input(Button.NEXT, Gesture.HOLD):  # let go: at once, or `held` later
+            at += held or 0.0
+            lines.append(ScriptLine(at, Input(Button.NEXT, Gesture.RELEASE), number))
+        last = at
     # Lines after an `end` never run, but a typo there is still reported: a script is checked
     # whole or not run at all.
     return lines
@@ -83,8 +99,8 @@ def _action(words: list[str], fail: Callable[[str], ScriptError]) -> Action:
         gesture = Gesture(words[1])
     except ValueError:
         raise fail(f"unknown gesture {words[1]!r} (gestures: press, hold)") from None
-    if button is Button.BOTH and gesture is not Gesture.HOLD:
-        raise fail("'both' only takes 'hold' (both buttons held together)")
+    if gesture is Gesture.RELEASE:
+        raise fail("a release is not written: 'next hold <seconds>' holds NEXT on that long")
     if button in (Button.DIAL_UP, Button.DIAL_DOWN) and gesture is not Gesture.PRESS:
         raise fail(f"'{button.value}' only takes 'press' (one step of the rotary encoder)")
     return Input(button, gesture)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config import DEFAULT_PLAYERS, LANGUAGES, Config
+from .config import DEFAULT_PLAYERS, LANGUAGES, POINTS_ENTRIES, Config
 from .jsontext import JsonTextError, json_object, short
 from .model import Button, Gesture, Input, Mode
 from .rules import (
@@ -62,6 +62,8 @@ class Settings:
     brightness: int
     cue_led: bool
     guide: bool = True  # the preparation guide before each era
+    keep_score: bool = True  # victory points entered on the box
+    points_entry: str = "totals"  # "totals" (era totals) or "steps" (per checklist step)
     game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
     games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
 
@@ -163,9 +165,8 @@ def from_dict(data: object, config: Config) -> Settings:
     assert isinstance(modes, list)
     stored: dict[str, Any] = {}
     for field, keep in _stored():
-        found = data.get(field, keep.absent)
-        if found is FROM_CONFIG:
-            found = keep.from_config(config)
+        absent = keep.from_config(config) if keep.absent is FROM_CONFIG else keep.absent
+        found = data.get(field, absent)
         need(field, found is not None and keep.check(found), keep.expected)
         stored[field] = keep.read(found)
     return Settings(
@@ -179,8 +180,9 @@ def from_dict(data: object, config: Config) -> Settings:
 
 @dataclass(frozen=True)
 class Menu:
-    """The open settings menu: which item is shown; `note` is a one-off message key
-    ("defaults_done") shown until the next press."""
+    """The open settings menu: which item is shown; `note` is a one-off message shown until
+    the next press: "defaults_done", or "swapped_<n>" (the seat changed took seat n's colour,
+    and seat n its old one)."""
 
     item: int = 0
     note: str | None = None
@@ -200,7 +202,7 @@ Value = Callable[[Settings, int], str]
 Change = Callable[[Settings, int, tuple[str, ...]], Settings]
 
 
-FROM_CONFIG = object()  # `Stored.absent`: a file without the key takes the config's value
+FROM_CONFIG = "<from the config>"  # `Stored.absent`: a file without the key takes the config's
 
 
 @dataclass(frozen=True)
@@ -367,6 +369,18 @@ ITEMS: tuple[MenuItem, ...] = (
     _switch("guide", "guide",
             Stored(_is_bool, "true or false", bool, lambda c: c.guide,
                    lambda c, on: replace(c, guide=on), absent=True)),
+    # Added later too: absent means the config file's value (it may set them).
+    _switch("keep_score", "keep_score",
+            Stored(_is_bool, "true or false", bool, lambda c: c.keep_score,
+                   lambda c, on: replace(c, keep_score=on), absent=FROM_CONFIG),
+            note="note_keep_score"),
+    MenuItem("points_entry", lambda s, _: s.points_entry,
+             lambda s, _n, _c: replace(s, points_entry=_next(POINTS_ENTRIES, s.points_entry)),
+             label="set_points_entry", says=SAY_WORD, words=POINTS_ENTRIES,
+             note="note_points_entry", field="points_entry",
+             stored=Stored(lambda v: v in POINTS_ENTRIES, " or ".join(POINTS_ENTRIES), str,
+                           lambda c: c.points_entry,
+                           lambda c, v: replace(c, points_entry=v), absent=FROM_CONFIG)),
     # The game played: chosen here, it starts (fresh) once the menu closes. Absent in a file
     # written before profiles: the config's.
     MenuItem("game", lambda s, _: s.game, _change_game, label="set_game", says=SAY_GAME,
@@ -426,6 +440,8 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
     names = items(settings)
     here = names[min(menu.item, len(names) - 1)]
     button, gesture = event.button, event.gesture
+    if gesture is Gesture.RELEASE:  # the end of a hold: the hold itself did its job
+        return menu, settings
     if (button, gesture) == (Button.ERA, Gesture.HOLD):
         return None, settings
     if button is Button.NEXT:
@@ -437,7 +453,11 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
         return None, settings
     if here == "defaults":
         return Menu(item=menu.item, note="defaults_done"), initial
-    return Menu(item=menu.item), change(settings, here, colours)
+    chosen = change(settings, here, colours)
+    # A seat that took another seat's colour swapped with it: the screen says which.
+    swapped = [i for i, (old, new) in enumerate(zip(settings.seats, chosen.seats, strict=False))
+               if old != new and f"seat{i + 1}" != here] if here.startswith("seat") else []
+    return Menu(item=menu.item, note=f"swapped_{swapped[0] + 1}" if swapped else None), chosen
 
 
 def change(settings: Settings, item: str, colours: tuple[str, ...]) -> Settings:

@@ -95,8 +95,11 @@ def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
         entry = data["entry"]
         need("entry", isinstance(entry, dict) and _int(entry.get("index"))
              and entry["index"] >= 0 and (entry.get("tie") is None or (
-                 _int(entry.get("tie")) and entry["tie"] >= 0)),
-             "where the entry of points is ({'index': n, 'tie': n or null})")
+                 _int(entry.get("tie")) and entry["tie"] >= 0))
+             and _int(entry.get("value", 0)) and entry.get("value", 0) >= 0
+             and isinstance(entry.get("by_step", True), bool),
+             "where the entry of points is ({'index': n, 'tie': n or null, 'value': n, "
+             "'by_step': true or false})")
     if phase in (Phase.INTRO_ROUND, Phase.SCHOLARS):
         need("round", _int(data.get("round")) and 1 <= data["round"] <= config.intro.rounds,
              f"a round 1..{config.intro.rounds}")

@@ -161,9 +161,8 @@ def _menu_label(row: MenuItem, number: int, language: str) -> str:
 def _plan_settings(screen: Screen, language: str) -> Plan:
     item = screen.menu_item or "done"
     position = screen.menu_position
+    # The position goes with the item, so the status row keeps room for how to leave.
     status = say(language, "settings")
-    if position is not None:
-        status += f" {position[0]}/{position[1]}"
     found = settings_menu.find(item)
     value = screen.menu_value or ""
     label, note = item, ""  # an item this box does not know (a snapshot from another version)
@@ -171,26 +170,38 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         row, number = found
         label, note = _menu_label(row, number, language), row.note
         value = _menu_value(row, value, language)
+    note_text = say(language, note) if note else ""
     if screen.menu_note:
-        note = f"note_{screen.menu_note}"
+        note_text = _menu_note(screen.menu_note, language)
+    numbered = label if position is None else f"{position[0]}/{position[1]} {label}"
     rows: list[Row] = [
-        TextRow("label", label),
+        TextRow("label", numbered),
         TextRow("value", value, EMPHASIS, inverted=True),
     ]
-    if note:
-        rows.append(TextRow("note", say(language, note)))
-    small_status = label if position is None else f"{position[0]}/{position[1]} {label}"
+    if note_text:
+        rows.append(TextRow("note", note_text))
+    # What ERA does here: change the value, or (the last two items) restore or leave.
+    hint = {"done": "hint_menu_done", "defaults": "hint_menu_defaults"}.get(item, "hint_menu")
     return Plan(
         status=status,
         rows=rows,
-        hint=say(language, "hint_menu"),
+        hint=say(language, hint),
         status_right=say(language, "hint_back"),  # every settings screen: how to leave
         # Small panel: the item in the status row ("1/17 Players"), its value in the bar (or
         # a note that says what just happened: "defaults restored").
-        small=[TextRow("note", say(language, f"note_{screen.menu_note}"), inverted=True)
+        small=[TextRow("note", _menu_note(screen.menu_note, language), inverted=True)
                if screen.menu_note else TextRow("value", value, inverted=True)],
-        small_status=small_status,
+        small_status=numbered,
     )
+
+
+def _menu_note(note: str, language: str) -> str:
+    """A one-off note of the menu: "defaults_done", or "swapped_<seat>" (a seat took the
+    colour of that seat, which took the old one)."""
+    seat = note.removeprefix("swapped_")
+    if seat != note and seat.isdigit():
+        return say(language, "note_swapped", n=seat)
+    return say(language, f"note_{note}")
 
 
 def _plan_lead_in(screen: Screen, language: str) -> Plan:
@@ -299,10 +310,13 @@ def _plan_prepare(screen: Screen, language: str) -> Plan:
     key = screen.guide_step if screen.guide_step in STRINGS[language] else None
     text = say(language, key, n=screen.guide_n if screen.guide_n is not None else "")\
         if key else say(language, "setup")
+    status = "game_setup_status" if screen.guide_part == "game" else "guide_status"
+    mode = say(language, "value_intro" if screen.mode is Mode.INTRO else "value_realtime")
     return Plan(
-        status=say(language, "guide_status", era=era, step=step, steps=steps),
-        rows=[TextRow("guide", text, ((1, 5),))],
-        hint=say(language, "hint_guide", era=era),
+        status=say(language, status, era=era, step=step, steps=steps),
+        rows=[TextRow("guide", text, ((1, 4),)),
+              TextRow("start", say(language, "guide_start", era=era, mode=mode))],
+        hint=say(language, "hint_guide_skip"),
         # Small panel: the step's text takes the hint's row too (two lines); the buttons are
         # the same on every step (NEXT: next, ERA: start).
         small=[TextRow("guide", text, ((1, 2),))],
@@ -317,7 +331,15 @@ def _short_colour(colour: str, language: str) -> str:
 
 
 def _totals_row(screen: Screen, language: str) -> TextRow:
-    text = " ".join(f"{_short_colour(c, language)}{t}" for c, t in screen.totals)
+    """Running totals, "Red 12  Blu 9": a space between colour and points where it fits."""
+    width = Panel(height=32).inner  # panels differ in height only
+    for text in (
+        "  ".join(f"{_short_colour(c, language)} {t}" for c, t in screen.totals),
+        " ".join(f"{_short_colour(c, language)} {t}" for c, t in screen.totals),
+        " ".join(f"{_short_colour(c, language)}{t}" for c, t in screen.totals),
+    ):
+        if line_width(text) <= width:
+            break
     return TextRow("totals", text)
 
 
@@ -353,7 +375,8 @@ def _step_text(screen: Screen, language: str) -> str:
 
 
 def _plan_entry(screen: Screen, language: str) -> Plan:
-    """Victory points being entered: the step, the player and the number, running totals."""
+    """Victory points being entered: the step, the player and the number, running totals.
+    Every screen says what NEXT and ERA do on it."""
     era = era_name(screen.era, language)
     after = (say(language, "hint_final_ranking") if screen.era >= ERAS
              else say(language, "hint_prepare_era", era=era_name(screen.era + 1, language)))
@@ -363,20 +386,31 @@ def _plan_entry(screen: Screen, language: str) -> Plan:
                      small=[_short_places_row(screen, language)])
     if screen.entry == "shown":
         no_points = TextRow("no_points", say(language, "no_points"))
-        return Plan(status=era, rows=[TextRow("step", _step_text(screen, language), EMPHASIS),
+        # One text size for every step, asked or shown, so the steps read alike.
+        return Plan(status=era, rows=[TextRow("step", _step_text(screen, language), ((1, 2),)),
                                        no_points, _totals_row(screen, language)],
                      hint=say(language, "hint_go_on"), status_right=say(language, "hint_undo"),
                      small=[no_points], small_status=_step_text(screen, language))
-    title = (say(language, "tie_title") if screen.entry == "buildings"
-             else _step_text(screen, language))
+    if screen.entry == "buildings":
+        title = say(language, "tie_title")
+    elif screen.era_total:
+        title = say(language, "era_total_title", era=era)
+    elif screen.value_vp is not None:  # destruction: buildings, shown in VP
+        title = say(language, "destruction_title", step=_step_text(screen, language),
+                    n=screen.value_vp)
+    else:
+        title = _step_text(screen, language)
     player = colour_name(screen.player or "?", language)
     value = DigitsRow("value", str(screen.value or 0), ((3, 3), (2, 3), (1, 3)), label=player)
     rows: list[Row] = [TextRow("step", title, ((1, 2),)), value]
     if screen.entry == "points":
         rows.append(_totals_row(screen, language))
+    # While NEXT is held: what letting go adds, lit (the ramp grows as the hold goes on).
+    ramp = screen.ramp is not None
+    hint = say(language, "hint_ramp", n=screen.ramp) if ramp else say(language, "hint_points")
     # Small panel: the step in the status row, the player left of the big number.
-    return Plan(status=era, rows=rows, hint=say(language, "hint_points"),
-                 status_right=say(language, "hint_undo"),
+    return Plan(status=era, rows=rows, hint=hint, hint_inverted=ramp,
+                 status_right=say(language, "hint_confirm_undo"),
                  small=[value, TextRow("player", player)], small_status=title)
 
 
@@ -384,6 +418,13 @@ def _plan_scoring(screen: Screen, language: str) -> Plan:
     if screen.entry is not None:
         return _plan_entry(screen, language)
     era = era_name(screen.era, language)
+    if screen.scoring_step is None:  # score kept on paper: the era is over, ERA goes on
+        over = TextRow("title", say(language, "era_over", era=era), ((1, 2),))
+        return Plan(status=era, rows=[over, TextRow("paper", say(language, "score_on_paper"))],
+                     hint=say(language, "hint_final_scoring") if screen.era >= ERAS
+                     else say(language, "hint_prepare_era",
+                              era=era_name(screen.era + 1, language)),
+                     small=[replace(over, sizes=ONE_LINE)])
     title = TextRow("title", say(language, "scoring_title", era=era), ((1, 2),))
     rows: list[Row] = [title]
     small: list[Row] = [replace(title, sizes=ONE_LINE)]

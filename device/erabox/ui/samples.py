@@ -6,6 +6,9 @@ them as realistic frames.
 
 from __future__ import annotations
 
+from erabox.core import prep
+from erabox.core import settings as settings_menu
+from erabox.core.config import Config
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
 from erabox.core.prep import steps as prep_steps
 from erabox.core.rules import ERA_LENGTH_S, SCHOLAR_CUES_S
@@ -93,29 +96,44 @@ def sample_screens() -> list[tuple[str, Screen]]:
 
 
 def _settings_samples() -> list[tuple[str, Screen]]:
-    """The settings menu: one screen for each kind of item (and the note after defaults)."""
+    """The settings menu: one screen for each kind of item (and the notes after defaults and
+    after a seat took another seat's colour), at their real places for three players."""
     shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
              ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
-             ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("defaults", ""),
-             ("done", "")]
-    count = 17  # three seats
+             ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("keep_score", "on"),
+             ("points_entry", "totals"), ("game", ""), ("defaults", ""), ("done", "")]
+    names = settings_menu.items(settings_menu.defaults(Config(players=("red", "blue",
+                                                                       "green"))))
     screens = []
-    for index, (item, value) in enumerate(shown):
+    for item, value in shown:
         screens.append((f"settings_{item}", Screen(
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
-            menu_position=(index + 1, count))))
-    screens.append(("settings_defaults_restored", Screen(
-        Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="defaults", menu_value="",
-        menu_position=(16, count), menu_note="defaults_done")))
+            menu_position=(names.index(item) + 1, len(names)))))
+    for name, item, value, note in (("defaults_restored", "defaults", "", "defaults_done"),
+                                    ("seat_swapped", "seat1", "green", "swapped_3"),
+                                    ("game_profile", "game", "hadrians-wall", None)):
+        screens.append((f"settings_{name}", Screen(
+            Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
+            menu_position=(names.index(item) + 1, len(names)), menu_note=note)))
     return screens
 
 
 def _guide_samples() -> list[tuple[str, Screen]]:
-    """Every step of the preparation guide: Era III with 4 players has them all."""
-    guide = prep_steps(3, 4)
-    return [(f"prepare_{step.key.removeprefix('prep_')}", Screen(
-        Phase.PREPARE, 3, Mode.REALTIME, guide_step=step.key, guide_n=step.n,
-        guide_position=(index + 1, len(guide)))) for index, step in enumerate(guide)]
+    """Every step of the preparation guide: Era III with 4 players has them all; Era I of a
+    new 4-player game adds the game's setup, and in the introductory mode its own steps."""
+    samples = []
+    for era, mode, first in ((3, Mode.REALTIME, False), (1, Mode.INTRO, True)):
+        guide = prep_steps(era, 4, mode, first)
+        for index, step in enumerate(guide):
+            name = step.key.removeprefix("prep_").removeprefix("setup_")
+            if step.part is prep.Part.GAME:
+                name = f"game_{name}"
+            elif era == 1 and step.key not in ("prep_hourglasses_intro", "prep_oldest_holds_box"):
+                continue  # shown by Era III already
+            samples.append((f"prepare_{name}", Screen(
+                Phase.PREPARE, era, mode, guide_step=step.key, guide_n=step.n,
+                guide_position=prep.position(guide, index), guide_part=step.part.value)))
+    return samples
 
 
 _FOUR = (("red", 123), ("blue", 98), ("green", 123), ("yellow", 7))
@@ -136,6 +154,14 @@ def _score_samples() -> list[tuple[str, Screen]]:
         ("scoring_points_three", Screen(Phase.SCORING, 1, rt, scoring_step=0, entry="points",
                                         player="red", value=0,
                                         totals=(("red", 0), ("blue", 0), ("green", 0)))),
+        ("scoring_era_total", Screen(Phase.SCORING, 2, rt, scoring_step=5, entry="points",
+                                     player="green", value=19, totals=_FOUR, era_total=True)),
+        ("scoring_hold_ramp", Screen(Phase.SCORING, 2, rt, scoring_step=5, entry="points",
+                                     player="red", value=15, totals=_FOUR, era_total=True,
+                                     ramp=15)),
+        ("scoring_destruction", Screen(Phase.SCORING, 2, rt, scoring_step=0, entry="points",
+                                       player="blue", value=2, value_vp=6, totals=_FOUR)),
+        ("scoring_on_paper", Screen(Phase.SCORING, 1, rt)),
         ("scoring_no_points", Screen(Phase.SCORING, 3, rt, scoring_step=5, entry="shown",
                                      totals=_FOUR)),
         ("scoring_standings", Screen(Phase.SCORING, 2, rt, scoring_step=5, entry="standings",

@@ -86,6 +86,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "settings": "Settings",
         "hint_open_settings": "hold ERA: settings",
         "hint_menu": "NEXT: next item / ERA: change",
+        "hint_menu_done": "NEXT: next item / ERA: back",
+        "hint_menu_defaults": "NEXT: next item / ERA: restore",
+        "note_swapped": "swapped with seat {n}",
         "set_players": "Players",
         "set_seat": "Seat {n} (passes left)",
         "set_oldest": "Oldest player",
@@ -120,6 +123,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "note_game": "starts when the menu closes",
         "guide_status": "{era} prep {step}/{steps}",
         "hint_guide": "NEXT: next  ERA: start {era}",
+        "game_setup_status": "Game setup {step}/{steps}",
+        "guide_start": "ERA: start {era}, {mode}",
+        "hint_guide_skip": "NEXT: next  hold: skip",
+        "setup_players": "New game, {n} players. hold ERA: settings (players, language, "
+                         "modes)",
+        "setup_wonders": "Wonder board; the 12 wonder cards by era, each era shuffled into "
+                         "its own face-down deck (I, II, III)",
+        "setup_terrain": "{n}-player central board: each player's 3 terrain tiles, "
+                         "face up, turned at random, as pictured",
+        "setup_technology": "2 technology boards; the 72 technology cards by era, each era "
+                            "shuffled into a face-down deck of 24",
+        "setup_leader_decks": "Leader board; leader cards by era in 3 decks of 6 (not "
+                              "shuffled)",
+        "setup_extra_effect": "4 players only: the matching leader effect tile under the "
+                              "rightmost column too",
+        "setup_player_board": "Each player: player board, 20 buildings on it, 20 "
+                              "population tokens, 2 hourglasses (2 caps each)",
+        "setup_player_cards": "Each player: their 4 starting technology cards in hand, "
+                              "hidden; the 3 bonus tokens (1, 2, 3 VP)",
+        "setup_birth": "Birth of the empire: each player, 1 population token on a "
+                       "clan space of their capital tile",
+        "setup_effect_tiles": "Under each of the 3 left columns: its leader effect tile, "
+                              "random side up",
+        "setup_resources": "Each player: 1 knowledge and 1 brick on their stock spaces, the "
+                           "other 5 of each in reserve",
+        "prep_hourglasses_intro": "Introductory era: each player puts their 2 hourglasses "
+                                  "beside their player board (they mark actions, no timing)",
+        "prep_oldest_holds_box": "The oldest player holds the box: the start player",
         "prep_remove_cards": "Technology boards: remove the previous era's cards",
         "prep_tech_decks": "Split the new era's 24 technology cards into 4 decks of 6: "
                            "2 decks on each technology board",
@@ -137,7 +168,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "prep_bonus_token": "Construction bonus: each player places the {n} VP token on "
                             "an empty space",
         "hint_undo": "hold ERA: undo",
-        "hint_points": "NEXT+1 hold+5 ERA:ok",
+        "hint_points": "NEXT+1 hold+5 both-1",
+        "hint_ramp": "let go: +{n}",
+        "hint_confirm_undo": "ERA:ok hold:undo",
+        "era_total_title": "Points for {era}",
+        "destruction_title": "{step} x3 = {n} VP",
+        "era_over": "{era} complete",
+        "score_on_paper": "score kept on paper",
+        "set_keep_score": "Keep score",
+        "note_keep_score": "off: on paper",
+        "set_points_entry": "Points entry",
+        "note_points_entry": "totals: fastest",
+        "value_totals": "Era totals",
+        "value_steps": "Per step",
         "hint_go_on": "ERA: go on",
         "no_points": "no victory points",
         "standings_title": "{era} standings",
@@ -217,6 +260,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "settings": "設定",
         "hint_open_settings": "ERA長押し: 設定",
         "hint_menu": "NEXT: 次の項目 / ERA: 変更",
+        "hint_menu_done": "NEXT: 次の項目 / ERA: 戻る",
+        "hint_menu_defaults": "NEXT: 次の項目 / ERA: 戻す",
+        "note_swapped": "席{n}と色を交換",
         "set_players": "プレイヤー人数",
         "set_seat": "席{n}（左隣へ渡す）",
         "set_oldest": "最年長のプレイヤー",
@@ -251,6 +297,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "note_game": "メニューを閉じると始まる",
         "guide_status": "{era} 準備 {step}/{steps}",
         "hint_guide": "NEXT: 次へ ERA: {era}の開始",
+        "game_setup_status": "ゲームの準備 {step}/{steps}",
+        "guide_start": "ERA: {era}開始 {mode}",
+        "hint_guide_skip": "NEXT: 次へ 長押し: 飛ばす",
+        "setup_players": "{n}人の新たなゲーム。ERA長押し：設定（人数・言語・モード）",
+        "setup_wonders": "驚異ボード。驚異カード12枚を時代ごとに分けて個別によく混ぜ、"
+                         "裏向きの3つのデッキ（I、II、III）を作る",
+        "setup_terrain": "{n}人プレイ時の中央ボード：各自の地形タイル3枚を図のとおり表向き・ランダ"
+                         "ムな向きで置く",
+        "setup_technology": "技術ボード2枚。技術カード72枚を時代ごとに分けて個別によく混ぜ、"
+                            "裏向きのカード24枚のデッキを3つ作る",
+        "setup_leader_decks": "指導者ボード。指導者カード18枚を時代ごとに6枚ずつ3つのデッキに分け"
+                              "る（混ぜない）",
+        "setup_extra_effect": "4人ゲームでのみ、右端の列の下側にも対応する指導者効果タイルを置く",
+        "setup_player_board": "各プレイヤー：プレイヤーボードと建物駒20個、人口トークン20個、キャ"
+                              "ップを2個ずつつけた砂時計2個",
+        "setup_player_cards": "各プレイヤー：初期技術カード4枚を手札に（他プレイヤーに見せない）。"
+                              "建設ボーナストークン3枚",
+        "setup_birth": "帝国の誕生：各プレイヤーは首都タイル（自分の色で囲まれたタイル）の氏族スペ"
+                       "ースに人口トークンを1個置く",
+        "setup_effect_tiles": "左側3列の下に、同じ色の指導者効果タイルをランダムな面を表向きにして"
+                              "置く",
+        "setup_resources": "各プレイヤー：知識駒とレンガ駒を1個ずつストックスペースに、"
+                           "残り5個ずつをリザーブに",
+        "prep_hourglasses_intro": "入門の時代：各プレイヤーは自分の砂時計2個を取り、"
+                                  "プレイヤーボードの横に置く",
+        "prep_oldest_holds_box": "最年長プレイヤーがこの箱を持つ：スタートプレイヤー",
         "prep_remove_cards": "技術ボードから以前の時代の技術カードをすべて取り除く",
         "prep_tech_decks": "新たな時代の技術カード24枚を6枚ずつ4つのデッキに分け、"
                            "技術ボードに2デッキずつ置く",
@@ -266,7 +338,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "prep_bonus_token": "各プレイヤーは{n}勝利点の建設ボーナストークンを空いている"
                             "スペースに置く",
         "hint_undo": "ERA長押し: 戻す",
-        "hint_points": "NEXT+1 長押し+5 ERA:決定",
+        "hint_points": "NEXT+1 長押し+5 両方-1",
+        "hint_ramp": "離す: +{n}",
+        "hint_confirm_undo": "ERA:決定 長押し:戻す",
+        "era_total_title": "{era}の勝利点",
+        "destruction_title": "{step} ×3＝{n}勝利点",
+        "era_over": "{era}終了",
+        "score_on_paper": "得点は紙で記録",
+        "set_keep_score": "得点の記録",
+        "note_keep_score": "オフ：紙で記録",
+        "set_points_entry": "勝利点の入力",
+        "note_points_entry": "時代合計が最速",
+        "value_totals": "時代の合計",
+        "value_steps": "手順ごと",
         "hint_go_on": "ERA: 次へ",
         "no_points": "勝利点なし",
         "standings_title": "{era}終了時の順位",
@@ -324,6 +408,7 @@ SAMPLE_VALUES: dict[str, str] = {
     "n": "10",
     "round": "15",
     "bar": "■■■□□□",
+    "mode": "Real-time",
     "name": "MockFactory",
     "where": "0x3C",
     "state": "flashing",
