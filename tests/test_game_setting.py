@@ -114,3 +114,34 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     assert isinstance(box.driver, Driver)
     assert box.game.menu is not None and box.game.phase is Phase.SETUP
     state.close()
+
+
+def test_the_box_draws_a_profile_screen_in_the_language_it_runs_in(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from erabox.app import ScreenWorker
+    from erabox.ui.panel import Panel
+    from erabox.ui.profile_screens import render_play
+
+    shown: list[Image.Image] = []
+
+    class Display:
+        problem = None
+
+        def show(self, image: Image.Image, label: str | None = None) -> None:
+            shown.append(image)
+
+        def close(self) -> None:
+            pass
+
+    worker = ScreenWorker(Display(), "en")  # the file's language; the settings chose ja
+    played = Config(language="ja", players=("red", "blue", "green"))
+    profile = load_game("altay", [])
+    state = StateFile(tmp_path / "state.json")
+    box = Box(Config(), state_file=state, screen_worker=worker, profile=profile,
+              profile_config=played, clock=lambda: 0.0)
+    box.start_game()
+    worker.close()
+    state.close()
+    expected = render_play(box.driver.screen(0.0), Panel(), "ja")
+    assert shown and shown[-1].tobytes() == expected.tobytes()

@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -102,6 +102,15 @@ log = logging.getLogger("erabox")
 # --- the screen worker ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PlayFrame:
+    """A game profile's screen and the language it is drawn in (the settings may change it:
+    a profile's screen model leaves the language to the renderer)."""
+
+    screen: PlayScreen
+    language: str
+
+
 class ScreenWorker:
     """Renders the newest screen model on its own thread and hands it to the display.
 
@@ -120,14 +129,14 @@ class ScreenWorker:
         self._display = display
         self._language = language
         self._observer = observer
-        self._drawn = ChangedOnly[tuple[Screen | PlayScreen, bool, Look, bool, bool]]()
+        self._drawn = ChangedOnly[tuple[Screen | PlayFrame, bool, Look, bool, bool]]()
         self._contrast: int | None = None
         self.frames = 0
         self._worker = NewestWorker[
-            tuple[Screen | PlayScreen, bool, float, Look, int, bool, bool]](
+            tuple[Screen | PlayFrame, bool, float, Look, int, bool, bool]](
             "erabox-screen", self._draw)
 
-    def show(self, screen_model: Screen | PlayScreen, no_sound: bool, t: float,
+    def show(self, screen_model: Screen | PlayFrame, no_sound: bool, t: float,
              look: Look | None = None,
              contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
         """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
@@ -138,7 +147,7 @@ class ScreenWorker:
                           no_file))
 
     @property
-    def last(self) -> tuple[Screen | PlayScreen, bool, Look, bool, bool] | None:
+    def last(self) -> tuple[Screen | PlayFrame, bool, Look, bool, bool] | None:
         """(screen, no-sound mark, look, cannot-save mark, missing-file mark) of the last
         frame drawn."""
         return self._drawn.last
@@ -146,7 +155,7 @@ class ScreenWorker:
     def close(self) -> None:
         self._worker.close(timeout=2.0)
 
-    def _draw(self, pending: tuple[Screen | PlayScreen, bool, float, Look, int, bool, bool]
+    def _draw(self, pending: tuple[Screen | PlayFrame, bool, float, Look, int, bool, bool]
               ) -> None:
         screen_model, no_sound, _step_t, look, contrast, no_save, no_file = pending
         try:
@@ -158,10 +167,10 @@ class ScreenWorker:
         if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
             return
         try:
-            if isinstance(screen_model, PlayScreen):  # a game profile's screen
+            if isinstance(screen_model, PlayFrame):  # a game profile's screen
                 from erabox.ui.profile_screens import render_play
 
-                image = render_play(screen_model, self._panel, self._language)
+                image = render_play(screen_model.screen, self._panel, screen_model.language)
             else:
                 language = screen_model.language or self._language  # settings may change it
                 image = self._render(screen_model, language=language, no_sound=no_sound,
@@ -396,10 +405,12 @@ class Box:
             self.care = care.on_screen(self.care, seen, now)
             look = care.look(self.care, seen, now)
             contrast = look.contrast(self.driver.contrast)
+            drawn: Screen | PlayFrame = screen_model if isinstance(screen_model, Screen) else (
+                PlayFrame(screen_model, self.driver.language))
             marks = {"no_save": self.driver.state.problem is not None,
                      "no_file": bool(self.missing_files)}
             # Only the marks that are on: a screen stand-in in a test may not know them.
-            self.screen_worker.show(screen_model, no_sound, now, look, contrast,
+            self.screen_worker.show(drawn, no_sound, now, look, contrast,
                                     **{k: True for k, on in marks.items() if on})
 
 

@@ -169,6 +169,11 @@ class Driver:
         """The panel's contrast as the game runs it (the settings may change it)."""
         return self.game.config.display.contrast
 
+    @property
+    def language(self) -> str:
+        """The language the game runs in (the settings may change it)."""
+        return self.game.config.language
+
     # --- effects --------------------------------------------------------------------------------
 
     def apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:

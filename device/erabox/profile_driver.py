@@ -79,6 +79,9 @@ class GameDriver(Protocol):
     @property
     def contrast(self) -> int: ...
 
+    @property
+    def language(self) -> str: ...
+
 
 def system_draw(players: int) -> int:
     """The start player of a "random" profile: a seat drawn from the system's randomness."""
@@ -206,6 +209,10 @@ class PlayDriver:
     @property
     def contrast(self) -> int:
         return self.config.display.contrast
+
+    @property
+    def language(self) -> str:
+        return self.config.language
 
     # --- effects ------------------------------------------------------------------------------
 
