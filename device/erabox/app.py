@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -46,25 +46,14 @@ from erabox.adapters.state_file import StateFile, resolve_state_path
 from erabox.config_file import load_config
 from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
-from erabox.core.care import Look
 from erabox.core.config import Config, ConfigError
 from erabox.core.events import Emit, EventRecorder
-from erabox.core.machine import (
-    EPS,
-    Game,
-)
-from erabox.core.model import (
-    Button,
-    Gesture,
-    Input,
-    Screen,
-    Tick,
-)
-from erabox.core.profile import Profile, ProfileError
+from erabox.core.machine import EPS, Game
+from erabox.core.model import Button, Gesture, Input, Screen, Tick
+from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.core.settings import apply as apply_settings
 from erabox.driver import Driver, json_lines
 from erabox.ports import (
     AudioPort,
@@ -83,11 +72,11 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
-from erabox.profile_driver import GameDriver, PlayDriver, system_draw
+from erabox.profile_driver import GameDriver, PlayDriver, chosen_game, game_to_play, system_draw
+from erabox.screen_worker import PlayFrame, ScreenWorker
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
-from erabox.workers import ChangedOnly, NewestWorker
 
 if TYPE_CHECKING:
     from erabox.adapters.audio import Audio
@@ -97,92 +86,6 @@ if TYPE_CHECKING:
 __all__ = ["Box", "PowerCut", "Redraw", "ScreenWorker", "Stop", "run"]
 
 log = logging.getLogger("erabox")
-
-
-# --- the screen worker ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayFrame:
-    """A game profile's screen and the language it is drawn in (the settings may change it:
-    a profile's screen model leaves the language to the renderer)."""
-
-    screen: PlayScreen
-    language: str
-
-
-class ScreenWorker:
-    """Renders the newest screen model on its own thread and hands it to the display.
-
-    Only the newest screen matters: if two arrive while one is being drawn, the older is
-    skipped. Identical screens (with identical status marks) are not redrawn.
-    """
-
-    def __init__(self, display: DisplayPort, language: str,
-                 observer: BoxObserver | None = None, panel: Panel | None = None) -> None:
-        from erabox.ui.look import apply_look
-        from erabox.ui.render import render
-
-        self._render = render
-        self._panel = panel or Panel()  # the panel's size and layouts (from the config)
-        self._apply_look = apply_look
-        self._display = display
-        self._language = language
-        self._observer = observer
-        self._drawn = ChangedOnly[tuple[Screen | PlayFrame, bool, Look, bool, bool]]()
-        self._contrast: int | None = None
-        self.frames = 0
-        self._worker = NewestWorker[
-            tuple[Screen | PlayFrame, bool, float, Look, int, bool, bool]](
-            "erabox-screen", self._draw)
-
-    def show(self, screen_model: Screen | PlayFrame, no_sound: bool, t: float,
-             look: Look | None = None,
-             contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
-        """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
-        `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` /
-        `no_file` add the
-        status marks."""
-        self._worker.put((screen_model, no_sound, t, look or Look(), contrast, no_save,
-                          no_file))
-
-    @property
-    def last(self) -> tuple[Screen | PlayFrame, bool, Look, bool, bool] | None:
-        """(screen, no-sound mark, look, cannot-save mark, missing-file mark) of the last
-        frame drawn."""
-        return self._drawn.last
-
-    def close(self) -> None:
-        self._worker.close(timeout=2.0)
-
-    def _draw(self, pending: tuple[Screen | PlayFrame, bool, float, Look, int, bool, bool]
-              ) -> None:
-        screen_model, no_sound, _step_t, look, contrast, no_save, no_file = pending
-        try:
-            if contrast != self._contrast and hasattr(self._display, "set_contrast"):
-                self._display.set_contrast(contrast)
-                self._contrast = contrast
-        except Exception:
-            log.exception("could not set the screen's contrast")
-        if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
-            return
-        try:
-            if isinstance(screen_model, PlayFrame):  # a game profile's screen
-                from erabox.ui.profile_screens import render_play
-
-                image = render_play(screen_model.screen, self._panel, screen_model.language)
-            else:
-                language = screen_model.language or self._language  # settings may change it
-                image = self._render(screen_model, language=language, no_sound=no_sound,
-                                     no_save=no_save, no_file=no_file, panel=self._panel)
-            self._display.show(self._apply_look(image, look))
-            self.frames += 1
-        except Exception:  # a drawing bug must not take the box down
-            log.exception("could not draw the screen")
-            return
-        if self._observer is not None:
-            # The hand-over time, not the step's `t`: input-to-frame latency ends here.
-            self._observer.frame(time.monotonic())
 
 
 # --- the loop -------------------------------------------------------------------------------------
@@ -252,30 +155,20 @@ class Box:
         """Another game was chosen: "" Time of Empires (its settings menu open, where the
         game is chosen), else the profile `name`, fresh either way."""
         before = self.driver
-        if name == "":
+        if name:
+            assert isinstance(before, Driver)
+            config = before.game.config  # the settings laid over the file: players, language
+            profile = chosen_game(name, config, self.find_profile)
+            if profile is None:
+                return
+            self.driver = self._profile_game(config, profile, before.t0)
+        else:
             log.info("the settings menu: choosing another game")
-            own = self._own_game(before.t0)
-            self.driver = own
-            own.start(now, fresh=True)
-            own.save_now(now)
-            own.step(Input(Button.ERA, Gesture.HOLD), now)  # the menu, as ERA held at setup
-            return
-        assert isinstance(before, Driver)
-        config = before.game.config  # the settings laid over the file: players, language
-        try:
-            if self.find_profile is None:
-                raise ConfigError("this box cannot look games up")
-            profile = self.find_profile(name)
-            check_players(profile, config.players)
-        except (ProfileError, ConfigError) as exc:
-            log.warning("cannot play the game %r (%s); Time of Empires goes on", name, exc)
-            return
-        log.info("playing the game profile %s (%s), chosen in the settings", profile.id,
-                 profile.source)
-        play = self._profile_game(config, profile, before.t0)
-        self.driver = play
-        play.start(now, fresh=True)
-        play.save_now(now)
+            self.driver = self._own_game(before.t0)
+        self.driver.start(now, fresh=True)
+        self.driver.save_now(now)
+        if not name:  # the menu, as ERA held at setup
+            self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
 
     @property
     def game(self) -> Game:
@@ -470,38 +363,6 @@ def _event_stream(target: str | None) -> tuple[Emit | None, TextIO | None]:
     return json_lines(stream, flush=True), (None if target == "-" else stream)
 
 
-def _game_to_play(args: argparse.Namespace, config: Config, profile: Profile | None,
-                  settings_file: SettingsFile, find: Callable[[str], Profile]
-                  ) -> tuple[Profile | None, Config]:
-    """The game to play at start, and the config it runs with: `--game` wins; else the
-    settings menu's "Game" once chosen (a game that is gone: a warning, Time of Empires);
-    else the config's `game` (`profile`, already loaded)."""
-    chosen = None if getattr(args, "game", None) else settings_file.load(config)
-    played = config if chosen is None else apply_settings(config, chosen)
-    if chosen is not None and chosen.game != config.game:
-        profile = None
-        if chosen.game:
-            try:
-                profile = find(chosen.game)
-                check_players(profile, played.players)
-            except (ProfileError, ConfigError) as exc:
-                log.warning("the game chosen in the settings, %r, cannot be played (%s); "
-                            "playing Time of Empires", chosen.game, exc)
-                profile = None
-    elif profile is not None:
-        check_players(profile, played.players)
-    return profile, played
-
-
-def check_players(profile: Profile, players: tuple[str, ...]) -> None:
-    """A profile is for so many players: the config's `players` must fit (exit 2 if not)."""
-    if not profile.min_players <= len(players) <= profile.max_players:
-        span = (str(profile.min_players) if profile.min_players == profile.max_players
-                else f"{profile.min_players} to {profile.max_players}")
-        raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, not "
-                          f"{len(players)} (set `players` in the config)")
-
-
 def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | None,
                    stop: threading.Event) -> threading.Thread:
     """Replays script lines in real time (docs/run.md): gestures go through the mock pins."""
@@ -627,7 +488,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     config = replace(config, games=tuple(available_games(folders)))
     settings_file = SettingsFile(settings_path(state_path))
     try:
-        profile, played = _game_to_play(args, config, profile, settings_file,
+        profile, played = game_to_play(args, config, profile, settings_file,
                                         lambda name: load_game(name, folders))
     except BaseException:
         state_file.close()

@@ -17,15 +17,17 @@ play, kept in the saved record.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from erabox.core.config import Config
+from erabox.adapters.settings_file import SettingsFile
+from erabox.core.config import Config, ConfigError
 from erabox.core.jsontext import json_object
 from erabox.core.model import FlashCue, Input, Mode, Phase, Save, Screen, Tick
-from erabox.core.profile import Profile
+from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import (
@@ -41,6 +43,7 @@ from erabox.core.profile_play import (
     screen,
 )
 from erabox.core.profile_record import restore, snapshot
+from erabox.core.settings import apply as apply_settings
 from erabox.ports import AudioPort, LedPort, RecordStore
 
 log = logging.getLogger("erabox")
@@ -247,3 +250,55 @@ class PlayDriver:
             self.show(shows[-1].screen, now)
         if self.events is not None:
             self.events.effects(effects, now - self.t0)
+
+
+# --- which game the box plays at start -----------------------------------------------------
+
+
+def game_to_play(args: argparse.Namespace, config: Config, profile: Profile | None,
+                  settings_file: SettingsFile, find: Callable[[str], Profile]
+                  ) -> tuple[Profile | None, Config]:
+    """The game to play at start, and the config it runs with: `--game` wins; else the
+    settings menu's "Game" once chosen (a game that is gone: a warning, Time of Empires);
+    else the config's `game` (`profile`, already loaded)."""
+    chosen = None if getattr(args, "game", None) else settings_file.load(config)
+    played = config if chosen is None else apply_settings(config, chosen)
+    if chosen is not None and chosen.game != config.game:
+        profile = None
+        if chosen.game:
+            try:
+                profile = find(chosen.game)
+                check_players(profile, played.players)
+            except (ProfileError, ConfigError) as exc:
+                log.warning("the game chosen in the settings, %r, cannot be played (%s); "
+                            "playing Time of Empires", chosen.game, exc)
+                profile = None
+    elif profile is not None:
+        check_players(profile, played.players)
+    return profile, played
+
+
+def chosen_game(name: str, config: Config, find: Callable[[str], Profile] | None
+                ) -> Profile | None:
+    """The profile the settings menu chose, or None (with a warning: Time of Empires goes on)
+    when it cannot be found or played by `config`'s players."""
+    try:
+        if find is None:
+            raise ConfigError("this box cannot look games up")
+        profile = find(name)
+        check_players(profile, config.players)
+    except (ProfileError, ConfigError) as exc:
+        log.warning("cannot play the game %r (%s); Time of Empires goes on", name, exc)
+        return None
+    log.info("playing the game profile %s (%s), chosen in the settings", profile.id,
+             profile.source)
+    return profile
+
+
+def check_players(profile: Profile, players: tuple[str, ...]) -> None:
+    """A profile is for so many players: the config's `players` must fit (exit 2 if not)."""
+    if not profile.min_players <= len(players) <= profile.max_players:
+        span = (str(profile.min_players) if profile.min_players == profile.max_players
+                else f"{profile.min_players} to {profile.max_players}")
+        raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, not "
+                          f"{len(players)} (set `players` in the config)")

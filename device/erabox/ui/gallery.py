@@ -39,13 +39,20 @@ GAMES_DIR = "games"  # the shipped game profiles' screens, inside each panel's g
 
 
 def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
-    """(id, English name, its screens) of every shipped game profile, by id."""
-    from erabox.profile_file import available_games, load_game
+    """(id, English name, its screens) of every shipped game profile, by id (read as
+    `erabox.profile_file` reads them: the package's `games/*.toml`)."""
+    from importlib import resources
+
+    from erabox.core.profile import parse_profile
 
     games = []
-    for name in sorted(available_games([])):
-        profile = load_game(name, [])
-        games.append((name, profile.name.en, gallery_screens(profile)))
+    shipped = resources.files("erabox") / "games"
+    for item in sorted(shipped.iterdir(), key=lambda found: found.name):
+        name = item.name.removesuffix(".toml")
+        if item.name.endswith(".toml"):
+            profile = parse_profile(item.read_text(encoding="utf-8"), item.name,
+                                    default_id=name)
+            games.append((name, profile.name.en, gallery_screens(profile)))
     return games
 
 
