@@ -14,6 +14,7 @@ from test_run import daemon_env, read_events
 PLAYERS = 'players = ["red", "blue", "green", "yellow"]\n'
 GESTURE_S = 0.3  # between two presses: far longer than a press (0.1 s), as a hand would
 HOLD_S = 1.2  # after a hold (0.8 s by default)
+SETTLE_S = 1.0  # before a restart or the end: the gesture before it has surely arrived
 
 
 def xidit_script() -> str:
@@ -32,10 +33,11 @@ def xidit_script() -> str:
         add("next press")
     add("era hold", HOLD_S)
     add("next press")
-    add("next hold", HOLD_S)
+    add("next hold", HOLD_S + SETTLE_S)
     add("restart")
-    for _ in range(6):
+    for _ in range(5):
         add("next press")
+    add("next press", GESTURE_S + SETTLE_S)
     add("end")
     return "\n".join(lines) + "\n"
 
