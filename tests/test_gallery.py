@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from erabox.ui.gallery import INDEX, SCALE, SMALL_DIR, selftest_frames, write_gallery
+from erabox.ui.gallery import (
+    GAMES_DIR,
+    INDEX,
+    SCALE,
+    SMALL_DIR,
+    profile_samples,
+    selftest_frames,
+    write_gallery,
+)
 from erabox.ui.panel import Panel
 from erabox.ui.samples import sample_renders
 from erabox.ui.strings import LANGUAGES
@@ -76,3 +84,22 @@ def test_write_gallery_removes_pictures_of_samples_that_are_gone(tmp_path: Path)
     write_gallery(tmp_path)
     assert not old.exists()
     assert (tmp_path / "notes.txt").exists()  # only PNGs are the gallery's to remove
+
+
+@pytest.mark.parametrize(("subdir", "height"), [("", 64), (SMALL_DIR, 32)])
+def test_the_gallery_has_every_screen_of_every_shipped_profile(fresh: Path, subdir: str,
+                                                               height: int) -> None:
+    games = profile_samples()
+    assert {game for game, _, _ in games} == {"altay", "hadrians-wall", "lords-of-xidit",
+                                              "time-of-empires-intro"}
+    expected = {f"{game}/{name}_{lang}.png" for game, _, screens in games
+                for name, _ in screens for lang in LANGUAGES}
+    directory = fresh / subdir / GAMES_DIR
+    assert {str(p.relative_to(directory)) for p in directory.rglob("*.png")} == expected
+    index = (directory / INDEX).read_text(encoding="utf-8")
+    assert all(f"({file_name})" in index for file_name in expected)
+    for game, _, screens in games:  # every kind of screen a profile has
+        kinds = {shown.kind for _, shown in screens}
+        assert {"setup", "round", "scoring", "game_over", "confirm"} <= kinds, game
+    with Image.open(directory / "altay" / "001_setup_ja.png") as image:
+        assert image.size == (128 * SCALE, height * SCALE)

@@ -195,14 +195,6 @@ def test_a_profile_that_is_not_utf8_names_its_line(tmp_path: Path) -> None:
                                                  "profile as UTF-8\n")
 
 
-def test_erabox_run_checks_a_good_profile_and_says_it_plays_in_simulate(
-        tmp_path: Path) -> None:
-    done = run_cli("run", "--game", "altay", "--display", "none", "--audio", "none")
-    assert done.returncode == 2
-    assert "erabox simulate --game altay" in done.stderr
-    assert "Traceback" not in done.stderr
-
-
 def test_a_bad_game_in_the_config_stops_erabox_run_at_start(tmp_path: Path) -> None:
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "tiny.toml").write_text(MINIMAL.replace("max = 4", "max = 0"),

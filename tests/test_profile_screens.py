@@ -5,71 +5,20 @@ or note of a shipped profile has to be abbreviated."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 from itertools import combinations
 
 import pytest
 
-from erabox.core.model import Button, Gesture, Input, Prompt
-from erabox.core.profile import Profile
-from erabox.core.profile_machine import (
-    step,
-)
-from erabox.core.profile_play import (
-    PlayScreen,
-    State,
-    asked,
-    new_play,
-    screen,
-)
+from erabox.core.profile_play import PlayScreen
 from erabox.profile_file import available_games, load_game
 from erabox.ui.panel import MARGIN, Panel
+from erabox.ui.profile_samples import every_screen
 from erabox.ui.profile_screens import layout_play, render_play
 from erabox.ui.strings import LANGUAGES
 from erabox.ui.text import unsupported_characters
 
 PANELS = (Panel(), Panel(height=32))
-COLOURS = ("red", "blue", "green", "yellow", "purple")
-N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
-E_HOLD, BOTH = Input(Button.ERA, Gesture.HOLD), Input(Button.BOTH, Gesture.HOLD)
-
-
-def every_screen(profile: Profile) -> list[PlayScreen]:
-    """A whole play of each variant, with the most players, its events, a number in every
-    category, the ranking, "New game?" and "Resumed": each distinct screen once (the round
-    number aside)."""
-    screens: dict[PlayScreen, None] = {}
-    players = COLOURS[:min(profile.max_players, len(COLOURS))]
-    solo = [COLOURS[:1]] if profile.min_players == 1 else []
-    for seats in [players, *solo]:
-        for variant in range(len(profile.variants)):
-            play = new_play(profile, seats)
-            for _ in range(variant):
-                play, _ = step(play, N_PRESS, 0.0)
-            screens[screen(play, 0.0)] = None
-            play, _ = step(play, E_PRESS, 0.0)
-            for _ in range(len(profile.events)):
-                play, _ = step(play, E_HOLD, 0.0)
-            for _ in range(3000):
-                shown = screen(play, 0.0)
-                screens[replace(shown, round=1 if shown.round else None)] = None
-                if play.spot.state is State.GAME_OVER:
-                    break
-                at = asked(play)
-                if at is not None:
-                    if play.profile.categories[at[0]].each and play.spot.sheet[at[0]][at[1]]:
-                        pass  # one value was entered: ERA on 0 ends the list
-                    else:
-                        for _ in range(7 * at[1] + 12):  # a different number for each
-                            play, _ = step(play, N_PRESS, 0.0)
-                        screens[screen(play, 0.0)] = None
-                play, _ = step(play, E_PRESS if at is not None else N_PRESS, 0.0)
-            assert play.spot.state is State.GAME_OVER
-            asking, _ = step(play, BOTH, 0.0)
-            screens[screen(asking, 0.0)] = None
-            screens[replace(screen(play, 0.0), prompt=Prompt.RESUMED)] = None
-    return list(screens)
 
 
 PROFILES = {name: load_game(name, []) for name in available_games([])}

@@ -46,23 +46,13 @@ from erabox.adapters.state_file import StateFile, resolve_state_path
 from erabox.config_file import load_config
 from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
-from erabox.core.care import Look
 from erabox.core.config import Config, ConfigError
-from erabox.core.events import EventRecorder
-from erabox.core.machine import (
-    EPS,
-    Game,
-    next_deadline,
-    screen,
-    snapshot,
-)
-from erabox.core.model import (
-    Button,
-    Gesture,
-    Input,
-    Screen,
-    Tick,
-)
+from erabox.core.events import Emit, EventRecorder
+from erabox.core.machine import EPS, Game
+from erabox.core.model import Button, Gesture, Input, Screen, Tick
+from erabox.core.profile import Profile
+from erabox.core.profile_events import PlayRecorder
+from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.driver import Driver, json_lines
 from erabox.ports import (
@@ -74,6 +64,7 @@ from erabox.ports import (
     InboxItem,
     LedPort,
     PowerCut,
+    RecordStore,
     Redraw,
     SaveNow,
     SettingsStore,
@@ -81,10 +72,11 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
+from erabox.profile_driver import GameDriver, PlayDriver, chosen_game, game_to_play, system_draw
+from erabox.screen_worker import PlayFrame, ScreenWorker
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
-from erabox.workers import ChangedOnly, NewestWorker
 
 if TYPE_CHECKING:
     from erabox.adapters.audio import Audio
@@ -94,75 +86,6 @@ if TYPE_CHECKING:
 __all__ = ["Box", "PowerCut", "Redraw", "ScreenWorker", "Stop", "run"]
 
 log = logging.getLogger("erabox")
-
-
-# --- the screen worker ----------------------------------------------------------------------------
-
-
-class ScreenWorker:
-    """Renders the newest screen model on its own thread and hands it to the display.
-
-    Only the newest screen matters: if two arrive while one is being drawn, the older is
-    skipped. Identical screens (with identical status marks) are not redrawn.
-    """
-
-    def __init__(self, display: DisplayPort, language: str,
-                 observer: BoxObserver | None = None, panel: Panel | None = None) -> None:
-        from erabox.ui.look import apply_look
-        from erabox.ui.render import render
-
-        self._render = render
-        self._panel = panel or Panel()  # the panel's size and layouts (from the config)
-        self._apply_look = apply_look
-        self._display = display
-        self._language = language
-        self._observer = observer
-        self._drawn = ChangedOnly[tuple[Screen, bool, Look, bool, bool]]()
-        self._contrast: int | None = None
-        self.frames = 0
-        self._worker = NewestWorker[tuple[Screen, bool, float, Look, int, bool, bool]](
-            "erabox-screen", self._draw)
-
-    def show(self, screen_model: Screen, no_sound: bool, t: float, look: Look | None = None,
-             contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
-        """Draw `screen_model` (soon, on the worker) as OLED care's `look` says, at panel
-        `contrast` (0..255; displays without one ignore it); `no_sound` / `no_save` /
-        `no_file` add the
-        status marks."""
-        self._worker.put((screen_model, no_sound, t, look or Look(), contrast, no_save,
-                          no_file))
-
-    @property
-    def last(self) -> tuple[Screen, bool, Look, bool, bool] | None:
-        """(screen, no-sound mark, look, cannot-save mark, missing-file mark) of the last
-        frame drawn."""
-        return self._drawn.last
-
-    def close(self) -> None:
-        self._worker.close(timeout=2.0)
-
-    def _draw(self, pending: tuple[Screen, bool, float, Look, int, bool, bool]) -> None:
-        screen_model, no_sound, _step_t, look, contrast, no_save, no_file = pending
-        try:
-            if contrast != self._contrast and hasattr(self._display, "set_contrast"):
-                self._display.set_contrast(contrast)
-                self._contrast = contrast
-        except Exception:
-            log.exception("could not set the screen's contrast")
-        if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
-            return
-        try:
-            language = screen_model.language or self._language  # settings may change it
-            image = self._render(screen_model, language=language, no_sound=no_sound,
-                                 no_save=no_save, no_file=no_file, panel=self._panel)
-            self._display.show(self._apply_look(image, look))
-            self.frames += 1
-        except Exception:  # a drawing bug must not take the box down
-            log.exception("could not draw the screen")
-            return
-        if self._observer is not None:
-            # The hand-over time, not the step's `t`: input-to-frame latency ends here.
-            self._observer.frame(time.monotonic())
 
 
 # --- the loop -------------------------------------------------------------------------------------
@@ -184,17 +107,27 @@ class Box:
         observer: BoxObserver | None = None,
         settings_file: SettingsStore | None = None,
         collector: CollectorPort | None = None,
+        profile: Profile | None = None,
+        play_events: PlayRecorder | None = None,
+        draw: Callable[[int], int] = system_draw,
+        find_profile: Callable[[str], Profile] | None = None,
+        profile_config: Config | None = None,
     ) -> None:
+        """`profile`: play this game profile instead of Time of Empires (its event lines to
+        `play_events`; `draw` picks a "random" profile's start player). `find_profile` loads
+        the profile the settings menu's "Game" names (`ProfileError` if it cannot)."""
         self.config = config
+        self._parts = (state_file, settings_file, audio, led, events, play_events, draw)
+        self.find_profile = find_profile
         self.collector = collector
         self.audio = audio
         self.screen_worker = screen_worker
         self.clock = clock
         self.observer = observer
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
-        self.driver = Driver(config, state=state_file, settings=settings_file, audio=audio,
-                             led=led, show=self._show, events=events, observer=observer,
-                             clock=clock, t0=clock())
+        self.driver: GameDriver = (self._own_game(clock()) if profile is None
+                                   else self._profile_game(profile_config or config, profile,
+                                                           clock()))
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.missing_files: list[str] = []  # configured sound files that cannot be read
@@ -203,9 +136,45 @@ class Box:
         self.lead_s = output_lead_s(config.audio) if audio is not None else 0.0
         self._last_now = -math.inf  # the latest `now` the game was given
 
+    def _own_game(self, t0: float) -> Driver:
+        """A driver for Time of Empires."""
+        state, settings, audio, led, events, _, _ = self._parts
+        return Driver(self.config, state=state, settings=settings, audio=audio, led=led,
+                      show=self._show, events=events, observer=self.observer,
+                      clock=self.clock, t0=t0)
+
+    def _profile_game(self, config: Config, profile: Profile, t0: float) -> PlayDriver:
+        """A driver for a game profile (the state file reads its record back through the
+        play's own check)."""
+        state, _, audio, led, _, play_events, draw = self._parts
+        assert isinstance(state, RecordStore), state
+        return PlayDriver(config, profile, state=state, audio=audio, led=led, show=self._show,
+                          events=play_events, draw=draw, t0=t0)
+
+    def _switch(self, name: str, now: float) -> None:
+        """Another game was chosen: "" Time of Empires (its settings menu open, where the
+        game is chosen), else the profile `name`, fresh either way."""
+        before = self.driver
+        if name:
+            assert isinstance(before, Driver)
+            config = before.game.config  # the settings laid over the file: players, language
+            profile = chosen_game(name, config, self.find_profile)
+            if profile is None:
+                return
+            self.driver = self._profile_game(config, profile, before.t0)
+        else:
+            log.info("the settings menu: choosing another game")
+            self.driver = self._own_game(before.t0)
+        self.driver.start(now, fresh=True)
+        self.driver.save_now(now)
+        if not name:  # the menu, as ERA held at setup
+            self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
+
     @property
     def game(self) -> Game:
-        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
+        """The game as the loop last left it (an immutable value: safe to read anywhere).
+        Time of Empires only: a profile's play is `box.driver.play`."""
+        assert isinstance(self.driver, Driver), "a game profile is played: see driver.play"
         return self.driver.game
 
     @property
@@ -242,14 +211,14 @@ class Box:
         return self._last_now
 
     def _loop(self) -> None:
-        driver = self.driver
         while True:
+            driver = self.driver  # the settings menu may switch games between two steps
             now = self._now()
-            due = next_deadline(self.game, now)
+            due = driver.next_deadline(now)
             handover = None if due is None else due - self.lead_s  # a cue goes early
             wake = handover
             if self.screen_worker is not None:  # the screen's look changes on its own clock
-                look_due = care.next_deadline(self.care, screen(self.game, now), now)
+                look_due = care.next_deadline(self.care, self._care_screen(now), now)
                 if self.chord_since is not None:  # the next block of the hold's progress
                     step_s = self.config.buttons.both_s / HOLD_BLOCKS
                     look_due = min(look_due, self.chord_since + step_s * (
@@ -267,7 +236,7 @@ class Box:
                 item = None
             now = self._now()
             if item is None and (handover is None or handover > now + EPS):
-                self._show(screen(self.game, now), now)  # only the look changed
+                self._show(driver.screen(now), now)  # only the look changed
                 continue
             if isinstance(item, Stop):
                 log.info("stopping (%s)", item.reason)
@@ -278,47 +247,63 @@ class Box:
                 continue
             if isinstance(item, SaveNow):
                 log.info("saving the game now (%s)", item.reason)
-                self.driver.state.save(snapshot(self.game, now))
+                driver.save_now(now)
                 continue
             if isinstance(item, Input):
                 driver.input(item, now)
-                self.care, acts = care.on_press(self.care, screen(self.game, now), now)
+                self.care, acts = care.on_press(self.care, self._care_screen(now), now)
                 if not acts:  # a dark screen: the press only wakes it
                     log.info("screen woken by a press (the press did nothing else)")
-                    self._show(screen(self.game, now), now)
+                    self._show(driver.screen(now), now)
                     continue
                 self._step(item, now, due=None)
             elif isinstance(item, Redraw):
-                self._show(screen(self.game, now), now)
+                self._show(driver.screen(now), now)
             elif isinstance(item, Chord):
                 self.chord_since = item.since
                 if item.since is not None:  # the hold's progress must be seen: wake the screen
-                    self.care, _ = care.on_press(self.care, screen(self.game, now), now)
-                self._show(screen(self.game, now), now)
+                    self.care, _ = care.on_press(self.care, self._care_screen(now), now)
+                self._show(driver.screen(now), now)
             elif due is not None:  # woken for the deadline: step it at its own time
                 self._step(Tick(), self._now(at_least=due), due=due)
 
     def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
         self.driver.step(event, now, due)
+        wanted = self.driver.switch_to
+        if wanted is not None:
+            self.driver.switch_to = None
+            self._switch(wanted, now)
 
     def _power_cut(self, now: float) -> None:
         """A script's `restart`: silence, forget, and come back from the state file."""
         self.care = care.begin(now)
         self.driver.power_cut(now)
 
-    def _show(self, screen_model: Screen, now: float) -> None:
+    def _care_screen(self, now: float) -> Screen:
+        """The screen now, as OLED care reads it."""
+        shown = self.driver.screen(now)
+        seen = self.driver.care_screen(shown)
+        assert seen is not None
+        return seen
+
+    def _show(self, screen_model: Screen | PlayScreen, now: float) -> None:
         if self.screen_worker is not None:
             no_sound = self.audio is not None and self.audio.problem is not None
-            if self.chord_since is not None and screen_model.question is None:
+            if (isinstance(screen_model, Screen) and self.chord_since is not None
+                    and screen_model.question is None):
                 held = (now - self.chord_since) / self.config.buttons.both_s
                 screen_model = replace(screen_model, hold_progress=min(1.0, max(0.0, held)))
-            self.care = care.on_screen(self.care, screen_model, now)
-            look = care.look(self.care, screen_model, now)
-            contrast = look.contrast(self.game.config.display.contrast)
+            seen = self.driver.care_screen(screen_model)
+            assert seen is not None
+            self.care = care.on_screen(self.care, seen, now)
+            look = care.look(self.care, seen, now)
+            contrast = look.contrast(self.driver.contrast)
+            drawn: Screen | PlayFrame = screen_model if isinstance(screen_model, Screen) else (
+                PlayFrame(screen_model, self.driver.language))
             marks = {"no_save": self.driver.state.problem is not None,
                      "no_file": bool(self.missing_files)}
             # Only the marks that are on: a screen stand-in in a test may not know them.
-            self.screen_worker.show(screen_model, no_sound, now, look, contrast,
+            self.screen_worker.show(drawn, no_sound, now, look, contrast,
                                     **{k: True for k, on in marks.items() if on})
 
 
@@ -369,13 +354,13 @@ def choose_display_kind(kind: str, config: Config) -> str:
     return "none"
 
 
-def _event_stream(target: str | None) -> tuple[EventRecorder | None, TextIO | None]:
+def _event_stream(target: str | None) -> tuple[Emit | None, TextIO | None]:
     if not target:
         return None, None
     stream: TextIO = sys.stdout if target == "-" else open(  # noqa: SIM115 (closed at exit)
         target, "w", encoding="utf-8", buffering=1)
 
-    return EventRecorder(json_lines(stream, flush=True)), (None if target == "-" else stream)
+    return json_lines(stream, flush=True), (None if target == "-" else stream)
 
 
 def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | None,
@@ -468,11 +453,13 @@ def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: Di
                  oled_address=find_ssd1306(config.display), out=lambda line: log.info("%s", line))
 
 
-def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int:
+def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
+        profile: Profile | None = None) -> int:
     """`erabox run`. Returns the exit code.
 
     `observer` watches the running box (`erabox bench` runs in-process through it): its
-    `ready(box, pins)` is called on the main thread once the loop runs.
+    `ready(box, pins)` is called on the main thread once the loop runs. `profile`: the game
+    profile to play (`--game`, the config's `game`) instead of Time of Empires.
     """
     logging.basicConfig(
         level=os.environ.get("ERABOX_LOG", "INFO").upper(),
@@ -494,7 +481,23 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     except BaseException:
         state_file.close()
         raise
-    events, events_file = _event_stream(args.events)
+    # The games the settings menu offers: found now, handed to the core as data.
+    from erabox.profile_file import available_games, game_folders, load_game
+
+    folders = game_folders(config.source if config.source != "<defaults>" else None)
+    config = replace(config, games=tuple(available_games(folders)))
+    settings_file = SettingsFile(settings_path(state_path))
+    try:
+        profile, played = game_to_play(args, config, profile, settings_file,
+                                        lambda name: load_game(name, folders))
+    except BaseException:
+        state_file.close()
+        raise
+    emit, events_file = _event_stream(args.events)
+    events = EventRecorder(emit) if emit is not None else None
+    play_events = PlayRecorder(emit) if emit is not None else None
+    if profile is not None:
+        log.info("playing the game profile %s (%s)", profile.id, profile.source)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
     from erabox.adapters.buttons import Buttons, SimulatedButtons
@@ -537,7 +540,9 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None) -> int
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
               events=events, observer=observer,
-              settings_file=SettingsFile(settings_path(state_path)), collector=LoopCollector())
+              settings_file=settings_file, collector=LoopCollector(),
+              profile=profile, profile_config=played, play_events=play_events,
+              find_profile=lambda name: load_game(name, folders))
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
     # On simulated pins the buttons can be pressed by software too (`pins`).

@@ -84,18 +84,10 @@ def game_profile(game: str, config: Config) -> Profile:
 def cmd_run(args: argparse.Namespace) -> int:
     from erabox.app import run
 
-    if args.game:
-        profile = game_profile(args.game, load_config(args.config))
-        print(f"erabox: {profile.name.en}: the box plays game profiles in `erabox simulate "
-              f"--game {args.game}` for now; `erabox run` plays Time of Empires",
-              file=sys.stderr)
-        return 2
     config = load_config(args.config)
-    if config.game:  # checked now, so a bad profile is found before it is wanted
-        game_profile(config.game, config)
-        print(f"erabox: game = {config.game!r} is played by `erabox simulate` for now; "
-              "`erabox run` plays Time of Empires", file=sys.stderr)
-    return run(args)
+    game = args.game or config.game  # "" = Time of Empires
+    profile = game_profile(game, config) if game else None
+    return run(args, profile=profile)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -125,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--script", metavar="FILE", help="replay timed inputs in real time")
     run.add_argument("--events", metavar="FILE|-", help="write JSON-lines events here")
     run.add_argument("--game", metavar="NAME|FILE",
-                     help="a game profile (checked; played by `erabox simulate` for now)")
+                     help="play a game profile instead of Time of Empires (docs/profiles.md)")
     run.set_defaults(func=cmd_run)
 
     sim = sub.add_parser("simulate", help="run the game core on a virtual clock")

@@ -27,8 +27,11 @@ from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import (
     Game,
     new_game,
+    next_deadline,
     opening,
     restore,
+    screen,
+    snapshot,
     snapshot_at_stop,
     step,
 )
@@ -90,14 +93,19 @@ class Driver:
         self.clock = clock  # only read for the observer's timestamps
         self.t0 = t0
         self.game: Game = new_game(config)
+        # The game the settings menu chose, once it closed on another game than this one
+        # (a profile's name or file): the box then plays that (`Box`).
+        self.switch_to: str | None = None
 
     # --- the game's life ------------------------------------------------------------------------
 
-    def start(self, now: float) -> None:
-        """Come back from the saved game, or start a fresh one (with the chosen settings)."""
+    def start(self, now: float, fresh: bool = False) -> None:
+        """Come back from the saved game, or start a fresh one (with the chosen settings);
+        `fresh`: a fresh one whatever was saved (another game was being played)."""
         chosen = None if self.settings is None else self.settings.load(self.config)
         # Checked against the cue list the era runs with (the settings can change its ticks).
-        saved = self.state.load(self.config if chosen is None else apply(self.config, chosen))
+        saved = None if fresh else self.state.load(
+            self.config if chosen is None else apply(self.config, chosen))
         if saved is None:
             self.game = new_game(self.config, settings=chosen)
             effects: tuple[Effect, ...] = opening(self.game, now)
@@ -111,7 +119,10 @@ class Driver:
 
     def step(self, event: Input | Tick, now: float, due: float | None = None) -> None:
         """One step of the game at `now`; `due` is the deadline that fired a `Tick`."""
+        in_menu = self.game.menu is not None
         self.game, effects = step(self.game, event, now)
+        if in_menu and self.game.menu is None and self.game.config.game:
+            self.switch_to = self.game.config.game  # the menu closed on a game profile
         if self.observer is not None:
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)
@@ -137,6 +148,31 @@ class Driver:
         handed to the mixer: it saves no cue armed (`snapshot_at_stop`)."""
         self.state.save(snapshot_at_stop(self.game, now))
         self.state.close()
+
+    # --- what the loop reads (the `GameDriver` seam, shared with a profile's `PlayDriver`) ---
+
+    def next_deadline(self, now: float) -> float | None:
+        return next_deadline(self.game, now)
+
+    def screen(self, now: float) -> Screen:
+        return screen(self.game, now)
+
+    def care_screen(self, shown: object) -> Screen | None:
+        """The box's own screens are what OLED care reads (None: not one of ours)."""
+        return shown if isinstance(shown, Screen) else None
+
+    def save_now(self, now: float) -> None:
+        self.state.save(snapshot(self.game, now))
+
+    @property
+    def contrast(self) -> int:
+        """The panel's contrast as the game runs it (the settings may change it)."""
+        return self.game.config.display.contrast
+
+    @property
+    def language(self) -> str:
+        """The language the game runs in (the settings may change it)."""
+        return self.game.config.language
 
     # --- effects --------------------------------------------------------------------------------
 
@@ -204,6 +240,17 @@ class MemoryState:
 
     def load(self, config: Config) -> dict[str, Any] | None:
         return None if self.text is None else loads(self.text, config)
+
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
+        """`parse` of the text; an unusable one is dropped (a file would be moved aside)."""
+        if self.text is None:
+            return None
+        try:
+            return parse(self.text)
+        except ValueError as exc:
+            log.warning("saved game is unusable (%s); starting a new game", exc)
+            self.text = None
+            return None
 
     def save(self, snapshot: dict[str, Any]) -> None:
         self.text = dumps(snapshot)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -144,6 +144,17 @@ class StateStore(Protocol):
     @property
     def problem(self) -> str | None:
         """Why saving fails ("cannot save: ..."), for the screen's mark; None = saving works."""
+        ...
+
+
+@runtime_checkable
+class RecordStore(StateStore, Protocol):
+    """A state store that reads its record back through the caller's own check (a game
+    profile's play is not a Time of Empires game: `erabox.profile_driver`)."""
+
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
+        """`parse` of the saved text, or None when there is none or `parse` raised
+        `ValueError` (the record is then set aside, with one warning)."""
         ...
 
 

@@ -232,9 +232,13 @@ class StateFile:
     def load(self, config: Config) -> dict[str, Any] | None:
         """The saved snapshot, or None when there is none or it was unusable (moved aside).
         `config` is the one the game runs with: the record is checked against its cues."""
+        return self.load_as(lambda text: loads(text, config))
+
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
+        """The saved record as `parse` reads it (`parse` raises `ValueError` for a record it
+        cannot use: the file is then moved aside with one warning)."""
         self._remove_leftovers()
-        return load_guarded(self.path, lambda text: loads(text, config), "saved game",
-                            "starting a new game")
+        return load_guarded(self.path, parse, "saved game", "starting a new game")
 
     def _remove_leftovers(self) -> None:
         """Remove temporary files a power cut left in the middle of a save."""

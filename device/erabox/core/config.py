@@ -120,6 +120,9 @@ class Config:
     default_mode: Mode = Mode.REALTIME
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
+    # The game profiles found at start (names, the settings menu's "Game" choices): handed in
+    # by the box (profile_file.available_games), never read from the file.
+    games: tuple[str, ...] = ()
     realtime: RealtimeConfig = field(default_factory=RealtimeConfig)
     intro: IntroConfig = field(default_factory=IntroConfig)
     audio: AudioConfig = field(default_factory=AudioConfig)

@@ -43,6 +43,7 @@ from .profile_play import (
     HOLD_ADDS,
     QUESTION_TIMEOUT_S,
     SAVE_EVERY_S,
+    ChooseGame,
     Entered,
     Play,
     PlayEffect,
@@ -292,9 +293,14 @@ P, H = Gesture.PRESS, Gesture.HOLD
 
 # The whole machine (docs/profiles.md, "Buttons"). A missing entry: nothing happens.
 # Anywhere, BOTH held asks "New game?" (ERA: yes, NEXT: no); a dial turn adds +-1 in scoring.
+def _choose_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    return play, (ChooseGame(),)
+
+
 TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SETUP, N, P): _next_variant,  # long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
+    (State.SETUP, E, H): _choose_game,  # the box's settings menu: another game
     (State.ROUND, N, P): _forward,  # next step, turn, phase, special round, round
     (State.ROUND, N, H): _undo,
     (State.ROUND, E, H): _start_event,  # the next event not yet happened

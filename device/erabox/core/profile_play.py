@@ -134,7 +134,13 @@ class Ranked:
     places: tuple[tuple[int, str, int, int | None, Label | None], ...]
 
 
-PlayEffect = Effect | ShowPlay | Entered | Ranked
+@dataclass(frozen=True)
+class ChooseGame:
+    """ERA held at setup: the players want another game. The box opens its settings menu
+    (where "Game" is chosen); a simulation has no menu and stays."""
+
+
+PlayEffect = Effect | ShowPlay | Entered | Ranked | ChooseGame
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -232,8 +238,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                       if len(profile.variants) > 1 else None,
                       start_player=start_player(play), rounds=rounds(play),
                       ending=spot.last_round is not None, prompt=play.prompt,
-                      totals=tuple(zip(play.players, scores.totals(profile, spot.sheet),
-                                       strict=True)))
+                      totals=tuple(zip(play.players, scores.totals(profile, spot.sheet)
+                                       or (0,) * len(play.players), strict=True)))
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:

@@ -64,6 +64,8 @@ class Settings:
     guide: bool = True  # the preparation guide before each era
     keep_score: bool = True  # victory points entered on the box
     points_entry: str = "totals"  # "totals" (era totals) or "steps" (per checklist step)
+    game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
+    games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -78,6 +80,7 @@ def defaults(config: Config) -> Settings:
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
+        games=config.games,
         **{field: keep.from_config(config) for field, keep in _stored()},
     )
 
@@ -168,7 +171,7 @@ def from_dict(data: object, config: Config) -> Settings:
         stored[field] = keep.read(found)
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
-        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), **stored,
+        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), games=config.games, **stored,
     )
 
 
@@ -192,6 +195,7 @@ class Menu:
 SAY_COLOUR = "colour"  # a player colour, translated
 SAY_LANGUAGE = "language"  # a language, in its own name
 SAY_WORD = "word"  # one of the item's `words`, by the strings key "value_<word>"
+SAY_GAME = "game"  # a game profile's name as is; "" is Time of Empires (translated)
 ON_OFF = ("on", "off")
 
 Value = Callable[[Settings, int], str]
@@ -206,7 +210,7 @@ class Stored:
     """How a one-value setting is kept: checked and read from the settings file (its key is
     the `Settings` field's name), taken from the config file as the default, laid over the
     config. `absent` is the value of a file written before the setting existed (None: the key
-    is required)."""
+    is required; FROM_CONFIG: the config's)."""
 
     check: Callable[[Any], bool]  # a value from the file that the box can use
     expected: str  # what the file should hold, for the error ("true or false", "0..60")
@@ -311,6 +315,15 @@ def _change_seat(settings: Settings, number: int, colours: tuple[str, ...]) -> S
     return replace(settings, seats=tuple(seats))
 
 
+def _change_game(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
+    """Time of Empires, then each game profile found, wrapping round."""
+    return replace(settings, game=_next(("", *settings.games), settings.game))
+
+
+def _is_game(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 255 and value.isprintable()
+
+
 def _change_mode(settings: Settings, number: int, _colours: tuple[str, ...]) -> Settings:
     modes = list(settings.modes)
     modes[number - 1] = Mode.INTRO if modes[number - 1] is Mode.REALTIME else Mode.REALTIME
@@ -368,6 +381,13 @@ ITEMS: tuple[MenuItem, ...] = (
              stored=Stored(lambda v: v in POINTS_ENTRIES, " or ".join(POINTS_ENTRIES), str,
                            lambda c: c.points_entry,
                            lambda c, v: replace(c, points_entry=v), absent=FROM_CONFIG)),
+    # The game played: chosen here, it starts (fresh) once the menu closes. Absent in a file
+    # written before profiles: the config's.
+    MenuItem("game", lambda s, _: s.game, _change_game, label="set_game", says=SAY_GAME,
+             note="note_game", field="game",
+             stored=Stored(_is_game, "a game's name (\"\" for Time of Empires)", str,
+                           lambda c: c.game, lambda c, g: replace(c, game=g),
+                           absent=FROM_CONFIG)),
     # The last two act on the menu itself (see `menu_step`).
     MenuItem("defaults", lambda s, _: "", _same, label="set_defaults", says="value_restore",
              note="note_defaults"),

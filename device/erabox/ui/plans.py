@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from erabox.core import settings as settings_menu
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
 from erabox.core.rules import ERAS
-from erabox.core.settings import SAY_COLOUR, SAY_LANGUAGE, SAY_WORD, MenuItem
+from erabox.core.settings import SAY_COLOUR, SAY_GAME, SAY_LANGUAGE, SAY_WORD, MenuItem
 
 from .glyphs import BIG_ROWS, big_text_width
 from .panel import Panel
@@ -145,6 +145,8 @@ def _menu_value(row: MenuItem, value: str, language: str) -> str:
         return colour_name(value, language)
     if row.says == SAY_LANGUAGE:
         return LANGUAGE_NAMES.get(value, value)
+    if row.says == SAY_GAME:
+        return value or say(language, "value_time_of_empires")
     if row.says == SAY_WORD:
         return say(language, f"value_{value}") if value in row.words else value
     return say(language, row.says, n=value)

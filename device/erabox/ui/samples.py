@@ -101,7 +101,7 @@ def _settings_samples() -> list[tuple[str, Screen]]:
     shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
              ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
              ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("keep_score", "on"),
-             ("points_entry", "totals"), ("defaults", ""), ("done", "")]
+             ("points_entry", "totals"), ("game", ""), ("defaults", ""), ("done", "")]
     names = settings_menu.items(settings_menu.defaults(Config(players=("red", "blue",
                                                                        "green"))))
     screens = []
@@ -110,7 +110,8 @@ def _settings_samples() -> list[tuple[str, Screen]]:
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
             menu_position=(names.index(item) + 1, len(names)))))
     for name, item, value, note in (("defaults_restored", "defaults", "", "defaults_done"),
-                                    ("seat_swapped", "seat1", "green", "swapped_3")):
+                                    ("seat_swapped", "seat1", "green", "swapped_3"),
+                                    ("game_profile", "game", "hadrians-wall", None)):
         screens.append((f"settings_{name}", Screen(
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
             menu_position=(names.index(item) + 1, len(names)), menu_note=note)))

@@ -1,0 +1,147 @@
+"""The settings menu's "Game": every game found is a value; choosing one plays it (fresh) once
+the menu closes; ERA held at a profile's setup brings the menu back to choose again."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from erabox.adapters.settings_file import SettingsFile
+from erabox.adapters.state_file import StateFile
+from erabox.app import Box
+from erabox.core import settings as settings_menu
+from erabox.core.config import Config
+from erabox.core.model import Button, Gesture, Input, Phase
+from erabox.core.profile_play import PlayScreen
+from erabox.driver import Driver
+from erabox.profile_driver import PlayDriver
+from erabox.profile_file import available_games, load_game
+
+MINE = """\
+[game]
+name = { en = "Mine", ja = "自作" }
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = { en = "Round", ja = "ラウンド" }
+count = 2
+
+[[phase]]
+id = "play"
+label = { en = "Play", ja = "プレイ" }
+"""
+
+ERA_HOLD = Input(Button.ERA, Gesture.HOLD)
+ERA_PRESS = Input(Button.ERA, Gesture.PRESS)
+NEXT_PRESS = Input(Button.NEXT, Gesture.PRESS)
+
+
+def test_the_game_item_offers_time_of_empires_then_every_game_found() -> None:
+    config = Config(games=("mine", "altay"))
+    chosen = settings_menu.defaults(config)
+    assert "game" in settings_menu.items(chosen)
+    values = []
+    for _ in range(3):
+        values.append(settings_menu.value(chosen, "game"))
+        chosen = settings_menu.change(chosen, "game", settings_menu.palette(config))
+    assert values == ["", "mine", "altay"]
+    assert settings_menu.value(chosen, "game") == ""  # wraps round
+    saved = settings_menu.to_dict(replace(chosen, game="mine"))
+    assert saved["game"] == "mine" and "games" not in saved
+    back = settings_menu.from_dict(saved, config)
+    assert (back.game, back.games) == ("mine", ("mine", "altay"))
+    assert settings_menu.apply(config, back).game == "mine"
+    del saved["game"]  # a file from before profiles: the config's game
+    assert settings_menu.from_dict(saved, replace(config, game="altay")).game == "altay"
+
+
+def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "mine.toml").write_text(MINE, encoding="utf-8")
+    found = available_games([games])
+    assert next(iter(found)) == "mine"  # the folders' games come before the shipped ones
+    config = Config(guide=False, games=tuple(found))
+    state = StateFile(tmp_path / "state.json")
+    settings = SettingsFile(tmp_path / "settings.json")
+    clock = [0.0]
+    box = Box(config, state_file=state, settings_file=settings, clock=lambda: clock[0],
+              find_profile=lambda name: load_game(name, [games]))
+
+    def press(event: Input) -> None:
+        clock[0] += 1.0
+        box.driver.input(event, clock[0])
+        box._step(event, clock[0], None)
+
+    box.start_game()
+    press(ERA_HOLD)  # the settings menu
+    items = settings_menu.items(box.game.settings or settings_menu.defaults(config))
+    for _ in range(items.index("game")):
+        press(NEXT_PRESS)
+    shown = box.driver.screen(clock[0])
+    assert (shown.menu_item, shown.menu_value) == ("game", "")  # Time of Empires
+    press(ERA_PRESS)
+    shown = box.driver.screen(clock[0])
+    assert (shown.menu_item, shown.menu_value) == ("game", "mine")
+    assert isinstance(box.driver, Driver)  # not before the menu closes
+    press(ERA_HOLD)  # the menu closes: Mine begins, fresh
+    assert isinstance(box.driver, PlayDriver) and box.driver.profile.id == "mine"
+    play = box.driver.screen(clock[0])
+    assert isinstance(play, PlayScreen) and play.kind == "setup"
+    press(ERA_PRESS)
+    assert box.driver.screen(clock[0]).round == 1
+    state.flush()
+    assert json.loads((tmp_path / "state.json").read_text())["game"] == "mine"
+    assert json.loads((tmp_path / "settings.json").read_text())["game"] == "mine"
+
+    # After a restart the chosen game is still played, at the same round.
+    box.driver.shutdown(clock[0])
+    state = StateFile(tmp_path / "state.json")
+    again = Box(config, state_file=state, settings_file=settings,
+                profile=load_game("mine", [games]), clock=lambda: clock[0])
+    again.start_game()
+    assert again.driver.screen(clock[0]).round == 1
+
+    # ERA held at a profile's setup: Time of Empires' menu, to choose another game.
+    box = again
+    press(Input(Button.NEXT, Gesture.HOLD))  # undo: back to setup
+    assert box.driver.screen(clock[0]).kind == "setup"
+    press(ERA_HOLD)
+    assert isinstance(box.driver, Driver)
+    assert box.game.menu is not None and box.game.phase is Phase.SETUP
+    state.close()
+
+
+def test_the_box_draws_a_profile_screen_in_the_language_it_runs_in(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from erabox.app import ScreenWorker
+    from erabox.ui.panel import Panel
+    from erabox.ui.profile_screens import render_play
+
+    shown: list[Image.Image] = []
+
+    class Display:
+        problem = None
+
+        def show(self, image: Image.Image, label: str | None = None) -> None:
+            shown.append(image)
+
+        def close(self) -> None:
+            pass
+
+    worker = ScreenWorker(Display(), "en")  # the file's language; the settings chose ja
+    played = Config(language="ja", players=("red", "blue", "green"))
+    profile = load_game("altay", [])
+    state = StateFile(tmp_path / "state.json")
+    box = Box(Config(), state_file=state, screen_worker=worker, profile=profile,
+              profile_config=played, clock=lambda: 0.0)
+    box.start_game()
+    worker.close()
+    state.close()
+    expected = render_play(box.driver.screen(0.0), Panel(), "ja")
+    assert shown and shown[-1].tobytes() == expected.tobytes()
