@@ -315,7 +315,8 @@ def real_soak(minutes: float, workdir: Path, rng: random.Random,
     events = [json.loads(line) for line in events_path.read_text().splitlines()
               if line.endswith("}")]
     check = check_cues(events, config, tolerance_s=0.05)
-    inputs = sum(1 for e in events if e["type"] == "input")
+    # A hold's release is reported as its own input (the end of the hold), not a gesture.
+    inputs = sum(1 for e in events if e["type"] == "input" and e.get("gesture") != "release")
     rss = outcome.result["rss"]
     return {
         "minutes": minutes,
