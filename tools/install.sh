@@ -145,15 +145,77 @@ if [ "$list_packages" = yes ]; then
     exit 0
 fi
 
+# The wheelhouse (`make wheelhouse`): Python wheels, and in its debs/ the Debian packages above
+# with what they depend on, for an install with no network at all.
+wheelhouse=${ERABOX_WHEELHOUSE:-}
+if [ -z "$wheelhouse" ] && [ -d "$src/wheelhouse/$machine" ]; then
+    wheelhouse=$src/wheelhouse/$machine
+fi
+if [ -n "$wheelhouse" ]; then
+    [ -d "$wheelhouse" ] || die "ERABOX_WHEELHOUSE=$wheelhouse is not a directory"
+fi
+debs=${wheelhouse:+$wheelhouse/debs}
+
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
+
+# offline_debs UPGRADES: the .deb files of debs/ this machine lacks (from debs/packages.txt:
+# "name version file" lines); with UPGRADES=yes also those newer than the installed version
+offline_debs() {
+    while read -r name version file; do
+        if ! installed "$name"; then
+            echo "$debs/$file"
+        elif [ "$1" = yes ] && dpkg --compare-versions \
+                "$(dpkg-query -W -f='${Version}' "$name")" lt "$version"; then
+            echo "$debs/$file"
+        fi
+    done < "$debs/packages.txt"
+}
+
+# install_offline PACKAGE...: from the wheelhouse's debs/ with apt-get and no network; first
+# simulated, so that a package still missing stops the install before anything changed
+install_offline() {
+    absent=""
+    for package in "$@"; do
+        grep -q "^$package " "$debs/packages.txt" || absent="$absent $package"
+    done
+    [ -z "$absent" ] || die "cannot install$absent with no network: not in $debs." \
+        "Nothing was changed. Run \`make wheelhouse\` again on a machine with internet (it" \
+        "fetches the packages this version of install.sh needs) and copy it over."
+    plan=$(mktemp)
+    # shellcheck disable=SC2046  # one word per file
+    if ! apt-get install -s -qq --no-download --no-install-recommends \
+            $(offline_debs no) > "$plan" 2>&1; then
+        # shellcheck disable=SC2046
+        if ! apt-get install -s -qq --no-download --no-install-recommends \
+                $(offline_debs yes) > "$plan" 2>&1; then
+            sed 's/^/    /' "$plan" | grep -E 'Depends|Unable|not installable|E: ' >&2 || true
+            rm -f "$plan"
+            die "cannot install $* from $debs with no network: apt names what is missing" \
+                "above. Nothing was changed. Run \`make wheelhouse\` again on a machine with" \
+                "internet (it fetches them with their dependencies) and copy it over."
+        fi
+        upgrades=yes
+    else
+        upgrades=no
+    fi
+    rm -f "$plan"
+    # shellcheck disable=SC2046
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-download \
+        --no-install-recommends $(offline_debs "$upgrades")
+}
+
 missing=""
 for package in $packages; do
-    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
-    [ "$status" = "install ok installed" ] || missing="$missing $package"
+    installed "$package" || missing="$missing $package"
 done
 if ! on_live_system; then
     say "packages: not touched under ERABOX_ROOT (the target needs:$packages)"
 elif [ -z "$missing" ]; then
     say "packages: all present"
+elif [ -n "$debs" ] && [ -f "$debs/packages.txt" ]; then
+    say "packages: installing$missing offline from $debs"
+    # shellcheck disable=SC2086  # word splitting of the package list is intended
+    install_offline $missing
 else
     say "packages: installing$missing"
     # A box with no network (game tables often have no Wi-Fi) may still have every package in
@@ -164,7 +226,10 @@ else
         warn "apt-get update failed (no network?); installing from the package lists present"
     fi
     # shellcheck disable=SC2086  # word splitting of the package list is intended
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        $missing || die "cannot install$missing (no network, and not in apt's cache?)." \
+        "Nothing else was changed. With no network: \`make wheelhouse\` on a machine with" \
+        "internet fetches these packages too; copy the checkout with its wheelhouse/ over."
 fi
 
 # ---- 2. The code ---------------------------------------------------------------------------
@@ -205,12 +270,7 @@ else
         # Read by lgpio's setup.py: link its bundled C sources statically.
         export PYPI=1
     fi
-    wheelhouse=${ERABOX_WHEELHOUSE:-}
-    if [ -z "$wheelhouse" ] && [ -d "$src/wheelhouse/$machine" ]; then
-        wheelhouse=$src/wheelhouse/$machine
-    fi
     if [ -n "$wheelhouse" ]; then
-        [ -d "$wheelhouse" ] || die "ERABOX_WHEELHOUSE=$wheelhouse is not a directory"
         say "venv: offline, every Python package from $wheelhouse"
         # pip reads these, also for erabox's build backend (setuptools is in the wheelhouse).
         export PIP_NO_INDEX=1 PIP_FIND_LINKS="$wheelhouse"

@@ -63,7 +63,8 @@ fi
 [ -x "$python" ] || die "no analysis Python at $python (run it through make: make system-test)"
 
 # ---- the image, cached by its inputs ---------------------------------------------------------
-key=$( (cat "$here/build-image.sh" "$here/vm-boot.sh" "$here/erabox-systemtest.service";
+key=$( (cat "$here/build-image.sh" "$here/build-gpio-sim.sh" "$here/vm-boot.sh" \
+        "$here/erabox-systemtest.service";
         sh "$repo/tools/install.sh" --list-packages) | sha256sum | cut -c1-16)
 image=$cache/image-$key
 if [ ! -f "$image/rootfs.img" ]; then
@@ -80,12 +81,15 @@ else
 fi
 
 # ---- the wheelhouse the VM installs from (its stand-in for the package index) --------------
-wkey=$( (cat "$repo/pyproject.toml" "$repo/tools/wheelhouse.py") | sha256sum | cut -c1-16)
+# (plus lgpio, which the `pi` extra brings on ARM only, for the buttons on the VM's GPIO chip)
+# and the Debian packages install.sh needs, with their dependencies (tools/debs.py)
+wkey=$( (cat "$repo/pyproject.toml" "$repo/tools/wheelhouse.py" "$repo/tools/debs.py"; echo lgpio
+         sh "$repo/tools/install.sh" --list-packages) | sha256sum | cut -c1-16)
 wheels=$cache/wheels-$wkey
 if [ ! -d "$wheels/x86_64" ]; then
     say "wheelhouse for the VM (x86_64, cp311)"
     rm -rf "$wheels.tmp"
-    "$python" "$repo/tools/wheelhouse.py" --out "$wheels.tmp" x86_64 || die "wheelhouse failed"
+    "$python" "$repo/tools/wheelhouse.py" --out "$wheels.tmp" --with lgpio x86_64 || die "wheelhouse failed"
     mv "$wheels.tmp" "$wheels"
 fi
 
@@ -98,7 +102,7 @@ commit=$(git -C "$repo" rev-parse HEAD)
 git clone -q --bare "$repo" "$share/erabox.git"
 git -C "$share/erabox.git" update-ref HEAD "$commit" 2>/dev/null || true
 cp -r "$wheels/x86_64" "$share/wheelhouse"
-cp "$here/in_vm.sh" "$share/in_vm.sh"
+cp "$here/in_vm.sh" "$here/gpio_drive.py" "$share/"
 echo "resets_wanted=$resets" > "$share/settings"
 echo install > "$share/phase"
 # The README's own commands: the first ```sh block after "## On a Raspberry Pi", with the
@@ -106,7 +110,12 @@ echo install > "$share/phase"
 awk '/^## On a Raspberry Pi/{on=1} on && /```sh/{inb=1; next} inb && /```/{exit} inb' \
     "$repo/README.md" | sed 's/^ *//' > "$share/readme-steps.raw"
 [ -s "$share/readme-steps.raw" ] || die "no sh block under '## On a Raspberry Pi' in README.md"
-sed "s#<this repository>#/mnt/share/erabox.git#" "$share/readme-steps.raw" > "$share/readme-steps.sh"
+# No network in the VM: as the README says for that case, the wheelhouse (Python wheels and the
+# Debian packages) is copied into the checkout before `sudo make install`.
+sed -e "s#<this repository>#/mnt/share/erabox.git#" \
+    -e '/git clone/a mkdir -p wheelhouse \&\& cp -r /mnt/share/wheelhouse wheelhouse/x86_64' \
+    "$share/readme-steps.raw" > "$share/readme-steps.sh"
+grep -q '^mkdir -p wheelhouse' "$share/readme-steps.sh" || die "no 'git clone' in the README steps"
 say "commit $commit; README steps:"
 sed 's/^/    /' "$share/readme-steps.sh"
 
