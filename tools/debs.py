@@ -5,7 +5,8 @@ target (Debian 12 for arm64 and amd64, as 64-bit Raspberry Pi OS uses; Raspbian'
 32-bit Pi OS, armhf), takes the packages `install.sh --list-packages` names for that machine
 plus everything they depend on (Pre-Depends and Depends, the first alternative of each, through
 virtual packages), leaves out the Essential ones every Debian system has, and downloads the
-.deb files into DEST, each checked against the index's SHA256. DEST/packages.txt lists them.
+.deb files into DEST, each checked against the index's SHA256. DEST/packages.txt lists them
+("name version file"), DEST/Packages is their index: DEST is a flat apt repository.
 
 install.sh then installs the ones the machine lacks from there, with no network; what it still
 cannot install it names and stops before changing anything.
@@ -47,6 +48,7 @@ class Deb:
     depends: tuple[tuple[str, ...], ...]  # groups of alternatives, names only
     provides: tuple[str, ...]
     essential: bool
+    stanza: str = ""  # the index's own text for it
 
 
 def _relations(text: str) -> tuple[tuple[str, ...], ...]:
@@ -77,7 +79,7 @@ def parse_index(text: str, base: str) -> dict[str, Deb]:
         provides = tuple(g[0] for g in _relations(fields.get("Provides", "")))
         deb = Deb(fields["Package"], fields["Version"], f"{base}/{fields['Filename']}",
                   fields.get("SHA256", ""), int(fields.get("Size", "0")), depends, provides,
-                  fields.get("Essential") == "yes")
+                  fields.get("Essential") == "yes", stanza.strip("\n"))
         debs[deb.name] = deb
     return debs
 
@@ -139,4 +141,8 @@ def fetch(machine: str, wanted: list[str], dest: Path) -> tuple[list[Deb], list[
             path.write_bytes(data)
     (dest / "packages.txt").write_text(
         "".join(f"{d.name} {d.version} {d.url.rsplit('/', 1)[-1]}\n" for d in debs))
+    # The folder is a flat apt repository (install.sh: deb [trusted=yes] file:DEST ./)
+    (dest / "Packages").write_text("".join(
+        re.sub(r"(?m)^Filename: .*$", f"Filename: ./{d.url.rsplit('/', 1)[-1]}", d.stanza)
+        + "\n\n" for d in debs))
     return debs, missing

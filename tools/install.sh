@@ -158,21 +158,10 @@ debs=${wheelhouse:+$wheelhouse/debs}
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
 
-# offline_debs UPGRADES: the .deb files of debs/ this machine lacks (from debs/packages.txt:
-# "name version file" lines); with UPGRADES=yes also those newer than the installed version
-offline_debs() {
-    while read -r name version file; do
-        if ! installed "$name"; then
-            echo "$debs/$file"
-        elif [ "$1" = yes ] && dpkg --compare-versions \
-                "$(dpkg-query -W -f='${Version}' "$name")" lt "$version"; then
-            echo "$debs/$file"
-        fi
-    done < "$debs/packages.txt"
-}
-
-# install_offline PACKAGE...: from the wheelhouse's debs/ with apt-get and no network; first
-# simulated, so that a package still missing stops the install before anything changed
+# install_offline PACKAGE...: from the wheelhouse's debs/ with no network. The folder is a flat
+# apt repository (debs/Packages, written by `make wheelhouse`); apt sees only it, through its
+# own lists in a temporary folder, so it picks what the packages need as it would online. A
+# dry run comes first: a package still missing stops the install before anything changed.
 install_offline() {
     absent=""
     for package in "$@"; do
@@ -181,27 +170,30 @@ install_offline() {
     [ -z "$absent" ] || die "cannot install$absent with no network: not in $debs." \
         "Nothing was changed. Run \`make wheelhouse\` again on a machine with internet (it" \
         "fetches the packages this version of install.sh needs) and copy it over."
-    plan=$(mktemp)
-    # shellcheck disable=SC2046  # one word per file
-    if ! apt-get install -s -qq --no-download --no-install-recommends \
-            $(offline_debs no) > "$plan" 2>&1; then
-        # shellcheck disable=SC2046
-        if ! apt-get install -s -qq --no-download --no-install-recommends \
-                $(offline_debs yes) > "$plan" 2>&1; then
-            sed 's/^/    /' "$plan" | grep -E 'Depends|Unable|not installable|E: ' >&2 || true
-            rm -f "$plan"
-            die "cannot install $* from $debs with no network: apt names what is missing" \
-                "above. Nothing was changed. Run \`make wheelhouse\` again on a machine with" \
-                "internet (it fetches them with their dependencies) and copy it over."
-        fi
-        upgrades=yes
-    else
-        upgrades=no
+    if [ "$dry_run" = yes ]; then
+        run apt-get install "$@" "(offline, from $debs)"
+        return
     fi
-    rm -f "$plan"
-    # shellcheck disable=SC2046
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-download \
-        --no-install-recommends $(offline_debs "$upgrades")
+    apt_dir=$(mktemp -d)
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts"
+    echo "deb [trusted=yes] file:$(cd "$debs" && pwd) ./" > "$apt_dir/sources.list"
+    # (mktemp's folder names have no spaces: the options are split on them)
+    apt_opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=$apt_dir/parts"
+    apt_opts="$apt_opts -o Dir::State::Lists=$apt_dir/lists -o Acquire::AllowInsecureRepositories=1"
+    # shellcheck disable=SC2086  # word splitting of the options and package list is intended
+    if ! apt-get $apt_opts -qq update > "$apt_dir/update.log" 2>&1 ||
+            ! apt-get $apt_opts install -s --no-install-recommends "$@" > "$apt_dir/plan" 2>&1; then
+        sed 's/^/    /' "$apt_dir/update.log" "$apt_dir/plan" |
+            grep -E 'Depends|Unable|not installable|E: ' >&2 || true
+        rm -rf "$apt_dir"
+        die "cannot install $* from $debs with no network: apt names what is missing" \
+            "above. Nothing was changed. Run \`make wheelhouse\` again on a machine with" \
+            "internet (it fetches them with their dependencies) and copy it over."
+    fi
+    # shellcheck disable=SC2086
+    run env DEBIAN_FRONTEND=noninteractive apt-get $apt_opts install -y -qq \
+        --no-install-recommends "$@"
+    rm -rf "$apt_dir"
 }
 
 missing=""

@@ -78,6 +78,9 @@ offline_really_offline() {
     ln -s "$share"/wheelhouse/debs/*.deb "$wh/debs/"
     rm -f "$wh"/debs/python3-pip-whl_*.deb
     grep -v '^python3-pip-whl ' "$share/wheelhouse/debs/packages.txt" > "$wh/debs/packages.txt"
+    python3 -c 'import sys; print("\n\n".join(s for s in open(sys.argv[1]).read().split("\n\n")
+                                          if not s.startswith("Package: python3-pip-whl\n")))' \
+        "$share/wheelhouse/debs/Packages" > "$wh/debs/Packages"
     before=$(cat /var/lib/dpkg/status /etc/passwd /etc/group | md5sum)
     (cd "$neg" && ERABOX_WHEELHOUSE=$wh sh tools/install.sh) > "$share/offline-missing.log" 2>&1
     rc=$?
