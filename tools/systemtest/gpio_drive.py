@@ -1,7 +1,7 @@
 """Fingers on the buttons of the system-test VM: gestures on a gpio-sim chip, heard at the card.
 
-Runs in the VM as root, with the system's Python and nothing else (standard library, ctypes to
-ALSA's libasound), while the installed unit runs the box with gpiozero on lgpio on the chip.
+Runs in the VM as root, with the system's Python and nothing else (standard library, and
+alsa-utils' arecord), while the installed unit runs the box with gpiozero on lgpio on the chip.
 Each button is a line of the chip standing for the Pi's GPIO of that number; the box pulls its
 inputs up and a press connects them to ground. gpio-sim's `pull` attribute is that finger:
 "pull-down" presses, "pull-up" lets go. Every edge comes as a contact bounce burst (5-15 ms of
@@ -10,8 +10,8 @@ random toggles, a few ms apart, as a real switch chatters), then the level settl
 Meanwhile it records the ALSA loopback card's capture side (the box plays into the other side)
 and reads the cue LED's line back from the chip, so it can tell when a press was heard and when
 the LED lit. The card's frames and this script share one clock: the origin of the capture stream
-is the earliest (read time - frames read so far / rate) over all reads, and a sound's onset is
-that origin plus its frame index over the rate.
+is the earliest (arrival time - frames received so far / rate) over all chunks `arecord` hands
+over, and a sound's onset is that origin plus its frame index over the rate.
 
 Usage: python3 gpio_drive.py drive CHIP_DIR OUT_JSON
          CHIP_DIR: the chip's sysfs folder (/sys/devices/platform/gpio-sim.N/gpiochipM).
@@ -24,10 +24,10 @@ Usage: python3 gpio_drive.py drive CHIP_DIR OUT_JSON
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -37,7 +37,7 @@ NEXT, ERA, VOL_UP, VOL_DOWN, LED = 17, 27, 22, 23, 24  # the config's defaults (
 NAMES = {NEXT: "next", ERA: "era", VOL_UP: "vol_up", VOL_DOWN: "vol_down"}
 RATE = 44100
 CHANNELS = 2
-CAPTURE = b"hw:CARD=Loopback,DEV=1,SUBDEV=0"
+CAPTURE = "hw:CARD=Loopback,DEV=1,SUBDEV=0"
 HOLD_S = 1.3  # past the box's hold_s (0.8 s)
 BOTH_S = 3.6  # past both_s (3 s)
 
@@ -88,42 +88,48 @@ class Chip:
 
 
 class Capture(threading.Thread):
-    """The loopback card's capture side, read in chunks; keeps the left channel's samples."""
+    """The loopback card's capture side through `arecord` (raw S16 stereo on its stdout), read
+    as it comes; keeps the left channel's samples and when each chunk arrived."""
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
-        self.alsa = ctypes.CDLL("libasound.so.2")
-        self.pcm = ctypes.c_void_p()
-        err = self.alsa.snd_pcm_open(ctypes.byref(self.pcm), CAPTURE, 1, 0)  # 1: capture
-        if err < 0:
-            raise OSError(f"snd_pcm_open {CAPTURE.decode()}: error {err}")
-        # S16_LE (2), interleaved read/write access (3), no resampling, 10 ms of latency
-        err = self.alsa.snd_pcm_set_params(self.pcm, 2, 3, CHANNELS, RATE, 0, 10000)
-        if err < 0:
-            raise OSError(f"snd_pcm_set_params: error {err}")
+        self.process = subprocess.Popen(
+            ["arecord", "-q", "-D", CAPTURE, "-f", "S16_LE", "-r", str(RATE), "-c", str(CHANNELS),
+             "-t", "raw", "--period-time=5000", "--buffer-time=500000"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.samples = array("h")
         self.origin = float("inf")
         self.overruns = 0
-        self.stop = False
 
     def run(self) -> None:
-        frames = 256
-        buf = (ctypes.c_int16 * (frames * CHANNELS))()
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        frame_bytes = 2 * CHANNELS
+        pending = b""
         total = 0
-        while not self.stop:
-            n = self.alsa.snd_pcm_readi(self.pcm, buf, frames)
+        while True:
+            data = os.read(fd, 4096)
             now = time.monotonic()
-            if n < 0:
-                self.overruns += 1
-                self.alsa.snd_pcm_recover(self.pcm, n, 1)
-                continue
-            self.samples.extend(buf[0:n * CHANNELS:CHANNELS])
-            total += n
+            if not data:
+                break
+            pending += data
+            whole = len(pending) - len(pending) % frame_bytes
+            chunk = array("h", pending[:whole])
+            pending = pending[whole:]
+            self.samples.extend(chunk[0::CHANNELS])
+            total += whole // frame_bytes
             self.origin = min(self.origin, now - total / RATE)
-        self.alsa.snd_pcm_close(self.pcm)
+
+    def finish(self) -> None:
+        self.process.terminate()
+        _, err = self.process.communicate(timeout=5)
+        self.join(timeout=2)
+        self.overruns = err.decode(errors="replace").lower().count("overrun")
 
     def onset_after(self, t: float, within_s: float = 2.0) -> float | None:
         """When the first sound after time `t` began (this script's clock), or None."""
+        if self.origin == float("inf"):
+            return None  # nothing was recorded
         first = max(int((t - self.origin) * RATE), 0)
         quiet = self.samples[max(first - RATE // 10, 0):first]
         floor = max((abs(s) for s in quiet), default=0)
@@ -201,8 +207,7 @@ def drive(chip_dir: str, out_path: str) -> int:
             "release_to_sound_ms": None if onset is None else round((onset - released) * 1000, 1),
             "press_to_sound_ms": None if onset is None else round((onset - pressed) * 1000, 1),
         })
-    capture.stop = True
-    capture.join(timeout=2)
+    capture.finish()
     with open(out_path, "w") as f:
         json.dump({"gestures": made, "latencies": latencies, "led": led,
                    "led_at_start": led_at_start, "pulled_up": pulled_up,

@@ -155,7 +155,7 @@ buttons_on_gpio_chip() {
     dev=$(cat "$cfg/dev_name"); chip=$(cat "$cfg/bank0/chip_name")
     chipdir=/sys/devices/platform/$dev/$chip
     [ "$chip" = gpiochip0 ] && [ "$(stat -c %G "/dev/$chip")" = gpio ] && [ -d "$chipdir/sim_gpio17" ]
-    check gpio_chip $? "$chip ($dev, $(cat "$chipdir/ngpio" 2>/dev/null) lines), /dev/$chip $(stat -c '%U:%G %a' "/dev/$chip")"
+    check gpio_chip $? "$chip ($dev, $(cat "$cfg/bank0/num_lines") lines), /dev/$chip $(stat -c '%U:%G %a' "/dev/$chip")"
     # gpiozero asks the board's revision (/proc/device-tree, else /proc/cpuinfo) to map pins;
     # a PC has none, so the unit sees the VM's cpuinfo with a Pi Zero 2 W's revision line.
     { cat /proc/cpuinfo; printf 'Revision\t: 902120\nModel\t\t: Raspberry Pi Zero 2 W Rev 1.0\n'; } \
