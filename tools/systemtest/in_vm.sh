@@ -188,8 +188,12 @@ EOF
     check gpio_driver $? "$(tail -1 "$share/gpio-drive.log" | cut -c1-200)"
     sleep 1
     box_output "$inv" > "$share/gpio-events.txt"
-    python3 "$share/gpio_drive.py" check "$share/gpio.json" "$share/gpio-events.txt" >> "$results"
-    grep -E '^(CHECK|FIGURE) gpio_' "$results" | tail -6 | while read -r l; do log "$l"; done
+    python3 "$share/gpio_drive.py" check "$share/gpio.json" "$share/gpio-events.txt" \
+        > "$share/gpio-checks.txt" 2>&1 ||
+        grep -q '^CHECK' "$share/gpio-checks.txt" ||
+        echo "CHECK gpio_checks: FAIL $(tail -1 "$share/gpio-checks.txt")" >> "$share/gpio-checks.txt"
+    cat "$share/gpio-checks.txt" >> "$results"
+    while read -r line; do log "$line"; done < "$share/gpio-checks.txt"
     i2c_opened "$inv" "display: OLED at 0x3C on /dev/$i2c_bus failed"
     check i2c_unsupported_writes $? "$i2c_seen"
     bad=$(box_output "$inv" | grep -i -m1 -E 'Traceback|denied|EPERM|not permitted|lgpio.*error' | cut -c1-200)
