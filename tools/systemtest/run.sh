@@ -2,23 +2,29 @@
 # `make system-test`: erabox on a real OS, as its users run it.
 #
 # Boots a fresh Debian 12 (Bookworm: systemd 252 and Python 3.11, the base of Raspberry Pi OS)
-# under QEMU with no network, and inside it, from a clean clone of this repository's HEAD, runs
-# the README's "On a Raspberry Pi" install steps word for word; then plays eras through the
-# installed, sandboxed systemd unit into the kernel's ALSA loopback card, kills it, resets the
-# machine hard at random moments, feeds it a bad config and a late sound card
-# (tools/systemtest/in_vm.sh has the steps). The recording is analysed here on the ALSA clock
-# (tools/systemtest/analyse.py). Prints the figures; exits 1 if any check failed.
+# under QEMU with no network and no apt cache, and inside it, from a clean clone of this
+# repository's HEAD, runs the README's "On a Raspberry Pi" install steps word for word, with the
+# wheelhouse copied into the checkout as the README says for a box with no network (a wheelhouse
+# missing a package must stop install.sh before it changes anything); then presses the buttons
+# through lgpio on a gpio-sim kernel chip under the installed, sandboxed unit (with an I2C stub
+# that cannot take the OLED's writes), plays eras through the unit into the kernel's ALSA
+# loopback card, kills it, resets the machine hard at random moments, feeds it a bad config and
+# a late sound card (tools/systemtest/in_vm.sh has the steps). The recording is analysed here on
+# the ALSA clock (tools/systemtest/analyse.py). Prints the figures; exits 1 if any check failed.
 #
-# The disk image is built once (mmdebstrap, about 2 minutes) and cached, keyed by its inputs, in
-# $ERABOX_SYSTEST_CACHE (default $XDG_CACHE_HOME/erabox/system-test, or ~/.cache/erabox/system-test),
-# as is the x86_64 wheelhouse the offline VM installs from; the folder is created when missing. Needs root (mmdebstrap, image files) and installs what it needs with
-# apt-get (mmdebstrap, qemu-system-x86, e2fsprogs) when missing.
+# The disk image (with the gpio-sim module built for its kernel) is built once (two mmdebstrap
+# runs, 3-5 minutes) and cached, keyed by its inputs, in $ERABOX_SYSTEST_CACHE (default
+# $XDG_CACHE_HOME/erabox/system-test, or ~/.cache/erabox/system-test), as is the x86_64 wheelhouse
+# (wheels and Debian packages) the offline VM installs from; the folder is created when missing.
+# Needs root (mmdebstrap, image files) and installs what it needs with apt-get (mmdebstrap,
+# qemu-system-x86, e2fsprogs) when missing. QEMU emulates the CPU (TCG): on the machines this
+# ran on, /dev/kvm existed but QEMU could not run a guest with it.
 #
 # Usage: sh tools/systemtest/run.sh [--resets N] [--keep] [--cache-dir]
 #   --resets N  hard resets (default 10)     --keep  keep the shared folder (recording, logs)
 #   --cache-dir  create the cache folder, print its path and stop (no root needed)
-# The buttons are gpiozero mock pins driven by `erabox run --script` in a drop-in: the VM has no
-# GPIO (Debian's kernel has no gpio-sim module), so lgpio is not exercised here.
+# During the eras the buttons are gpiozero mock pins driven by `erabox run --script` in a
+# drop-in (scripted to the millisecond); the real button path (lgpio, gpio-sim) is tested before.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/tools/systemtest
