@@ -56,12 +56,14 @@ install:
 	sh tools/install.sh
 
 ## wheelhouse: on any machine with internet, download the Pi's Python packages into wheelhouse/
-## (aarch64 and armv7l, CPython 3.11) for an offline `sudo make install`; checks they are wheels
+## (aarch64 and armv7l, CPython 3.11) and the Debian packages install.sh needs (debs/, with
+## their dependencies) for an offline `sudo make install`; checks they are wheels
 wheelhouse:
 	$(PYTHON) tools/wheelhouse.py $(ARGS)
 
-## system-test: boot a fresh Debian 12 VM, install from a clean clone as the README says, and
-## play eras through the real systemd service and an ALSA loopback card (needs root, QEMU)
+## system-test: boot a fresh Debian 12 VM, install from a clean clone as the README says with
+## no network, play eras through the real systemd service and an ALSA loopback card, press the
+## buttons through lgpio on a gpio-sim chip (needs root, QEMU)
 system-test: $(STAMP)
 	sh tools/systemtest/run.sh $(ARGS)
 

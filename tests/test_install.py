@@ -15,6 +15,7 @@ import re
 import subprocess
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,3 +122,91 @@ def test_a_mixer_missing_a_library_names_the_package_in_problem_and_log(tmp_path
         assert any("install libglib2.0-0" in text for text in records)
     finally:
         audio.close()
+
+
+# ---- the Debian packages of an offline install (tools/debs.py, `make wheelhouse`) -------------
+
+INDEX = """\
+Package: python3-venv
+Version: 3.11.2-1+b1
+Depends: python3.11-venv (>= 3.11.2-1~), python3 (= 3.11.2-1+b1)
+Filename: pool/main/p/python3-defaults/python3-venv_3.11.2-1+b1_arm64.deb
+Size: 1200
+SHA256: aa
+
+Package: python3.11-venv
+Version: 3.11.2-6
+Pre-Depends: libc6 (>= 2.36)
+Depends: python3-pip-whl | python3-wheel-whl, mime-support:any
+Filename: pool/main/p/python3.11/python3.11-venv_3.11.2-6_arm64.deb
+Size: 5000
+SHA256: bb
+
+Package: python3
+Version: 3.11.2-1+b1
+Depends: libc6
+Filename: pool/main/p/python3-defaults/python3_3.11.2-1+b1_arm64.deb
+SHA256: cc
+
+Package: python3-pip-whl
+Version: 23.0.1
+Filename: pool/main/p/python-pip/python3-pip-whl_23.0.1_all.deb
+SHA256: dd
+
+Package: media-types
+Version: 10.0.0
+Provides: mime-support
+Depends: dpkg
+Filename: pool/main/m/media-types/media-types_10.0.0_all.deb
+SHA256: ee
+
+Package: dpkg
+Essential: yes
+Version: 1.21.22
+Filename: pool/main/d/dpkg/dpkg_1.21.22_arm64.deb
+SHA256: ff
+
+Package: libc6
+Version: 2.36-9
+Filename: pool/main/g/glibc/libc6_2.36-9_arm64.deb
+SHA256: 11
+"""
+
+
+def load_debs() -> object:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("erabox_tools_debs", REPO / "tools" / "debs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_offline_packages_are_the_closure_of_what_install_sh_needs() -> None:
+    debs: Any = load_debs()
+    index = debs.parse_index(INDEX, "http://deb.debian.org/debian")
+    provided = {"mime-support": "media-types"}
+    chosen, missing = debs.closure(index, provided, ["python3-venv", "i2c-tools"])
+    names = [deb.name for deb in chosen]
+    # Depends and Pre-Depends, the first alternative, a virtual package through Provides;
+    # dpkg is Essential (every Debian has it) and left out; i2c-tools is not in the index
+    assert names == ["libc6", "media-types", "python3", "python3-pip-whl", "python3-venv",
+                     "python3.11-venv"]
+    assert missing == ["i2c-tools"]
+    venv = index["python3-venv"]
+    assert venv.url == ("http://deb.debian.org/debian/pool/main/p/python3-defaults/"
+                        "python3-venv_3.11.2-1+b1_arm64.deb")
+    assert (venv.version, venv.size, venv.sha256) == ("3.11.2-1+b1", 1200, "aa")
+    assert index["python3.11-venv"].depends == (("libc6",), ("python3-pip-whl",
+                                                 "python3-wheel-whl"), ("mime-support",))
+
+
+def test_offline_packages_take_a_later_alternative_when_the_first_is_not_there() -> None:
+    debs: Any = load_debs()
+    index = debs.parse_index(INDEX.replace("Package: python3-pip-whl", "Package: other"), "u")
+    chosen, missing = debs.closure(index, {}, ["python3.11-venv"])
+    assert sorted(missing) == ["mime-support", "python3-pip-whl | python3-wheel-whl"]
+    assert [deb.name for deb in chosen] == ["libc6", "python3.11-venv"]

@@ -145,15 +145,69 @@ if [ "$list_packages" = yes ]; then
     exit 0
 fi
 
+# The wheelhouse (`make wheelhouse`): Python wheels, and in its debs/ the Debian packages above
+# with what they depend on, for an install with no network at all.
+wheelhouse=${ERABOX_WHEELHOUSE:-}
+if [ -z "$wheelhouse" ] && [ -d "$src/wheelhouse/$machine" ]; then
+    wheelhouse=$src/wheelhouse/$machine
+fi
+if [ -n "$wheelhouse" ]; then
+    [ -d "$wheelhouse" ] || die "ERABOX_WHEELHOUSE=$wheelhouse is not a directory"
+fi
+debs=${wheelhouse:+$wheelhouse/debs}
+
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
+
+# install_offline PACKAGE...: from the wheelhouse's debs/ with no network. The folder is a flat
+# apt repository (debs/Packages, written by `make wheelhouse`); apt sees only it, through its
+# own lists in a temporary folder, so it picks what the packages need as it would online. A
+# dry run comes first: a package still missing stops the install before anything changed.
+install_offline() {
+    absent=""
+    for package in "$@"; do
+        grep -q "^$package " "$debs/packages.txt" || absent="$absent $package"
+    done
+    [ -z "$absent" ] || die "cannot install$absent with no network: not in $debs." \
+        "Nothing was changed. Run \`make wheelhouse\` again on a machine with internet (it" \
+        "fetches the packages this version of install.sh needs) and copy it over."
+    if [ "$dry_run" = yes ]; then
+        run apt-get install "$@" "(offline, from $debs)"
+        return
+    fi
+    apt_dir=$(mktemp -d)
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts"
+    echo "deb [trusted=yes] file:$(cd "$debs" && pwd) ./" > "$apt_dir/sources.list"
+    # (mktemp's folder names have no spaces: the options are split on them)
+    apt_opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=$apt_dir/parts"
+    apt_opts="$apt_opts -o Dir::State::Lists=$apt_dir/lists -o Acquire::AllowInsecureRepositories=1"
+    # shellcheck disable=SC2086  # word splitting of the options and package list is intended
+    if ! apt-get $apt_opts -qq update > "$apt_dir/update.log" 2>&1 ||
+            ! apt-get $apt_opts install -s --no-install-recommends "$@" > "$apt_dir/plan" 2>&1; then
+        sed 's/^/    /' "$apt_dir/update.log" "$apt_dir/plan" |
+            grep -E 'Depends|Unable|not installable|E: ' >&2 || true
+        rm -rf "$apt_dir"
+        die "cannot install $* from $debs with no network: apt names what is missing" \
+            "above. Nothing was changed. Run \`make wheelhouse\` again on a machine with" \
+            "internet (it fetches them with their dependencies) and copy it over."
+    fi
+    # shellcheck disable=SC2086
+    run env DEBIAN_FRONTEND=noninteractive apt-get $apt_opts install -y -qq \
+        --no-install-recommends "$@"
+    rm -rf "$apt_dir"
+}
+
 missing=""
 for package in $packages; do
-    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
-    [ "$status" = "install ok installed" ] || missing="$missing $package"
+    installed "$package" || missing="$missing $package"
 done
 if ! on_live_system; then
     say "packages: not touched under ERABOX_ROOT (the target needs:$packages)"
 elif [ -z "$missing" ]; then
     say "packages: all present"
+elif [ -n "$debs" ] && [ -f "$debs/packages.txt" ]; then
+    say "packages: installing$missing offline from $debs"
+    # shellcheck disable=SC2086  # word splitting of the package list is intended
+    install_offline $missing
 else
     say "packages: installing$missing"
     # A box with no network (game tables often have no Wi-Fi) may still have every package in
@@ -164,7 +218,10 @@ else
         warn "apt-get update failed (no network?); installing from the package lists present"
     fi
     # shellcheck disable=SC2086  # word splitting of the package list is intended
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        $missing || die "cannot install$missing (no network, and not in apt's cache?)." \
+        "Nothing else was changed. With no network: \`make wheelhouse\` on a machine with" \
+        "internet fetches these packages too; copy the checkout with its wheelhouse/ over."
 fi
 
 # ---- 2. The code ---------------------------------------------------------------------------
@@ -205,12 +262,7 @@ else
         # Read by lgpio's setup.py: link its bundled C sources statically.
         export PYPI=1
     fi
-    wheelhouse=${ERABOX_WHEELHOUSE:-}
-    if [ -z "$wheelhouse" ] && [ -d "$src/wheelhouse/$machine" ]; then
-        wheelhouse=$src/wheelhouse/$machine
-    fi
     if [ -n "$wheelhouse" ]; then
-        [ -d "$wheelhouse" ] || die "ERABOX_WHEELHOUSE=$wheelhouse is not a directory"
         say "venv: offline, every Python package from $wheelhouse"
         # pip reads these, also for erabox's build backend (setuptools is in the wheelhouse).
         export PIP_NO_INDEX=1 PIP_FIND_LINKS="$wheelhouse"

@@ -4,8 +4,10 @@ Run on any machine with internet (the architecture does not matter). For each ta
 (default aarch64 and armv7l, CPython 3.11 as on Pi OS Bookworm) it downloads binary wheels only
 into wheelhouse/<machine>/, evaluating the project's markers for that machine (`pi` extra
 included), plus the build backend (setuptools) so `sudo make install` builds erabox itself
-offline. Copy the checkout with its wheelhouse/ to the Pi: install.sh then installs from it with
-no network.
+offline, and the Debian packages tools/install.sh installs, with what they depend on, into
+wheelhouse/<machine>/debs/ (tools/debs.py: Debian 12's archive for 64-bit Pi OS, Raspbian's for
+32-bit). Copy the checkout with its wheelhouse/ to the Pi: install.sh then installs from it with
+no network at all.
 
 It also checks, per machine:
 - every dependency resolves to a wheel (no source build on the Pi); what does not is listed;
@@ -14,7 +16,9 @@ Exit status 1 when aarch64 (the recommended 64-bit Pi OS) fails either check. On
 Pi OS, e.g. a Pi Zero 2 W with the 32-bit image) PyPI has no wheels for pygame, Pillow and lgpio:
 they are reported, and install.sh builds or fetches them there (hardware.md).
 
-Usage: python3 tools/wheelhouse.py [--out DIR] [MACHINE ...]   (machines: aarch64 armv7l x86_64)
+Usage: python3 tools/wheelhouse.py [--out DIR] [--with REQ ...] [MACHINE ...]
+  machines: aarch64 armv7l x86_64. --with adds a requirement for every machine (the system test's
+  x86_64 VM takes `--with lgpio`: the `pi` extra brings lgpio on ARM only).
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from erabox.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
+
+sys.path.insert(0, str(REPO / "tools"))
+import debs  # noqa: E402
 
 PYTHON_VERSION = "3.11"  # Pi OS Bookworm
 GLIBC_MINORS = (17, 27, 28, 31, 34, 35, 36)  # manylinux tags Bookworm's glibc 2.36 accepts
@@ -66,11 +73,11 @@ def download(machine: str, reqs: list[str], dest: Path) -> subprocess.CompletedP
     return subprocess.run(cmd + reqs, capture_output=True, text=True)
 
 
-def install_packages(machine: str) -> set[str]:
+def install_packages(machine: str) -> list[str]:
     out = subprocess.run(["sh", str(REPO / "tools" / "install.sh"), "--list-packages"],
                          capture_output=True, text=True, check=True,
                          env={**os.environ, "ERABOX_MACHINE": machine}).stdout
-    return set(out.split())
+    return out.split()
 
 
 def library_problems(dest: Path, machine: str) -> list[str]:
@@ -86,7 +93,7 @@ def library_problems(dest: Path, machine: str) -> list[str]:
                 bundled.add(base)
                 for lib in needed_libraries(zf.read(name)):
                     needed.setdefault(lib, wheel.name)
-    packages = install_packages(machine)
+    packages = set(install_packages(machine))
     problems = []
     for lib, wheel in sorted(needed.items()):
         if lib in bundled:
@@ -101,10 +108,25 @@ def library_problems(dest: Path, machine: str) -> list[str]:
     return problems
 
 
-def build(machine: str, out: Path) -> bool:
+def fetch_debs(machine: str, dest: Path) -> bool:
+    """install.sh's Debian packages for `machine`, with their dependencies, into dest/debs."""
+    wanted = install_packages(machine)
+    try:
+        got, missing = debs.fetch(machine, wanted, dest / "debs")
+    except OSError as exc:
+        print(f"  DEBIAN PACKAGES for {machine}: {exc}")
+        return False
+    size_kib = sum(d.size for d in got) // 1024
+    print(f"  {len(got)} Debian packages, {size_kib} KiB, for: {' '.join(wanted)}")
+    for name in missing:
+        print(f"  NOT IN THE ARCHIVE for {machine}: {name}")
+    return not missing
+
+
+def build(machine: str, out: Path, extra: list[str], with_debs: bool = True) -> bool:
     dest = out / machine
     dest.mkdir(parents=True, exist_ok=True)
-    reqs = requirements() + BUILD
+    reqs = requirements() + BUILD + extra
     print(f"== {machine}: cp{PYTHON_VERSION.replace('.', '')} wheels into {dest}")
     no_wheel = []
     if download(machine, reqs, dest).returncode != 0:
@@ -124,16 +146,23 @@ def build(machine: str, out: Path) -> bool:
     for problem in problems:
         print(f"  LIBRARY: {problem}")
     ok = not no_wheel and not problems
-    print(f"  {machine}: {'every dependency is a wheel' if ok else 'INCOMPLETE'}")
+    if with_debs:
+        ok = fetch_debs(machine, dest) and ok
+    print(f"  {machine}: {'every dependency is in the wheelhouse' if ok else 'INCOMPLETE'}")
     return ok
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "wheelhouse")
+    parser.add_argument("--with", dest="extra", action="append", default=[], metavar="REQ",
+                        help="one more requirement for every machine (repeatable)")
+    parser.add_argument("--no-debs", action="store_true",
+                        help="Python wheels only, not the Debian packages")
     parser.add_argument("machines", nargs="*", default=["aarch64", "armv7l"])
     args = parser.parse_args()
-    results = {machine: build(machine, args.out) for machine in args.machines}
+    results = {machine: build(machine, args.out, args.extra, not args.no_debs)
+               for machine in args.machines}
     strict = [m for m in results if m != "armv7l"]
     if not all(results[m] for m in strict):
         return 1

@@ -1,13 +1,17 @@
 #!/bin/sh
 # Build the Debian 12 (Bookworm) disk image that `make system-test` boots: a fresh minimal
 # system like Raspberry Pi OS Lite (systemd 252, Python 3.11, sudo, git, make), plus Debian's
-# kernel and initramfs for QEMU. The packages tools/install.sh installs are NOT installed, only
-# left in apt's cache, so the offline VM installs them the way a Pi would (apt-get, no network).
+# kernel and initramfs for QEMU. The packages tools/install.sh installs are NOT installed, and
+# apt keeps neither a package cache nor package lists: the offline VM installs them from the
+# wheelhouse alone, as a Pi with no network does (`make wheelhouse` fetches them).
 #
 # Usage: sh tools/systemtest/build-image.sh OUT_DIR
 # The initramfs holds only what finds the root disk (virtio, ext4): Debian's default (most
 # modules, 36 MB) took QEMU 9-12 s to load again at every hard reset, before the kernel ran.
-# Writes OUT_DIR/rootfs.img (ext4, raw), OUT_DIR/vmlinuz, OUT_DIR/initrd.img. Needs root and
+# The gpio-sim module (Debian's kernel lacks it) is built for the image's kernel and installed in
+# it (build-gpio-sim.sh, about a minute more).
+# Writes OUT_DIR/rootfs.img (ext4, raw), OUT_DIR/vmlinuz, OUT_DIR/initrd.img and
+# OUT_DIR/gpio-sim.txt (the versions the module was built from). Needs root and
 # mmdebstrap, e2fsprogs (mkfs.ext4 -d). Takes a minute or two with a package mirror nearby.
 set -eu
 out=${1:?usage: build-image.sh OUT_DIR}
@@ -16,17 +20,12 @@ mkdir -p "$out"
 work=$(mktemp -d "$out/build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# What install.sh will ask apt for on this architecture (amd64 here).
-cache_only=$(sh "$here/../install.sh" --list-packages | tr '\n' ' ')
-
 include="systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,sudo,git,make"
 include="$include,python3,procps,ca-certificates"
 
 nice mmdebstrap --variant=minbase --include="$include" \
-    --skip=cleanup/apt \
     --customize-hook='echo erabox-vm > "$1/etc/hostname"' \
     --customize-hook='chroot "$1" passwd -d root' \
-    --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --download-only --no-install-recommends $cache_only" \
     --customize-hook="cp '$here/vm-boot.sh' \"\$1/usr/local/sbin/erabox-systemtest-boot\"" \
     --customize-hook='chmod 755 "$1/usr/local/sbin/erabox-systemtest-boot"' \
     --customize-hook="cp '$here/erabox-systemtest.service' \"\$1/etc/systemd/system/\"" \
@@ -37,6 +36,15 @@ nice mmdebstrap --variant=minbase --include="$include" \
     --customize-hook='printf "virtio_pci\nvirtio_blk\next4\ncrc32c_generic\n" >> "$1/etc/initramfs-tools/modules"' \
     --customize-hook='chroot "$1" update-initramfs -u -k all' \
     bookworm "$work/rootfs"
+
+# The GPIO simulator for the buttons' test (build-gpio-sim.sh), against this image's kernel;
+# modprobe finds it under updates/.
+kver=$(ls "$work/rootfs/lib/modules")
+sh "$here/build-gpio-sim.sh" "$kver" "$work/gpio-sim"
+mkdir -p "$work/rootfs/lib/modules/$kver/updates/erabox-systemtest"
+cp "$work"/gpio-sim/*.ko "$work/rootfs/lib/modules/$kver/updates/erabox-systemtest/"
+cp "$work/gpio-sim/build.txt" "$out/gpio-sim.txt"
+chroot "$work/rootfs" depmod -a "$kver"
 
 cp "$work"/rootfs/boot/vmlinuz-* "$out/vmlinuz"
 cp "$work"/rootfs/boot/initrd.img-* "$out/initrd.img"

@@ -64,6 +64,148 @@ is_active() { [ "$(systemctl is-active erabox)" = active ]; }
 box_ready() { box_says "$(invocation)" ': ready$'; }
 json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2]))' "$@"; }
 
+# Before the README steps: the VM has no network, no apt cache and no package lists, so the
+# Debian packages can only come from the wheelhouse's debs/. One with a dependency taken out
+# must make install.sh stop before it changes anything, naming the package.
+offline_really_offline() {
+    local debs lists neg=/root/offline-neg wh=/root/offline-neg-wheelhouse rc before after left
+    debs=$(find /var/cache/apt/archives -name '*.deb' | wc -l)
+    lists=$(find /var/lib/apt/lists -name '*Packages*' | wc -l)
+    [ "$debs" = 0 ] && [ "$lists" = 0 ]
+    check no_apt_cache $? "$debs .deb files in apt's cache, $lists package lists; the wheelhouse has $(wc -l < "$share/wheelhouse/debs/packages.txt") Debian packages"
+    git clone -q /mnt/share/erabox.git "$neg"
+    mkdir -p "$wh/debs"
+    ln -s "$share"/wheelhouse/debs/*.deb "$wh/debs/"
+    rm -f "$wh"/debs/python3-pip-whl_*.deb
+    grep -v '^python3-pip-whl ' "$share/wheelhouse/debs/packages.txt" > "$wh/debs/packages.txt"
+    python3 -c 'import sys; print("\n\n".join(s for s in open(sys.argv[1]).read().split("\n\n")
+                                          if not s.startswith("Package: python3-pip-whl\n")))' \
+        "$share/wheelhouse/debs/Packages" > "$wh/debs/Packages"
+    before=$(cat /var/lib/dpkg/status /etc/passwd /etc/group | md5sum)
+    (cd "$neg" && ERABOX_WHEELHOUSE=$wh sh tools/install.sh) > "$share/offline-missing.log" 2>&1
+    rc=$?
+    after=$(cat /var/lib/dpkg/status /etc/passwd /etc/group | md5sum)
+    left=$(ls -d /opt/erabox /etc/erabox /etc/systemd/system/erabox.service 2>/dev/null | tr '\n' ' ')
+    [ "$rc" != 0 ] && [ "$before" = "$after" ] && [ -z "$left" ] &&
+        grep -q 'python3-pip-whl' "$share/offline-missing.log"
+    check offline_missing_package_stops $? "a wheelhouse without python3-pip-whl: install.sh exit $rc, dpkg status and users $([ "$before" = "$after" ] && echo unchanged || echo CHANGED), left behind: ${left:-nothing}; it says: $(grep -E 'python3-pip-whl|install.sh:' "$share/offline-missing.log" | tr -s ' ' | tr '\n' ' ' | cut -c1-300)"
+    rm -rf "$neg" "$wh"
+}
+
+# i2c_stub ADDRESS: (re)load the kernel's I2C stub with one chip at ADDRESS, give its
+# /dev/i2c-N the i2c group as Raspberry Pi OS does, and point the config's display at it
+i2c_bus=""
+i2c_stub() {
+    local d
+    rmmod i2c-stub 2>/dev/null
+    echo 'SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"' > /etc/udev/rules.d/60-i2c-group.rules
+    udevadm control --reload
+    modprobe i2c-stub chip_addr="$1"
+    udevadm settle
+    i2c_bus=""
+    for d in /sys/class/i2c-dev/i2c-*; do
+        grep -q "SMBus stub" "$d/name" 2>/dev/null && i2c_bus=$(basename "$d")
+    done
+    printf '[display]\ni2c_bus = %s\n' "${i2c_bus#i2c-}" >> /etc/erabox/erabox.toml
+    log "i2c-stub: chip at $1 on /dev/$i2c_bus ($(stat -c '%U:%G %a' "/dev/$i2c_bus" 2>&1))"
+}
+# i2c_opened INVOCATION TEXT: the box has /dev/$i2c_bus open and logged TEXT (i2c_seen: what)
+i2c_seen=""
+i2c_opened() {
+    local pid fd line
+    wait_for 60 box_says "$1" "$2"
+    pid=$(main_pid)
+    fd=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c "/dev/$i2c_bus")
+    line=$(box_output "$1" | grep -m1 "$2" | sed 's/^.*WARNING //' | cut -c1-220)
+    i2c_seen="the box (pid $pid) holds /dev/$i2c_bus open ($fd fd) and logged: ${line:-nothing}"
+    [ "$fd" -ge 1 ] && [ -n "$line" ]
+}
+
+# The buttons as on a Pi: gpiozero on lgpio on a kernel GPIO chip, under the installed unit.
+# A gpio-sim chip (the module is built with the image: build-gpio-sim.sh) whose lines 17, 27,
+# 22, 23 stand for the Pi's GPIO of those numbers (NEXT, ERA, VOL+, VOL-) and line 24 for the
+# cue LED; gpio_drive.py presses them through gpio-sim's `pull` attributes while the box runs
+# with the unit's own GPIOZERO_PIN_FACTORY=lgpio, as the erabox user, in the unit's sandbox.
+buttons_on_gpio_chip() {
+    local t_gpio cfg dev chip chipdir inv bad saved=/root/systemtest.conf.mock
+    t_gpio=$(date +%s)
+    log "buttons on a kernel GPIO chip (gpio-sim) through lgpio"
+    systemctl stop erabox
+    # lgpio: the `pi` extra installs it on ARM only; the VM's wheelhouse has its x86_64 wheel
+    /opt/erabox/.venv/bin/pip install -q --disable-pip-version-check lgpio \
+        > "$share/lgpio-install.log" 2>&1
+    check lgpio_installed $? "$(/opt/erabox/.venv/bin/pip list 2>/dev/null | grep -i '^lgpio ' | tr -s ' ')"
+    modprobe gpio-sim
+    check gpio_sim_module $? "vermagic $(modinfo -F vermagic gpio-sim 2>&1 | cut -d' ' -f1), loaded: $(lsmod | grep -E '^(gpio_sim|irq_sim)' | cut -d' ' -f1 | tr '\n' ' ')"
+    # Raspberry Pi OS gives the gpio group the chips with a udev rule (raspberrypi-sys-mods);
+    # Debian has none, so the VM gets the same rule.
+    echo 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' \
+        > /etc/udev/rules.d/60-gpio-group.rules
+    udevadm control --reload
+    cfg=/sys/kernel/config/gpio-sim/pi
+    mkdir -p "$cfg/bank0"
+    echo 28 > "$cfg/bank0/num_lines"
+    echo pinctrl-bcm2835 > "$cfg/bank0/label"
+    for line in 17:NEXT 27:ERA 22:VOLUP 23:VOLDOWN 24:LED; do
+        mkdir -p "$cfg/bank0/line${line%%:*}"
+        echo "GPIO${line%%:*}_${line#*:}" > "$cfg/bank0/line${line%%:*}/name"
+    done
+    echo 1 > "$cfg/live"
+    udevadm settle
+    dev=$(cat "$cfg/dev_name"); chip=$(cat "$cfg/bank0/chip_name")
+    chipdir=/sys/devices/platform/$dev/$chip
+    [ "$chip" = gpiochip0 ] && [ "$(stat -c %G "/dev/$chip")" = gpio ] && [ -d "$chipdir/sim_gpio17" ]
+    check gpio_chip $? "$chip ($dev, $(cat "$cfg/bank0/num_lines") lines), /dev/$chip $(stat -c '%U:%G %a' "/dev/$chip")"
+    # gpiozero asks the board's revision (/proc/device-tree, else /proc/cpuinfo) to map pins;
+    # a PC has none, so the unit sees the VM's cpuinfo with a Pi Zero 2 W's revision line.
+    { cat /proc/cpuinfo; printf 'Revision\t: 902120\nModel\t\t: Raspberry Pi Zero 2 W Rev 1.0\n'; } \
+        > /etc/erabox/systemtest-cpuinfo
+    cp "$dropin_dir/systemtest.conf" "$saved"
+    cp /etc/erabox/erabox.toml /root/erabox.toml.era
+    cat > "$dropin_dir/systemtest.conf" <<EOF
+# erabox system test: the box's buttons on lgpio (the unit's own GPIOZERO_PIN_FACTORY) on the
+# gpio-sim chip; a Pi's revision in cpuinfo for gpiozero's pin names; events in the journal
+[Service]
+Environment=AUDIODEV=plughw:CARD=Loopback,DEV=0,SUBDEV=0
+BindReadOnlyPaths=/etc/erabox/systemtest-cpuinfo:/proc/cpuinfo
+ExecStart=
+ExecStart=/opt/erabox/.venv/bin/erabox run --config /etc/erabox/erabox.toml --events -
+EOF
+    systemctl daemon-reload
+    # An I2C bus with a chip at the OLED's address 0x3C that cannot take its writes: i2c-stub
+    # answers the probe (an SMBus quick write) but has no plain I2C transfer, so every write of
+    # the SSD1306 driver fails (EOPNOTSUPP). The box must say so and keep playing.
+    i2c_stub 0x3c
+    rm -f /var/lib/erabox/state.json /var/lib/erabox/settings.json
+    systemctl start erabox
+    inv=$(invocation)
+    wait_for 180 box_ready
+    check gpio_box_ready $? "$(systemctl is-active erabox), as $(ps -o user= -p "$(main_pid)")"
+    box_says "$inv" "pin factory LGPIOFactory"
+    check buttons_on_lgpio $? "$(box_output "$inv" | grep -m1 -E 'pin factory|buttons' | sed 's/^.*INFO //' | cut -c1-200)"
+    sleep 1
+    python3 "$share/gpio_drive.py" drive "$chipdir" "$share/gpio.json" > "$share/gpio-drive.log" 2>&1
+    check gpio_driver $? "$(tail -1 "$share/gpio-drive.log" | cut -c1-200)"
+    sleep 1
+    box_output "$inv" > "$share/gpio-events.txt"
+    python3 "$share/gpio_drive.py" check "$share/gpio.json" "$share/gpio-events.txt" \
+        > "$share/gpio-checks.txt" 2>&1 ||
+        grep -q '^CHECK' "$share/gpio-checks.txt" ||
+        echo "CHECK gpio_checks: FAIL $(tail -1 "$share/gpio-checks.txt")" >> "$share/gpio-checks.txt"
+    cat "$share/gpio-checks.txt" >> "$results"
+    while read -r line; do log "$line"; done < "$share/gpio-checks.txt"
+    i2c_opened "$inv" "display: OLED at 0x3C on /dev/$i2c_bus failed"
+    check i2c_unsupported_writes $? "$i2c_seen"
+    bad=$(box_output "$inv" | grep -i -m1 -E 'Traceback|denied|EPERM|not permitted|lgpio.*error' | cut -c1-200)
+    [ -z "$bad" ]; check gpio_no_errors $? "${bad:-no traceback, denial or lgpio error in the log of the box}"
+    systemctl stop erabox
+    cp "$saved" "$dropin_dir/systemtest.conf"
+    cp /root/erabox.toml.era /etc/erabox/erabox.toml
+    rmmod i2c-stub
+    systemctl daemon-reload
+    figure gpio_test_s "$(( $(date +%s) - t_gpio ))"
+}
+
 write_config() {  # write_config LENGTH_S "CUES" LEAD_IN_S
     cat > /etc/erabox/erabox.toml <<EOF
 # erabox system test: short eras (the loopback card is AUDIODEV in the drop-in); two players,
@@ -85,6 +227,7 @@ install)
     figure "kernel" "$(uname -r), systemd $(systemctl --version | head -1 | cut -d' ' -f2)"
     # The VM's stand-in for the package index: the wheelhouse `make wheelhouse` built on the host
     printf '[global]\nno-index = true\nfind-links = %s/wheelhouse\n' "$share" > /etc/pip.conf
+    offline_really_offline
     start=$(date +%s)
     log "README steps:"; sed 's/^/    /' "$share/readme-steps.sh" | tee -a "$share/vm.log"
     (cd /root && bash -ex "$share/readme-steps.sh") > "$share/install.log" 2>&1
@@ -139,10 +282,12 @@ install)
 # no GPIO); events on stdout, so in the journal
 [Service]
 Environment=AUDIODEV=plughw:CARD=Loopback,DEV=0,SUBDEV=0
+Environment=GPIOZERO_PIN_FACTORY=mock
 ExecStart=
 ExecStart=/opt/erabox/.venv/bin/erabox run --config /etc/erabox/erabox.toml --script $script --events -
 EOF
     systemctl daemon-reload
+    buttons_on_gpio_chip
     set_phase era
     log "rebooting"
     systemctl reboot
@@ -216,10 +361,14 @@ era)
     systemctl stop erabox
     rm -f /var/lib/erabox/state.json
     write_config 540 "180, 360" 3
+    # The I2C bus again, now with no chip at 0x3C or 0x3D: every probe is refused (NAK)
+    i2c_stub 0x50
     echo "1 era press" > "$script"
     systemctl start erabox
     inv=$(invocation)
     wait_for 180 box_says "$inv" '"state": "running"'
+    i2c_opened "$inv" "OLED not answering at 0x3C on /dev/$i2c_bus"
+    check i2c_no_answer $? "$i2c_seen"
     sleep 5
     pid=$(main_pid)
     before=$(json_field /var/lib/erabox/state.json elapsed 2>/dev/null)

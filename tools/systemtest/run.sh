@@ -2,23 +2,29 @@
 # `make system-test`: erabox on a real OS, as its users run it.
 #
 # Boots a fresh Debian 12 (Bookworm: systemd 252 and Python 3.11, the base of Raspberry Pi OS)
-# under QEMU with no network, and inside it, from a clean clone of this repository's HEAD, runs
-# the README's "On a Raspberry Pi" install steps word for word; then plays eras through the
-# installed, sandboxed systemd unit into the kernel's ALSA loopback card, kills it, resets the
-# machine hard at random moments, feeds it a bad config and a late sound card
-# (tools/systemtest/in_vm.sh has the steps). The recording is analysed here on the ALSA clock
-# (tools/systemtest/analyse.py). Prints the figures; exits 1 if any check failed.
+# under QEMU with no network and no apt cache, and inside it, from a clean clone of this
+# repository's HEAD, runs the README's "On a Raspberry Pi" install steps word for word, with the
+# wheelhouse copied into the checkout as the README says for a box with no network (a wheelhouse
+# missing a package must stop install.sh before it changes anything); then presses the buttons
+# through lgpio on a gpio-sim kernel chip under the installed, sandboxed unit (with an I2C stub
+# that cannot take the OLED's writes), plays eras through the unit into the kernel's ALSA
+# loopback card, kills it, resets the machine hard at random moments, feeds it a bad config and
+# a late sound card (tools/systemtest/in_vm.sh has the steps). The recording is analysed here on
+# the ALSA clock (tools/systemtest/analyse.py). Prints the figures; exits 1 if any check failed.
 #
-# The disk image is built once (mmdebstrap, about 2 minutes) and cached, keyed by its inputs, in
-# $ERABOX_SYSTEST_CACHE (default $XDG_CACHE_HOME/erabox/system-test, or ~/.cache/erabox/system-test),
-# as is the x86_64 wheelhouse the offline VM installs from; the folder is created when missing. Needs root (mmdebstrap, image files) and installs what it needs with
-# apt-get (mmdebstrap, qemu-system-x86, e2fsprogs) when missing.
+# The disk image (with the gpio-sim module built for its kernel) is built once (two mmdebstrap
+# runs, 3-5 minutes) and cached, keyed by its inputs, in $ERABOX_SYSTEST_CACHE (default
+# $XDG_CACHE_HOME/erabox/system-test, or ~/.cache/erabox/system-test), as is the x86_64 wheelhouse
+# (wheels and Debian packages) the offline VM installs from; the folder is created when missing.
+# Needs root (mmdebstrap, image files) and installs what it needs with apt-get (mmdebstrap,
+# qemu-system-x86, e2fsprogs) when missing. QEMU emulates the CPU (TCG): on the machines this
+# ran on, /dev/kvm existed but QEMU could not run a guest with it.
 #
 # Usage: sh tools/systemtest/run.sh [--resets N] [--keep] [--cache-dir]
 #   --resets N  hard resets (default 10)     --keep  keep the shared folder (recording, logs)
 #   --cache-dir  create the cache folder, print its path and stop (no root needed)
-# The buttons are gpiozero mock pins driven by `erabox run --script` in a drop-in: the VM has no
-# GPIO (Debian's kernel has no gpio-sim module), so lgpio is not exercised here.
+# During the eras the buttons are gpiozero mock pins driven by `erabox run --script` in a
+# drop-in (scripted to the millisecond); the real button path (lgpio, gpio-sim) is tested before.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/tools/systemtest
@@ -63,7 +69,8 @@ fi
 [ -x "$python" ] || die "no analysis Python at $python (run it through make: make system-test)"
 
 # ---- the image, cached by its inputs ---------------------------------------------------------
-key=$( (cat "$here/build-image.sh" "$here/vm-boot.sh" "$here/erabox-systemtest.service";
+key=$( (cat "$here/build-image.sh" "$here/build-gpio-sim.sh" "$here/vm-boot.sh" \
+        "$here/erabox-systemtest.service";
         sh "$repo/tools/install.sh" --list-packages) | sha256sum | cut -c1-16)
 image=$cache/image-$key
 if [ ! -f "$image/rootfs.img" ]; then
@@ -80,12 +87,15 @@ else
 fi
 
 # ---- the wheelhouse the VM installs from (its stand-in for the package index) --------------
-wkey=$( (cat "$repo/pyproject.toml" "$repo/tools/wheelhouse.py") | sha256sum | cut -c1-16)
+# (plus lgpio, which the `pi` extra brings on ARM only, for the buttons on the VM's GPIO chip)
+# and the Debian packages install.sh needs, with their dependencies (tools/debs.py)
+wkey=$( (cat "$repo/pyproject.toml" "$repo/tools/wheelhouse.py" "$repo/tools/debs.py"; echo lgpio
+         sh "$repo/tools/install.sh" --list-packages) | sha256sum | cut -c1-16)
 wheels=$cache/wheels-$wkey
 if [ ! -d "$wheels/x86_64" ]; then
     say "wheelhouse for the VM (x86_64, cp311)"
     rm -rf "$wheels.tmp"
-    "$python" "$repo/tools/wheelhouse.py" --out "$wheels.tmp" x86_64 || die "wheelhouse failed"
+    "$python" "$repo/tools/wheelhouse.py" --out "$wheels.tmp" --with lgpio x86_64 || die "wheelhouse failed"
     mv "$wheels.tmp" "$wheels"
 fi
 
@@ -98,7 +108,7 @@ commit=$(git -C "$repo" rev-parse HEAD)
 git clone -q --bare "$repo" "$share/erabox.git"
 git -C "$share/erabox.git" update-ref HEAD "$commit" 2>/dev/null || true
 cp -r "$wheels/x86_64" "$share/wheelhouse"
-cp "$here/in_vm.sh" "$share/in_vm.sh"
+cp "$here/in_vm.sh" "$here/gpio_drive.py" "$share/"
 echo "resets_wanted=$resets" > "$share/settings"
 echo install > "$share/phase"
 # The README's own commands: the first ```sh block after "## On a Raspberry Pi", with the
@@ -106,7 +116,12 @@ echo install > "$share/phase"
 awk '/^## On a Raspberry Pi/{on=1} on && /```sh/{inb=1; next} inb && /```/{exit} inb' \
     "$repo/README.md" | sed 's/^ *//' > "$share/readme-steps.raw"
 [ -s "$share/readme-steps.raw" ] || die "no sh block under '## On a Raspberry Pi' in README.md"
-sed "s#<this repository>#/mnt/share/erabox.git#" "$share/readme-steps.raw" > "$share/readme-steps.sh"
+# No network in the VM: as the README says for that case, the wheelhouse (Python wheels and the
+# Debian packages) is copied into the checkout before `sudo make install`.
+sed -e "s#<this repository>#/mnt/share/erabox.git#" \
+    -e '/git clone/a mkdir -p wheelhouse \&\& cp -r /mnt/share/wheelhouse wheelhouse/x86_64' \
+    "$share/readme-steps.raw" > "$share/readme-steps.sh"
+grep -q '^mkdir -p wheelhouse' "$share/readme-steps.sh" || die "no 'git clone' in the README steps"
 say "commit $commit; README steps:"
 sed 's/^/    /' "$share/readme-steps.sh"
 
