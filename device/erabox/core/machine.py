@@ -129,7 +129,8 @@ class Game:
 def opening(game: Game, now: float) -> tuple[Effect, ...]:
     """What a fresh game hands the adapters before its first input: the volume, the first
     era's music to get ready, and the screen."""
-    return (SetVolume(game.volume), PrepareMusic(game.era, game.mode), Show(screen(game, now)))
+    return (SetVolume(game.volume, music=game.config.audio.music_level),
+            PrepareMusic(game.era, game.mode), Show(screen(game, now)))
 
 
 def new_game(config: Config, volume: float | None = None,
@@ -894,6 +895,8 @@ def _menu_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effec
     if chosen.volume != before.volume:
         game = replace(game, volume=chosen.volume)
         effects.append(SetVolume(chosen.volume))
+    if chosen.music_level != before.music_level:
+        effects.append(SetVolume(game.volume, music=chosen.music_level))
     effects.append(SaveSettings(settings_menu.to_dict(chosen)))
     return game, tuple(effects)
 

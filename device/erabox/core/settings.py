@@ -49,6 +49,7 @@ class Settings:
     brightness: int
     cue_led: bool
     guide: bool = True  # the preparation guide before each era
+    music_level: float = 1.0  # the music's share of the volume: cues louder than the music
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -69,6 +70,7 @@ def defaults(config: Config) -> Settings:
         brightness=config.display.contrast,
         cue_led=config.cue_led,
         guide=config.guide,
+        music_level=max(VOLUME_FLOOR, config.audio.music_level),
     )
 
 
@@ -90,7 +92,7 @@ def apply(config: Config, settings: Settings) -> Config:
         era_modes=settings.modes,
         cue_led=settings.cue_led,
         guide=settings.guide,
-        audio=replace(config.audio, volume=settings.volume),
+        audio=replace(config.audio, volume=settings.volume, music_level=settings.music_level),
         realtime=replace(config.realtime, final_ticks_s=ticks if settings.final_ticks else 0,
                          lead_in_s=settings.lead_in_s),
         display=replace(config.display, contrast=settings.brightness),
@@ -118,6 +120,7 @@ def to_dict(settings: Settings) -> dict[str, Any]:
         "brightness": settings.brightness,
         "cue_led": settings.cue_led,
         "guide": settings.guide,
+        "music_level": settings.music_level,
     }
 
 
@@ -153,6 +156,11 @@ def from_dict(data: object, config: Config) -> Settings:
         need(key, isinstance(data.get(key), bool), "true or false")
     # Added after the first settings files were written: absent means the guide is shown.
     need("guide", isinstance(data.get("guide", True), bool), "true or false")
+    # Added later too: absent means the config file's level.
+    level = data.get("music_level", max(VOLUME_FLOOR, config.audio.music_level))
+    need("music_level", isinstance(level, int | float) and not isinstance(level, bool)
+         and VOLUME_FLOOR - 1e-9 <= level <= 1, f"{VOLUME_FLOOR:g}..1")
+    assert isinstance(level, int | float)
     lead_in = data.get("lead_in_s")
     need("lead_in_s", isinstance(lead_in, int) and not isinstance(lead_in, bool)
          and 0 <= lead_in <= 60, "0..60")
@@ -167,6 +175,7 @@ def from_dict(data: object, config: Config) -> Settings:
         final_ticks=bool(data["final_ticks"]), lead_in_s=lead_in, brightness=brightness,
         cue_led=bool(data["cue_led"]),
         guide=bool(data.get("guide", True)),
+        music_level=float(level),
     )
 
 
@@ -186,7 +195,8 @@ def items(settings: Settings) -> tuple[str, ...]:
     """The menu's items, in order (one seat item per player)."""
     seats = tuple(f"seat{n}" for n in range(1, len(settings.seats) + 1))
     return ("players", *seats, "oldest", "language", "mode1", "mode2", "mode3", "volume",
-            "final_ticks", "lead_in", "brightness", "cue_led", "guide", "defaults", "done")
+            "music_level", "final_ticks", "lead_in", "brightness", "cue_led", "guide",
+            "defaults", "done")
 
 
 def value(settings: Settings, item: str) -> str:
@@ -203,6 +213,8 @@ def value(settings: Settings, item: str) -> str:
         return settings.modes[int(item[4:]) - 1].value
     if item == "volume":
         return str(round(settings.volume * 100))
+    if item == "music_level":
+        return str(round(settings.music_level * 100))
     if item == "final_ticks":
         return "on" if settings.final_ticks else "off"
     if item == "lead_in":
@@ -272,6 +284,9 @@ def change(settings: Settings, item: str, colours: tuple[str, ...]) -> Settings:
     if item == "volume":
         at = _nearest_index(VOLUME_STEPS, settings.volume)
         return replace(settings, volume=VOLUME_STEPS[(at + 1) % len(VOLUME_STEPS)])
+    if item == "music_level":
+        at = _nearest_index(VOLUME_STEPS, settings.music_level)
+        return replace(settings, music_level=VOLUME_STEPS[(at + 1) % len(VOLUME_STEPS)])
     if item == "final_ticks":
         return replace(settings, final_ticks=not settings.final_ticks)
     if item == "lead_in":

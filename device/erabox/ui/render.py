@@ -266,7 +266,7 @@ def _menu_value(item: str, value: str, language: str) -> str:
         return say(language, f"value_{value}") if value in ("realtime", "intro") else value
     if item in ("final_ticks", "cue_led", "guide"):
         return say(language, f"value_{value}") if value in ("on", "off") else value
-    if item == "volume":
+    if item in ("volume", "music_level"):
         return say(language, "value_percent", n=value)
     if item == "lead_in":
         return say(language, "value_seconds", n=value)
@@ -290,6 +290,7 @@ def _menu_label(item: str, language: str) -> str:
 
 # A line under a setting's value, where it says something the value does not.
 _MENU_NOTES = {"players": "players", "oldest": "oldest", "volume": "volume",
+               "music_level": "music_level",
                "final_ticks": "final_ticks", "defaults": "defaults"}
 
 
