@@ -69,8 +69,9 @@ VORBIS_COMPRESSION = 0.5
 # The 9-minute scores: compression 0.7 is Vorbis quality 0.3 (~96 kbit/s stereo), ~6.5 MB each.
 SCORE_VORBIS_COMPRESSION = 0.7
 # Cues levelled by loudness instead of peak (max momentary loudness, BS.1770, in LUFS): the cry
-# was the loudest sound of the box by ~7 dB; now it sits just above the gong (~-11 LUFS).
-CUE_LUFS = {"cry": -10.0}
+# was the loudest sound of the box by ~7 dB; now it sits a little under the gong (~-7.6 LUFS)
+# and 9 LU or more above the loudest 3 s of every score.
+CUE_LUFS = {"cry": -9.0}
 OGG_SERIAL = 0x45524158  # "ERAX": pinned so the files do not change on every run
 SOUNDS_DIR = Path(__file__).resolve().parent.parent / "sounds"
 
@@ -295,9 +296,19 @@ def synth_cry() -> Audio:
             ceiling = 1.0 / (1.0 + (fk / CRY_SOFT_HZ) ** 4)
             amps[k - 1] = np.where(fk < CRY_TOP_HZ, gain * ceiling / k**CRY_SLOPE, 0.0)
         voice = additive(phase, amps)
-        # Roughness at the start of the wail: a subharmonic (period doubling) fading out.
-        rough = 1.0 + 0.25 * np.sin(phase / 2.0) * np.exp(-t / 0.12)
-        breath = band(rng.standard_normal(n), 1500.0, 4500.0) * 0.025
+        # Roughness: a subharmonic (period doubling) at the start of the wail and again in a
+        # random strained moment or two; and the breath pressure swells irregularly (noise
+        # smoothed to a few Hz), so no two wails have the same flat top.
+        strain = np.exp(-t / 0.12)
+        for _ in range(int(rng.integers(1, 3))):
+            centre, width = rng.uniform(0.25, 0.8) * burst.length, rng.uniform(0.03, 0.07)
+            strain = strain + 0.6 * np.exp(-(((t - centre) / width) ** 2))
+        rough = 1.0 + 0.25 * np.sin(phase / 2.0) * np.minimum(strain, 1.0)
+        swells = np.convolve(rng.standard_normal(n + 6615), np.hanning(6615), "valid")[:n]
+        rough = rough * (1.0 + 0.3 * swells / (np.max(np.abs(swells)) + 1e-12))
+        # Breath through the open vowel: noise in the two formant regions, not a flat band.
+        noise = rng.standard_normal(n)
+        breath = (band(noise, 900.0, 1300.0) + 0.7 * band(noise, 2500.0, 3200.0)) * 0.03
         shimmer = 1.0 + 0.08 * np.convolve(rng.standard_normal(n + 600), np.hanning(600) / 300,
                                            "valid")[:n]
         wail = (voice * rough * shimmer + breath * np.max(np.abs(voice))) * envelope(
@@ -311,10 +322,16 @@ def synth_cry() -> Audio:
         [b.start + b.length for b in CRY_BURSTS[:-1]], [b.start for b in CRY_BURSTS[1:]],
         strict=True,
     ):
-        s, e = int((gap_start + 0.05) * SR), int((gap_end - 0.04) * SR)
-        gasp = band(rng.standard_normal(e - s), 1200.0, 4500.0)
-        gasp *= np.sin(np.linspace(0, np.pi, e - s)) ** 2
-        out[s:e] += 0.1 * peak * gasp / np.max(np.abs(gasp))
+        # A short, squeaky gasp just before the next wail (the throat half closed): noise
+        # whose resonance rises from ~1 kHz to ~2 kHz, a quick swell and a sharp stop.
+        e = int((gap_end - 0.03) * SR)
+        s = max(int((gap_start + 0.05) * SR), e - int(rng.uniform(0.13, 0.19) * SR))
+        u = np.linspace(0.0, 1.0, e - s)
+        noise = rng.standard_normal(e - s)
+        gasp = (band(noise, 800.0, 1400.0) * (1.0 - u) + band(noise, 1500.0, 2400.0) * u
+                + 0.25 * band(noise, 2400.0, 4500.0))
+        gasp *= np.sin(np.pi * np.minimum(u / 0.7, 1.0) / 2) ** 2 * np.clip((1.0 - u) / 0.12, 0, 1)
+        out[s:e] += 0.12 * peak * gasp / np.max(np.abs(gasp))
     out *= envelope(total, 0.001, 0.05)
     return peak_normalise(out, CUE_PEAK_DBFS)
 
