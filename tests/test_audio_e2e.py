@@ -25,6 +25,7 @@ import numpy as np
 import soundfile
 
 from audio_analysis import find_cue, read_raw, tone_level_db, write_wav
+from erabox.adapters.audio import loud_seconds
 
 RATE = 44100
 MUSIC_HZ = 9000.0
@@ -158,9 +159,17 @@ def test_gong_cry_cry_gong_on_time_with_music_ducked_under_each_cue(tmp_path: Pa
     between = [music_at(x) for x in np.arange(0.3, found[3] - 0.1, 0.1)]
     assert min(between) > full - DUCK_DB - 3, min(between)
     assert max(between) < full + 1.0, max(between)
-    # The gong alone ducks only while it is loud: shortly after it the music comes back up.
-    # (the built-in gong is loud for its first ~1.6 s; the cry follows at 2 s)
-    assert music_at(found[1] - 0.05) > music_at(0.4) + 3.0, (music_at(found[1] - 0.05),
-                                                             music_at(0.4))
+    # The gong ducks the music only while it is loud (until it falls DUCK_UNTIL_DB below its
+    # peak). The built-in tam-tam stays loud ~4.7 s (its wash rings long), past the cry at
+    # 2 s, so here the music is still ducked when the cry comes; a gong loud for less than
+    # ~1.7 s would let it come back up before the cry.
+    data, _ = soundfile.read(SOUNDS / "gong.ogg", dtype="int16", always_2d=True)
+    loud = loud_seconds(np.repeat(data[:, :1], 2, axis=1).tobytes(), RATE)
+    if loud < found[1] - 0.3:
+        assert music_at(found[1] - 0.05) > music_at(0.4) + 3.0, (music_at(found[1] - 0.05),
+                                                                 music_at(0.4))
+    else:
+        assert abs(music_at(found[1] - 0.05) - music_at(0.4)) < 2.0, (
+            loud, music_at(found[1] - 0.05), music_at(0.4))
     # The end gong stops the music (a short fade), the gong itself rings on.
     assert music_at(found[3] + 0.8) < full - 40

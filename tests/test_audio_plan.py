@@ -228,6 +228,16 @@ def test_volume_sets_cues_and_music_and_is_clamped() -> None:
     assert p.apply(SetVolume(7.0), 0.0) == [SetCueGain(1.0), SetMusicGain(1.0)]
 
 
+def test_music_level_lowers_the_music_and_not_the_cues() -> None:
+    p = plan(volume=0.8, music_level=0.5)
+    assert p.apply(SetVolume(0.8), 0.0) == [SetCueGain(0.8), SetMusicGain(pytest.approx(0.4))]
+    # The menu changes it: the music follows, the cues stay at the master volume.
+    assert p.apply(SetVolume(0.8, music=0.25), 0.0) == [SetCueGain(0.8),
+                                                         SetMusicGain(pytest.approx(0.2))]
+    assert p.apply(SetVolume(1.0), 0.0) == [SetCueGain(1.0), SetMusicGain(pytest.approx(0.25))]
+    assert p.apply(SetVolume(1.0, music=3.0), 0.0)[1] == SetMusicGain(1.0)  # clamped
+
+
 def test_a_gong_ducks_the_music_smoothly_while_it_is_loud_then_it_comes_back() -> None:
     p = plan(volume=1.0, duck_db=12.0)
     p.cue_loaded(Sound.GONG, 2.0)

@@ -50,6 +50,7 @@ BAD_VALUES: dict[str, list[str]] = {
     "audio.device": ["3", "false"],
     "audio.volume": ["1.5", "-0.1", '"loud"'],
     "audio.duck_db": ["-1", "61"],
+    "audio.music_level": ["1.5", "-0.1", "true"],
     "audio.gong": ["3"],
     "audio.cry": ["[]"],
     "audio.tick": ["false"],

@@ -79,6 +79,25 @@ def test_volume_has_a_floor_and_wraps_to_it() -> None:
     assert min(s.VOLUME_STEPS) == s.VOLUME_FLOOR > 0
 
 
+def test_music_level_is_a_menu_item_beside_the_volume_and_reaches_the_config() -> None:
+    d = s.defaults(CFG)
+    names = s.items(d)
+    assert names.index("music_level") == names.index("volume") + 1
+    assert d.music_level == 1.0 and s.value(d, "music_level") == "100"
+    lower = s.change(d, "music_level", COLOURS)
+    assert lower.music_level == s.VOLUME_FLOOR and lower.volume == d.volume  # wraps to 10 %
+    half = replace(d, music_level=0.5)
+    assert s.change(half, "music_level", COLOURS).music_level == 0.6
+    config = s.apply(CFG, half)
+    assert config.audio.music_level == 0.5 and config.audio.volume == d.volume
+    assert s.from_dict(s.to_dict(half), CFG) == half
+    older = {k: v for k, v in s.to_dict(half).items() if k != "music_level"}
+    assert s.from_dict(older, CFG).music_level == d.music_level  # a file from before it
+    for bad in (0.0, 1.5, True, "loud"):
+        with pytest.raises(s.SettingsError, match="music_level"):
+            s.from_dict({**s.to_dict(half), "music_level": bad}, CFG)
+
+
 def test_menu_buttons_walk_change_restore_and_close() -> None:
     d = s.defaults(CFG)
     menu, chosen = s.menu_step(s.Menu(), d, COLOURS, d, NEXT)
@@ -150,6 +169,10 @@ def test_the_menu_opens_only_from_the_new_game_and_applies_at_once() -> None:
         assert not [e for e in effects if isinstance(e, SaveSettings)]  # walking saves nothing
     game, effects = step(game, ERA, 3.0)
     assert [e.level for e in effects if isinstance(e, SetVolume)] == [0.9]
+    game, _ = step(game, NEXT, 3.5)  # the music level, beside the volume
+    game, effects = step(game, ERA, 3.6)
+    assert [(e.level, e.music) for e in effects if isinstance(e, SetVolume)] == [(0.9, 0.1)]
+    assert game.config.audio.music_level == 0.1
     game, _ = step(game, DONE, 4.0)
     assert state_name(game) is Phase.SETUP
     # Once Era I has begun, hold ERA in setup (Era II) does not open it.

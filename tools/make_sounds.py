@@ -4,22 +4,24 @@
     .venv/bin/python tools/make_sounds.py [--out DIR] [--only gong cry ...]
 
 The cues and loops are made here from sine waves, noise and a plucked-string model; no
-recordings, no samples. The era scores are rendered from the FluidR3_GM SoundFont (MIT).
+recordings, no samples. The era scores are rendered from the MuseScore General SoundFont
+(MIT).
 The output is deterministic: every random choice comes from a generator seeded with the
 sound's name, and the Ogg stream serial number (which libsndfile picks at random) is pinned,
 so re-running this on the same library and FluidSynth versions gives the same bytes.
 
 The sounds (see `sounds/README.md` for how the box uses them):
-    gong.ogg  a struck gong: inharmonic, beating partials, a slight downward glide, 7.5 s
+    gong.ogg  a struck tam-tam: a dense inharmonic wash 200 Hz-6 kHz over beating low
+              modes, a sharp mallet strike, a 13 s ring
     cry.ogg   a baby's wail: three "waa" bursts with a voice break and breaths between, 2.7 s
     tick.ogg  a clock tick, 60 ms
     era1.ogg  Era I, ancient: D dorian lyre, drone, frame drum, bamboo flute, 70 bpm 4/4
     era2.ogg  Era II, medieval: G mixolydian shawm and recorder, bagpipe drone, tabor, 6/8
     era3.ogg  Era III, modern: A minor synth bass, arpeggio, pad, kick and hats, 126 bpm
     era1_score.ogg .. era3_score.ogg (+ .mid)  the 540 s through-composed era scores:
-              composed in tools/soundtrack/scores.py, rendered from General MIDI samples by
-              FluidSynth with the FluidR3_GM SoundFont (installed with apt when root and
-              missing), levelled by BS.1770 loudness; see sounds/README.md
+              composed in tools/soundtrack/scores.py, rendered by FluidSynth with the
+              MuseScore General SoundFont (installed with apt when root and missing), mastered
+              for a small mono speaker (tools/soundtrack/master.py); see sounds/README.md
 
 Levels: cues peak at -1 dBFS (measured after a decode, then corrected once); every music loop
 is mixed to MUSIC_RMS_DBFS, far enough below the cues that the table hears a cue over the music
@@ -44,6 +46,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -66,8 +69,9 @@ VORBIS_COMPRESSION = 0.5
 # The 9-minute scores: compression 0.7 is Vorbis quality 0.3 (~96 kbit/s stereo), ~6.5 MB each.
 SCORE_VORBIS_COMPRESSION = 0.7
 # Cues levelled by loudness instead of peak (max momentary loudness, BS.1770, in LUFS): the cry
-# was the loudest sound of the box by ~7 dB; now it sits just above the gong (~-11 LUFS).
-CUE_LUFS = {"cry": -10.0}
+# was the loudest sound of the box by ~7 dB; now it sits a little under the gong (~-7.6 LUFS)
+# and 9 LU or more above the loudest 3 s of every score.
+CUE_LUFS = {"cry": -9.0}
 OGG_SERIAL = 0x45524158  # "ERAX": pinned so the files do not change on every run
 SOUNDS_DIR = Path(__file__).resolve().parent.parent / "sounds"
 
@@ -170,40 +174,52 @@ def frozen(x: Audio) -> Audio:
 # --- cues ---------------------------------------------------------------------------------------
 
 
-def synth_gong(seconds: float = 7.5) -> Audio:
-    """A struck gong (mono): inharmonic modes in beating pairs, a glide, mallet thump, bloom."""
+GONG_SECONDS = 13.0
+GONG_DRIVE = 1.6
+
+
+def synth_gong(seconds: float = GONG_SECONDS) -> Audio:
+    """A struck tam-tam (mono): a dense inharmonic wash over a few beating low modes.
+
+    What makes a tam-tam: hundreds of crowded plate modes from ~200 Hz to ~6 kHz, none in a
+    harmonic series, ringing 10-15 s (the high ones shorter), a bright wash that blooms a
+    little after the strike as the hit plate passes energy upwards, and under it a handful of
+    strong low modes in beating pairs that give the gong its "pitch". The felt mallet gives a
+    sharp, broadband first 100 ms, so the strike is heard (and found) at once.
+    """
     rng = rng_for("gong")
     n = int(seconds * SR)
     t = times(n)
-    # The pitch sinks ~1.5 % in the first second as the hit plate relaxes (like an opera gong
-    # played softly); all modes share it, which is what makes the glide audible as one pitch.
-    glide = 1.0 + 0.015 * np.exp(-t / 0.8)
-    fundamental = 87.0
-    # Mode ratios of a domed plate: crowded and far from the harmonic series.
-    ratios = (1.0, 1.47, 1.93, 2.37, 2.86, 3.31, 3.91, 4.47, 5.16, 5.93, 6.71, 7.62, 8.58, 9.7)
+    glide = 1.0 + 0.012 * np.exp(-t / 0.7)  # the struck plate relaxes: pitch sinks ~1 %
     out = np.zeros(n)
-    for ratio in ratios:
-        amp = ratio**-0.55 * rng.uniform(0.6, 1.0)
-        t60 = 7.0 / (1.0 + 0.3 * (ratio - 1.0))  # higher modes die sooner
-        split = rng.uniform(0.5, 2.5)  # Hz: a nearly degenerate pair of modes beats
+    # The low modes: a domed centre, crowded and far from the harmonic series.
+    fundamental = 96.0
+    for ratio in (1.0, 1.52, 2.03, 2.41, 2.97, 3.38, 3.93, 4.61, 5.29):
+        amp = ratio**-0.35 * rng.uniform(0.6, 1.0)
+        t60 = 15.0 / (1.0 + 0.12 * (ratio - 1.0))
+        split = rng.uniform(0.4, 2.2)  # a nearly degenerate pair of modes beats
         decay = np.exp(-6.91 * t / t60)
         for side in (-0.5, 0.5):
             freq = (fundamental * ratio + side * split) * glide
             out += 0.5 * amp * decay * np.sin(phase_of(freq, n) + rng.uniform(0, 2 * np.pi))
-    # Shimmer: energy spreads from the struck modes into high ones, so these bloom after the
-    # strike instead of starting with it.
-    for _ in range(28):
-        freq = rng.uniform(900.0, 5200.0)
-        bloom = (1.0 - np.exp(-t / rng.uniform(0.15, 0.5))) * np.exp(
-            -6.91 * t / rng.uniform(1.5, 3.5)
-        )
-        out += 0.05 * bloom * np.sin(phase_of(freq * glide, n) + rng.uniform(0, 2 * np.pi))
-    # The mallet: a felt thump (low-passed noise) and a short low knock under the first modes.
-    hit = int(0.08 * SR)
+    # The wash: 220 modes spread log-evenly (with jitter) from 200 Hz to 6 kHz.
+    edges = np.geomspace(200.0, 6000.0, 221)
+    for lo, hi in pairwise(edges):
+        freq = rng.uniform(lo, hi)
+        amp = 0.16 * (freq / 200.0) ** -0.25 * rng.uniform(0.4, 1.0)
+        t60 = 14.0 / (1.0 + freq / 2500.0)  # 13 s at 200 Hz, ~4 s at 6 kHz
+        bloom = 1.0 - 0.5 * np.exp(-t / rng.uniform(0.1, 0.6))  # grows in after the strike
+        out += amp * bloom * np.exp(-6.91 * t / t60) * np.sin(
+            phase_of(freq * glide, n) + rng.uniform(0, 2 * np.pi))
+    # The mallet: a broadband knock (noise 150 Hz-5 kHz, 25 ms) and a thump under it.
+    hit = int(0.12 * SR)
     th = times(hit)
-    out[:hit] += 0.35 * band(rng.standard_normal(hit), 60.0, 1500.0) * np.exp(-th / 0.012)
-    out[:hit] += 0.25 * np.sin(phase_of(60.0, hit)) * np.exp(-th / 0.03)
-    out *= envelope(n, 0.0015, 0.8)
+    out[:hit] += 1.2 * band(rng.standard_normal(hit), 150.0, 5000.0) * np.exp(-th / 0.025)
+    out[:hit] += 0.5 * np.sin(phase_of(70.0, hit)) * np.exp(-th / 0.04)
+    # A big plate is not linear: loud, its modes mix and the peaks round off (tanh), which
+    # also lets the ring sit louder under the same -1 dBFS peak.
+    out = np.tanh(GONG_DRIVE * out / np.max(np.abs(out)))
+    out *= envelope(n, 0.001, 1.5)
     return peak_normalise(out, CUE_PEAK_DBFS)
 
 
@@ -280,9 +296,19 @@ def synth_cry() -> Audio:
             ceiling = 1.0 / (1.0 + (fk / CRY_SOFT_HZ) ** 4)
             amps[k - 1] = np.where(fk < CRY_TOP_HZ, gain * ceiling / k**CRY_SLOPE, 0.0)
         voice = additive(phase, amps)
-        # Roughness at the start of the wail: a subharmonic (period doubling) fading out.
-        rough = 1.0 + 0.25 * np.sin(phase / 2.0) * np.exp(-t / 0.12)
-        breath = band(rng.standard_normal(n), 1500.0, 4500.0) * 0.025
+        # Roughness: a subharmonic (period doubling) at the start of the wail and again in a
+        # random strained moment or two; and the breath pressure swells irregularly (noise
+        # smoothed to a few Hz), so no two wails have the same flat top.
+        strain = np.exp(-t / 0.12)
+        for _ in range(int(rng.integers(1, 3))):
+            centre, width = rng.uniform(0.25, 0.8) * burst.length, rng.uniform(0.03, 0.07)
+            strain = strain + 0.6 * np.exp(-(((t - centre) / width) ** 2))
+        rough = 1.0 + 0.25 * np.sin(phase / 2.0) * np.minimum(strain, 1.0)
+        swells = np.convolve(rng.standard_normal(n + 6615), np.hanning(6615), "valid")[:n]
+        rough = rough * (1.0 + 0.3 * swells / (np.max(np.abs(swells)) + 1e-12))
+        # Breath through the open vowel: noise in the two formant regions, not a flat band.
+        noise = rng.standard_normal(n)
+        breath = (band(noise, 900.0, 1300.0) + 0.7 * band(noise, 2500.0, 3200.0)) * 0.03
         shimmer = 1.0 + 0.08 * np.convolve(rng.standard_normal(n + 600), np.hanning(600) / 300,
                                            "valid")[:n]
         wail = (voice * rough * shimmer + breath * np.max(np.abs(voice))) * envelope(
@@ -296,10 +322,16 @@ def synth_cry() -> Audio:
         [b.start + b.length for b in CRY_BURSTS[:-1]], [b.start for b in CRY_BURSTS[1:]],
         strict=True,
     ):
-        s, e = int((gap_start + 0.05) * SR), int((gap_end - 0.04) * SR)
-        gasp = band(rng.standard_normal(e - s), 1200.0, 4500.0)
-        gasp *= np.sin(np.linspace(0, np.pi, e - s)) ** 2
-        out[s:e] += 0.1 * peak * gasp / np.max(np.abs(gasp))
+        # A short, squeaky gasp just before the next wail (the throat half closed): noise
+        # whose resonance rises from ~1 kHz to ~2 kHz, a quick swell and a sharp stop.
+        e = int((gap_end - 0.03) * SR)
+        s = max(int((gap_start + 0.05) * SR), e - int(rng.uniform(0.13, 0.19) * SR))
+        u = np.linspace(0.0, 1.0, e - s)
+        noise = rng.standard_normal(e - s)
+        gasp = (band(noise, 800.0, 1400.0) * (1.0 - u) + band(noise, 1500.0, 2400.0) * u
+                + 0.25 * band(noise, 2400.0, 4500.0))
+        gasp *= np.sin(np.pi * np.minimum(u / 0.7, 1.0) / 2) ** 2 * np.clip((1.0 - u) / 0.12, 0, 1)
+        out[s:e] += 0.12 * peak * gasp / np.max(np.abs(gasp))
     out *= envelope(total, 0.001, 0.05)
     return peak_normalise(out, CUE_PEAK_DBFS)
 
@@ -310,10 +342,13 @@ def synth_tick() -> Audio:
     n = int(0.06 * SR)
     t = times(n)
     out = np.zeros(n)
-    for freq, tau, amp in ((1180.0, 0.014, 0.6), (2350.0, 0.009, 1.0), (3810.0, 0.006, 0.7),
-                           (5230.0, 0.004, 0.5)):
+    for freq, tau, amp in ((1180.0, 0.016, 0.6), (2350.0, 0.012, 1.0), (3810.0, 0.008, 0.7),
+                           (5230.0, 0.005, 0.5)):
         out += amp * np.exp(-t / tau) * np.sin(phase_of(freq, n))
     out += 0.8 * band(rng.standard_normal(n), 2000.0, 9000.0) * np.exp(-t / 0.0015)
+    # Rounded like a hard little hammer on metal (tanh): it carries over loud music (the
+    # final ticks sound under the loudest seconds of every score) at the same peak.
+    out = np.tanh(3.0 * out / np.max(np.abs(out)))
     out *= envelope(n, 0.0003, 0.01)
     return peak_normalise(out, CUE_PEAK_DBFS)
 
@@ -933,7 +968,8 @@ def render(name: str) -> Audio:
 
 # The versions the committed files were rendered with (sounds/README.md). Another FluidSynth or
 # SoundFont renders the same notes, but not to the same bytes.
-RENDERED_WITH = {"fluidsynth": "2.3.1-2", "fluid-soundfont-gm": "3.1-5.3", "libsndfile": "1.2.2"}
+RENDERED_WITH = {"fluidsynth": "2.3.1-2", "musescore-general-soundfont-lossless": "0.2.1-1",
+                 "libsndfile": "1.2.2"}
 
 
 def tool_versions() -> str:
@@ -946,7 +982,8 @@ def tool_versions() -> str:
 
     ensure_fluidsynth()
     found = {"fluidsynth": package_version("fluidsynth"),
-             "fluid-soundfont-gm": package_version("fluid-soundfont-gm"),
+             "musescore-general-soundfont-lossless":
+                 package_version("musescore-general-soundfont-lossless"),
              "libsndfile": soundfile.__libsndfile_version__}
     for tool, version in found.items():
         if version != RENDERED_WITH[tool]:
@@ -962,13 +999,54 @@ def level_report(name: str, audio: Audio) -> str:
     return f"{name:10s} {len(audio) / SR:6.2f} s  peak {peak:6.2f} dBFS  rms {rms:6.2f} dBFS"
 
 
+def report(folder: Path) -> str:
+    """The measured figures of the sounds in `folder` (sounds/README.md shows the same)."""
+    import soundfile
+
+    from soundtrack import measure
+
+    lines = ["cue        momentary max   true peak   (gong: energy > 1 kHz, 40 dB down after)"]
+    cue_lufs = {}
+    for name in CUES:
+        audio = decode_ogg((folder / f"{name}.ogg").read_bytes())
+        cue_lufs[name] = momentary_max_lufs(audio)
+        extra = ""
+        if name == "gong":
+            high, down = measure.gong_figures(audio)
+            extra = f"   {high:.1%}, {down:.1f} s"
+        peak = measure.true_peak_dbtp(audio)
+        lines.append(f"{name:10s} {cue_lufs[name]:7.1f} LUFS   {peak:6.1f} dBTP{extra}")
+    lines.append("score       LUFS   dBTP  sections I/II/III    6-8 min  last min  II end  III "
+                 "start  loudest 3s  cue margin  mono loss (worst 10 s)  corr (worst)  "
+                 "quietest 1 s  repeat")
+    for stem in SCORES.values():
+        audio, _ = soundfile.read(folder / f"{stem}.ogg", dtype="float32", always_2d=True)
+        f = measure.score_figures(audio)
+        del audio
+        margin = min(cue_lufs.values()) - f.loudest_3s
+        lines.append(
+            f"{stem:10s} {f.lufs:6.1f} {f.true_peak:6.1f}  "
+            f"{' / '.join(f'{x:.1f}' for x in f.sections):18s} {f.before_rise:7.1f} "
+            f"{f.last_minute:9.1f} {f.section2_end:7.1f} {f.section3_start:9.1f} "
+            f"{f.loudest_3s:11.1f} {margin:11.1f} {f.whole_mono_loss:6.2f} "
+            f"({f.worst_mono_loss:.2f}) {f.worst_correlation:14.2f} "
+            f"{f.quietest[0]:9.1f} dBFS {f.repeat[0]:7.2f}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the requested sounds (default: all) to --out as .ogg and print their levels."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=SOUNDS_DIR, help="output folder")
     parser.add_argument("--only", nargs="+", choices=NAMES, default=list(NAMES),
                         metavar="NAME", help=f"some of: {' '.join(NAMES)}")
+    parser.add_argument("--report", action="store_true",
+                        help="only measure the sounds in --out (loudness, true peak, mono "
+                             "loss, repeats, the gong's ring) and print the figures")
     args = parser.parse_args(argv)
+    if args.report:
+        print(report(args.out))
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     if any(name in SCORES.values() for name in args.only):
         try:

@@ -26,8 +26,18 @@ import numpy.typing as npt
 SR = 44100
 TICKS_PER_SECOND = 960
 PPQ = 480  # ticks per quarter note; with a 500000 us quarter, 960 ticks per second
-SOUNDFONT = Path("/usr/share/sounds/sf2/FluidR3_GM.sf2")
-APT_PACKAGES = ("fluidsynth", "fluid-soundfont-gm")
+# MuseScore_General_HQ (Debian `musescore-general-soundfont-lossless`, MIT, parts CC0/PD): a
+# General MIDI set rebuilt from mono samples (VSCO chamber strings, a sampled grand, ...).
+SOUNDFONT = Path("/usr/share/sounds/sf2/MuseScore_General_Full.sf2")
+SOUNDFONT_PACKAGE = "musescore-general-soundfont-lossless"
+APT_PACKAGES = ("fluidsynth", SOUNDFONT_PACKAGE)
+# The synth's own stereo effects, pinned. Chorus off: FluidSynth's chorus (which some presets
+# switch on themselves, whatever the send) puts the channels out of phase, and a one-driver
+# box playing (L + R) / 2 loses the lead. A narrow reverb keeps the room without the width.
+SYNTH_SETTINGS = ("synth.cpu-cores=1", "synth.polyphony=256", "synth.chorus.active=0",
+                  "synth.reverb.active=1", "synth.reverb.room-size=0.55",
+                  "synth.reverb.damp=0.4", "synth.reverb.width=0.25", "synth.reverb.level=0.7",
+                  "player.reset-synth=0")
 DRUMS = 9  # General MIDI's percussion channel (0-based)
 
 
@@ -127,7 +137,7 @@ def ensure_fluidsynth() -> str:
                            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
         else:
             raise RuntimeError(
-                "rendering the era scores needs FluidSynth and the FluidR3_GM SoundFont: "
+                "rendering the era scores needs FluidSynth and the MuseScore General SoundFont: "
                 f"sudo apt-get install {' '.join(APT_PACKAGES)}")
     out = subprocess.run(["fluidsynth", "--version"], capture_output=True, text=True,
                          check=True).stdout
@@ -146,8 +156,8 @@ def package_version(name: str) -> str:
 def render(midi: bytes, seconds: float, gain: float = 0.4) -> npt.NDArray[np.float64]:
     """Render a MIDI file with FluidSynth to stereo float audio, exactly `seconds` long.
 
-    Settings are pinned (rate, one CPU core, reverb and chorus on at their defaults, 256
-    voices) rather than left to a user's fluidsynth configuration.
+    Settings are pinned (rate, one CPU core, `SYNTH_SETTINGS`: chorus off, a narrow reverb,
+    256 voices) rather than left to a user's fluidsynth configuration.
     """
     with tempfile.TemporaryDirectory(prefix="erabox-score-") as tmp:
         mid = Path(tmp) / "score.mid"
@@ -155,9 +165,7 @@ def render(midi: bytes, seconds: float, gain: float = 0.4) -> npt.NDArray[np.flo
         mid.write_bytes(midi)
         subprocess.run(
             ["fluidsynth", "-n", "-i", "-q", "-f", os.devnull,
-             "-o", "synth.cpu-cores=1", "-o", "synth.polyphony=256",
-             "-o", "synth.reverb.active=1", "-o", "synth.chorus.active=1",
-             "-o", "player.reset-synth=0",
+             *(arg for setting in SYNTH_SETTINGS for arg in ("-o", setting)),
              "-r", str(SR), "-g", str(gain), "-O", "float", "-T", "raw", "-E", "little",
              "-F", str(raw), str(SOUNDFONT), str(mid)],
             check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -219,6 +219,7 @@ class AudioPlan:
         self.score_pieces: Pieces = score_segments(*era_shape)
         self._seek_at: float | None = None  # clock time of a timed score's next piece
         self.master = _clamp(config.volume)
+        self.music_level = _clamp(config.music_level)  # music only: cues stay at the master
         self._modes: dict[int, Mode] = {}
         self._memo: _Memo | None = None
         self._playing: _Playing | None = None
@@ -264,7 +265,7 @@ class AudioPlan:
 
     @property
     def music_gain(self) -> float:
-        return self.master * gain_from_db(self._duck_db)
+        return self.master * self.music_level * gain_from_db(self._duck_db)
 
     def wake_at(self, now: float) -> float | None:
         """When `tick` has something to do next (None: not until another effect)."""
@@ -291,6 +292,8 @@ class AudioPlan:
             return self._prepare(effect.era, effect.mode)
         if isinstance(effect, SetVolume):
             self.master = _clamp(float(effect.level))
+            if effect.music is not None:
+                self.music_level = _clamp(float(effect.music))
             return [SetCueGain(self.master), SetMusicGain(self.music_gain)]
         return []
 

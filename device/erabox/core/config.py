@@ -68,6 +68,7 @@ class AudioConfig:
     device: str = ""
     volume: float = 0.8
     duck_db: float = 12.0  # how far the music drops under a cue
+    music_level: float = 1.0  # the music's share of the volume (0..1); cues stay at `volume`
     gong: str = ""  # replacement cue files ("" = built-in)
     cry: str = ""
     tick: str = ""
@@ -327,6 +328,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         "device": au.text("device", d.audio.device),
         "volume": au.number("volume", d.audio.volume, 0.0, 1.0),
         "duck_db": au.number("duck_db", d.audio.duck_db, 0.0, 60.0),
+        "music_level": au.number("music_level", d.audio.music_level, 0.0, 1.0),
         "gong": path(au, "gong"),
         "cry": path(au, "cry"),
         "tick": path(au, "tick"),

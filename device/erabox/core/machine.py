@@ -418,6 +418,8 @@ def _menu_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effec
     if chosen.volume != before.volume:
         game = replace(game, volume=chosen.volume)
         effects.append(SetVolume(chosen.volume))
+    if chosen.music_level != before.music_level:
+        effects.append(SetVolume(game.volume, music=chosen.music_level))
     effects.append(SaveSettings(settings_menu.to_dict(chosen)))
     return game, tuple(effects)
 

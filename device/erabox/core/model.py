@@ -150,9 +150,10 @@ class PrepareMusic:
 
 @dataclass(frozen=True)
 class SetVolume:
-    """Master volume, 0.0 .. 1.0."""
+    """Master volume, 0.0 .. 1.0; `music` the music's share of it (None: as it was)."""
 
     level: float
+    music: float | None = None
 
 
 @dataclass(frozen=True)

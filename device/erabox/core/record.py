@@ -125,7 +125,7 @@ def restore(
                     scoring.totals(book)))):
             entry = replace(entry, tie=None)
         game = replace(game, entry=entry if config.keep_score else None)
-    effects: list[Effect] = [SetVolume(game.volume)]
+    effects: list[Effect] = [SetVolume(game.volume, music=game.config.audio.music_level)]
     prompt = Prompt.RESUMED
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
         game = replace(game, phase=Phase.SETUP)

@@ -66,6 +66,7 @@ class Settings:
     points_entry: str = "totals"  # "totals" (era totals) or "steps" (per checklist step)
     game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
     games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
+    music_level: float = 1.0  # the music's share of the volume: cues louder than the music
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -349,6 +350,14 @@ ITEMS: tuple[MenuItem, ...] = (
                   lambda c: max(VOLUME_FLOOR, c.audio.volume),
                   lambda c, v: replace(c, audio=replace(c.audio, volume=v))),
            note="note_volume"),
+    # Added after the first settings files were written: absent means the config file's level.
+    _steps("music_level", "music_level", VOLUME_STEPS, "value_percent",
+           lambda v: str(round(v * 100)),
+           Stored(_number(VOLUME_FLOOR - 1e-9, 1), f"{VOLUME_FLOOR:g}..1", float,
+                  lambda c: max(VOLUME_FLOOR, c.audio.music_level),
+                  lambda c, v: replace(c, audio=replace(c.audio, music_level=v)),
+                  absent=FROM_CONFIG),
+           note="note_music_level"),
     _switch("final_ticks", "final_ticks",
             Stored(_is_bool, "true or false", bool, lambda c: c.realtime.final_ticks_s > 0,
                    lambda c, on: replace(c, realtime=replace(

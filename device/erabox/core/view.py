@@ -34,7 +34,8 @@ QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
 def opening(game: Game, now: float) -> tuple[Effect, ...]:
     """What a fresh game hands the adapters before its first input: the volume, the first
     era's music to get ready, and the screen."""
-    return (SetVolume(game.volume), PrepareMusic(game.era, game.mode), Show(screen(game, now)))
+    return (SetVolume(game.volume, music=game.config.audio.music_level),
+            PrepareMusic(game.era, game.mode), Show(screen(game, now)))
 
 
 def describe(game: Game, now: float) -> dict[str, Any]:
