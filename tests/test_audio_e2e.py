@@ -25,7 +25,7 @@ import numpy as np
 import soundfile
 
 from audio_analysis import find_cue, read_raw, tone_level_db, write_wav
-from erabox.adapters.audio import loud_seconds
+from erabox.adapters.mixer import loud_seconds
 
 RATE = 44100
 MUSIC_HZ = 9000.0
