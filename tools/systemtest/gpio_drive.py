@@ -48,7 +48,7 @@ SEQUENCE = [
     ("press", NEXT, HOLD_S),  # hold: past the guide
     ("chord", NEXT, BOTH_S),  # both: "New game?"
     ("press", NEXT, 0.12),  # no
-    ("chord", NEXT, 1.0),  # both let go early: nothing at all
+    ("chord", NEXT, 1.0),  # both let go early: a short chord (nothing here, -1 in points)
 ]
 
 rng = random.Random(23)  # the same bursts every run
@@ -154,6 +154,8 @@ def drive(chip_dir: str, out_path: str) -> int:
         time.sleep(down_s)
         released = chip.set(line, False)
         made.append([NAMES[line], "press" if down_s < 0.8 else "hold"])
+        if line == NEXT and down_s >= 0.8:  # NEXT says when a hold is let go (points entry)
+            made.append([NAMES[line], "release"])
         return pressed, released
 
     def chord(held_s: float) -> None:
@@ -164,8 +166,8 @@ def drive(chip_dir: str, out_path: str) -> int:
         chip.set(ERA, False)
         time.sleep(0.05)
         chip.set(NEXT, False)
-        if held_s >= 3.0:
-            made.append(["both", "hold"])
+        # held past both_s: "New game?"; let go sooner: a short chord (-1 in the points entry)
+        made.append(["both", "hold" if held_s >= 3.0 else "press"])
 
     def gap(s: float = 0.6) -> None:
         time.sleep(s)
