@@ -31,9 +31,20 @@ from erabox.core.machine import (
     step,
     timeline,
 )
-from erabox.core.model import Button, Gesture, Input, Mode, Phase, Save, SaveSettings, Tick
+from erabox.core.model import (
+    Button,
+    Gesture,
+    Input,
+    Mode,
+    Phase,
+    PlaySound,
+    Save,
+    SaveSettings,
+    Sound,
+    Tick,
+)
 from erabox.core.snapshot import SnapshotError, dumps, loads
-from erabox.driver import DURABLE_WAIT_S, Driver, MemoryState
+from erabox.driver import DURABLE_WAIT_S, SOUNDED_WAIT_S, Driver, MemoryState
 from test_state_faults import BAD_FILES, GOOD, running
 
 CFG = Config()
@@ -206,6 +217,50 @@ def test_a_save_missing_its_deadline_before_a_cue_is_logged(
         driver.step(Tick(), 10.0 - ARM_LEAD_S)  # the first cry's "armed" record
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and "cue 0 armed" in warnings[0], warnings
+
+
+class SlowSoundedCard(MemoryState):
+    """A card whose writes take longer than a call may wait for its "sounded" record, but land
+    within the loop's whole wait; it notes what the audio had received at each wait."""
+
+    def __init__(self, heard: list[Sound]) -> None:
+        super().__init__()
+        self.heard = heard
+        self.waits: list[tuple[float, tuple[Sound, ...]]] = []
+
+    def flush(self, timeout: float = 0.0) -> bool:
+        self.waits.append((timeout, tuple(self.heard)))
+        return timeout != SOUNDED_WAIT_S
+
+
+class Ears:
+    problem: str | None = None
+
+    def __init__(self) -> None:
+        self.heard: list[Sound] = []
+
+    def apply(self, effects: Any, now: float) -> None:
+        self.heard += [e.sound for e in effects if isinstance(e, PlaySound)]
+
+
+def test_a_slow_sounded_record_never_holds_its_cry_back(
+        caplog: pytest.LogCaptureFixture) -> None:
+    ears = Ears()
+    card = SlowSoundedCard(ears.heard)
+    driver = Driver(SHORT, state=card, audio=ears)  # type: ignore[arg-type]
+    driver.start(0.0)
+    driver.step(Input(Button.ERA, Gesture.PRESS), 0.0)
+    driver.step(Tick(), 10.0 - ARM_LEAD_S)
+    card.waits.clear()
+    with caplog.at_level(logging.INFO):
+        driver.step(Tick(), 10.0)  # the first cry: its "sounded" record, then the cry
+    # waited at most SOUNDED_WAIT_S before the cry, then the rest of the wait after it
+    assert card.waits[0][0] == SOUNDED_WAIT_S and Sound.CRY not in card.waits[0][1]
+    assert card.waits[1][0] == pytest.approx(DURABLE_WAIT_S - SOUNDED_WAIT_S)
+    assert Sound.CRY in card.waits[1][1]
+    said = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert not [m for level, m in said if level >= logging.WARNING], said
+    assert any("landed after its sound" in m for _, m in said), said
 
 
 # --- a clean stop clears "armed" ----------------------------------------------------------------

@@ -209,8 +209,8 @@ EOF
 write_config() {  # write_config LENGTH_S "CUES" LEAD_IN_S
     cat > /etc/erabox/erabox.toml <<EOF
 # erabox system test: short eras (the loopback card is AUDIODEV in the drop-in); two players,
-# so that the points entry after an era takes 11 ERA presses (4 steps x 2 players, 2 steps
-# without points, the standings)
+# so that the points entry after an era takes 3 ERA presses (each player's era total, 0, and
+# the standings)
 players = ["red", "blue"]
 [realtime]
 length_s = $1
