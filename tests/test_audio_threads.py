@@ -72,7 +72,7 @@ class SlowMixer:
         self.release.wait(HANG_GUARD_S)  # a slow CPU decoding a long file
         self._note("prepared")
 
-    def play_music(self, path: str, position: float, loop: bool) -> bool:
+    def play_music(self, path: str, position: float, loop: bool, gain: float) -> bool:
         self.prepare(path)  # like pygame's: opens the file first if it is not open yet
         self._note(f"play_music {Path(path).name} {position:g}")
         return True

@@ -194,10 +194,10 @@ class Audio:
         elif isinstance(command, StartMusic):
             position = command.position + max(self._clock() - command.at, 0.0)
             played: list[bool] = []
+            gain = self._plan_gain()
             if self._file_ok(command.path, lambda: played.append(
-                    mixer.play_music(command.path, position, command.loop))):
+                    mixer.play_music(command.path, position, command.loop, gain))):
                 self.loaded = command.path
-                mixer.set_music_gain(self._plan_gain())
                 if played and not played[0]:
                     self._log.info("music %s has nothing at %.1f s", command.path, position)
         elif isinstance(command, PauseMusic):

@@ -155,7 +155,8 @@ class Mixer(Protocol):
     def check(self, path: str) -> None: ...  # readable? (headers only)
     # open for streaming, letting other music go; with `start`, park it there (paused, silent)
     def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None: ...
-    def play_music(self, path: str, position: float, loop: bool) -> bool: ...  # False: past end
+    def play_music(self, path: str, position: float, loop: bool,
+                   gain: float) -> bool: ...  # False: past end
     def pause_music(self) -> None: ...
     def resume_music(self) -> None: ...
     def stop_music(self, fade_s: float) -> None: ...
@@ -247,16 +248,20 @@ class PygameMixer:
             raise FileProblem(reason(exc)) from None
         self._loaded = path
 
-    def play_music(self, path: str, position: float, loop: bool) -> bool:
+    def play_music(self, path: str, position: float, loop: bool, gain: float) -> bool:
+        """Play `path` from `position` at `gain`. The gain is set before the stream runs: set
+        after, the mixer's first period (512 frames) could go out at a parked stream's zero."""
         pygame = load_pygame()
         parked, self._parked = self._parked, None
         if (parked is not None and parked[0] == path and parked[2] == loop
                 and abs(position - parked[1]) <= PARKED_WITHIN_S):
+            pygame.mixer.music.set_volume(gain)
             pygame.mixer.music.unpause()  # already in place: no seek under the mixer's lock
             return True
         pygame.mixer.music.stop()  # a fade still running ends here
         self._fading_until = 0.0
         self.prepare(path)
+        pygame.mixer.music.set_volume(gain)
         return self._play_at(path, position, loop)
 
     def _play_at(self, path: str, position: float, loop: bool) -> bool:
