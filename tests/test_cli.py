@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +37,26 @@ def test_every_subcommand_reports_its_own_unknown_arguments(command: str) -> Non
 def test_an_unknown_command_still_gets_the_top_level_usage() -> None:
     err = usage_error("runn")
     assert err.startswith("usage: erabox [-h]") and "invalid choice: 'runn'" in err
+
+
+def test_run_reads_the_config_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`erabox run` reads its config once and hands it on: a file changed between two reads
+    could start the box with one config and its game from another."""
+    from erabox import app, config_file
+
+    conf = tmp_path / "erabox.toml"
+    conf.write_text('language = "ja"\n')
+    reads: list[object] = []
+    real = config_file.load_config
+
+    def counted(path: object) -> object:
+        reads.append(path)
+        return real(path)  # type: ignore[arg-type]
+
+    seen: list[object] = []
+    monkeypatch.setattr(cli, "load_config", counted)
+    monkeypatch.setattr(app, "load_config", counted)
+    monkeypatch.setattr(app, "run", lambda args, **kw: seen.append(kw["config"]) or 0)
+    assert cli.main(["run", "--config", str(conf)]) == 0
+    assert len(reads) == 1
+    assert getattr(seen[0], "language", None) == "ja"

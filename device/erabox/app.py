@@ -454,12 +454,13 @@ def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: Di
 
 
 def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
-        profile: Profile | None = None) -> int:
+        profile: Profile | None = None, config: Config | None = None) -> int:
     """`erabox run`. Returns the exit code.
 
     `observer` watches the running box (`erabox bench` runs in-process through it): its
     `ready(box, pins)` is called on the main thread once the loop runs. `profile`: the game
-    profile to play (`--game`, the config's `game`) instead of Time of Empires.
+    profile to play (`--game`, the config's `game`) instead of Time of Empires. `config`: as
+    `erabox run` read it (read from `args.config` here when not given: one read per start).
     """
     logging.basicConfig(
         level=os.environ.get("ERABOX_LOG", "INFO").upper(),
@@ -468,7 +469,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     )
     _return_big_buffers_to_the_system()
     check_display_choice(args.display)  # a typo stops here, before any part starts
-    config = load_config(args.config)
+    config = config if config is not None else load_config(args.config)
     script = read_script(args.script) if args.script else None
 
     _warn_undrawable_names(config)

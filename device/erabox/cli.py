@@ -87,7 +87,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     game = args.game or config.game  # "" = Time of Empires
     profile = game_profile(game, config) if game else None
-    return run(args, profile=profile)
+    return run(args, profile=profile, config=config)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
