@@ -301,7 +301,7 @@ class Box:
             drawn: Screen | PlayFrame = screen_model if isinstance(screen_model, Screen) else (
                 PlayFrame(screen_model, self.driver.language))
             marks = {"no_save": self.driver.state.problem is not None,
-                     "no_file": bool(self.missing_files)}
+                     "no_file": bool(self.missing_files or self.driver.missing_files)}
             # Only the marks that are on: a screen stand-in in a test may not know them.
             self.screen_worker.show(drawn, no_sound, now, look, contrast,
                                     **{k: True for k, on in marks.items() if on})

@@ -129,12 +129,16 @@ class Music:
     adapter can start or resume at the right position (loop position, or a soundtrack file's
     offset) even when nothing was loaded before, e.g. after a restart or a late sound card.
     `mode` says whether the era is timed: a publisher's timed track only fits a real-time era.
+    A game profile's phase music names its file in `path` (`era` 0, `elapsed` the phase's
+    running time) and whether it `loop`s or plays once.
     """
 
     action: MusicAction
     era: int
     mode: Mode
     elapsed: float
+    path: str = ""
+    loop: bool = True
 
 
 @dataclass(frozen=True)
