@@ -22,7 +22,7 @@ import pytest
 
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, StartMusic, StopMusic
-from erabox.core.config import AudioConfig
+from erabox.core.config import AudioConfig, Config
 from erabox.core.model import Button, Gesture, Input, Mode, Music, MusicAction, Tick
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
@@ -31,7 +31,6 @@ from erabox.core.profile_record import restore, snapshot
 from erabox.driver import MemoryState
 from erabox.profile_driver import PlayDriver
 from erabox.profile_file import missing_music, read_profile
-from erabox.core.config import Config
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)
