@@ -482,10 +482,10 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         state_file.close()
         raise
     # The games the settings menu offers: found now, handed to the core as data.
-    from erabox.profile_file import available_games, game_folders, load_game
+    from erabox.profile_file import game_folders, load_game, offer_games
 
     folders = game_folders(config.source if config.source != "<defaults>" else None)
-    config = replace(config, games=tuple(available_games(folders)))
+    config = offer_games(config, folders)
     settings_file = SettingsFile(settings_path(state_path))
     try:
         profile, played = game_to_play(args, config, profile, settings_file,

@@ -14,11 +14,12 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from erabox.core.config import Config
 from erabox.core.profile import Profile, ProfileError, parse_profile
 
 log = logging.getLogger("erabox")
@@ -76,6 +77,22 @@ def available_games(folders: Iterable[Path], shipped: Traversable | None = None
                 name = file_name.removesuffix(".toml")
                 found.setdefault(name, GameFile(name, item, is_shipped))
     return found
+
+
+def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | None = None
+                ) -> Config:
+    """`config` with the games found (`available_games`) as the settings menu's "Game"
+    choices, each with its own name (a profile that cannot be read keeps its file's name:
+    choosing it says why in the log)."""
+    found = available_games(folders, shipped)
+    names = []
+    for name, game in found.items():
+        try:
+            profile = read_profile(game.where)
+        except ProfileError:
+            continue
+        names.append((name, profile.name.en, profile.name.ja))
+    return replace(config, games=tuple(found), game_names=tuple(names))
 
 
 def read_profile(where: Traversable, source: str | None = None) -> Profile:

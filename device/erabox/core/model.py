@@ -267,6 +267,7 @@ class Screen:
     menu_value: str | None = None
     menu_position: tuple[int, int] | None = None
     menu_note: str | None = None
+    menu_names: tuple[str, str] | None = None  # the value's own name (en, ja): a game profile's
     # prepare: the guide's step (a strings key), its number, "n/count"
     guide_step: str | None = None
     guide_n: int | None = None
