@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, StartMusic, StopMusic
@@ -258,3 +260,65 @@ def test_simulate_prints_the_music_lines_across_a_power_cut(
         (21.0, "music_stop", "dance.ogg", 19.0),
         (21.0, "music_start", "feast.flac", 0.0),
     ]
+
+
+# --- random play --------------------------------------------------------------------------------
+
+GESTURES = [N_PRESS] * 6 + [N_HOLD, E_PRESS, E_HOLD, BOTH, Input(Button.ERA, Gesture.RELEASE)]
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_random_gestures_keep_the_music_playing_exactly_in_its_phases(
+        data: st.DataObject) -> None:
+    """Whatever the gestures, the music plays iff play is in a phase with music: a START only
+    when none plays, a STOP only of the one that plays, and a snapshot brings it back where
+    it was."""
+    profile = festival()
+    play = new_play(profile, PLAYERS)
+    now, playing = 0.0, None
+    for _ in range(data.draw(st.integers(1, 60), label="gestures")):
+        now += data.draw(st.sampled_from([0.0, 0.5, 7.0]))
+        while (due := next_deadline(play)) is not None and due <= now:
+            play, effects = step(play, Tick(), due)
+            assert musics(effects) == []  # time alone never starts or stops it
+        play, effects = step(play, data.draw(st.sampled_from(GESTURES)), now)
+        for action, path, _, _ in musics(effects):
+            if action == "music_stop":
+                assert playing == path
+                playing = None
+            else:
+                assert action == "music_start" and playing is None
+                playing = path
+        spot = play.spot
+        phase = profile.phases[spot.phase]
+        wanted = phase.music.path if spot.state in (State.ROUND, State.EVENT) and (
+            phase.music is not None) else None
+        assert playing == wanted and (play.music_since is None) == (wanted is None)
+        back, effects = restore(json.loads(json.dumps(snapshot(play, now))), profile, PLAYERS,
+                                now)
+        assert (back.music_since is None) == (wanted is None)
+        assert musics(effects) == ([] if wanted is None else [
+            ("music_resume", wanted, round(now - (play.music_since or 0.0), 3),
+             phase.music.loop if phase.music else True)])
+
+
+def test_the_driver_hands_the_music_to_the_sound_and_silences_it_at_a_power_cut() -> None:
+    heard: list[object] = []
+
+    class Sound:
+        problem = None
+
+        def apply(self, effects: Any, now: float) -> None:
+            heard.extend(e for e in effects if isinstance(e, Music))
+
+    driver = PlayDriver(Config(players=PLAYERS), festival(), state=MemoryState(),
+                        audio=Sound())  # type: ignore[arg-type]
+    driver.start(0.0)
+    driver.step(E_PRESS, 1.0)
+    driver.step(Tick(), 6.0)  # the periodic save: the music's place
+    driver.power_cut(8.0)
+    assert [(m.action, m.path, m.elapsed) for m in heard] == [  # type: ignore[attr-defined]
+        (MusicAction.START, "/games/dance.ogg", 0.0),
+        (MusicAction.STOP, "", 0.0),  # silence first, as Time of Empires' power cut
+        (MusicAction.RESUME, "/games/dance.ogg", 5.0)]
