@@ -267,34 +267,46 @@ def test_simulate_prints_the_music_lines_across_a_power_cut(
 GESTURES = [N_PRESS] * 6 + [N_HOLD, E_PRESS, E_HOLD, BOTH, Input(Button.ERA, Gesture.RELEASE)]
 
 
+# With a special round after night 1: Festival, and the dance alone, night after night.
+SPECIAL = '\n[[special]]\nid = "parade"\nlabel = "Parade"\nafter = [1]\n'
+DANCE_ONLY = FESTIVAL[:FESTIVAL.index("[[phase]]\nid = \"feast\"")] + FESTIVAL[
+    FESTIVAL.index("[[event]]"):]
+
+
 @settings(max_examples=40)
 @given(data=st.data())
 def test_random_gestures_keep_the_music_playing_exactly_in_its_phases(
         data: st.DataObject) -> None:
-    """Whatever the gestures, the music plays iff play is in a phase with music: a START only
-    when none plays, a STOP only of the one that plays, and a snapshot brings it back where
-    it was."""
-    profile = festival()
+    """Whatever the gestures, the music plays iff play is in a phase with music, started when
+    that round's phase began: a START only when none plays, a STOP only of the one that
+    plays, and a snapshot brings it back where it was."""
+    text = data.draw(st.sampled_from([FESTIVAL + SPECIAL, DANCE_ONLY + SPECIAL]),
+                     label="profile")
+    profile = parse_profile(text, base_dir="/games")
     play = new_play(profile, PLAYERS)
-    now, playing = 0.0, None
+    now = 0.0
+    playing: tuple[str, int, int] | None = None  # the file, and the round and phase it began
     for _ in range(data.draw(st.integers(1, 60), label="gestures")):
         now += data.draw(st.sampled_from([0.0, 0.5, 7.0]))
         while (due := next_deadline(play)) is not None and due <= now:
             play, effects = step(play, Tick(), due)
             assert musics(effects) == []  # time alone never starts or stops it
+        before = play.spot
         play, effects = step(play, data.draw(st.sampled_from(GESTURES)), now)
         for action, path, _, _ in musics(effects):
             if action == "music_stop":
-                assert playing == path
+                assert playing is not None and playing[0] == path
                 playing = None
             else:
                 assert action == "music_start" and playing is None
-                playing = path
+                playing = (path, play.spot.round, play.spot.phase)
         spot = play.spot
         phase = profile.phases[spot.phase]
         wanted = phase.music.path if spot.state in (State.ROUND, State.EVENT) and (
             phase.music is not None) else None
-        assert playing == wanted and (play.music_since is None) == (wanted is None)
+        assert (play.music_since is None) == (wanted is None)
+        assert playing == (None if wanted is None else (wanted, spot.round, spot.phase)), (
+            before, spot)
         back, effects = restore(json.loads(json.dumps(snapshot(play, now))), profile, PLAYERS,
                                 now)
         assert (back.music_since is None) == (wanted is None)
