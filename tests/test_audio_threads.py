@@ -136,3 +136,45 @@ def test_a_cue_is_not_held_up_by_the_worker_being_busy_with_music(tmp_path: Path
     finally:
         mixer.release.set()
         audio.close()
+
+
+def test_a_phase_music_file_that_cannot_be_read_is_said_to_stay_silent(tmp_path: Path) -> None:
+    """A game profile's phase music has no stand-in: the log says it stays silent (only a
+    configured era music file falls back to the built-in music)."""
+    import logging
+
+    from erabox.adapters.mixer import FileProblem
+    from erabox.core.config import EraMusic
+
+    class Missing(SlowMixer):
+        def play_music(self, path: str, position: float, loop: bool, gain: float) -> bool:
+            self._note(f"play_music {Path(path).name}")
+            raise FileProblem("No such file or directory")
+
+    lines: list[str] = []
+
+    class Heard(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    log = logging.getLogger("erabox.test.phase_music")
+    log.addHandler(Heard())
+    mixer = Missing()
+    mixer.release.set()
+    own = EraMusic(music="/home/me/era1.ogg")
+    audio = Audio(AudioConfig(eras=(own, EraMusic(), EraMusic())), tmp_path, mixer=mixer,
+                  clock=lambda: 100.0, log=log)
+    try:
+        audio.apply([Music(MusicAction.START, 0, Mode.INTRO, 0.0, path="/games/dance.ogg")],
+                    100.0)
+        mixer.wait_for("stop_music")  # nothing stands in for it
+        audio.apply([Music(MusicAction.START, 1, Mode.INTRO, 0.0)], 100.0)
+        mixer.wait_for("play_music era1.ogg")
+    finally:
+        audio.close()
+    said = [line for line in lines if line.startswith("cannot play sound file")]
+    assert said == [
+        "cannot play sound file /games/dance.ogg: No such file or directory; "
+        "this music stays silent",
+        "cannot play sound file /home/me/era1.ogg: No such file or directory; "
+        "the built-in music plays instead"], said

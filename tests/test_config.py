@@ -89,9 +89,9 @@ def every_key() -> set[str]:
     nested = {"realtime": RealtimeConfig, "intro": IntroConfig, "audio": AudioConfig,
               "display": DisplayConfig, "buttons": ButtonsConfig}
     # era_modes, cue_led and guide are set on the box only (its settings menu), not in a file;
-    # games is what the box found at start (the menu's choices).
+    # games and game_names are what the box found at start (the menu's choices).
     keys = {f.name for f in dataclasses.fields(Config)} - set(nested) - {
-        "source", "era_modes", "cue_led", "guide", "games"}
+        "source", "era_modes", "cue_led", "guide", "games", "game_names"}
     for table, model in nested.items():
         keys |= {f"{table}.{f.name}" for f in dataclasses.fields(model)} - {"audio.eras"}
     keys |= {f"era{n}.{f.name}" for n in (1, 2, 3) for f in dataclasses.fields(EraMusic)}

@@ -12,8 +12,10 @@ from PIL import Image
 from erabox.ui.gallery import (
     GAMES_DIR,
     INDEX,
+    MARKS_DIR,
     SCALE,
     SMALL_DIR,
+    marked_samples,
     profile_samples,
     selftest_frames,
     write_gallery,
@@ -94,6 +96,11 @@ def test_the_gallery_has_every_screen_of_every_shipped_profile(fresh: Path, subd
                                               "time-of-empires-intro"}
     expected = {f"{game}/{name}_{lang}.png" for game, _, screens in games
                 for name, _ in screens for lang in LANGUAGES}
+    # and the box's marks over one of them, each kind of screen
+    marked = marked_samples()
+    assert {shown.kind for _, shown, _ in marked} == {"setup", "round", "special", "scoring",
+                                                      "game_over", "confirm"}
+    expected |= {f"{MARKS_DIR}/{name}_{lang}.png" for name, _, _ in marked for lang in LANGUAGES}
     directory = fresh / subdir / GAMES_DIR
     assert {str(p.relative_to(directory)) for p in directory.rglob("*.png")} == expected
     index = (directory / INDEX).read_text(encoding="utf-8")

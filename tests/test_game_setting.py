@@ -16,7 +16,8 @@ from erabox.core.model import Button, Gesture, Input, Phase
 from erabox.core.profile_play import PlayScreen
 from erabox.driver import Driver
 from erabox.profile_driver import PlayDriver
-from erabox.profile_file import available_games, load_game
+from erabox.profile_file import available_games, load_game, offer_games
+from erabox.ui.layout import layout
 
 MINE = """\
 [game]
@@ -65,7 +66,9 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     (games / "mine.toml").write_text(MINE, encoding="utf-8")
     found = available_games([games])
     assert next(iter(found)) == "mine"  # the folders' games come before the shipped ones
-    config = Config(guide=False, games=tuple(found))
+    config = offer_games(Config(guide=False), [games])
+    assert config.games == tuple(found)
+    assert config.game_names[0] == ("mine", "Mine", "自作")
     state = StateFile(tmp_path / "state.json")
     settings = SettingsFile(tmp_path / "settings.json")
     clock = [0.0]
@@ -87,6 +90,10 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     press(ERA_PRESS)
     shown = box.driver.screen(clock[0])
     assert (shown.menu_item, shown.menu_value) == ("game", "mine")
+    assert shown.menu_names == ("Mine", "自作")  # shown by its own name, in the language
+    for language, name in (("en", "Mine"), ("ja", "自作")):
+        value = next(i for i in layout(shown, language=language).items if i.role == "value")
+        assert value.source == name  # type: ignore[union-attr]
     assert isinstance(box.driver, Driver)  # not before the menu closes
     press(ERA_HOLD)  # the menu closes: Mine begins, fresh
     assert isinstance(box.driver, PlayDriver) and box.driver.profile.id == "mine"
@@ -145,3 +152,31 @@ def test_the_box_draws_a_profile_screen_in_the_language_it_runs_in(tmp_path: Pat
     state.close()
     expected = render_play(box.driver.screen(0.0), Panel(), "ja")
     assert shown and shown[-1].tobytes() == expected.tobytes()
+
+
+def test_a_profile_that_cannot_be_read_is_offered_by_its_files_name(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "broken.toml").write_text("[game]\nname = 3\n", encoding="utf-8")
+    config = offer_games(Config(), [games])
+    assert config.games[0] == "broken"
+    assert "broken" not in {name for name, _, _ in config.game_names}
+    assert {name for name, _, _ in config.game_names} >= {"altay", "lords-of-xidit"}
+
+
+def test_every_shipped_games_name_fits_the_menu_on_both_panels() -> None:
+    from erabox.core.model import Mode, Screen
+    from erabox.ui.panel import MARGIN, Panel
+
+    config = offer_games(Config(), [])
+    assert len(config.game_names) == 4
+    for name, en, ja in config.game_names:
+        for panel in (Panel(), Panel(height=32)):
+            for language, own in (("en", en), ("ja", ja)):
+                shown = Screen(Phase.SETTINGS, 1, Mode.REALTIME, menu_item="game",
+                               menu_value=name, menu_names=(en, ja))
+                value = next(i for i in layout(shown, language=language, panel=panel).items
+                             if i.role == "value")
+                assert value.source == own  # type: ignore[union-attr]
+                right = value.box.x + value.block.width  # type: ignore[union-attr]
+                assert right <= panel.width - MARGIN, (name, language, panel)

@@ -103,3 +103,30 @@ def test_a_hold_on_a_dark_screen_wakes_it_so_its_progress_is_seen(tmp_path: Path
     first_hold = next(look for screen, look in looks if screen.hold_progress is not None)
     assert first_hold.level is Level.BRIGHT
     assert box.game.question is not None
+
+
+def test_a_game_profiles_screen_gets_the_holds_progress_and_the_marks(tmp_path: Path) -> None:
+    from erabox.profile_file import load_game
+    from erabox.screen_worker import PlayFrame
+
+    drawn: list[tuple[object, dict[str, bool]]] = []
+
+    class Worker:
+        def show(self, screen: object, no_sound: bool, t: float, look: Look | None = None,
+                 contrast: int = 255, **marks: bool) -> None:
+            drawn.append((screen, marks))
+
+    clock = [10.0]
+    box = Box(Config(players=("red", "blue")), state_file=StateFile(tmp_path / "state.json"),
+              screen_worker=Worker(), clock=lambda: clock[0],  # type: ignore[arg-type]
+              profile=load_game("hadrians-wall", []))
+    box.driver.missing_files = ["/games/phase.ogg"]  # a phase's music that cannot be read
+    box.start_game()
+    clock[0] = 11.5  # 1.5 s into a 3 s hold
+    box.post(Chord(10.0))
+    box.post(Chord(None))
+    box.post(Stop("test"))
+    box.run_loop()
+    frames = [(s, marks) for s, marks in drawn if isinstance(s, PlayFrame)]
+    assert [s.hold_progress for s, _ in frames][-2:] == [0.5, None]  # let go: the hint is back
+    assert all(marks == {"no_file": True} for _, marks in frames)

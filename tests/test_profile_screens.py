@@ -1,7 +1,8 @@
 """Every screen of every shipped game profile drawn (ui/profile_screens.py): both panel sizes,
 both languages. Each item keeps 2 px from the edges (measured on its ink), no two items
 overlap, the font draws every character of the profiles' texts, and on 128x64 no title, step
-or note of a shipped profile has to be abbreviated."""
+or note of a shipped profile has to be abbreviated. The box's marks (no sound, cannot save,
+a missing sound file) and the NEXT+ERA hold's bar keep the same rules on every screen."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from erabox.core.profile_play import PlayScreen
 from erabox.profile_file import available_games, load_game
 from erabox.ui.panel import MARGIN, Panel
 from erabox.ui.profile_samples import every_screen
-from erabox.ui.profile_screens import layout_play, render_play
+from erabox.ui.profile_screens import Marks, layout_play, render_play
 from erabox.ui.strings import LANGUAGES
 from erabox.ui.text import unsupported_characters
 
@@ -76,3 +77,62 @@ def test_every_screen_keeps_its_margins_and_items_apart(panel: Panel, language: 
             bx0, by0, bx1, by1 = b.box
             apart = ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0
             assert apart, (name, index, a.role, b.role, language)
+
+
+ALL_MARKS = Marks(no_sound=True, no_save=True, no_file=True)
+MARK_ROLES = {"no_sound", "no_save", "no_file"}
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("held", [None, 0.5])
+def test_the_boxs_marks_and_the_holds_bar_keep_margins_and_stand_apart(
+        panel: Panel, language: str, held: float | None) -> None:
+    marks = Marks(no_sound=True, no_save=True, no_file=True, hold_progress=held)
+    for name, index, shown in cases():
+        items = layout_play(shown, panel, language, marks)
+        roles = [i.role for i in items]
+        assert set(roles) >= MARK_ROLES, (name, index, shown.kind)
+        for item in items:
+            if item.role in MARK_ROLES:
+                assert item.y == MARGIN and item.x + item.mask.width <= panel.width - MARGIN
+        if held is None or shown.kind == "confirm":
+            assert "hold" not in roles
+        else:  # the lit bar runs edge to edge across the hint row; nothing else is there
+            (bar,) = [i for i in items if i.role == "hold"]
+            assert (bar.x, bar.y + bar.mask.height) == (0, panel.height - MARGIN)
+            assert bar.mask.width == panel.width and not bar.abbreviated
+            assert all(i.y + i.mask.height <= bar.y for i in items if i is not bar), (
+                name, index, [(i.role, i.y) for i in items])
+        for item in items:
+            if item.role == "hold":
+                continue
+            ink = item.mask.getbbox()
+            assert ink is not None, (name, index, item.role)
+            assert item.x + ink[0] >= MARGIN and item.y + ink[1] >= MARGIN
+            assert item.x + ink[2] <= panel.width - MARGIN, (name, index, item.role)
+        for a, b in combinations(items, 2):
+            ax0, ay0, ax1, ay1 = a.box
+            bx0, by0, bx1, by1 = b.box
+            apart = ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0
+            assert apart, (name, index, a.role, b.role, language)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+def test_the_holds_bar_fills_as_the_hold_goes_on(panel: Panel) -> None:
+    shown = next(s for _, _, s in cases() if s.kind == "round")
+    dark = []  # the bar is lit; each filled block is text ink, so fewer lit pixels
+    for sixths in range(7):
+        (bar,) = [i for i in layout_play(shown, panel, "en", Marks(hold_progress=sixths / 6))
+                  if i.role == "hold"]
+        dark.append(bar.mask.width * bar.mask.height - bar.mask.convert("L").histogram()[255])
+    assert dark == sorted(dark) and len(set(dark)) == 7
+
+
+def test_without_marks_a_screen_is_drawn_as_before() -> None:
+    for _, _, shown in cases()[:40]:
+        for panel in PANELS:
+            plain = render_play(shown, panel, "en")
+            assert render_play(shown, panel, "en", Marks()).tobytes() == plain.tobytes()
+            marked = render_play(shown, panel, "en", ALL_MARKS)
+            assert marked.tobytes() != plain.tobytes()

@@ -289,19 +289,19 @@ class Box:
     def _show(self, screen_model: Screen | PlayScreen, now: float) -> None:
         if self.screen_worker is not None:
             no_sound = self.audio is not None and self.audio.problem is not None
-            if (isinstance(screen_model, Screen) and self.chord_since is not None
-                    and screen_model.question is None):
-                held = (now - self.chord_since) / self.config.buttons.both_s
-                screen_model = replace(screen_model, hold_progress=min(1.0, max(0.0, held)))
+            held = None if self.chord_since is None else min(1.0, max(
+                0.0, (now - self.chord_since) / self.config.buttons.both_s))
+            if isinstance(screen_model, Screen) and held is not None and not screen_model.question:
+                screen_model = replace(screen_model, hold_progress=held)
             seen = self.driver.care_screen(screen_model)
             assert seen is not None
             self.care = care.on_screen(self.care, seen, now)
             look = care.look(self.care, seen, now)
             contrast = look.contrast(self.driver.contrast)
             drawn: Screen | PlayFrame = screen_model if isinstance(screen_model, Screen) else (
-                PlayFrame(screen_model, self.driver.language))
+                PlayFrame(screen_model, self.driver.language, held))
             marks = {"no_save": self.driver.state.problem is not None,
-                     "no_file": bool(self.missing_files)}
+                     "no_file": bool(self.missing_files or self.driver.missing_files)}
             # Only the marks that are on: a screen stand-in in a test may not know them.
             self.screen_worker.show(drawn, no_sound, now, look, contrast,
                                     **{k: True for k, on in marks.items() if on})
@@ -483,10 +483,10 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         state_file.close()
         raise
     # The games the settings menu offers: found now, handed to the core as data.
-    from erabox.profile_file import available_games, game_folders, load_game
+    from erabox.profile_file import game_folders, load_game, offer_games
 
     folders = game_folders(config.source if config.source != "<defaults>" else None)
-    config = replace(config, games=tuple(available_games(folders)))
+    config = offer_games(config, folders)
     settings_file = SettingsFile(settings_path(state_path))
     try:
         profile, played = game_to_play(args, config, profile, settings_file,

@@ -101,6 +101,8 @@ class Driver:
         # The game the settings menu chose, once it closed on another game than this one
         # (a profile's name or file): the box then plays that (`Box`).
         self.switch_to: str | None = None
+        # The game's own sound files that cannot be read: none (the config's are the box's).
+        self.missing_files: list[str] = []
 
     # --- the game's life ------------------------------------------------------------------------
 

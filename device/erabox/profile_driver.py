@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from erabox.adapters.settings_file import SettingsFile
 from erabox.core.config import Config, ConfigError
 from erabox.core.jsontext import json_object
-from erabox.core.model import FlashCue, Input, Mode, Phase, Save, Screen, Tick
+from erabox.core.model import FlashCue, Input, Mode, Music, MusicAction, Phase, Save, Screen, Tick
 from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_machine import step
@@ -45,6 +45,7 @@ from erabox.core.profile_play import (
 from erabox.core.profile_record import restore, snapshot
 from erabox.core.settings import apply as apply_settings
 from erabox.ports import AudioPort, LedPort, RecordStore
+from erabox.profile_file import missing_music
 
 log = logging.getLogger("erabox")
 
@@ -57,6 +58,7 @@ class GameDriver(Protocol):
 
     t0: float
     switch_to: str | None  # another game wanted: a profile's name, "" Time of Empires
+    missing_files: list[str]  # the game's own sound files that cannot be read (marked)
 
     @property
     def state(self) -> Any: ...
@@ -138,6 +140,7 @@ class PlayDriver:
         self.players = config.players
         self.play: Play = new_play(profile, self.players)  # replaced by `start`
         self.switch_to: str | None = None  # "": ERA held at setup, the box's menu wanted
+        self.missing_files = missing_music(profile)  # said in the log, marked on the screen
 
     @property
     def state(self) -> RecordStore:
@@ -187,7 +190,9 @@ class PlayDriver:
             self.events.input(event, now - self.t0)
 
     def power_cut(self, now: float) -> None:
-        """A script's `restart`: forget, and come back from what was saved."""
+        """A script's `restart`: silence, forget, and come back from what was saved."""
+        if self.audio is not None:
+            self.audio.apply((Music(MusicAction.STOP, 0, Mode.INTRO, 0.0),), now)
         self._state.flush()
         self.start(now)
 

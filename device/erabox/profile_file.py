@@ -10,15 +10,19 @@ So a user's `hadrians-wall.toml` replaces the shipped one.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from erabox.core.config import Config
 from erabox.core.profile import Profile, ProfileError, parse_profile
+
+log = logging.getLogger("erabox")
 
 SYSTEM_GAMES = Path("/etc/erabox/games")
 MAX_PROFILE_BYTES = 1024 * 1024  # a profile is a few kB; refuse to read a disk
@@ -75,6 +79,22 @@ def available_games(folders: Iterable[Path], shipped: Traversable | None = None
     return found
 
 
+def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | None = None
+                ) -> Config:
+    """`config` with the games found (`available_games`) as the settings menu's "Game"
+    choices, each with its own name (a profile that cannot be read keeps its file's name:
+    choosing it says why in the log)."""
+    found = available_games(folders, shipped)
+    names = []
+    for name, game in found.items():
+        try:
+            profile = read_profile(game.where)
+        except ProfileError:
+            continue
+        names.append((name, profile.name.en, profile.name.ja))
+    return replace(config, games=tuple(found), game_names=tuple(names))
+
+
 def read_profile(where: Traversable, source: str | None = None) -> Profile:
     """Read and parse one profile file, or raise `ProfileError` naming it."""
     name = source or str(where)
@@ -93,7 +113,25 @@ def read_profile(where: Traversable, source: str | None = None) -> Profile:
                            ) from None
     # The id defaults to the file's name, made fit for one ("My game.toml" -> "my-game")
     stem = re.sub(r"[^a-z0-9_-]+", "-", Path(where.name).stem.lower()).strip("-_")[:32]
-    return parse_profile(text, name, default_id=stem or "game")
+    return parse_profile(text, name, default_id=stem or "game",
+                         base_dir=str(Path(str(where)).parent))
+
+
+def missing_music(profile: Profile) -> list[str]:
+    """The phase music files of `profile` that cannot be read, each said in the log with the
+    key and line naming it. The play goes on without them (as with a missing era music file:
+    the screen marks it)."""
+    missing = []
+    for phase in profile.phases:
+        music = phase.music
+        if music is None or music.path in missing:
+            continue
+        if not (os.path.isfile(music.path) and os.access(music.path, os.R_OK)):
+            why = "does not exist" if not os.path.exists(music.path) else "cannot be read"
+            log.warning("%s: the sound file %s %s; the phase plays without music", music.key,
+                        music.path, why)
+            missing.append(music.path)
+    return missing
 
 
 def load_game(game: str, folders: Iterable[Path], shipped: Traversable | None = None

@@ -1,42 +1,30 @@
 """`erabox simulate --game`: a game profile's machine on a virtual clock (docs/simulate.md),
 and `--frames DIR` with it: each distinct profile screen as a PNG.
 
-The same shape as `simulate.py` for the box's own game: the loop jumps from deadline to
-deadline and from script line to script line; a `restart` line throws the play away and
-brings it back from the last save, through the JSON text a state file would hold.
+The same loop as `simulate.py` for the box's own game (`ScriptRunner`), driving the same
+`PlayDriver` as `erabox run --game`: it jumps from deadline to deadline and from script line
+to script line; a `restart` line throws the play away and brings it back from the last save,
+through the JSON text a state file would hold.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from erabox.core.model import Input, Save, Tick
+from erabox.core.config import Config
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
-from erabox.core.profile_machine import (
-    step,
-)
-from erabox.core.profile_play import (
-    Play,
-    PlayEffect,
-    PlayScreen,
-    ShowPlay,
-    new_play,
-    next_deadline,
-    screen,
-)
-from erabox.core.profile_record import (
-    restore,
-)
-from erabox.core.script import End, Restart, ScriptLine
+from erabox.core.profile_play import Play, PlayScreen
+from erabox.core.script import ScriptLine
+from erabox.driver import MemoryState
+from erabox.profile_driver import PlayDriver
+from erabox.simulate import ScriptRunner
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import render_play
 
-DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
 OnScreen = Callable[[PlayScreen, float], None]
 
 
@@ -59,8 +47,12 @@ def drawn_seat(seed: int, players: int) -> int:
     return random.Random(seed).randrange(players)
 
 
-class PlaySimulation:
-    """One simulated play. `on_event` receives each event dict."""
+class PlaySimulation(ScriptRunner):
+    """One simulated play. `on_event` receives each event dict; `on_screen` each new screen.
+
+    The same `PlayDriver` as `erabox run --game`, with the state file kept in memory (as the
+    JSON a real file would hold), the start player drawn from `seed`, the clock in `now`.
+    """
 
     def __init__(self, profile: Profile, players: tuple[str, ...],
                  on_event: Callable[[dict[str, Any]], None], seed: int = 0,
@@ -71,54 +63,25 @@ class PlaySimulation:
         self.players = players
         self.now = 0.0
         self.recorder = PlayRecorder(on_event)
-        self.saved_text: str | None = None  # the "state file": JSON text of the last save
-        self.play: Play = new_play(profile, players, drawn_seat(seed, len(players)))
-        self.recorder.play(self.play, 0.0)
-        self._show(screen(self.play, 0.0))
+        self.state = MemoryState()
+        self.driver: PlayDriver = PlayDriver(
+            Config(players=players), profile, state=self.state, show=self._show,
+            events=self.recorder, draw=lambda count: drawn_seat(seed, count))
+        self.driver.start(0.0)
 
-    def _show(self, shown: PlayScreen) -> None:
+    @property
+    def play(self) -> Play:
+        return self.driver.play
+
+    @property
+    def saved_text(self) -> str | None:
+        """The "state file": JSON text of the last save."""
+        return self.state.text
+
+    def _show(self, shown: PlayScreen, t: float) -> None:
         if self.on_screen is not None and shown != self._shown:
             self._shown = shown
-            self.on_screen(shown, self.now)
-
-    def _apply(self, play: Play, effects: tuple[PlayEffect, ...]) -> None:
-        for effect in effects:
-            if isinstance(effect, Save):
-                self.saved_text = json.dumps(effect.snapshot, ensure_ascii=False)
-            elif isinstance(effect, ShowPlay):
-                self._show(effect.screen)
-        self.play = play
-        self.recorder.step(effects, play, self.now)
-
-    def advance(self, until: float) -> None:
-        """Fire every deadline up to and including `until`."""
-        while (due := next_deadline(self.play)) is not None and due <= until:
-            self.now = max(self.now, due)
-            self._apply(*step(self.play, Tick(), self.now))
-        self.now = max(self.now, until)
-
-    def perform(self, line: ScriptLine) -> bool:
-        """Run one script line at its time. False when the script says `end`."""
-        self.advance(line.at)
-        action = line.action
-        if isinstance(action, End):
-            return False
-        if isinstance(action, Restart):
-            self.restart()
-        elif isinstance(action, Input):
-            self.recorder.input(action, self.now)
-            self._apply(*step(self.play, action, self.now))
-        return True
-
-    def restart(self) -> None:
-        """A power cut now: what was saved is all that survives."""
-        if self.saved_text is None:
-            self.play = new_play(self.profile, self.players, self.play.drawn_seat)
-            self.recorder.play(self.play, self.now)
-            self._show(screen(self.play, self.now))
-            return
-        self._apply(*restore(json.loads(self.saved_text), self.profile, self.players,
-                             self.now))
+            self.on_screen(shown, t)
 
 
 def simulate_profile(profile: Profile, players: tuple[str, ...], script: list[ScriptLine],
@@ -126,12 +89,5 @@ def simulate_profile(profile: Profile, players: tuple[str, ...], script: list[Sc
                      seed: int = 0, on_screen: OnScreen | None = None) -> PlaySimulation:
     """Run a whole script; stop at `until` (default: 700 s after the last line) or `end`."""
     sim = PlaySimulation(profile, players, on_event, seed, on_screen)
-    if until is None:
-        until = (script[-1].at if script else 0.0) + DEFAULT_TAIL_S
-    for line in script:
-        if line.at > until:
-            break
-        if not sim.perform(line):
-            return sim
-    sim.advance(until)
+    sim.run(script, until)
     return sim

@@ -23,10 +23,12 @@ log = logging.getLogger("erabox")
 @dataclass(frozen=True)
 class PlayFrame:
     """A game profile's screen and the language it is drawn in (the settings may change it:
-    a profile's screen model leaves the language to the renderer)."""
+    a profile's screen model leaves the language to the renderer); `hold_progress`: how far
+    NEXT+ERA are held toward "New game?" (0..1), None when they are not."""
 
     screen: PlayScreen
     language: str
+    hold_progress: float | None = None
 
 
 class ScreenWorker:
@@ -86,9 +88,11 @@ class ScreenWorker:
             return
         try:
             if isinstance(screen_model, PlayFrame):  # a game profile's screen
-                from erabox.ui.profile_screens import render_play
+                from erabox.ui.profile_screens import Marks, render_play
 
-                image = render_play(screen_model.screen, self._panel, screen_model.language)
+                marks = Marks(no_sound, no_save, no_file, screen_model.hold_progress)
+                image = render_play(screen_model.screen, self._panel, screen_model.language,
+                                    marks)
             else:
                 language = screen_model.language or self._language  # settings may change it
                 image = self._render(screen_model, language=language, no_sound=no_sound,

@@ -232,10 +232,10 @@ class Audio:
         if path in self._bad_files:
             return
         self._bad_files.add(path)
-        if Path(path).parent == self.sounds_dir:
-            fallback = "this music stays silent"
-        else:
+        if any(era.music and str(Path(era.music)) == path for era in self.config.eras):
             fallback = "the built-in music plays instead"
+        else:  # a built-in file, or a game profile's phase music: nothing stands in for it
+            fallback = "this music stays silent"
         self._log.error("cannot play sound file %s: %s; %s", path, reason(why), fallback)
 
     # --- the device (the supervisor) ------------------------------------------------------------

@@ -6,7 +6,8 @@ Like the game core and the button recogniser this module never plays, sleeps or 
 - **which file** plays as an era's music, and how: a seamless `loop` (intro eras, the
   `synth` style, a player's own loop), a through-composed `timed` score played positioned at the
   era's running time (the box's gongs and cries still sound on top), or a publisher's `track`
-  (timed too, but it carries its own cues, so the box plays none over it);
+  (timed too, but it carries its own cues, so the box plays none over it); a game profile's
+  phase music is the file its `Music` effect names (a loop, or played once like a score);
 - **where the music is**: the era's running time at a clock reading, so a pause, a restart or
   a sound card that comes late or comes back starts the music at the right sample;
 - **the ducking**: gong and cry lower the music by `duck_db`, with a 150 ms ramp down and a
@@ -148,11 +149,21 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class _Memo:
-    """The last music effect: where the era's music is, whether anything is loaded or not."""
+class _Source:
+    """What a music effect asks for: an era's music in a mode, or (`path`) a game profile's
+    phase music, looped or played once."""
 
     era: int
     mode: Mode
+    path: str = ""
+    loop: bool = True
+
+
+@dataclass(frozen=True)
+class _Memo:
+    """The last music effect: where the era's music is, whether anything is loaded or not."""
+
+    source: _Source
     elapsed: float  # the era's running time ...
     at: float  # ... at this clock reading
     running: bool  # START/RESUME (the era clock runs) or PAUSE
@@ -224,7 +235,7 @@ class AudioPlan:
         self._memo: _Memo | None = None
         self._playing: _Playing | None = None
         self._prepared: str | None = None
-        self._wanted: tuple[int, Mode] | None = None  # the era the last PrepareMusic named
+        self._wanted: _Source | None = None  # the era the last PrepareMusic named
         self._bad: set[str] = set()
         self._loud: dict[Sound, float] = {}
         self._duck_db = 0.0  # the music's current attenuation, 0 .. -duck_db
@@ -234,9 +245,14 @@ class AudioPlan:
 
     # --- questions ------------------------------------------------------------------------------
 
-    def choose(self, era: int, mode: Mode) -> Choice | None:
+    def choose(self, era: int, mode: Mode, path: str = "", loop: bool = True
+               ) -> Choice | None:
         """Which file plays as `era`'s music in `mode`, skipping files known to be unreadable
-        (None: not even the built-in loop can be read, so it stays silent)."""
+        (None: not even the built-in loop can be read, so it stays silent). `path`: a game
+        profile's phase music, that file or nothing (`loop`: looped, else played once)."""
+        if path:
+            given = Choice(str(PurePath(path)), "loop" if loop else "timed")
+            return None if given.path in self._bad else given
         built_in = str(self.sounds_dir / f"era{era}.ogg")
         score = str(self.sounds_dir / f"era{era}_score.ogg")
         candidates: list[Choice] = []
@@ -258,7 +274,7 @@ class AudioPlan:
         memo = self._memo
         if memo is None:
             return None
-        choice = self.choose(memo.era, memo.mode)
+        choice = self._choose(memo.source)
         if choice is None:
             return None
         return choice.path, choice.position(memo.elapsed_at(now))
@@ -288,8 +304,8 @@ class AudioPlan:
             return self._music(effect, now)
         if isinstance(effect, PrepareMusic):
             self._modes[effect.era] = effect.mode
-            self._wanted = (effect.era, effect.mode)
-            return self._prepare(effect.era, effect.mode)
+            self._wanted = _Source(effect.era, effect.mode)
+            return self._prepare(self._wanted)
         if isinstance(effect, SetVolume):
             self.master = _clamp(float(effect.level))
             if effect.music is not None:
@@ -305,7 +321,7 @@ class AudioPlan:
             memo, playing = self._memo, self._playing
             if (memo is not None and memo.running and playing is not None
                     and not playing.paused and playing.choice.kind == "timed"):
-                commands += self._start(memo.era, memo.mode, memo.elapsed_at(now), now)
+                commands += self._start(memo.source, memo.elapsed_at(now), now)
         return commands + self._duck_step(now)
 
     def _duck_step(self, now: float) -> list[Command]:
@@ -336,10 +352,10 @@ class AudioPlan:
             self._playing = None
             memo = self._memo
             if memo is not None and memo.running:
-                commands += self._start(memo.era, memo.mode, memo.elapsed_at(now), now)
+                commands += self._start(memo.source, memo.elapsed_at(now), now)
                 return commands
         if self._playing is None and self._wanted is not None:
-            commands += self._prepare(*self._wanted)
+            commands += self._prepare(self._wanted)
         return commands
 
     def lost(self) -> None:
@@ -359,11 +375,11 @@ class AudioPlan:
         commands: list[Command] = [SetCueGain(self.master), SetMusicGain(self.music_gain)]
         memo = self._memo
         if memo is not None and memo.running:
-            commands += self._start(memo.era, memo.mode, memo.elapsed_at(now), now)
+            commands += self._start(memo.source, memo.elapsed_at(now), now)
         elif memo is not None:
-            commands += self._prepare(memo.era, memo.mode)
+            commands += self._prepare(memo.source)
         elif self._wanted is not None:
-            commands += self._prepare(*self._wanted)
+            commands += self._prepare(self._wanted)
         return commands
 
     # --- effects --------------------------------------------------------------------------------
@@ -396,7 +412,8 @@ class AudioPlan:
             fade = TRACK_STOP_FADE_S if playing.choice.kind == "track" else STOP_FADE_S
             return [StopMusic(0.0 if playing.paused else fade)]
         running = action is not MusicAction.PAUSE
-        self._memo = _Memo(effect.era, effect.mode, effect.elapsed, now, running)
+        source = _Source(effect.era, effect.mode, effect.path, effect.loop)
+        self._memo = _Memo(source, effect.elapsed, now, running)
         playing = self._playing
         if action is MusicAction.PAUSE:
             if playing is None or playing.paused:
@@ -404,25 +421,29 @@ class AudioPlan:
             self._playing = _Playing(playing.era, playing.choice, paused=True)
             return [PauseMusic()]
         if action is MusicAction.START:
-            return self._start(effect.era, effect.mode, effect.elapsed, now)
+            return self._start(source, effect.elapsed, now)
         # RESUME
         if (playing is not None and playing.paused and playing.era == effect.era
-                and playing.choice == self.choose(effect.era, effect.mode)):
+                and playing.choice == self._choose(source)):
             self._playing = _Playing(playing.era, playing.choice, paused=False)
             self._plan_seek(playing.choice, effect.elapsed, now)
             return [ResumeMusic()]
-        if playing is None or playing.era != effect.era or playing.paused:
+        if (playing is None or playing.era != effect.era or playing.paused
+                or (source.path and playing.choice != self._choose(source))):
             # nothing (or something else) loaded: after a restart or a late device
-            return self._start(effect.era, effect.mode, effect.elapsed, now)
+            return self._start(source, effect.elapsed, now)
         self._plan_seek(playing.choice, effect.elapsed, now)  # plays on as it was
         return []
 
-    def _start(self, era: int, mode: Mode, era_time: float, now: float) -> list[Command]:
-        choice = self.choose(era, mode)
+    def _choose(self, source: _Source) -> Choice | None:
+        return self.choose(source.era, source.mode, source.path, source.loop)
+
+    def _start(self, source: _Source, era_time: float, now: float) -> list[Command]:
+        choice = self._choose(source)
         if choice is None:
             self._playing = None
             return [StopMusic(0.0)]
-        self._playing = _Playing(era, choice, paused=False)
+        self._playing = _Playing(source.era, choice, paused=False)
         self._prepared = choice.path
         self._plan_seek(choice, era_time, now)
         return [StartMusic(choice.path, choice.position(era_time), now,
@@ -434,8 +455,8 @@ class AudioPlan:
         self._seek_at = (None if upcoming is None
                          else now + (upcoming - max(era_time, 0.0)) + SEEK_AFTER_S)
 
-    def _prepare(self, era: int, mode: Mode) -> list[Command]:
-        choice = self.choose(era, mode)
+    def _prepare(self, source: _Source) -> list[Command]:
+        choice = self._choose(source)
         if choice is None or choice.path == self._prepared:
             return []
         playing = self._playing

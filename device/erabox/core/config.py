@@ -124,6 +124,8 @@ class Config:
     # The game profiles found at start (names, the settings menu's "Game" choices): handed in
     # by the box (profile_file.available_games), never read from the file.
     games: tuple[str, ...] = ()
+    # ... and their own names, (name, English, Japanese): what "Game" shows for each.
+    game_names: tuple[tuple[str, str, str], ...] = ()
     realtime: RealtimeConfig = field(default_factory=RealtimeConfig)
     intro: IntroConfig = field(default_factory=IntroConfig)
     audio: AudioConfig = field(default_factory=AudioConfig)

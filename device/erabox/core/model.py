@@ -129,12 +129,16 @@ class Music:
     adapter can start or resume at the right position (loop position, or a soundtrack file's
     offset) even when nothing was loaded before, e.g. after a restart or a late sound card.
     `mode` says whether the era is timed: a publisher's timed track only fits a real-time era.
+    A game profile's phase music names its file in `path` (`era` 0, `elapsed` the phase's
+    running time) and whether it `loop`s or plays once.
     """
 
     action: MusicAction
     era: int
     mode: Mode
     elapsed: float
+    path: str = ""
+    loop: bool = True
 
 
 @dataclass(frozen=True)
@@ -263,6 +267,7 @@ class Screen:
     menu_value: str | None = None
     menu_position: tuple[int, int] | None = None
     menu_note: str | None = None
+    menu_names: tuple[str, str] | None = None  # the value's own name (en, ja): a game profile's
     # prepare: the guide's step (a strings key), its number, "n/count"
     guide_step: str | None = None
     guide_n: int | None = None

@@ -4,7 +4,7 @@ A profile says what a table needs from the box for one game: how many players, h
 rounds (fixed, per variant such as a long and a short game, or until a player triggers the
 end), who starts each round, the phases of a round and their steps, the special rounds that
 come after given rounds (with their own steps), the events the players start with a hold,
-optional per-phase timers, and how the final points are entered and ranked. The format is
+optional per-phase timers and music, and how the final points are entered and ranked. The format is
 documented, key by key, in docs/profiles.md; `profile_machine.py` plays it.
 
 This module only parses text; finding and reading files is `erabox.profile_file`'s job.
@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from .toml_lines import Path, dotted, key_lines
@@ -26,6 +27,7 @@ MAX_PLAYERS = 8  # the most seats a profile may name (the screen lists at most t
 MAX_ROUNDS = 999
 MAX_TIMER_S = 24 * 3600
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
+MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "none", "random", "fixed")
 SOUNDS = ("none", "gong", "cry")
 ORDERS = ("total", "eliminations")
@@ -58,10 +60,21 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class PhaseMusic:
+    """A sound file that plays while its phase is played, looped or once. `key` says where it
+    was named ("file:line: key 'phase[2].music'"), for the warning when it cannot be read."""
+
+    path: str
+    loop: bool = True
+    key: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
 class Phase:
     """A part of every round. `each_player`: played once per player in turn order from the
     start player (a turn), its steps shown for each. `timer_s`: a countdown when the phase
-    (or turn) begins, with a gong when it runs out if `gong`."""
+    (or turn) begins, with a gong when it runs out if `gong`. `music`: plays from the
+    phase's start until play leaves it (an event shown over it does not)."""
 
     id: str
     label: Label
@@ -69,6 +82,7 @@ class Phase:
     each_player: bool = False
     timer_s: float | None = None
     gong: bool = True
+    music: PhaseMusic | None = None
 
 
 @dataclass(frozen=True)
@@ -183,9 +197,11 @@ class Profile:
 class _Reader:
     """Hands out checked values of the parsed data, each error placed at its key's line."""
 
-    def __init__(self, source: str, lines: dict[Path, int]) -> None:
+    def __init__(self, source: str, lines: dict[Path, int], base_dir: str | None = None
+                 ) -> None:
         self.source = source
         self.lines = lines
+        self.base_dir = base_dir
 
     def line(self, path: Path) -> int | None:
         for end in range(len(path), -1, -1):
@@ -194,9 +210,13 @@ class _Reader:
         return None
 
     def error(self, path: Path, problem: str) -> ProfileError:
+        return ProfileError(f"{self.where(path)}: {problem}")
+
+    def where(self, path: Path) -> str:
+        """"file:line: key 'x.y'", for messages."""
         line = self.line(path)
         where = f"{self.source}:{line}" if line is not None else self.source
-        return ProfileError(f"{where}: key '{dotted(path) or '(top)'}': {problem}")
+        return f"{where}: key '{dotted(path) or '(top)'}'"
 
     def expected(self, path: Path, what: str, got: object) -> ProfileError:
         return self.error(path, f"expected {what}, got {_shown(got)}")
@@ -268,8 +288,10 @@ class _Reader:
                                                                       empty=empty))
 
 
-def parse_profile(text: str, source: str = "<profile>", default_id: str = "game") -> Profile:
-    """Parse and check a whole profile, or raise `ProfileError` for its first problem."""
+def parse_profile(text: str, source: str = "<profile>", default_id: str = "game",
+                  base_dir: str | None = None) -> Profile:
+    """Parse and check a whole profile, or raise `ProfileError` for its first problem.
+    `base_dir`: the profile's folder, where a phase's relative music file name points."""
     text = text.removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
@@ -283,7 +305,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     except (RecursionError, ValueError):
         raise ProfileError(f"{source}: not valid TOML (nested too deeply, or a number too "
                            "long)") from None
-    r = _Reader(source, key_lines(text))
+    r = _Reader(source, key_lines(text), base_dir)
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
                              "special", "event", "scoring"),
                   ("game", "players", "rounds", "phase"))
@@ -363,8 +385,8 @@ def _unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:
 
 
 def _phase(r: _Reader, item: Any, at: Path) -> Phase:
-    table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong"),
-                    ("id", "label"))
+    table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
+                               "music", "music_loop"), ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     steps = r.labels(table.get("steps", []), (*at, "steps")) or (label,)
     timer = table.get("timer_s")
@@ -374,7 +396,26 @@ def _phase(r: _Reader, item: Any, at: Path) -> Phase:
                  each_player=r.flag(table.get("each_player", False), (*at, "each_player")),
                  timer_s=None if timer is None else r.number(timer, (*at, "timer_s"),
                                                              MAX_TIMER_S),
-                 gong=r.flag(table.get("gong", True), (*at, "gong")))
+                 gong=r.flag(table.get("gong", True), (*at, "gong")),
+                 music=_music(r, table, at))
+
+
+def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:
+    """A phase's `music` file (relative to the profile's folder) and `music_loop`."""
+    if "music" not in table:
+        if "music_loop" in table:
+            raise r.error((*at, "music_loop"), "music_loop needs a music file (music)")
+        return None
+    name = table["music"]
+    if (not isinstance(name, str) or not name.strip() or len(name) > MAX_PATH
+            or not name.isprintable()):
+        raise r.expected((*at, "music"), "the name of a sound file (.ogg, .wav, .flac, .mp3)",
+                         name)
+    path = PurePath(name.strip())
+    if not path.is_absolute() and r.base_dir is not None:
+        path = PurePath(r.base_dir) / path
+    return PhaseMusic(str(path), r.flag(table.get("music_loop", True), (*at, "music_loop")),
+                      r.where((*at, "music")))
 
 
 def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...]) -> Special:

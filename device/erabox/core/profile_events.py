@@ -8,9 +8,10 @@ special round or event, or the ending changes, and one for each sound, number an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import PurePath
 from typing import Any
 
-from .model import Input, PlaySound, ShowPrompt
+from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_play import (
     Entered,
     Play,
@@ -42,6 +43,9 @@ class PlayRecorder:
         for effect in effects:
             if isinstance(effect, PlaySound):
                 self._line(t, "sound", sound=effect.sound.value)
+            elif isinstance(effect, Music):  # a phase's music: its file, and where in it
+                self._line(t, "sound", sound=effect.action.value,
+                           music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
                 self._line(t, "prompt", prompt=effect.prompt.value)
             elif isinstance(effect, Entered):

@@ -15,8 +15,8 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
 now)` (a phase's countdown, a question closing itself, a periodic save while a countdown
-runs). Randomness only enters as `drawn_seat`, chosen by the caller (the start player of a
-"random" profile). `snapshot`/`restore` keep a play across a power cut.
+or a phase's music runs). Randomness only enters as `drawn_seat`, chosen by the caller (the
+start player of a "random" profile). `snapshot`/`restore` keep a play across a power cut.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from .model import (
     FlashCue,
     Gesture,
     Input,
+    MusicAction,
     PlaySound,
     Save,
     Sound,
@@ -56,6 +57,7 @@ from .profile_play import (
     entries,
     first_seat,
     new_play,
+    phase_music,
     rounds,
     screen,
     steps_here,
@@ -73,15 +75,17 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
         handled, more = _on_input(play, event, now)
         if handled.spot != play.spot:  # on disk before anyone hears or sees the change
             handled = _phase_timer(play, handled, now)
+            handled, music = _phase_music(play, handled, now)
             record = snapshot(handled, now)
-            return handled, (*effects, Save(record, durable=True), *more,
+            return handled, (*effects, Save(record, durable=True), *more, *music,
                              ShowPlay(screen(handled, now)))
         play, effects = handled, (*effects, *more)
     after: list[PlayEffect] = []
     if _saved_part(play) != _saved_part(before) or (
             play.save_due is not None and play.save_due <= now + EPS):
         after.append(Save(snapshot(play, now)))
-        play = replace(play, save_due=None if play.timer_end is None else now + SAVE_EVERY_S)
+        running = play.timer_end is not None or play.music_since is not None
+        play = replace(play, save_due=now + SAVE_EVERY_S if running else None)
     return play, (*effects, *after, ShowPlay(screen(play, now)))
 
 
@@ -114,6 +118,35 @@ def _phase_timer(before: Play, play: Play, now: float) -> Play:
         return replace(play, timer_end=None, timer_done=False, save_due=None)
     return replace(play, timer_end=now + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S)
+
+
+def _music_key(play: Play) -> tuple[int, int] | None:
+    """The round and phase whose music plays (None: no music): a phase's music goes on
+    through its steps and turns and under an event shown over it."""
+    spot = play.spot
+    if spot.state not in (State.ROUND, State.EVENT):
+        return None
+    return None if play.profile.phases[spot.phase].music is None else (spot.round, spot.phase)
+
+
+def _phase_music(before: Play, play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """A phase with music starts it from the beginning when the phase begins (also when undo
+    comes back into it); leaving the phase stops it (a short fade); a new game stops it."""
+    since = before.music_since
+    old = None if since is None else _music_key(before)
+    new = _music_key(play)
+    effects: list[PlayEffect] = []
+    if new != old:
+        if since is not None:
+            effects.append(phase_music(before, MusicAction.STOP, now - since))
+        since = None
+        if new is not None:
+            effects.append(phase_music(play, MusicAction.START, 0.0))
+            since = now
+    save_due = play.save_due
+    if since is not None and save_due is None:  # its place is saved while it plays
+        save_due = now + SAVE_EVERY_S
+    return replace(play, music_since=since, save_due=save_due), tuple(effects)
 
 
 def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -15,6 +15,9 @@ from enum import StrEnum
 from . import profile_scores as scores
 from .model import (
     Effect,
+    Mode,
+    Music,
+    MusicAction,
     Prompt,
     Sound,
 )
@@ -76,6 +79,7 @@ class Play:
     prompt: Prompt | None = None
     prompt_until: float | None = None
     save_due: float | None = None
+    music_since: float | None = None  # when the phase's music began (its running time 0)
 
 
 @dataclass(frozen=True)
@@ -280,6 +284,13 @@ def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None],
         return ()
     return tuple((line.place, play.players[line.seat], line.score, line.out_after, line.rank)
                  for line in ranking(play))
+
+
+def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
+    """The `Music` effect for the phase's music (`elapsed`: its running time)."""
+    music = play.profile.phases[play.spot.phase].music
+    path, loop = ("", True) if music is None else (music.path, music.loop)
+    return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
 def next_deadline(play: Play) -> float | None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from . import profile_scores as scores
 from .model import (
+    MusicAction,
     Prompt,
     ShowPrompt,
 )
@@ -26,8 +27,11 @@ from .profile_play import (
     State,
     entries,
     new_play,
+    phase_music,
     screen,
 )
+
+MAX_MUSIC_S = 366 * 24 * 3600  # a phase's music place: a year of play is plenty
 
 # --- saving and restoring --------------------------------------------------------------------
 
@@ -44,21 +48,24 @@ def _spot_dict(spot: Spot) -> dict[str, Any]:
 def snapshot(play: Play, now: float) -> dict[str, Any]:
     """A clock-free record of the play, enough for `restore` after a power cut."""
     left = None if play.timer_end is None else round(max(0.0, play.timer_end - now), 3)
+    music = None if play.music_since is None else round(max(0.0, now - play.music_since), 3)
     return {"schema": SCHEMA_VERSION, "kind": "profile", "game": play.profile.id,
             "players": list(play.players), "drawn_seat": play.drawn_seat,
             "spot": _spot_dict(play.spot), "history": [_spot_dict(s) for s in play.history],
-            "timer_left": left, "timer_done": play.timer_done}
+            "timer_left": left, "timer_done": play.timer_done, "music_elapsed": music}
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
     """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead)."""
-    return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None)
+    return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
+            play.music_since is None)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
             now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The play after a restart, back at the same round, phase, step or number, "Resumed"
-    shown; a countdown goes on from what it had left. Raises ValueError naming what does
+    shown; a countdown goes on from what it had left, a phase's music from where it was
+    (from its start in a record without its place). Raises ValueError naming what does
     not fit (another game, other players, a field out of range)."""
     if not isinstance(record, dict) or record.get("kind") != "profile":
         raise ValueError("not a saved game profile")
@@ -79,11 +86,20 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                              or not 0 <= left <= 24 * 3600):
         raise ValueError("'timer_left' should be seconds or null")
     done = record.get("timer_done") is True
+    music = record.get("music_elapsed")
+    if music is not None and (isinstance(music, bool) or not isinstance(music, int | float)
+                              or not 0 <= music <= MAX_MUSIC_S):
+        raise ValueError("'music_elapsed' should be seconds or null")
     play = replace(play, spot=spot, history=past, timer_done=done,
                    timer_end=None if left is None or spot.state is State.SETUP else now + left,
                    save_due=None if left is None else now + SAVE_EVERY_S,
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
-    return play, (ShowPrompt(Prompt.RESUMED), ShowPlay(screen(play, now)))
+    effects: tuple[PlayEffect, ...] = ()
+    if spot.state in (State.ROUND, State.EVENT) and profile.phases[spot.phase].music:
+        elapsed = float(music or 0.0)
+        play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
+        effects = (phase_music(play, MusicAction.RESUME, elapsed),)
+    return play, (ShowPrompt(Prompt.RESUMED), *effects, ShowPlay(screen(play, now)))
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:

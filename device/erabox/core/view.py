@@ -69,8 +69,11 @@ def screen(game: Game, now: float) -> Screen:
         chosen = current_settings(game)
         names = settings_menu.items(chosen)
         index = min(game.menu.item, len(names) - 1)
-        menu = {"menu_item": names[index], "menu_value": settings_menu.value(chosen, names[index]),
-                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note}
+        value = settings_menu.value(chosen, names[index])
+        menu = {"menu_item": names[index], "menu_value": value,
+                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note,
+                "menu_names": next(((en, ja) for name, en, ja in cfg.game_names
+                                    if names[index] == "game" and name == value), None)}
     return Screen(
         **_guide_fields(game),
         **_score_fields(game, now),

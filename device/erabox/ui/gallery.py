@@ -16,8 +16,8 @@ from PIL import Image
 from erabox.core.profile_play import PlayScreen
 
 from .panel import Panel
-from .profile_samples import gallery_screens
-from .profile_screens import render_play
+from .profile_samples import gallery_screens, marked_screens
+from .profile_screens import Marks, render_play
 from .render import render
 from .samples import sample_renders
 from .selftest_pages import (
@@ -36,6 +36,8 @@ INDEX = "README.md"
 SMALL_DIR = "128x32"  # the 128x32 panel's gallery, inside the 128x64 one's directory
 PANELS = (Panel(), Panel(height=32))  # every panel size with layouts, the default first
 GAMES_DIR = "games"  # the shipped game profiles' screens, inside each panel's gallery
+MARKS_DIR = "marks"  # ... and the box's marks over them, inside GAMES_DIR
+MARKS_GAME = "lords-of-xidit"  # the profile the marks are shown over
 
 
 def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
@@ -56,14 +58,30 @@ def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
     return games
 
 
+def marked_samples() -> list[tuple[str, PlayScreen, Marks]]:
+    """(name, screen, marks): the box's marks over MARKS_GAME's screens."""
+    from importlib import resources
+
+    from erabox.core.profile import parse_profile
+
+    item = resources.files("erabox") / "games" / f"{MARKS_GAME}.toml"
+    profile = parse_profile(item.read_text(encoding="utf-8"), item.name, default_id=MARKS_GAME)
+    return marked_screens(profile)
+
+
 def profile_frames(panel: Panel) -> dict[str, tuple[str, Image.Image]]:
-    """`games/<id>/<screen>_<language>.png` -> (language, frame), for every shipped profile."""
+    """`games/<id>/<screen>_<language>.png` -> (language, frame), for every shipped profile;
+    `games/marks/...` the box's marks over one of them."""
     frames: dict[str, tuple[str, Image.Image]] = {}
     for game, _, screens in profile_samples():
         for name, shown in screens:
             for language in LANGUAGES:
                 frames[f"{GAMES_DIR}/{game}/{name}_{language}.png"] = (
                     language, render_play(shown, panel, language))
+    for name, shown, marks in marked_samples():
+        for language in LANGUAGES:
+            frames[f"{GAMES_DIR}/{MARKS_DIR}/{name}_{language}.png"] = (
+                language, render_play(shown, panel, language, marks))
     return frames
 
 
@@ -84,6 +102,15 @@ def profiles_index(panel: Panel) -> str:
             cells = [f"![{name} {language}]({game}/{name}_{language}.png)"
                      for language in LANGUAGES]
             lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    lines += ["", "## The box's marks", "",
+              "The no-sound, cannot-save and missing-sound-file marks, and the progress of a",
+              "NEXT+ERA hold toward \"New game?\", over the screens of",
+              f"`{MARKS_GAME}` (as on Time of Empires' screens).", "",
+              "| screen | English | Japanese |", "|---|---|---|"]
+    for name, _, _ in marked_samples():
+        cells = [f"![{name} {language}]({MARKS_DIR}/{name}_{language}.png)"
+                 for language in LANGUAGES]
+        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -139,13 +139,17 @@ def _plan_setup(screen: Screen, language: str) -> Plan:
     )
 
 
-def _menu_value(row: MenuItem, value: str, language: str) -> str:
-    """A settings value as the screen says it (`MenuItem.says`)."""
+def _menu_value(row: MenuItem, value: str, language: str,
+                names: tuple[str, str] | None = None) -> str:
+    """A settings value as the screen says it (`MenuItem.says`); a game profile by its own
+    name in `language` (`names`: English, Japanese), else by its file's name."""
     if row.says == SAY_COLOUR:
         return colour_name(value, language)
     if row.says == SAY_LANGUAGE:
         return LANGUAGE_NAMES.get(value, value)
     if row.says == SAY_GAME:
+        if value and names is not None:
+            return names[1] if language == "ja" else names[0]
         return value or say(language, "value_time_of_empires")
     if row.says == SAY_WORD:
         return say(language, f"value_{value}") if value in row.words else value
@@ -169,7 +173,7 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
     if found is not None:
         row, number = found
         label, note = _menu_label(row, number, language), row.note
-        value = _menu_value(row, value, language)
+        value = _menu_value(row, value, language, screen.menu_names)
     note_text = say(language, note) if note else ""
     if screen.menu_note:
         note_text = _menu_note(screen.menu_note, language)

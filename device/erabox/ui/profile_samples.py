@@ -15,6 +15,8 @@ from erabox.core.profile import Profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, asked, new_play, screen
 
+from .profile_screens import Marks
+
 COLOURS = ("red", "blue", "green", "yellow", "purple")
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 E_HOLD, BOTH = Input(Button.ERA, Gesture.HOLD), Input(Button.BOTH, Gesture.HOLD)
@@ -79,3 +81,26 @@ def gallery_screens(profile: Profile) -> list[tuple[str, PlayScreen]]:
         seen.add(key)
         chosen.append((f"{len(chosen) + 1:03d}_{shown.kind}", shown))
     return chosen
+
+
+# What the box adds, shown over one screen of each kind: (name, kind, marks).
+MARKED: tuple[tuple[str, str, Marks], ...] = (
+    ("setup_no_sound", "setup", Marks(no_sound=True)),
+    ("round_all_marks", "round", Marks(no_sound=True, no_save=True, no_file=True)),
+    ("round_cannot_save", "round", Marks(no_save=True)),
+    ("round_holding_for_new_game", "round", Marks(hold_progress=0.5)),
+    ("special_missing_file_holding", "special", Marks(no_file=True, hold_progress=0.17)),
+    ("scoring_no_sound_cannot_save", "scoring", Marks(no_sound=True, no_save=True)),
+    ("scoring_holding_for_new_game", "scoring", Marks(no_sound=True, hold_progress=0.83)),
+    ("game_over_cannot_save", "game_over", Marks(no_save=True)),
+    ("confirm_no_sound", "confirm", Marks(no_sound=True)),
+)
+
+
+def marked_screens(profile: Profile) -> list[tuple[str, PlayScreen, Marks]]:
+    """(name, screen, marks): the box's status marks and the NEXT+ERA hold's progress over
+    the first screen of each kind of `profile` (a kind it never shows is left out)."""
+    first: dict[str, PlayScreen] = {}
+    for shown in every_screen(profile):
+        first.setdefault(shown.kind, shown)
+    return [(name, first[kind], marks) for name, kind, marks in MARKED if kind in first]

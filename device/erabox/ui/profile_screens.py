@@ -9,6 +9,10 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 128x64: status (round and start player, or the game), a title, up to three lines of the
 step, a footer (step n/count, whose turn, the countdown), the hint. 128x32: status, the step
 on one line, and a footer in the hint row; a number being entered is shown big at the right.
+
+The box's status marks (`Marks`: no sound, cannot save, a sound file missing) sit at the right
+of the status row, as on Time of Empires' screens; while NEXT and ERA are held together the
+hint row becomes a lit "New game? ■■■□□□" bar, filling as the hold goes on.
 """
 
 from __future__ import annotations
@@ -22,9 +26,18 @@ from erabox.core.profile_play import (
     PlayScreen,
 )
 
-from .glyphs import BIG_ROWS, big_text_image, big_text_width
+from .glyphs import (
+    BIG_ROWS,
+    NO_FILE_ICON,
+    NO_SAVE_ICON,
+    NO_SOUND_ICON,
+    big_text_image,
+    big_text_width,
+    icon_image,
+)
 from .panel import MARGIN, Panel
-from .strings import check_language, colour_name
+from .plans import HOLD_BLOCKS
+from .strings import check_language, colour_name, say
 from .text import LINE_PX, drawable, fit_text, line_image, text_width
 
 GAP = 4  # px between items side by side
@@ -54,6 +67,21 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_confirm": "ERA: はい / NEXT: いいえ",
     },
 }
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What the box adds to a screen besides the game's own: the status marks (the box has
+    no sound, cannot save, misses a sound file: the log says which), and how far NEXT+ERA
+    have been held toward "New game?" (0..1, None: not held)."""
+
+    no_sound: bool = False
+    no_save: bool = False
+    no_file: bool = False
+    hold_progress: float | None = None
+
+
+NO_MARKS = Marks()
 
 
 @dataclass(frozen=True)
@@ -88,10 +116,25 @@ def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
     return out
 
 
-def _right(role: str, text: str, y: int, panel: Panel) -> Placed:
-    """One line of `text` ending at the right margin."""
+def _right(role: str, text: str, y: int, panel: Panel, edge: int | None = None) -> Placed:
+    """One line of `text` ending at the right margin (or at x `edge`)."""
     text = drawable(text)
-    return Placed(role, panel.width - MARGIN - text_width(text), y, line_image(text))
+    end = panel.width - MARGIN if edge is None else edge
+    return Placed(role, end - text_width(text), y, line_image(text))
+
+
+def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
+    """The status marks in the status row, right to left from x `edge`; and the x that what
+    stands left of them must end at."""
+    items = []
+    for shown, role, icon in ((marks.no_sound, "no_sound", NO_SOUND_ICON),
+                              (marks.no_save, "no_save", NO_SAVE_ICON),
+                              (marks.no_file, "no_file", NO_FILE_ICON)):
+        if shown:
+            edge -= len(icon[0])
+            items.append(Placed(role, edge, MARGIN, icon_image(icon)))
+            edge -= GAP
+    return items, edge + (GAP if items else 0)
 
 
 def _round_text(screen: PlayScreen, language: str) -> str:
@@ -104,42 +147,64 @@ def _colour(colour: str | None, language: str) -> str:
     return "" if colour is None else colour_name(colour, language)
 
 
-def layout_play(screen: PlayScreen, panel: Panel | None = None,
-                language: str = "en") -> tuple[Placed, ...]:
-    """Where each item of `screen` goes on `panel`."""
+def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = "en",
+                marks: Marks = NO_MARKS) -> tuple[Placed, ...]:
+    """Where each item of `screen` goes on `panel`, with the box's `marks`."""
     panel = panel or Panel()
     check_language(language)
     kind = screen.kind
     if kind == "confirm":
-        return _confirm(panel, language)
+        return _confirm(panel, language, marks)
     if kind == "setup":
-        return _setup(screen, panel, language)
-    if kind == "scoring":
-        return _scoring(screen, panel, language)
-    if kind == "game_over":
-        return _game_over(screen, panel, language)
-    return _step(screen, panel, language)
+        items = _setup(screen, panel, language, marks)
+    elif kind == "scoring":
+        items = _scoring(screen, panel, language, marks)
+    elif kind == "game_over":
+        items = _game_over(screen, panel, language, marks)
+    else:
+        items = _step(screen, panel, language, marks)
+    if marks.hold_progress is None:
+        return items
+    return _holding(items, marks.hold_progress, panel, language)
 
 
-def render_play(screen: PlayScreen, panel: Panel | None = None,
-                language: str = "en") -> Image.Image:
+def render_play(screen: PlayScreen, panel: Panel | None = None, language: str = "en",
+                marks: Marks = NO_MARKS) -> Image.Image:
     """The screen as a mode "1" image of the panel's size."""
     panel = panel or Panel()
     image = Image.new("1", panel.size, 0)
-    for item in layout_play(screen, panel, language):
+    for item in layout_play(screen, panel, language, marks):
         image.paste(1, (item.x, item.y), item.mask)
     return image
 
 
+def _holding(items: tuple[Placed, ...], held: float, panel: Panel,
+             language: str) -> tuple[Placed, ...]:
+    """The hint row as a lit bar, "New game? ■■■□□□", filled as far as NEXT+ERA are held (as
+    on Time of Empires' screens); what the row showed gives way."""
+    done = round(min(1.0, max(0.0, held)) * HOLD_BLOCKS)
+    text = say(language, "hold_new_game", bar="■" * done + "□" * (HOLD_BLOCKS - done))
+    block = fit_text(text, panel.inner, ((1, 1),))
+    bar = Image.new("1", (panel.width, LINE_PX + 1), 1)
+    x = (panel.width - block.width) // 2
+    for line in block.lines:
+        mask = line_image(line)
+        bar.paste(0, (x, 1, x + mask.width, 1 + mask.height), mask)
+    kept = tuple(item for item in items if item.y < panel.hint_top)
+    return (*kept, Placed("hold", 0, panel.hint_top - 1, bar, block.abbreviated))
+
+
 def _status(screen: PlayScreen, panel: Panel, language: str, left: str,
-            right: str = "") -> list[Placed]:
-    """The status row: `left` fitted into what `right` (at the right edge) leaves."""
+            right: str = "", marks: Marks = NO_MARKS, edge: int | None = None
+            ) -> list[Placed]:
+    """The status row: the marks at the right edge (or at x `edge`), `right` left of them,
+    `left` fitted into what they leave."""
     if screen.prompt is not None and screen.prompt.value == "resumed":
         right = word(language, "resumed")
-    items: list[Placed] = []
-    room = panel.inner
+    items, end = _icons(marks, panel.width - MARGIN if edge is None else edge)
+    room = end - (GAP if items else 0) - MARGIN
     if right:
-        placed = _right("status_right", right, MARGIN, panel)
+        placed = _right("status_right", right, MARGIN, panel, edge=room + MARGIN)
         items.append(placed)
         room = placed.x - GAP - MARGIN
     return _text("status", left, MARGIN, MARGIN, room) + items
@@ -153,10 +218,11 @@ def _label(label: Label | None, language: str) -> str:
     return "" if label is None else label.text(language)
 
 
-def _step(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+          ) -> tuple[Placed, ...]:
     starts = screen.start_player
     right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
-    items = _status(screen, panel, language, _round_text(screen, language), right)
+    items = _status(screen, panel, language, _round_text(screen, language), right, marks)
     position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
     footer = [position]
     if screen.player is not None:
@@ -198,8 +264,9 @@ def _step(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]
     return tuple(items + _text("footer", footer_text, MARGIN, panel.hint_top, room))
 
 
-def _setup(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
-    items = _status(screen, panel, language, screen.game.text(language))
+def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+           ) -> tuple[Placed, ...]:
+    items = _status(screen, panel, language, screen.game.text(language), marks=marks)
     players = word(language, "players", n=len(screen.totals))
     variant = _label(screen.variant, language)
     first = f"{variant}  {players}" if variant else players
@@ -215,24 +282,30 @@ def _setup(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...
     return tuple(items + _hint(hint, panel))
 
 
-def _scoring(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+             ) -> tuple[Placed, ...]:
     position = screen.position or (1, 1)
     value = str(screen.value or 0)
     worth = word(language, "worth", points=screen.points or 0)
     player = _colour(screen.player, language)
     title = _label(screen.title, language)
+    if panel.compact and marks.hold_progress is not None:
+        # the hold's bar needs the whole hint row: the number steps back into the text
+        items = _status(screen, panel, language, title, marks=marks)
+        return tuple(items + _text("player", f"{player} {value} {worth}", MARGIN, 12,
+                                   panel.inner))
     if panel.compact:
         scale = (3, 4)  # 28 px high: the full height between the margins
         digits = big_text_image(value, *scale)
         x = panel.width - MARGIN - big_text_width(value, scale[0])
         room = x - GAP - MARGIN
-        items = _text("status", title, MARGIN, MARGIN, room)
+        items = _status(screen, panel, language, title, marks=marks, edge=x - GAP)
         items += _text("player", f"{player} {worth}", MARGIN, 12, room)
         items += _text("hint", word(language, "points", n=position[0], count=position[1]),
                        MARGIN, panel.hint_top, room)
         return (*items, Placed("value", x, MARGIN, digits))
     items = _status(screen, panel, language,
-                    word(language, "points", n=position[0], count=position[1]))
+                    word(language, "points", n=position[0], count=position[1]), marks=marks)
     top = panel.content_top
     items += _text("title", title, MARGIN, top, panel.inner, lines=2)
     scale = (3, 3)
@@ -246,7 +319,8 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, .
     return tuple(items + _hint(word(language, "hint_scoring"), panel))
 
 
-def _game_over(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed, ...]:
+def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+               ) -> tuple[Placed, ...]:
     """The verdict in the status row, then the places (with who was out after which
     stage); past five places the rest share the last line."""
     winners = [p for p in screen.places if p[0] == 1]
@@ -257,7 +331,7 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed,
     rank = next((p[4] for p in screen.places if p[4] is not None), None)
     if rank is not None:
         verdict = f"{verdict} {rank.text(language)}"
-    items = _status(screen, panel, language, verdict)
+    items = _status(screen, panel, language, verdict, marks=marks)
     lines = []
     for place, colour, score, out, _ in screen.places:
         line = f"{place} {_colour(colour, language)} {score}"
@@ -273,11 +347,12 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str) -> tuple[Placed,
     return tuple(items + _hint(word(language, "hint_over"), panel))
 
 
-def _confirm(panel: Panel, language: str) -> tuple[Placed, ...]:
+def _confirm(panel: Panel, language: str, marks: Marks) -> tuple[Placed, ...]:
     question = word(language, "new_game")
+    items, _ = _icons(marks, panel.width - MARGIN)
     if panel.compact:
-        items = _text("question", question, MARGIN, 12, panel.inner)
+        items += _text("question", question, MARGIN, 12, panel.inner)
     else:
-        items = _text("question", question, MARGIN, panel.content_top + LINE_PX, panel.inner,
-                      scale=2)
+        items += _text("question", question, MARGIN, panel.content_top + LINE_PX,
+                       panel.inner, scale=2)
     return tuple(items + _hint(word(language, "hint_confirm"), panel))

@@ -109,12 +109,18 @@ def _settings_samples() -> list[tuple[str, Screen]]:
         screens.append((f"settings_{item}", Screen(
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
             menu_position=(names.index(item) + 1, len(names)))))
-    for name, item, value, note in (("defaults_restored", "defaults", "", "defaults_done"),
-                                    ("seat_swapped", "seat1", "green", "swapped_3"),
-                                    ("game_profile", "game", "hadrians-wall", None)):
+    # a game profile by its own name (the longest shipped one is shortened to fit)
+    xidit = ("Lords of Xidit", "Lords of Xidit")
+    intro = ("Time of Empires: introductory era", "タイム・オブ・エンパイア 入門の時代")
+    for name, item, value, note, own in (
+            ("defaults_restored", "defaults", "", "defaults_done", None),
+            ("seat_swapped", "seat1", "green", "swapped_3", None),
+            ("game_profile", "game", "lords-of-xidit", None, xidit),
+            ("game_profile_long_name", "game", "time-of-empires-intro", None, intro)):
         screens.append((f"settings_{name}", Screen(
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
-            menu_position=(names.index(item) + 1, len(names)), menu_note=note)))
+            menu_position=(names.index(item) + 1, len(names)), menu_note=note,
+            menu_names=own)))
     return screens
 
 
