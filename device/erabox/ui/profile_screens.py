@@ -60,7 +60,7 @@ WORDS: dict[str, dict[str, str]] = {
         "turn": "{colour}の手番", "time_up": "時間切れ", "players": "{n}人",
         "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
-        "new_game": "新しいゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
+        "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
