@@ -41,6 +41,7 @@ from erabox.core.machine import (
     elapsed,
     new_game,
     next_deadline,
+    recorded_ahead,
     restore,
     screen_kind,
     sheet,
@@ -325,7 +326,17 @@ class RandomPlay(RuleBasedStateMachine):
             assert (back.entry.index, back.entry.tie) == (self.game.entry.index,
                                                           self.game.entry.tie)
         armed = self.game.armed if self.game.armed == self.game.cues_done else None
-        if self.game.phase is Phase.RUNNING and armed is not None:
+        if self.game.phase is Phase.RUNNING and recorded_ahead(self.game):
+            # Cut after a call's "sounded" record went on disk ahead of it: the call is shown,
+            # not sounded (docs/power-cuts.md): a cry's prompt, or the era's scoring.
+            cue = timeline(self.config)[self.game.cues_done]
+            if cue.ends_era:
+                assert back.phase is Phase.SCORING
+            else:
+                assert back.phase is Phase.PAUSED and back.cues_done == self.game.cues_done + 1
+                assert back.prompt is Prompt.SCHOLARS and back.sounded == self.game.cues_done
+                assert elapsed(back, self.now) == pytest.approx(cue.at, abs=TOLERANCE)
+        elif self.game.phase is Phase.RUNNING and armed is not None:
             # Cut while a cry or the end gong was about to sound: back paused AT that cue, not
             # yet given, to sound when the table resumes (docs/power-cuts.md).
             cue = timeline(self.config)[armed]

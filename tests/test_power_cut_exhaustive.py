@@ -161,16 +161,27 @@ class Enumeration:
         calls = self._calls(before, effects)
         cuts: list[tuple[str | None, Table]] = []
         disk, table = box.disk, box.table
+        waiting = (self._waiting_calls(before) | self._waiting_calls(game)) - set(calls.values())
         for index, effect in enumerate(effects):
             if cutting:
-                cuts += self._cuts_at(disk, table, calls, index)
+                cuts += self._cuts_at(disk, table, calls, index, waiting)
             if isinstance(effect, Save):
                 disk = disk.save(effect)
             elif isinstance(effect, PlaySound) and calls.get(index) is not None:
                 table = table.hear(calls[index])
         if cutting:
-            cuts += self._cuts_at(disk, table, calls, len(effects))
+            cuts += self._cuts_at(disk, table, calls, len(effects), waiting)
         return Box(game, now, disk, table), cuts
+
+    def _waiting_calls(self, game: Game) -> set[int]:
+        """The era's next call, not handed over yet: its "sounded" record may be on disk
+        ahead of it (written `SOUNDED_LEAD_S` before it)."""
+        if game.phase is not Phase.RUNNING:
+            return set()
+        cues = timeline(self.config)
+        if game.cues_done >= len(cues) or cues[game.cues_done].sound is Sound.TICK:
+            return set()
+        return {game.cues_done}
 
     def _calls(self, before: Game, effects: tuple[Effect, ...]) -> dict[int, int]:
         """Which call each sound of a step is: effect index -> index in the timeline (the
@@ -187,10 +198,11 @@ class Enumeration:
         return calls
 
     def _cuts_at(self, disk: Disk, table: Table, calls: dict[int, int],
-                 applied: int) -> list[tuple[str | None, Table]]:
+                 applied: int, waiting: set[int]) -> list[tuple[str | None, Table]]:
         cuts = []
         for text in disk.at_a_cut():
             unheard = {call for index, call in calls.items() if index >= applied}
+            unheard |= waiting
             unknowable = {call for call in unheard if self._sounded_in(text, call)}
             cuts.append((text, replace(table, unknowable=table.unknowable | unknowable)))
         return cuts
@@ -225,8 +237,9 @@ class Enumeration:
             cut_time = anchor + grid / 1000
             due = next_deadline(box.game, box.now) if box.game.phase is Phase.RUNNING else None
             if due is None or cut_time < due - 1e-9:  # a cut between two steps
-                cases += sum(self.restart(text, box.table, cuts_left - 1)
-                             for text in box.disk.at_a_cut())
+                cases += sum(self.restart(text, table, cuts_left - 1) for text, table in
+                             self._cuts_at(box.disk, box.table, {}, 0,
+                                           self._waiting_calls(box.game)))
                 grid += 1
                 continue
             in_window = (due - anchor) * 1000 >= self.lo_ms - 1e-6

@@ -384,11 +384,12 @@ def test_restart_in_era_two_keeps_the_era_and_its_start_player() -> None:
     assert era_three[0]["start_player"] == "green"
 
 
-def test_a_cue_just_after_the_last_save_still_fires_after_a_restart() -> None:
+def test_a_cut_a_fraction_of_a_ms_before_a_cry_shows_it_once() -> None:
     """The running time is saved rounded to the millisecond; a power cut a fraction of a
-    millisecond before a cry must not lose that cry (or repeat it). The cut falls in the
-    cry's armed window: the cry had not been handed to the mixer, so the box comes back paused
-    at the cry and sounds it the moment the table resumes, once (docs/power-cuts.md)."""
+    millisecond before a cry must neither lose that cry nor repeat it. The cut falls after the
+    cry's "sounded" record went on disk (0.1 s ahead of it): nobody can know whether it was
+    heard, so the box comes back with the scholar prompt shown silently, and the cry is not
+    sounded again (docs/power-cuts.md)."""
     gong = LEAD_IN
     # Pause so that the saves after resuming fall 0.4 ms before the first cry.
     pause = gong + CUES[0] - 5 - 0.0004
@@ -399,7 +400,20 @@ def test_a_cue_just_after_the_last_save_still_fires_after_a_restart() -> None:
               .at(cut, "restart").at(back, "next press"))
     events = run(script.text(), until=back + LENGTH)
     cries = times(events, "cry")
-    assert [t for t in cries if t < cut] == []
+    assert [t for t in cries if t < back] == []
+    assert {"t": round(cut, 3), "type": "prompt", "prompt": "scholars"} in events
+    assert len(cries) == len(CUES) - 1  # shown instead of heard, never doubled
+    assert cries[0] == pytest.approx(back + CUES[1] - CUES[0], abs=2e-3)
+
+
+def test_a_cut_just_before_a_cry_is_recorded_sounds_it_on_resume() -> None:
+    """A cut in the cry's "armed" window, before its "sounded" record: the box comes back
+    paused at the cry and sounds it the moment the table resumes, once."""
+    cut = LEAD_IN + CUES[0] - 0.2
+    back = cut + 10
+    script = Script().at(0, "era press").at(cut, "restart").at(back, "next press")
+    events = run(script.text(), until=back + LENGTH)
+    cries = times(events, "cry")
     assert {"t": round(cut, 3), "type": "prompt", "prompt": "resumed"} in events
     assert len(cries) == len(CUES)  # none lost, none doubled
     assert cries[0] == pytest.approx(back, abs=2e-3)  # sounded on resume

@@ -57,11 +57,9 @@ log = logging.getLogger("erabox")
 # records): below machine.ARM_LEAD_S, so an "armed" record that makes it is on disk before its
 # cue. A save that misses it is logged: the guarantee holds while the card writes in time.
 DURABLE_WAIT_S = 0.4
-# The most a cry's or an end gong's "sounded" record may hold back its sound: the record is
-# written first, but a slow card must not make the call late. When the write takes longer the
-# sound goes out and the loop then waits for the record (up to DURABLE_WAIT_S in all); only a
-# power cut in those few milliseconds could sound the call again after the restart.
-SOUNDED_WAIT_S = 0.010
+# A call's "sounded" record is written `record.SOUNDED_LEAD_S` ahead of the call, and the
+# loop waits for it until the call's time at most (`Save.by`): a slow card never makes a call
+# late; a record that misses its call is logged like any other.
 
 ShowScreen = Callable[[Screen, float], None]
 """Hands a screen model to whatever draws it, with the step's time."""
@@ -188,34 +186,26 @@ class Driver:
         before anything after it happens (docs/power-cuts.md). Between such saves: sound first
         (it is what must be on time), then LED, saves, screen, event stream."""
         start = 0
-        pending: list[dict[str, Any]] = []  # "sounded" records still on their way to the disk
         for index, effect in enumerate(effects):
             if isinstance(effect, Save) and effect.durable:
                 if index > start:
                     self._apply_part(effects[start:index], now, due)
                 self.state.save(effect.snapshot)
                 # Bounded: a card that hangs must not hold the box for longer than this, and a
-                # call must not wait for its own record for more than SOUNDED_WAIT_S.
-                sounded = effect.snapshot.get("sounded") is not None
-                if not self.state.flush(timeout=SOUNDED_WAIT_S if sounded else DURABLE_WAIT_S):
-                    if sounded:
-                        pending.append(effect.snapshot)
-                    else:
-                        self._missed(effect.snapshot)
+                # record written ahead of a call must not hold back the call.
+                wait = DURABLE_WAIT_S
+                if effect.by is not None:
+                    wait = min(wait, max(effect.by - self._observed(now), 0.0))
+                if not self.state.flush(timeout=wait):
+                    self._missed(effect.snapshot, wait)
                 start = index + 1
         if start < len(effects):
             self._apply_part(effects[start:], now, due)
-        for record in pending:  # the call is out: now its record may take the rest of the wait
-            if self.state.flush(timeout=DURABLE_WAIT_S - SOUNDED_WAIT_S):
-                log.info("the record of %s landed after its sound was handed over (the card "
-                         "took over %g s)", _what(record), SOUNDED_WAIT_S)
-            else:
-                self._missed(record)
 
-    def _missed(self, record: dict[str, Any]) -> None:
+    def _missed(self, record: dict[str, Any], waited: float) -> None:
         log.warning(
-            "a save that must be on disk first (%s) took longer than %g s; going on without "
-            "it: a power cut now may %s", _what(record), DURABLE_WAIT_S,
+            "a save that must be on disk first (%s) took longer than %.3g s; going on without "
+            "it: a power cut now may %s", _what(record), waited,
             "repeat a cry or the end gong, or a press's change")
 
     def _apply_part(self, effects: tuple[Effect, ...], now: float, due: float | None) -> None:

@@ -56,6 +56,9 @@ class Game:
     cues_done: int = 0  # entries of `timeline(config)` already fired
     armed: int | None = None  # the cue whose "about to sound" record was saved (see restore)
     sounded: int | None = None  # the cry handed to the mixer whose prompt the table is owed
+    # (cue, anchor, record): the "sounded" record of the next call, on disk ahead of the call;
+    # every save until the call goes out writes it (see record.snapshot, timers.record_ahead)
+    sounded_ahead: tuple[int, float, str] | None = None
     # introductory era
     round: int | None = None
     # scoring

@@ -79,6 +79,7 @@ from .model import (
 from .record import (
     ARM_LEAD_S,
     SCHEMA_VERSION,
+    SOUNDED_LEAD_S,
     cue_problem,
     restore,
     settings_digest,
@@ -89,6 +90,7 @@ from .rules import ERAS, SCORING_STEPS
 from .timers import (
     SAVE_EVERY_S,
     Timer,
+    ahead_if_due,
     arm_if_due,
     arm_next_cue,
     begin_running,
@@ -101,16 +103,40 @@ from .timers import (
     next_deadline,
     pending,
     periodic_save,
+    record_ahead,
+    recorded_ahead,
 )
 from .view import describe, named_places, opening, screen
 
 # The names callers take from here: the transitions, and the parts of the game (game.py), its
 # screen (view.py) and its record (record.py) they use with them.
 __all__ = [
-    "ARM_LEAD_S", "EPS", "SCHEMA_VERSION", "Game", "cue_problem", "describe", "elapsed",
-    "era_mode", "guide_steps", "in_guide", "new_game", "next_deadline", "opening", "restore",
-    "screen", "screen_kind", "settings_digest", "sheet", "snapshot", "snapshot_at_stop",
-    "start_player", "state_name", "step", "timeline",
+    "ARM_LEAD_S",
+    "EPS",
+    "SCHEMA_VERSION",
+    "SOUNDED_LEAD_S",
+    "Game",
+    "cue_problem",
+    "describe",
+    "elapsed",
+    "era_mode",
+    "guide_steps",
+    "in_guide",
+    "new_game",
+    "next_deadline",
+    "opening",
+    "recorded_ahead",
+    "restore",
+    "screen",
+    "screen_kind",
+    "settings_digest",
+    "sheet",
+    "snapshot",
+    "snapshot_at_stop",
+    "start_player",
+    "state_name",
+    "step",
+    "timeline",
 ]
 
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
@@ -227,7 +253,8 @@ def _start_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         return game, (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
                       Music(MusicAction.START, game.era, Mode.INTRO, 0.0))
     if game.config.realtime.lead_in_s == 0:
-        return begin_running(game, now)
+        game, effects = begin_running(game, now)
+        return ahead_if_due(game, now), effects
     game = replace(game, phase=Phase.LEAD_IN, lead_in_started=now, lead_in_ticks=1)
     return game, (PlaySound(Sound.TICK, game.era),)
 
@@ -247,7 +274,7 @@ def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     held = elapsed(game, now) or 0.0
     # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
     game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
-                   armed=None)
+                   armed=None, sounded_ahead=None)
     if game.prompt is Prompt.PAUSE_HINT:  # "hold NEXT to pause" is done: it paused
         game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
@@ -265,7 +292,8 @@ def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         game = replace(game, prompt=None, prompt_until=None)
     if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
         game = replace(game, prompt_until=now + game.prompt_left, prompt_left=None)
-    return arm_if_due(game, now), (Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
+    return ahead_if_due(arm_if_due(game, now), now), (
+        Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
 
 
 def _ask_restart_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -511,6 +539,7 @@ P, H = Gesture.PRESS, Gesture.HOLD
 
 _FIRE: dict[Timer, Callable[[Game, float], _Outcome]] = {
     Timer.ARM: arm_next_cue,
+    Timer.AHEAD: record_ahead,
     Timer.CUE: fire_cue,
     Timer.LEAD_IN: lead_in_tick,
     Timer.PROMPT: close_prompt,

@@ -181,10 +181,14 @@ class Save:
     `durable`: the loop must have it on disk before it applies the effects after it in the
     same tuple (a press's sound and screen; a cue's "armed" and "sounded" records). Other
     saves are written in the background. See docs/power-cuts.md.
+
+    `by`: the loop waits for a durable save no later than this (its `now`): a call's
+    "sounded" record, written ahead of the call, must not hold back the call itself.
     """
 
     snapshot: dict[str, Any]
     durable: bool = False
+    by: float | None = None
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from .view import opening, screen
 
 SCHEMA_VERSION = 1
 ARM_LEAD_S = 0.5  # a cry or the end gong is recorded on disk this long before it sounds
+SOUNDED_LEAD_S = 0.1  # ... and recorded as sounded this long before it is handed over
 SAVED_TIME_SLACK_S = 2e-3  # `elapsed` is saved rounded to the millisecond
 RESUMED_PROMPT_S = 5.0
 
@@ -237,7 +238,15 @@ def cue_problem(snapshot: dict[str, Any], config: Config) -> str | None:
 
 
 def snapshot(game: Game, now: float) -> dict[str, Any]:
-    """A clock-free record of the game, enough for `restore` after a power cut."""
+    """A clock-free record of the game, enough for `restore` after a power cut.
+
+    Once a call's "sounded" record is written ahead of it, every save until the call goes out
+    is that record: a later save must not put back "armed" while the call may be sounding."""
+    ahead = game.sounded_ahead
+    if (ahead is not None and game.phase is Phase.RUNNING and ahead[0] == game.cues_done
+            and ahead[1] == game.anchor):
+        record: dict[str, Any] = json.loads(ahead[2])
+        return record
     running = elapsed(game, now)
     cues = timeline(game.config)
     if running is not None and game.phase is Phase.RUNNING and game.cues_done < len(cues):
@@ -277,4 +286,4 @@ def snapshot_at_stop(game: Game, now: float) -> dict[str, Any]:
     """The record a clean stop saves: as `snapshot`, but no cue armed. The box knows the cue
     has not sounded, so the restart comes back at the saved running time and the cue sounds
     at its own time after the table resumes."""
-    return snapshot(replace(game, armed=None), now)
+    return snapshot(replace(game, armed=None, sounded_ahead=None), now)

@@ -4,15 +4,18 @@ table names these handlers), and the start and end of an era's clock that inputs
 
 A real-time era's running time is zero at its anchor; each cue falls due at `anchor + cue.at`
 (`timeline`). A cry or the end gong is first "armed" (recorded on disk `ARM_LEAD_S` before
-it sounds), then "sounded" (recorded durably before it is handed to the mixer): a power cut at
-any moment comes back without sounding a call twice (record.py, docs/power-cuts.md).
+it sounds), then "sounded" (recorded durably `SOUNDED_LEAD_S` before it is handed to the
+mixer, so a slow card never makes the call wait): a power cut at any moment comes back without
+sounding a call twice (record.py, docs/power-cuts.md).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 from enum import Enum, auto
+from typing import Any
 
 from . import points as scoring
 from .game import EPS, Game, sheet, start_player_index, timeline
@@ -29,7 +32,7 @@ from .model import (
     ShowPrompt,
     Sound,
 )
-from .record import ARM_LEAD_S, snapshot
+from .record import ARM_LEAD_S, SOUNDED_LEAD_S, snapshot
 
 SAVE_EVERY_S = 5.0  # while running, at least this often
 
@@ -38,6 +41,7 @@ class Timer(Enum):
     """A deadline a game carries. At equal deadlines they fire in the order listed here."""
 
     ARM = auto()  # a cry or the end gong is due within ARM_LEAD_S: record it as about to sound
+    AHEAD = auto()  # ... due within SOUNDED_LEAD_S: record it as sounded, ahead of the call
     CUE = auto()  # the next entry of the real-time era's timeline
     LEAD_IN = auto()  # the lead-in's next tick, or after its last one the start gong
     PROMPT = auto()  # a prompt's time is up
@@ -59,6 +63,8 @@ def pending(game: Game) -> list[tuple[float, Timer]]:
             timers.append((game.anchor + cue.at, Timer.CUE))
             if cue.sound is not Sound.TICK and game.armed != game.cues_done:
                 timers.append((game.anchor + cue.at - ARM_LEAD_S, Timer.ARM))
+            if cue.sound is not Sound.TICK and not recorded_ahead(game):
+                timers.append((game.anchor + cue.at - SOUNDED_LEAD_S, Timer.AHEAD))
         if game.save_due is not None:
             timers.append((game.save_due, Timer.SAVE))
     for until, timer in ((game.question_until, Timer.QUESTION), (game.prompt_until, Timer.PROMPT),
@@ -111,6 +117,47 @@ def arm_next_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     return game, (Save(snapshot(game, now), durable=True),)
 
 
+def record_ahead(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The next cry or end gong is due within `SOUNDED_LEAD_S`: its "sounded" record (the
+    era's scoring, for the end gong), as `fire_cue` will leave the game at the cue's time, goes
+    on disk now. The loop waits for it until the cue's time at most, so the call is never late
+    for its record; a cut before the call goes out then shows it instead of sounding it."""
+    game, record, due = _with_record_ahead(game, now)
+    return game, (Save(record, durable=True, by=due),)
+
+
+def ahead_if_due(game: Game, now: float) -> Game:
+    """A press that starts or resumes the era within `SOUNDED_LEAD_S` of its next call: the
+    call's "sounded" record is what the press's own save writes (the loop waits for that save
+    before anything the press does), so the call is never sounded without it."""
+    cues = timeline(game.config)
+    if game.phase is not Phase.RUNNING or game.anchor is None or game.cues_done >= len(cues):
+        return game
+    cue = cues[game.cues_done]
+    if cue.sound is Sound.TICK or game.anchor + cue.at - SOUNDED_LEAD_S > now + EPS:
+        return game
+    return _with_record_ahead(game, now)[0]
+
+
+def _with_record_ahead(game: Game, now: float) -> tuple[Game, dict[str, Any], float]:
+    """The game carrying the next call's "sounded" record: the record `fire_cue` saves at the
+    call's time, which every save writes from now until the call (see record.snapshot)."""
+    assert game.anchor is not None
+    due = game.anchor + timeline(game.config)[game.cues_done].at
+    _, effects = fire_cue(game, max(due, now))
+    record = next(e.snapshot for e in effects if isinstance(e, Save))
+    game = replace(game, sounded_ahead=(game.cues_done, game.anchor,
+                                        json.dumps(record, sort_keys=True)))
+    return game, record, due
+
+
+def recorded_ahead(game: Game) -> bool:
+    """The next call's "sounded" record is on disk already (written by `record_ahead` since
+    the era last started or resumed)."""
+    ahead = game.sounded_ahead
+    return ahead is not None and ahead[0] == game.cues_done and ahead[1] == game.anchor
+
+
 def periodic_save(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     """A running era's save, every `SAVE_EVERY_S`.
 
@@ -142,7 +189,7 @@ def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     (the era's scoring)."""
     index = game.cues_done
     cue = timeline(game.config)[index]
-    game = replace(game, cues_done=index + 1, armed=None)
+    game = replace(game, cues_done=index + 1, armed=None, sounded_ahead=None)
     sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
     if cue.sound is Sound.TICK:
         return game, sound
@@ -158,17 +205,18 @@ def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         game = replace(game, prompt=Prompt.SCHOLARS, prompt_until=until, prompt_left=None,
                        sounded=index)
         after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS))
-    # The "sounded" record (the era's scoring, for the end gong) is on disk before the sound is
-    # handed to the mixer: a cut from here on comes back silent, showing the call instead of
+    # The "sounded" record (the era's scoring, for the end gong) is on disk already: the AHEAD
+    # timer, always due before the cue, wrote it (`record_ahead`); this save only repeats it in
+    # the background. A cut from then on comes back silent, showing the call instead of
     # sounding it a second time (docs/power-cuts.md).
-    return game, (Save(snapshot(game, now), durable=True), *sound, *after)
+    return game, (Save(snapshot(game, now)), *sound, *after)
 
 
 def begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
     """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
     game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
                    lead_in_ticks=0, cues_done=0, armed=None, sounded=None,
-                   save_due=at + SAVE_EVERY_S,
+                   sounded_ahead=None, save_due=at + SAVE_EVERY_S,
                    question=None, question_until=None)
     return arm_if_due(game, at), (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
                                   Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
@@ -190,7 +238,7 @@ def enter_scoring(game: Game) -> Game:
     """The era is over. The start player who ends an introductory era starts the next one."""
     return replace(game, phase=Phase.SCORING, era_start_player=start_player_index(game),
                    anchor=None, held_elapsed=None, cues_done=0, armed=None, sounded=None,
-                   round=None,
+                   sounded_ahead=None, round=None,
                    scoring_step=0, prompt=None, prompt_until=None, prompt_left=None,
                    save_due=None, entry=_new_entry(game), sheet=sheet(game))
 
