@@ -110,7 +110,7 @@ def test_gong_cry_cry_gong_on_time_with_music_ducked_under_each_cue(tmp_path: Pa
     write_wav(tmp_path / "music.wav", 10 ** (MUSIC_DBFS / 20) * np.sin(2 * np.pi * MUSIC_HZ * t),
               RATE)
     (tmp_path / "erabox.toml").write_text(CONFIG)
-    (tmp_path / "s.script").write_text("0.5 era press\n8.5 end\n")
+    (tmp_path / "s.script").write_text("0.5 era press\n10.5 end\n")
     recording = tmp_path / "out.raw"
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", SDL_AUDIODRIVER="disk",
                SDL_DISKAUDIOFILE=str(recording), ERABOX_STATE=str(tmp_path / "state.json"))

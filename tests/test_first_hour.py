@@ -79,7 +79,7 @@ def test_run_events_give_the_running_time_on_resume(tmp_path: Path) -> None:
         '{"schema": 1, "phase": "paused", "era": 1, "mode": "realtime", "elapsed": 25.0, '
         '"era_start_player": 0, "volume": 0.8, "scoring_step": 0, "cues_done": 0}\n',
         encoding="utf-8")
-    (tmp_path / "s.script").write_text("0.3 next press\n0.6 end\n", encoding="utf-8")
+    (tmp_path / "s.script").write_text("0.3 next press\n3 end\n", encoding="utf-8")
     events = tmp_path / "events.jsonl"
     result = subprocess.run(
         [sys.executable, "-m", "erabox", "run", "--display", "none", "--audio", "none",

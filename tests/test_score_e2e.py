@@ -43,16 +43,17 @@ volume = 0.8
 music_style = "score"
 """
 # Era I starts at 0.5 s (its gong rings ~7.5 s); pause (hold NEXT) well after the gong has
-# died away, resume, power cut, resume again, stop. The stretches are seconds longer than
+# died away, resume 3 s later (a starved disk driver writes only part of a pause's silence),
+# power cut, resume again, stop. The stretches are seconds longer than
 # what is measured in them: a busy machine stalls the disk driver's stream (a stretch of 1 s
 # of script time has come out as 0.26 s of recording).
 SCRIPT = """\
 0.5 era press
 12.5 next hold
-14.5 next press
-17.5 restart
-19.0 next press
-22.0 end
+16.5 next press
+19.5 restart
+21.0 next press
+24.0 end
 """
 PIECE = RATE // 2  # 0.5 s of recording located at a time
 EDGE = RATE // 20  # stay 50 ms clear of where the music stops or starts
