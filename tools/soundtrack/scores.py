@@ -931,11 +931,13 @@ def era3() -> Piece:
                ((0, 0), (0.75, 0), (1.5, 12), (2, 0), (2.75, 0), (3.5, 7)),
                ((0, 0), (2, 0), (2.5, 12), (3.5, 0)),
                ((0, 0), (0.25, 0), (0.5, 12), (1.5, 0), (2, 0), (2.25, 0), (2.5, 7), (3.5, 0)))
-    # The engine stalls before 6:00: its last bar drops the synth bass and the kit, and
-    # the stabs and the arpeggio build alone into the anthem's downbeat.
+    # The engine stalls before 6:00: its last bar drops the synth bass and the kit's groove;
+    # stabs on every eighth, the arpeggio and a snare roll build alone into the anthem.
     stall = len(bars) - 1
-    piece.swell(5, bars[stall].start, 360.0, 84, 127, steps=12)
-    piece.swell(6, bars[stall].start, 360.0, 84, 127, steps=12)
+    piece.swell(5, bars[stall].start, 360.0, 104, 127, steps=12)
+    piece.swell(6, bars[stall].start, 360.0, 104, 127, steps=12)
+    for k in range(16):
+        piece.hit(bars[stall].at(k * 0.25), 38, 40 + 3 * k)
     for i, bar in enumerate(bars):
         root = dm.pitch(roots[i] - 7)
         figure = figures[2 * on(2, i) + on(3, i)] if i < stall else ()
@@ -944,9 +946,12 @@ def era3() -> Piece:
             piece.note(bar.at(beat), bar.beat_s * min(0.9 * length, 1.5), 4, root + up,
                        92 if k % 2 else 100)
         stabs = (1.5, 3.5) if i % 2 else (0.5, 2.5, 3.5)
+        if i >= stall:
+            stabs = tuple(k * 0.5 for k in range(8))
         for beat in stabs if on(0, i) or i >= stall else ():
             for p in chord(dm, roots[i], 0):
-                piece.note(bar.at(beat), bar.beat_s * 0.3, 5, p, 64)
+                piece.note(bar.at(beat), bar.beat_s * 0.3, 5, p,
+                           64 + (3 * beat if i >= stall else 0))
     arpeggio(piece, rng, bars, roots, dm, 6, 7,
              [[(k * 0.25, s) for k, s in enumerate((0, 1, 2, 3) * 4)],
               [(k * 0.25, s) for k, s in enumerate((0, 2, 1, 3, 2, 4, 3, 1) * 2)],
