@@ -20,8 +20,9 @@ on every run.
                       organ, bells), G mixolydian estampie (bagpipe, shawm, fiddle, dulcimer,
                       tabor).
     Era III, modern:  A minor electric piano and vibraphone, D minor synth groove (bass,
-                      stabs, arpeggios, drum kit), A minor anthem (saw lead, strings, brass,
-                      piano, full kit).
+                      stabs, arpeggios, drum kit; a stalled last bar), A minor anthem
+                      landing with the whole band (saw lead, strings, brass, piano, choir,
+                      full kit).
 """
 
 from __future__ import annotations
