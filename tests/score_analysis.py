@@ -3,88 +3,47 @@
 Built for the 540 s era scores (`tests/test_sound_assets.py`) and cheap enough for a shared
 2-core machine: one short-time spectrum pass per file (44.1 kHz mono halved to 22.05 kHz,
 93 ms windows 90 times a second, 16 log-spaced bands from 80 Hz to 8 kHz); everything else works
-on those 16 band envelopes.
+on those 16 band envelopes. The band analysis itself lives in `tools/soundtrack/measure.py`
+(the figures `tools/make_sounds.py --report` prints); this module adds the test-only measures.
 
-- `band_levels`: each band's level in dB, 90 frames a second;
-- `onset_flux`: how much each band rose since the frame before (attacks);
-- `worst_repeat`: the most similar pair of non-overlapping 20 s windows, by normalised
-  cross-correlation of the onset flux over all lags (FFT), windows taken every 2.5 s. A copied
-  20 s stretch scores ~1; through-composed music stays far below;
+- `band_levels`: each band's level in dB, 90 frames a second (from `measure`);
+- `onset_flux`: how much each band rose since the frame before (attacks; from `measure`);
+- `worst_repeat` (`measure.closest_repeat`): the most similar pair of non-overlapping 20 s
+  windows, by normalised cross-correlation of the onset flux over all lags (FFT), windows
+  taken every 2.5 s. A copied 20 s stretch scores ~1; through-composed music stays far below;
 - `novelty`: how different the 10 s before and after each second sound (band levels, dB);
 - `pulse_period`: the strongest beat period in a stretch (autocorrelation of the flux).
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 from numpy.typing import NDArray
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+# The band analysis is the one `tools/make_sounds.py --report` uses (sounds/README.md's figures).
+from soundtrack.measure import (
+    BANDS,
+    FPS,
+    HOP,
+    NFFT,
+    RATE,
+    SR,
+    band_levels,
+    half_rate,
+    onset_flux,
+)
+from soundtrack.measure import closest_repeat as worst_repeat
+
+__all__ = ["BANDS", "FPS", "HOP", "NFFT", "RATE", "SR", "band_levels", "half_rate",
+           "integrated_lufs", "loudness_profile", "momentary_max_lufs", "novelty", "onset_flux",
+           "pulse_period", "worst_repeat"]
+
 Array = NDArray[np.float64]
 FloatArray = NDArray[np.floating]
-SR = 44100
-RATE = SR // 2  # the analysis works at half rate: nothing above 8 kHz is looked at
-HOP = 245  # 11.1 ms: a whole number of frames a second
-NFFT = 2048  # 93 ms
-BANDS = 16
-FPS = RATE // HOP  # 90 frames a second
-
-
-def half_rate(mono: FloatArray) -> FloatArray:
-    """44.1 kHz -> 22.05 kHz by averaging sample pairs (a gentle low-pass, then decimation)."""
-    n = len(mono) // 2 * 2
-    return (mono[:n:2] + mono[1:n:2]) * 0.5
-
-
-def band_levels(mono44: FloatArray) -> NDArray[np.float32]:
-    """(frames, 16) band levels in dB, FPS frames a second."""
-    mono = half_rate(np.asarray(mono44, dtype=np.float32))
-    frames = (len(mono) - NFFT) // HOP + 1
-    freqs = np.fft.rfftfreq(NFFT, 1.0 / RATE)
-    band = np.digitize(freqs, np.geomspace(80.0, 8000.0, BANDS + 1)) - 1
-    inside = (band >= 0) & (band < BANDS)
-    pick = np.zeros((BANDS, len(freqs)), dtype=np.float32)
-    pick[band[inside], np.flatnonzero(inside)] = 1.0
-    window = np.hanning(NFFT).astype(np.float32)
-    view = np.lib.stride_tricks.sliding_window_view(mono, NFFT)[::HOP]
-    energy = np.empty((frames, BANDS), dtype=np.float32)
-    for start in range(0, frames, 4096):
-        spectrum = np.fft.rfft(view[start : start + 4096] * window, axis=1)
-        energy[start : start + 4096] = (np.abs(spectrum) ** 2).astype(np.float32) @ pick.T
-    return (10.0 * np.log10(energy + 1e-9)).astype(np.float32)
-
-
-def onset_flux(levels: FloatArray) -> NDArray[np.float32]:
-    """Half-wave rectified rise of every band's level (dB per frame): the attacks."""
-    rise = np.diff(levels, axis=0, prepend=levels[:1])
-    return np.maximum(rise, 0.0).astype(np.float32)
-
-
-def worst_repeat(flux: FloatArray, window_s: float = 20.0, step_s: float = 2.5,
-                 min_lag_s: float = 20.0) -> tuple[float, float, float]:
-    """(score, where s, lag s) of the most alike pair of windows at least `min_lag_s` apart.
-
-    For every window (every `step_s`), the normalised cross-correlation of its mean-removed
-    onset flux (all bands together) with the flux at every other position, by FFT. 1.0 is an
-    exact copy.
-    """
-    x = np.asarray(flux, dtype=np.float64)
-    x = x - x.mean(axis=0)
-    frames, width = len(x), int(window_s * FPS)
-    size = 1 << (frames + width).bit_length()
-    whole = np.fft.rfft(x, size, axis=0)
-    energy = np.concatenate(([0.0], np.cumsum(np.sum(x * x, axis=1))))
-    local = energy[width:] - energy[:-width]  # energy of the window starting at each frame
-    positions = np.arange(frames - width + 1)
-    best = (-1.0, 0.0, 0.0)
-    for start in range(0, frames - width + 1, int(step_s * FPS)):
-        part = np.fft.rfft(x[start : start + width], size, axis=0)
-        corr = np.fft.irfft(np.sum(whole * np.conj(part), axis=1), size)[: frames - width + 1]
-        score = corr / np.sqrt(local * local[start] + 1e-20)
-        score[np.abs(positions - start) < min_lag_s * FPS] = -1.0
-        k = int(np.argmax(score))
-        if score[k] > best[0]:
-            best = (float(score[k]), start / FPS, (k - start) / FPS)
-    return best
 
 
 def novelty(levels: FloatArray, span_s: int = 10) -> Array:

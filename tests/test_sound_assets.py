@@ -502,15 +502,7 @@ def test_repetition_check_finds_a_copied_passage_and_a_loop(mixer: None) -> None
     assert looped[0] >= REPEAT_LIMIT, looped
 
 
-@pytest.mark.parametrize("name", [
-    "era1_score", "era2_score",
-    # Known gap: Era III's 6:00 change (Engine -> Anthem, both synth, bass and kit) measures
-    # 5.6 dB against 8.8 dB where the Workshop's texture changes (its layers change every
-    # 16-28 s since the scores were rewritten with themes); the anthem's opening needs a
-    # stronger contrast. strict: this fails loudly once it is fixed.
-    pytest.param("era3_score", marks=pytest.mark.xfail(strict=True, reason=(
-        "Era III's 6:00 change is smaller than a texture change inside its first section"))),
-])
+@pytest.mark.parametrize("name", SCORE_NAMES)
 def test_score_sections_change_audibly_at_3_and_6_minutes(scores: dict[str, ScoreFacts],
                                                           name: str) -> None:
     """The two biggest changes of sound (10 s before vs 10 s after) are the section starts."""

@@ -1,12 +1,15 @@
 """How the era scores and the gong measure, as a small mono box speaker plays them.
 
-Shared by `tools/make_sounds.py --report` and the asset tests (`tests/test_score_mix.py`),
-so the figures in sounds/README.md and the limits the tests hold are the same numbers.
+Shared by `tools/make_sounds.py --report` and the asset tests (`tests/test_score_mix.py`,
+and `tests/score_analysis.py` builds on its band analysis), so the figures in sounds/README.md
+and the limits the tests hold are the same numbers.
 
 - `mono_windows`: per 10 s window, the L/R correlation and the loudness lost when the two
   channels are summed to one driver (as the MAX98357A amplifier does: (L + R) / 2 on both);
 - `true_peak_dbtp`: the highest sample after 4x oversampling (ITU-R BS.1770-4 annex 2);
 - `quietest_second_dbfs`: the RMS of the quietest whole second between two times;
+- `band_levels`, `onset_flux`: 16 band levels (80 Hz-8 kHz, dB, 90 frames a second) and
+  their rises (the attacks);
 - `smoothed_repeat`: the closest 20 s repeat of the onset envelopes smoothed over 200 ms
   (the ear hears rhythm at about that resolution), windows at least 20 s apart;
 - `gong_figures`: the share of the gong's energy above 1 kHz, and when its 50 ms envelope
@@ -88,22 +91,28 @@ def quietest_second_dbfs(stereo: npt.NDArray[np.floating], start_s: float, end_s
     return float(20.0 * np.log10(max(rms[k], 1e-12))), float(starts[k] / SR)
 
 
-# --- repetition ---------------------------------------------------------------------------------
+# --- onsets and repetition ---------------------------------------------------------------------
+#
+# One short-time spectrum pass per file (44.1 kHz mono halved to 22.05 kHz, 93 ms windows 90
+# times a second, 16 log-spaced bands from 80 Hz to 8 kHz); everything else works on those 16
+# band envelopes. The asset tests (`tests/score_analysis.py`) build their measures on these.
 
-RATE = SR // 2
-HOP = 245
-NFFT = 2048
+RATE = SR // 2  # the analysis works at half rate: nothing above 8 kHz is looked at
+HOP = 245  # 11.1 ms: a whole number of frames a second
+NFFT = 2048  # 93 ms
 FPS = RATE // HOP  # 90 frames a second
 BANDS = 16
 
 
-def onset_envelopes(mono44: npt.NDArray[np.floating], smooth_s: float = 0.2
-                    ) -> npt.NDArray[np.float64]:
-    """(frames, 16): the rise of each band's level (dB per frame, attacks only), averaged
-    over `smooth_s`. Bands log-spaced 80 Hz..8 kHz, 90 frames a second."""
-    x = np.asarray(mono44, dtype=np.float32)
-    n = len(x) // 2 * 2
-    mono = (x[:n:2] + x[1:n:2]) * 0.5
+def half_rate(mono: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """44.1 kHz -> 22.05 kHz by averaging sample pairs (a gentle low-pass, then decimation)."""
+    n = len(mono) // 2 * 2
+    return (mono[:n:2] + mono[1:n:2]) * 0.5
+
+
+def band_levels(mono44: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
+    """(frames, 16) band levels in dB, FPS frames a second, bands log-spaced 80 Hz..8 kHz."""
+    mono = half_rate(np.asarray(mono44, dtype=np.float32))
     frames = (len(mono) - NFFT) // HOP + 1
     freqs = np.fft.rfftfreq(NFFT, 1.0 / RATE)
     band = np.digitize(freqs, np.geomspace(80.0, 8000.0, BANDS + 1)) - 1
@@ -116,8 +125,19 @@ def onset_envelopes(mono44: npt.NDArray[np.floating], smooth_s: float = 0.2
     for start in range(0, frames, 4096):
         spectrum = np.fft.rfft(view[start : start + 4096] * window, axis=1)
         energy[start : start + 4096] = (np.abs(spectrum) ** 2).astype(np.float32) @ pick.T
-    levels = 10.0 * np.log10(energy.astype(np.float64) + 1e-9)
-    rise = np.maximum(np.diff(levels, axis=0, prepend=levels[:1]), 0.0)
+    return (10.0 * np.log10(energy + 1e-9)).astype(np.float32)
+
+
+def onset_flux(levels: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
+    """Half-wave rectified rise of every band's level (dB per frame): the attacks."""
+    rise = np.diff(levels, axis=0, prepend=levels[:1])
+    return np.maximum(rise, 0.0).astype(np.float32)
+
+
+def onset_envelopes(mono44: npt.NDArray[np.floating], smooth_s: float = 0.2
+                    ) -> npt.NDArray[np.float64]:
+    """(frames, 16): the onset flux of each band averaged over `smooth_s`."""
+    rise = onset_flux(band_levels(mono44)).astype(np.float64)
     width = max(1, round(smooth_s * FPS))
     kernel = np.ones(width) / width
     return np.stack([np.convolve(rise[:, b], kernel, "same") for b in range(BANDS)], axis=1)
@@ -126,15 +146,15 @@ def onset_envelopes(mono44: npt.NDArray[np.floating], smooth_s: float = 0.2
 def closest_repeat(env: npt.NDArray[np.floating], window_s: float = 20.0, step_s: float = 2.5,
                    min_lag_s: float = 20.0) -> tuple[float, float, float]:
     """(score, where s, lag s): the most alike pair of `window_s` windows of `env`, at least
-    `min_lag_s` apart, by normalised cross-correlation (mean removed) at every lag; windows
-    taken every `step_s`. 1.0 is an exact copy."""
+    `min_lag_s` apart, by normalised cross-correlation (mean removed, all bands together) at
+    every lag (FFT); windows taken every `step_s`. 1.0 is an exact copy."""
     x = np.asarray(env, dtype=np.float64)
     x = x - x.mean(axis=0)
     frames, width = len(x), int(window_s * FPS)
     size = 1 << (frames + width).bit_length()
     whole = np.fft.rfft(x, size, axis=0)
     energy = np.concatenate(([0.0], np.cumsum(np.sum(x * x, axis=1))))
-    local = energy[width:] - energy[:-width]
+    local = energy[width:] - energy[:-width]  # energy of the window starting at each frame
     positions = np.arange(frames - width + 1)
     best = (-1.0, 0.0, 0.0)
     for start in range(0, frames - width + 1, int(step_s * FPS)):

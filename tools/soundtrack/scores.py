@@ -20,8 +20,9 @@ on every run.
                       organ, bells), G mixolydian estampie (bagpipe, shawm, fiddle, dulcimer,
                       tabor).
     Era III, modern:  A minor electric piano and vibraphone, D minor synth groove (bass,
-                      stabs, arpeggios, drum kit), A minor anthem (saw lead, strings, brass,
-                      piano, full kit).
+                      stabs, arpeggios, drum kit; a stalled last bar), A minor anthem
+                      landing with the whole band (saw lead, strings, brass, piano, choir,
+                      full kit).
 """
 
 from __future__ import annotations
@@ -501,6 +502,11 @@ def drums(piece: Piece, rng: np.random.Generator, bars: Sequence[Bar], kit: Kit,
                 piece.hit(bar.at(step * bar.beats / steps), key, vel * gain)
 
 
+def folded(pitch: int, low: int) -> int:
+    """`pitch` moved by octaves into [low, low + 12): a bass line that keeps its register."""
+    return low + (pitch - low) % 12
+
+
 def late(bars: Sequence[Bar], index: int) -> bool:
     """Whether bar `index` starts in the last minute."""
     return bars[index].start >= RISE_S
@@ -863,31 +869,43 @@ def era3() -> Piece:
                     6: (2, 0)}
     workshop = plan(rng, len(bars), [2, (WORKSHOP, "plain"), 2, (WORKSHOP, "orn+down2"),
                                      (WORKSHOP, "up2+half"), 2, (WORKSHOP, "frag+lead"),
-                                     (WORKSHOP, "inv+deceptive"), 2, (WORKSHOP, "trunc")], moves)
+                                     (WORKSHOP, "inv+deceptive"), 2, (WORKSHOP, "trunc"), 2,
+                                     (WORKSHOP, "inv+orn+half"), (WORKSHOP, "ext")], moves)
     roots = workshop.roots
     on = layers(rng, bars, 3)
     held(piece, bars, roots, am, 1, -7, 44, degrees=(0, 2, 4, 7), every=1)
     arpeggio(piece, rng, bars, roots, am, 0, -7,
              [[(0, 0), (0, 1), (0, 2), (1.5, 1), (1.5, 2), (2.5, 0), (2.5, 3)],
               [(0, 1), (0, 2), (0, 3), (2, 1), (2, 2), (3.5, 3)],
-              [(0, 0), (1, 1), (1, 2), (2, 3), (3, 1), (3, 2)]],
+              [(0, 0), (1, 1), (1, 2), (2, 3), (3, 1), (3, 2)],
+              [(k * 0.5, s) for k, s in enumerate((0, 2, 1, 3, 2, 1, 3, 2))],
+              [(0, 0), (0.5, 2), (1.5, 1), (2, 3), (2.5, 2), (3.5, 1)]],
              56, ring=1.4, accent=1.0, play=lambda i: i >= 8)
     held(piece, bars[:8], roots[:8], am, 0, -7, 52, degrees=(0, 2, 4))  # the opening: chords
     vibes = Voice(2, 2, 12, 82)
     sing(piece, bars, workshop, am, vibes)
     for i, bar in enumerate(bars):
-        root = am.pitch(roots[i] - 7)
+        root = folded(am.pitch(roots[i] - 7), 40)  # E2..D#3: one steady floor under the tune
         piece.note(bar.start, bar.beat_s * (1.8 if i >= 8 else 3.6), 3, root, 76)
-        if on(0, i) and i >= 8:
-            piece.note(bar.at(2), bar.beat_s * 1.4, 3, root + (7 if i % 2 else 12), 66)
+        if on(0, i) and i >= 8:  # the second note: on beat 3, or pushed to its off-beat
+            piece.note(bar.at(2.5 if on(2, i) else 2), bar.beat_s * 1.2, 3,
+                       root + (7 if i % 2 else 12), 66)
+        if on(1, i) and i >= 8 and i + 1 < len(bars):  # a chromatic step into the next root
+            after = folded(am.pitch(roots[i + 1] - 7), 40)
+            if after != root:
+                piece.note(bar.at(3.5), bar.beat_s * 0.45, 3, after + (-1 if after > root else 1),
+                           62)
     light: Kit = {"h": (42, 40), "o": (46, 38), "r": (37, 44), "k": (36, 56), "s": (70, 34),
                   "c": (75, 38)}
+    # A soft kick on every downbeat in every groove: the grooves change their colour, not the
+    # floor. The last bar before 3:00 drops the kit: the chords hang into the engine.
     drums(piece, rng, bars, light,
-          grooves=[["h.h.h.h.", "..r...r."], ["hhh.hhh.", "..r...r.", "k......."],
-                   ["h.hhh.hh", "..r..r.r"], ["..h...h.", "..r...r.", "k...k..."],
-                   ["s.ss.ss.", "c..c..c.", "..r...r."], ["h.o.h.o.", "k..k..r."]],
-          fills=[["h.h.hhhh", "..r.rrrr"], ["s.s.ssss", "c..c.c.c"]], phrase=8,
-          change_every=6)
+          grooves=[["h.h.h.h.", "..r...r.", "k......."], ["hhh.hhh.", "..r...r.", "k......."],
+                   ["h.hhh.hh", "..r..r.r", "k......."], ["..h...h.", "..r...r.", "k...k..."],
+                   ["s.ss.ss.", "c..c..c.", "..r...r.", "k......."],
+                   ["h.o.h.o.", "k..k..r."]],
+          fills=[["h.h.hhhh", "..r.rrrr", "k......."], ["s.s.ssss", "c..c.c.c", "k......."]],
+          phrase=8, change_every=6, skip=lambda i: i == len(bars) - 1)
 
     # II. Engine (3:00-6:00): D minor, 112 bpm; synth bass, stabs, arpeggio, drum kit.
     dm = Scale(62, AEOLIAN)
@@ -914,23 +932,33 @@ def era3() -> Piece:
                ((0, 0), (0.75, 0), (1.5, 12), (2, 0), (2.75, 0), (3.5, 7)),
                ((0, 0), (2, 0), (2.5, 12), (3.5, 0)),
                ((0, 0), (0.25, 0), (0.5, 12), (1.5, 0), (2, 0), (2.25, 0), (2.5, 7), (3.5, 0)))
+    # The engine stalls before 6:00: its last bar drops the synth bass and the kit's groove;
+    # stabs on every eighth, the arpeggio and a snare roll build alone into the anthem.
+    stall = len(bars) - 1
+    piece.swell(5, bars[stall].start, 360.0, 104, 127, steps=12)
+    piece.swell(6, bars[stall].start, 360.0, 104, 127, steps=12)
+    for k in range(16):
+        piece.hit(bars[stall].at(k * 0.25), 38, 40 + 3 * k)
     for i, bar in enumerate(bars):
         root = dm.pitch(roots[i] - 7)
-        figure = figures[2 * on(2, i) + on(3, i)]
+        figure = figures[2 * on(2, i) + on(3, i)] if i < stall else ()
         for k, (beat, up) in enumerate(figure):
             length = (figure[k + 1][0] if k + 1 < len(figure) else 4.0) - beat
             piece.note(bar.at(beat), bar.beat_s * min(0.9 * length, 1.5), 4, root + up,
                        92 if k % 2 else 100)
         stabs = (1.5, 3.5) if i % 2 else (0.5, 2.5, 3.5)
-        for beat in stabs if on(0, i) else ():
+        if i >= stall:
+            stabs = tuple(k * 0.5 for k in range(8))
+        for beat in stabs if on(0, i) or i >= stall else ():
             for p in chord(dm, roots[i], 0):
-                piece.note(bar.at(beat), bar.beat_s * 0.3, 5, p, 64)
+                piece.note(bar.at(beat), bar.beat_s * 0.3, 5, p,
+                           64 + (3 * beat if i >= stall else 0))
     arpeggio(piece, rng, bars, roots, dm, 6, 7,
              [[(k * 0.25, s) for k, s in enumerate((0, 1, 2, 3) * 4)],
               [(k * 0.25, s) for k, s in enumerate((0, 2, 1, 3, 2, 4, 3, 1) * 2)],
               [(k * 0.25, s) for k, s in enumerate((3, 2, 1, 0) * 4)]],
              48, ring=0.22, change_every=4, accent=1.3,
-             play=lambda i: engine.line[i] is None and on(1, i))
+             play=lambda i: (engine.line[i] is None and on(1, i)) or i >= stall)
     sing(piece, bars, engine, dm, hook, octave=1)
     kit: Kit = {"k": (36, 96), "s": (38, 84), "h": (42, 58), "o": (46, 60), "c": (39, 64),
                 "r": (37, 60), "t": (45, 74), "m": (48, 74)}
@@ -943,16 +971,16 @@ def era3() -> Piece:
           fills=[["K...k...K.......", "....S.....ssSsss", "h.h.h.h........."],
                  ["K...k...K...k...", "....S...tt..mmss", "h.h.h.h........."]],
           steps=16, change_every=6,
-          skip=lambda i: not (on(2, i) or on(3, i)) and i < len(bars) - 8)
+          skip=lambda i: i >= stall or (not (on(2, i) or on(3, i)) and i < stall - 6))
 
     # III. Anthem (6:00-9:00): A minor, 124 bpm, quickening to 142 at the end; saw lead,
-    # strings, brass, piano, pad and the full kit.
+    # strings, brass, piano, pad, a choir and the full kit on a four-to-the-floor groove with
+    # claps and open hats: the whole band lands at once on 6:00.
     piece.instrument(359.5, 7, 81, 76, 64, 55, 30)
+    piece.instrument(359.5, 12, 52, 84, 64, 70)
     piece.instrument(359.5, 8, 61, 80, 40, 60)
     piece.instrument(359.5, 10, 0, 84, 80, 50)
     piece.instrument(359.5, 11, 89, 70, 64, 70)
-    piece.swell(5, 356.5, 360.0, 127, 40)
-    piece.swell(6, 356.5, 360.0, 127, 40)
     piece.controls.append(Control(360.0, 1, 11, 110))
     piece.controls.append(Control(360.0, 3, 11, 127))
     bars = bars_between(360.0, RISE_S, 4, 124.0) + bars_between(RISE_S, 537.0, 4, 128.0, 144.0)
@@ -970,6 +998,7 @@ def era3() -> Piece:
     rise = rising(bars, 1.0, 1.25)
     held(piece, bars, roots, am, 11, -7, 50, degrees=(0, 2, 4), every=1)
     held(piece, bars, roots, am, 1, 0, 48, degrees=(0, 4), every=1)
+    held(piece, bars, roots, am, 12, 0, 60, degrees=(0, 2, 4), every=2)  # the choir
     piece.swell(1, RISE_S, 537.0, 110, 127, steps=30)
     piece.swell(11, RISE_S, 537.0, 100, 127, steps=30)
     arpeggio(piece, rng, bars, roots, am, 10, 0,
@@ -993,12 +1022,10 @@ def era3() -> Piece:
                 piece.note(bar.start, bar.beat_s * (0.9 if in_rise else 1.6), 8, p,
                            brass.velocity * g)
     late_start = next(i for i, b in enumerate(bars) if b.start >= RISE_S)
-    # The anthem opens without the kit (four bars of strings, pad, piano and lead after the
-    # engine's drums), then the kit comes in.
-    drums(piece, rng, bars[4:late_start], kit,
-          grooves=[["K...K...K...K...", "....S.......S...", "h.o.h.o.h.o.h.o."],
-                   ["K...K...K...K.k.", "....S.......S...", "hhhhhhhhhhhhhhhh"],
-                   ["K...K...K...K...", "....S..s....S...", "h.h.h.h.h.h.h.ho"]],
+    drums(piece, rng, bars[:late_start], kit,
+          grooves=[["K...K...K...K...", "....C.......C...", "..o...o...o...o.", "h...h...h...h..."],
+                   ["K...K...K...K.k.", "....S.......S...", "..o...o...o...o."],
+                   ["K...K...K...K...", "....C..c....C...", "h.o.h.o.h.o.h.o."]],
           fills=[["K...K...K...K...", "....S...ssSsSSSS", "h.h.h.h........."],
                  ["K...K...K...K...", "....S...ttmmssSS", "h.h.h.h........."]],
           steps=16, change_every=8)
