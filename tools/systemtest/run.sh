@@ -64,11 +64,11 @@ done
 case $arch in
     amd64|x86_64)
         arch=amd64 machine=x86_64 qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86
-        qemu_machine="-cpu max -smp 2 -m 2048" console=ttyS0 slow=1 image_prefix=image
+        qemu_machine="-cpu max -smp 2 -m 2048" console=ttyS0 slow=1 era_wait=115 image_prefix=image
         resets=${resets:-10} ;;
     aarch64|arm64)
         arch=arm64 machine=aarch64 qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
-        qemu_machine="-M virt -cpu cortex-a53 -smp 4 -m 512" console=ttyAMA0 slow=4
+        qemu_machine="-M virt -cpu cortex-a53 -smp 4 -m 512" console=ttyAMA0 slow=4 era_wait=180
         image_prefix=image-arm64 timeout_s=${ERABOX_SYSTEST_TIMEOUT:-6000}
         resets=${resets:-3} ;;
     *) echo "system-test: --arch $arch: amd64 or aarch64" >&2; exit 2 ;;
@@ -156,7 +156,7 @@ git clone -q --bare "$repo" "$share/erabox.git"
 git -C "$share/erabox.git" update-ref HEAD "$commit" 2>/dev/null || true
 cp -r "$wheels/$machine" "$share/wheelhouse"
 cp "$here/in_vm.sh" "$here/gpio_drive.py" "$share/"
-printf 'resets_wanted=%s\nslow=%s\n' "$resets" "$slow" > "$share/settings"
+printf 'resets_wanted=%s\nslow=%s\nera_wait=%s\n' "$resets" "$slow" "$era_wait" > "$share/settings"
 echo install > "$share/phase"
 # The README's own commands: the first ```sh block after "## On a Raspberry Pi", with the
 # clone's address filled in.
