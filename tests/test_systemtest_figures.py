@@ -88,3 +88,4 @@ def test_era_load_skips_unreadable_rows_and_says_when_there_is_nothing() -> None
         "FIGURE era_cpu_percent: n/a (fewer than 2 samples after 'ready')"]
     lines = analyse.era_load("1.0 -1 100\n2.0 1000000 900\n4.0 2000000 -1\n5.0 4000000 800\n")
     assert lines[0].startswith("FIGURE era_cpu_percent: 100.0 ")  # 2.0 to 5.0 s: 3 s of CPU
+    assert lines[1].startswith("FIGURE era_min_available_mib: 1 (")  # 800 kB, not the -1
