@@ -408,14 +408,20 @@ era)
     systemctl stop erabox
     rm -f /var/lib/erabox/state.json
     write_config 540 "180, 360" 3
-    # The I2C bus again, now with no chip at 0x3C or 0x3D: every probe is refused (NAK)
-    i2c_stub 0x50
+    # The I2C bus again, now with no chip at 0x3C or 0x3D: every probe is refused (NAK).
+    # (Debian's arm64 kernel has no i2c-stub: there the box runs without a display bus.)
+    stub=no
+    modinfo i2c-stub > /dev/null 2>&1 && stub=yes && i2c_stub 0x50
     echo "1 era press" > "$script"
     systemctl start erabox
     inv=$(invocation)
     wait_for 180 box_says "$inv" '"state": "running"'
-    i2c_opened "$inv" "OLED not answering at 0x3C on /dev/$i2c_bus"
-    check i2c_no_answer $? "$i2c_seen"
+    if [ "$stub" = yes ]; then
+        i2c_opened "$inv" "OLED not answering at 0x3C on /dev/$i2c_bus"
+        check i2c_no_answer $? "$i2c_seen"
+    else
+        figure i2c_part "skipped: no i2c-stub module in kernel $(uname -r)"
+    fi
     sleep 5
     pid=$(main_pid)
     before=$(json_field /var/lib/erabox/state.json elapsed 2>/dev/null)
