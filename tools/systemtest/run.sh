@@ -98,6 +98,7 @@ foreign_root() {
     command -v arch-test >/dev/null && arch-test "$arch" >/dev/null 2>&1 && return 0
     command -v qemu-aarch64-static >/dev/null && command -v arch-test >/dev/null || {
         say "installing qemu-user-static arch-test"
+        apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
             qemu-user-static arch-test >/dev/null
     }
