@@ -18,6 +18,13 @@ Ticks (60 ms clicks, not part of the check) are reported: the best match of the 
 
 Usage: python analyse.py RECORDING.raw EVENTS.txt SOUNDS_DIR
 Prints `FIGURE name: value` and `CHECK name: PASS|FAIL detail` lines; exit 1 on a failed check.
+
+Two more uses, for the figures of the load and of another machine:
+  python analyse.py --load ERA-LOAD.txt   the box's CPU and memory during the eras, from the
+      VM's sampler (in_vm.sh: "uptime cpu_usage_usec mem_available_kB" once a second, and the
+      lines "ready UPTIME", "vmhwm_kB N", "cgroup_peak_B N", "memtotal_kB N")
+  python analyse.py --compare RESULTS.txt BASE.txt   each figure of COMPARED in both files as
+      the ratio of RESULTS' value to BASE's (the aarch64 VM's to the amd64 VM's)
 """
 
 from __future__ import annotations
@@ -70,7 +77,80 @@ def tick_near(mono: np.ndarray, tick: np.ndarray, near_s: float) -> tuple[float,
     return (lo + best) / RATE - near_s, float(score[best])
 
 
+# The figures an aarch64 run compares with the amd64 run's (each a number first)
+COMPARED = ("install_s", "boot_to_ready_s", "era_peak_rss_mib", "era_cgroup_peak_mib",
+            "era_min_available_mib", "era_cpu_percent", "worst_cue_error_ms", "kill_to_paused_s")
+
+
+def parse_figures(text: str) -> dict[str, float]:
+    """name -> the leading number of each `FIGURE name: value` line with one (the last wins)."""
+    figures: dict[str, float] = {}
+    for line in text.splitlines():
+        if not line.startswith("FIGURE ") or ":" not in line:
+            continue
+        name, _, value = line[len("FIGURE "):].partition(":")
+        word = value.split(maxsplit=1)[0] if value.split() else ""
+        try:
+            figures[name.strip()] = float(word)
+        except ValueError:
+            continue
+    return figures
+
+
+def compare(results: dict[str, float], base: dict[str, float]) -> list[str]:
+    """`FIGURE name_vs_amd64: ratio (value / base)` for each COMPARED figure both have."""
+    lines = []
+    for name in COMPARED:
+        if name not in results or name not in base:
+            lines.append(f"FIGURE {name}_vs_amd64: n/a (not in both runs)")
+            continue
+        value, ref = results[name], base[name]
+        ratio = f"{value / ref:.2f}" if ref else "n/a (amd64 figure is 0)"
+        lines.append(f"FIGURE {name}_vs_amd64: {ratio} ({value:g} here, {ref:g} on amd64)")
+    return lines
+
+
+def era_load(text: str) -> list[str]:
+    """The box's CPU and memory during the eras, from the VM's sampler (see --load)."""
+    samples: list[tuple[float, float, float]] = []
+    marks: dict[str, float] = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 3:
+            samples.append((float(words[0]), float(words[1]), float(words[2])))
+        elif len(words) == 2:
+            marks[words[0]] = float(words[1])
+    # from the first ERA press (1 s after 'ready') on; rows the sampler could not read are -1
+    since = marks.get("ready", 0.0) + 1.0
+    rows = [s for s in samples if s[0] >= since and s[1] >= 0 and s[2] >= 0]
+    lines = []
+    if len(rows) >= 2:
+        (t0, cpu0, _), (t1, cpu1, _) = rows[0], rows[-1]
+        percent = (cpu1 - cpu0) / 1e6 / (t1 - t0) * 100
+        lines.append(f"FIGURE era_cpu_percent: {percent:.1f} (the unit's CPU time over "
+                     f"{t1 - t0:.0f} s of eras, % of one core)")
+        low = min(avail for _, _, avail in rows)
+        total = marks.get("memtotal_kB", 0.0)
+        lines.append(f"FIGURE era_min_available_mib: {low / 1024:.0f} (MemAvailable, lowest "
+                     f"during the eras, of {total / 1024:.0f} MiB)")
+    else:
+        lines.append("FIGURE era_cpu_percent: n/a (fewer than 2 samples after 'ready')")
+    if marks.get("vmhwm_kB", -1) > 0:
+        lines.append(f"FIGURE era_peak_rss_mib: {marks['vmhwm_kB'] / 1024:.1f} (the box's VmHWM)")
+    if marks.get("cgroup_peak_B", -1) > 0:
+        lines.append(f"FIGURE era_cgroup_peak_mib: {marks['cgroup_peak_B'] / 2**20:.1f} (the "
+                     "unit's cgroup memory.peak, page cache included)")
+    return lines
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--load"]:
+        print("\n".join(era_load(Path(sys.argv[2]).read_text())))
+        return 0
+    if sys.argv[1:2] == ["--compare"]:
+        results, base = (parse_figures(Path(p).read_text()) for p in sys.argv[2:4])
+        print("\n".join(compare(results, base)))
+        return 0
     recording, events_path, sounds = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
     samples = read_raw(recording)
     mono = samples.mean(axis=1)
