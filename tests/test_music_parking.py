@@ -77,3 +77,50 @@ def test_the_era_start_only_resumes_music_parked_while_the_setup_showed() -> Non
     # the parked plays run silent; every start of the era's music already has its gain (set
     # after, the mixer's first period went out at zero: the system test's CI saw 512 frames)
     assert out["gain_at_run"] == [0.0, 0.5, 0.5, 0.0, 0.5], out["gain_at_run"]
+
+
+RACE_CHILD = """
+import json, os, sys
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+import pygame
+from erabox.adapters.mixer import PygameMixer
+from erabox.core.config import AudioConfig
+
+# What pygame reports after the pause: ms it mixed since the play (a busy machine: one period)
+mixed = [int(x) for x in sys.argv[2].split(",")]
+pygame.mixer.music.get_pos = lambda: mixed.pop(0) if mixed else 0
+placed = []
+play = pygame.mixer.music.play
+def counted(loops=0, start=0.0, fade_ms=0):
+    placed.append(round(start, 3))
+    return play(loops=loops, start=start, fade_ms=fade_ms)
+pygame.mixer.music.play = counted
+
+mixer = PygameMixer()
+mixer.open(AudioConfig())
+mixer.prepare(sys.argv[1], 0.0, False)
+parked = len(placed)
+mixer.play_music(sys.argv[1], 0.0, False, 0.5)
+print(json.dumps({"parked": parked, "in_all": len(placed)}))
+mixer.close()
+"""
+
+
+def test_a_mixer_period_between_placing_and_pausing_places_the_music_again() -> None:
+    """On a busy machine the mixer may run a period between the play that places the parked
+    music and its pause: the stream is then 512 frames past the era's start (seen: an era's
+    loop heard from frame 512). The mixer places it again, or leaves it to the era's start."""
+    score = ROOT / "sounds" / "era1_score.ogg"
+
+    def placings(mixed: str) -> dict[str, int]:
+        done = subprocess.run([sys.executable, "-c", RACE_CHILD, str(score), mixed],
+                              capture_output=True, text=True, timeout=120, cwd=ROOT,
+                              env=dict(os.environ))
+        assert done.returncode == 0, done.stderr[-2000:]
+        out: dict[str, int] = json.loads(done.stdout.strip().splitlines()[-1])
+        return out
+
+    assert placings("0") == {"parked": 1, "in_all": 1}  # parked at once, only resumed
+    assert placings("11,0") == {"parked": 2, "in_all": 2}  # placed again, then resumed
+    assert placings("11,11,11") == {"parked": 3, "in_all": 4}  # the era's start places it

@@ -24,6 +24,7 @@ Clock = Callable[[], float]
 
 CUE_CHANNELS: dict[Sound, int] = {Sound.GONG: 1, Sound.CRY: 2, Sound.TICK: 3}
 PARKED_WITHIN_S = 0.05  # music parked this close to where an era starts it is only resumed
+PARK_TRIES = 3  # placings of a parked stream before the era's start is left to place it
 DUCK_UNTIL_DB = 20.0  # the music comes back once a cue has fallen this far below its peak
 
 
@@ -286,9 +287,16 @@ class PygameMixer:
         now, in the setup's silence; the era's start only resumes it."""
         pygame = load_pygame()
         pygame.mixer.music.set_volume(0.0)
-        if self._play_at(path, start, loop):
+        for _ in range(PARK_TRIES):
+            if not self._play_at(path, start, loop):
+                return
             pygame.mixer.music.pause()
-            self._parked = (path, start, loop)
+            # A busy machine may run a mixer period between the play and the pause: the stream
+            # is then that far past `start` (pygame counts what it mixed since the play).
+            if pygame.mixer.music.get_pos() <= 0:
+                self._parked = (path, start, loop)
+                return
+        # not parked: the era's start places the stream itself
 
     def pause_music(self) -> None:
         load_pygame().mixer.music.pause()
