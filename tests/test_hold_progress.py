@@ -20,6 +20,15 @@ from erabox.ui.layout import layout
 NEXT, ERA = Button.NEXT, Button.ERA
 
 
+def hold_half_way_and_stop(box: Box, clock: list[float]) -> None:
+    """NEXT+ERA held from 10.0 s, seen at 11.5 s (1.5 s into a 3 s hold), let go, then stop."""
+    clock[0] = 11.5
+    box.post(Chord(10.0))
+    box.post(Chord(None))
+    box.post(Stop("test"))
+    box.run_loop()
+
+
 def test_the_recogniser_says_when_a_chord_began_until_it_fires_or_breaks() -> None:
     r = GestureRecogniser([NEXT, ERA], hold_s=0.8, both_s=3.0, bounce_s=0.02)
     r.edge(NEXT, True, 1.0)
@@ -68,11 +77,7 @@ def test_the_box_draws_the_holds_progress(tmp_path: Path) -> None:
     box = Box(Config(), state_file=StateFile(tmp_path / "state.json"),
               screen_worker=Worker(), clock=lambda: clock[0])  # type: ignore[arg-type]
     box.start_game()
-    clock[0] = 11.5  # 1.5 s into a 3 s hold
-    box.post(Chord(10.0))
-    box.post(Chord(None))
-    box.post(Stop("test"))
-    box.run_loop()
+    hold_half_way_and_stop(box, clock)
     progress = [s.hold_progress for s in shown]
     assert 0.5 in progress
     assert progress[-1] is None  # let go: the hint comes back
@@ -122,11 +127,7 @@ def test_a_game_profiles_screen_gets_the_holds_progress_and_the_marks(tmp_path: 
               profile=load_game("hadrians-wall", []))
     box.driver.missing_files = ["/games/phase.ogg"]  # a phase's music that cannot be read
     box.start_game()
-    clock[0] = 11.5  # 1.5 s into a 3 s hold
-    box.post(Chord(10.0))
-    box.post(Chord(None))
-    box.post(Stop("test"))
-    box.run_loop()
+    hold_half_way_and_stop(box, clock)
     frames = [(s, marks) for s, marks in drawn if isinstance(s, PlayFrame)]
     assert [s.hold_progress for s, _ in frames][-2:] == [0.5, None]  # let go: the hint is back
     assert all(marks == {"no_file": True} for _, marks in frames)
