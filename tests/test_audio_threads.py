@@ -147,9 +147,13 @@ def test_a_phase_music_file_that_cannot_be_read_is_said_to_stay_silent(tmp_path:
     from erabox.core.config import EraMusic
 
     class Missing(SlowMixer):
+        """The two configured files are missing; the built-in music plays."""
+
         def play_music(self, path: str, position: float, loop: bool, gain: float) -> bool:
-            self._note(f"play_music {Path(path).name}")
-            raise FileProblem("No such file or directory")
+            if path in ("/games/dance.ogg", "/home/me/era1.ogg"):
+                self._note(f"play_music {Path(path).name}")
+                raise FileProblem("No such file or directory")
+            return super().play_music(path, position, loop, gain)
 
     lines: list[str] = []
 
@@ -169,7 +173,8 @@ def test_a_phase_music_file_that_cannot_be_read_is_said_to_stay_silent(tmp_path:
                     100.0)
         mixer.wait_for("stop_music")  # nothing stands in for it
         audio.apply([Music(MusicAction.START, 1, Mode.INTRO, 0.0)], 100.0)
-        mixer.wait_for("play_music era1.ogg")
+        mixer.wait_for("play_music era1.ogg")  # the configured file: cannot be read
+        mixer.wait_for("play_music era1.ogg 0")  # the built-in one stands in: the last word
     finally:
         audio.close()
     said = [line for line in lines if line.startswith("cannot play sound file")]
