@@ -9,8 +9,8 @@ durably just before the cry is handed to it. The transitions that set them are i
 
 from __future__ import annotations
 
-import hashlib
 import json
+import zlib
 from dataclasses import replace
 from typing import Any
 
@@ -187,11 +187,16 @@ def _int(value: object) -> bool:
 
 
 def settings_digest(settings: settings_menu.Settings | None) -> str | None:
-    """A short fingerprint of the settings a snapshot was made under (None: the config's)."""
+    """A short fingerprint of the settings a snapshot was made under (None: the config's).
+
+    Two checksums of the settings' text, 16 hex digits: it only tells whether the settings on
+    disk are the ones the game was saved under. Not hashlib: importing it maps OpenSSL's
+    libcrypto, about 4 MB of the box's memory for one fingerprint (docs/performance.md).
+    """
     if settings is None:
         return None
-    text = json.dumps(settings_menu.to_dict(settings), sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    data = json.dumps(settings_menu.to_dict(settings), sort_keys=True).encode("utf-8")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def _settings_changed_under(snapshot: dict[str, Any],
