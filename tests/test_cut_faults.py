@@ -180,6 +180,24 @@ def test_a_cut_between_the_settings_and_the_game_writes_keeps_them_in_step() -> 
         assert sheet(game).players == len(chosen.players)
 
 
+def test_a_state_file_from_an_earlier_version_keeps_era_one_setup() -> None:
+    """Earlier versions wrote the settings' fingerprint as a sha256: a game saved at Era I's
+    setup under the settings still on disk comes back where it was (its guide step), not made
+    afresh; under other settings it is made afresh, as with the new fingerprint."""
+    import hashlib
+
+    settings = replace(menu.defaults(CFG), modes=(Mode.INTRO,) * 3)
+    other = menu.defaults(CFG)
+    record = loads(dumps(snapshot(new_game(CFG, settings=settings), 0.0)), CFG)
+    text = json.dumps(menu.to_dict(settings), sort_keys=True).encode("utf-8")
+    record["settings"] = hashlib.sha256(text).hexdigest()[:16]
+    record["guide"] = 2
+    game, _ = restore(record, CFG, 1.0, settings=settings)
+    assert game.guide == 2 and game.mode is Mode.INTRO
+    game, _ = restore(record, CFG, 1.0, settings=other)
+    assert game.guide == 0 and game.mode is Mode.REALTIME
+
+
 def test_the_settings_file_and_the_game_agree_after_a_cut_through_the_files(
         tmp_path: Path) -> None:
     """The same, with the real files: the game saved under new settings, the settings file

@@ -199,12 +199,26 @@ def settings_digest(settings: settings_menu.Settings | None) -> str | None:
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
+def _sha256_digest(settings: settings_menu.Settings | None) -> str | None:
+    """The fingerprint earlier versions wrote (sha256), for a state file saved by one of them:
+    hashlib is imported here only, when such a file is read (it maps OpenSSL's libcrypto)."""
+    if settings is None:
+        return None
+    import hashlib
+
+    data = json.dumps(settings_menu.to_dict(settings), sort_keys=True).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
 def _settings_changed_under(snapshot: dict[str, Any],
                             settings: settings_menu.Settings | None) -> bool:
     """True for Era I's setup saved under settings other than those on disk now: the settings
     change was cut between its two writes (older snapshots have no fingerprint: no check)."""
-    return ("settings" in snapshot and snapshot["settings"] != settings_digest(settings)
-            and snapshot.get("phase") == Phase.SETUP.value and snapshot.get("era") == 1)
+    if ("settings" not in snapshot or snapshot.get("phase") != Phase.SETUP.value
+            or snapshot.get("era") != 1):
+        return False
+    saved: object = snapshot["settings"]
+    return saved != settings_digest(settings) and saved != _sha256_digest(settings)
 
 
 def cue_problem(snapshot: dict[str, Any], config: Config) -> str | None:
