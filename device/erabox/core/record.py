@@ -195,8 +195,13 @@ def settings_digest(settings: settings_menu.Settings | None) -> str | None:
     """
     if settings is None:
         return None
-    data = json.dumps(settings_menu.to_dict(settings), sort_keys=True).encode("utf-8")
+    data = _settings_bytes(settings)
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def _settings_bytes(settings: settings_menu.Settings) -> bytes:
+    """The text both fingerprints are taken of: the settings as sorted JSON."""
+    return json.dumps(settings_menu.to_dict(settings), sort_keys=True).encode("utf-8")
 
 
 def _sha256_digest(settings: settings_menu.Settings | None) -> str | None:
@@ -206,8 +211,7 @@ def _sha256_digest(settings: settings_menu.Settings | None) -> str | None:
         return None
     import hashlib
 
-    data = json.dumps(settings_menu.to_dict(settings), sort_keys=True).encode("utf-8")
-    return hashlib.sha256(data).hexdigest()[:16]
+    return hashlib.sha256(_settings_bytes(settings)).hexdigest()[:16]
 
 
 def _settings_changed_under(snapshot: dict[str, Any],
