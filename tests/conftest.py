@@ -113,3 +113,17 @@ def factory() -> Iterator[MockFactory]:
     yield mock
     mock.reset()
     Device.pin_factory = saved
+
+
+# Golden transcripts (tests/golden/record.py): with ERABOX_RECORD_GOLDEN=DIR every simulation
+# the suite plays is written to DIR.
+if os.environ.get("ERABOX_RECORD_GOLDEN"):
+    import sys as _sys
+
+    _sys.path.insert(0, os.path.join(os.path.dirname(__file__), "golden"))
+    import record as _record
+
+    _record.install(os.environ["ERABOX_RECORD_GOLDEN"])
+    _hook = os.path.join(os.path.dirname(__file__), "golden", "hook")
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_hook, os.environ.get("PYTHONPATH", "")) if p)
