@@ -138,7 +138,9 @@ def test_save_then_load(opened: StateFile, state_path: Path) -> None:
     assert opened.flush(timeout=10)
     assert opened.load(CFG) == SNAPSHOTS["paused"]
     assert opened.writes == 1
-    assert sorted(p.name for p in state_path.parent.iterdir()) == ["state.json"]
+    # The file, and its spare reserved for the next save (in_place.write_in_place)
+    assert sorted(p.name for p in state_path.parent.iterdir()) == [".state.json.spare",
+                                                                  "state.json"]
 
 
 def test_newest_save_wins(opened: StateFile) -> None:

@@ -1,17 +1,22 @@
-"""The state file: the saved game on disk, written atomically, read forgivingly.
+"""The state file: the saved game on disk, written so that a cut or a full card loses nothing,
+read forgivingly.
 
-A power cut can hit at any instant, so a save never overwrites the file in place: it writes a
-temporary file in the same directory, fsyncs it, renames it over the old one and fsyncs the
-directory. Either the old or the new game survives, never half of one.
+A power cut can hit at any instant, so a save never overwrites the file itself: the text goes
+into a spare file reserved beside it, which is made durable and then swapped with the file in
+one atomic step (`in_place.write_in_place`; no new space needed, so a full disk cannot stop a
+save). Where that cannot be done, a temporary file is written, fsynced and renamed over the old
+one (`write_atomically`). Either the old or the new game survives, never half of one. The file
+stays one JSON object (padded with blanks), as every version of the box wrote and reads.
 
 Reading is bounded and forgiving (`load_guarded`, also the settings file's one way in): only a
-regular file of at most `MAX_STATE_BYTES` is read (a symlink to /dev/zero, a FIFO or a directory
-is never opened for reading in a way that can hang or fill memory). Anything that cannot be used
-(not a regular file, unreadable, too big, not UTF-8, not JSON, nesting or numbers too big to
-parse, a value of the wrong type, from another schema version, inconsistent) is moved aside
-next to the original (`state.json.bad-<time>`, never over an earlier one) with ONE warning, and
-the box starts a fresh game. Temporary files left by a power cut during a save
-(`.state.json.<pid>.tmp`) are removed.
+regular file of at most `MAX_STATE_BYTES` is read (`files.read_regular`: a symbolic link is not
+followed, a FIFO, a device or a directory is never opened in a way that can hang or fill
+memory). Anything that cannot be used (a symbolic link, not a regular file, unreadable, too
+big, not UTF-8, not JSON, nesting or numbers too big to parse, a value of the wrong type, from
+another schema version, inconsistent) is moved aside next to the original
+(`state.json.bad-<time>`, never over an earlier one; a link is moved as the link, its target
+untouched) with ONE warning, and the box starts a fresh game. Temporary files left by a power
+cut during a save (`.state.json.<pid>.tmp`) are removed.
 
 Writes happen on a small writer thread (newest snapshot wins) so an SD card that takes 50 ms to
 fsync never delays a cue; `close()` writes whatever is pending before returning. A save that
@@ -20,14 +25,19 @@ until it works or a newer snapshot replaces it; `problem` says what is wrong mea
 screen and the log. `flush()` lets the caller wait until a snapshot is durable: the loop does it
 before a press's sound (see docs/power-cuts.md).
 
-One box per state folder: `lock()` takes an exclusive lock on the folder that holds the state
-file (its real path, symlinks resolved; the settings file lives there too), which deleting a
-file cannot undo, and writes its pid to `.state.json.lock` for the message. A second instance
-gets `StateInUse`, which the command line turns into a clear message and exit 2.
+One box per state folder: `lock()` takes an exclusive lock on the lock file `.state.json.lock`
+beside the state file (it holds the pid, for the message; a folder the box can write but not
+list is enough) and on the folder itself (its real path; the settings file lives there too)
+wherever it can be opened, which deleting the lock file cannot undo. A second instance gets
+`StateInUse`, which the command line turns into a clear message and exit 2.
+
+Every durable write is timed (`write_s`: the slowest of the latest ones, the lock file's at
+start): the game's "sounded" lead and save period follow it (docs/power-cuts.md).
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import fcntl
@@ -39,6 +49,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from erabox.adapters.files import FileRefused, kind_of, read_regular
+from erabox.adapters.in_place import write_in_place
 from erabox.core.config import Config
 from erabox.core.snapshot import dumps, loads
 from erabox.workers import NewestWorker
@@ -48,6 +60,7 @@ log = logging.getLogger("erabox.state")
 SYSTEM_STATE = Path("/var/lib/erabox/state.json")
 MAX_STATE_BYTES = 64 * 1024  # a saved game is ~300 bytes; anything this big is not one
 RETRY_S = 2.0  # a failed save is tried again this often
+TIMED_WRITES = 16  # `write_s` is the longest of this many latest durable writes
 
 
 class StateInUse(Exception):
@@ -82,38 +95,16 @@ def load_guarded(path: Path, parse: Callable[[str], Parsed], what: str,
 
 
 def _read_bounded(path: Path) -> str:
-    """The file's text: a regular file only, at most MAX_STATE_BYTES, UTF-8."""
+    """The file's text: a regular file only (a symbolic link is not followed: it is not the
+    box's file), at most MAX_STATE_BYTES, UTF-8."""
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise _Unusable(f"cannot open it: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = ("a directory" if stat.S_ISDIR(info.st_mode) else
-                    "a FIFO" if stat.S_ISFIFO(info.st_mode) else
-                    "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                    else "a special file")
-            raise _Unusable(f"it is {kind}, not a regular file")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_STATE_BYTES:
-            chunk = os.read(fd, MAX_STATE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise _Unusable(f"cannot read it: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if size > MAX_STATE_BYTES:
+        data = read_regular(path, MAX_STATE_BYTES, follow=False)
+    except FileRefused as exc:
+        raise _Unusable(str(exc)) from None
+    if len(data) > MAX_STATE_BYTES:
         raise _Unusable(f"more than {MAX_STATE_BYTES} bytes, far more than the box writes")
     try:
-        return b"".join(chunks).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise _Unusable("not UTF-8 text") from None
 
@@ -148,9 +139,12 @@ def resolve_state_path(config: Config, environ: dict[str, str] | None = None) ->
     else:
         base = Path(env.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
         chosen = base / "erabox" / "state.json"
-    # The real path: a symlink to a state file names that file (its lock, its folder, and the
-    # settings beside it), and a save replaces the file, not the link.
-    return chosen.resolve()
+    # The folder's real path (its lock, and the settings beside it); the file itself is not
+    # followed: a symbolic link there is moved aside as a link, its target untouched, and the
+    # next save writes a regular file in its place. (realpath, not resolve: a loop of links
+    # must not raise here; the folder is then refused where it is used.)
+    chosen = Path(os.path.abspath(chosen))
+    return Path(os.path.realpath(chosen.parent)) / chosen.name
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -158,7 +152,10 @@ def write_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as handle:
+        # O_NOFOLLOW: a link left at the temporary name is not written through.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644)
+        with open(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -186,48 +183,65 @@ class StateFile:
 
     def __init__(self, path: Path, on_change: Callable[[], None] | None = None) -> None:
         self.path = path
-        self.problem: str | None = None
+        self._problem: str | None = None
         self.on_change = on_change
+        # Another file saved beside this one (the settings): its problem is shown as ours.
+        self.partner: Any = None
         self._writes = 0
-        self._lock_fd: int | None = None
+        self._lock_fds: list[int] = []
+        self._write_times: collections.deque[float] = collections.deque(maxlen=TIMED_WRITES)
         # Newest snapshot wins; a failed write is retried every RETRY_S until a newer one comes.
         self._worker = NewestWorker[dict[str, Any]]("erabox-state", self._write)
 
     def lock(self) -> None:
         """Take the one-box-per-state-folder lock, or raise `StateInUse` naming the holder.
 
-        The lock is on the folder itself (its real path), not on a file in it: deleting the
-        pid file beside the state file cannot let a second box in. A folder that cannot be
-        opened at all only gets a warning: the box runs and says on screen that it cannot save
-        (it could not save a second box's game either)."""
-        folder = self.path.parent.resolve()
-        pid_path = folder / f".{self.path.name}.lock"
+        Two locks: the lock file `.state.json.lock` beside the state file, which needs no more
+        than writing into the folder (a folder the box can write but not list works), and
+        the folder itself wherever it can be opened, so deleting the lock file cannot let a
+        second box in (and a box of an earlier version, which locks the folder, is seen). The
+        pid goes into the lock file, written durably: the card's first measured write
+        (`write_s`). A folder where no lock file can be made only gets a warning: the box runs
+        and says on screen that it cannot save (it could not save a second box's game
+        either)."""
+        folder = self.path.parent
+        lock_path = folder / f".{self.path.name}.lock"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                         | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             log.warning("cannot lock %s (%s): not checking for a second erabox",
-                        folder, exc.strerror or exc)
+                        lock_path, exc.strerror or exc)
             return
+        fds = [fd]
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, f"it is {kind_of(os.fstat(fd).st_mode)}")
+            _flock(fd, self.path, fd)
+            with contextlib.suppress(OSError):  # a folder the box cannot read: the file only
+                fds.append(os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+            if len(fds) == 2:
+                _flock(fds[1], self.path, fd)
+        except StateInUse:
+            for each in fds:
+                os.close(each)
+            raise
         except OSError as exc:
-            os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                holder = ""
-                with contextlib.suppress(OSError, ValueError):
-                    holder = pid_path.read_text(encoding="ascii")[:32].strip()
-                who = f" (pid {holder})" if holder.isdigit() else ""
-                raise StateInUse(
-                    f"the state file {self.path} is in use by another erabox{who}; "
-                    "stop that one first (two boxes on one folder would overwrite each "
-                    "other's game and settings)") from None
+            for each in fds:
+                os.close(each)
             log.warning("cannot lock %s (%s): not checking for a second erabox",
-                        folder, exc.strerror or exc)
+                        lock_path, exc.strerror or exc)
             return
         with contextlib.suppress(OSError):
-            pid_path.write_text(f"{os.getpid()}\n", encoding="ascii")
-        self._lock_fd = fd
+            # Durable like a save: its time is the card's first measured write (`write_s`).
+            started = time.monotonic()
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            for each in fds:
+                os.fsync(each)
+            self._write_times.append(time.monotonic() - started)
+        self._lock_fds = fds
 
     def load(self, config: Config) -> dict[str, Any] | None:
         """The saved snapshot, or None when there is none or it was unusable (moved aside).
@@ -257,6 +271,29 @@ class StateFile:
         self._worker.put(snapshot)
 
     @property
+    def problem(self) -> str | None:
+        """Why saving fails ("cannot save: ..."), this file's or the settings' (`partner`),
+        for the screen's mark and the log; None while both save."""
+        if self._problem is not None:
+            return self._problem
+        partner = getattr(self.partner, "problem", None)
+        return partner if isinstance(partner, str) else None
+
+    def changed(self) -> None:
+        """Tell the listener that `problem` changed (from a writer thread)."""
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:  # a listener's bug must not stop the saving
+                log.exception("state file listener failed")
+
+    @property
+    def write_s(self) -> float:
+        """How long a durable write takes on this card: the longest of the latest
+        `TIMED_WRITES` (the lock's pid file at start, then every save), 0.0 before any."""
+        return max(self._write_times, default=0.0)
+
+    @property
     def writes(self) -> int:
         """How many snapshots reached the disk."""
         return self._writes
@@ -270,32 +307,49 @@ class StateFile:
         """Write what is pending (one more try if it failed), then stop the writer."""
         self._worker.flush(2.0)
         self._worker.close(timeout=2.0)
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)
-            self._lock_fd = None
+        for fd in self._lock_fds:
+            os.close(fd)
+        self._lock_fds = []
 
     def _write(self, snapshot: dict[str, Any]) -> float | None:
         """The writer thread's job: None when written, else when to try again (seconds)."""
-        before = self.problem
+        before = self._problem
         try:
-            write_atomically(self.path, dumps(snapshot))
+            started = time.monotonic()
+            write_in_place(self.path, dumps(snapshot), write_atomically)
+            self._write_times.append(time.monotonic() - started)
             self._writes += 1
-            if self.problem:
+            if self._problem:
                 log.info("saving works again: %s", self.path)
-            self.problem = None
+            self._problem = None
             retry = None
         except OSError as exc:
-            if self.problem is None:
+            if self._problem is None:
                 log.warning("cannot save the game to %s: %s (will keep trying every %g s)",
                             self.path, exc, RETRY_S)
-            self.problem = f"cannot save: {exc.strerror or exc}"
+            self._problem = f"cannot save: {exc.strerror or exc}"
             retry = RETRY_S
-        if (before is None) != (self.problem is None) and self.on_change is not None:
-            try:
-                self.on_change()
-            except Exception:  # a listener's bug must not stop the saving
-                log.exception("state file listener failed")
+        if (before is None) != (self._problem is None):
+            self.changed()
         return retry
+
+
+def _flock(fd: int, path: Path, pid_fd: int) -> None:
+    """An exclusive lock on `fd`, or `StateInUse` naming the holder's pid (read from the lock
+    file `pid_fd`); another failure is an `OSError`."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise
+        holder = ""
+        with contextlib.suppress(OSError, ValueError):
+            holder = os.pread(pid_fd, 32, 0).decode("ascii").strip()
+        who = f" (pid {holder})" if holder.isdigit() else ""
+        raise StateInUse(
+            f"the state file {path} is in use by another erabox{who}; stop that one first "
+            "(two boxes on one folder would overwrite each other's game and settings)"
+        ) from None
 
 
 def _short(text: str, limit: int = 200) -> str:

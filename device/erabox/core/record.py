@@ -10,6 +10,7 @@ durably just before the cry is handed to it. The transitions that set them are i
 from __future__ import annotations
 
 import json
+import math
 import zlib
 from dataclasses import replace
 from typing import Any
@@ -23,6 +24,7 @@ from .game import (
     elapsed,
     guide_steps,
     new_game,
+    score_variant,
     scoring_step_at,
     sheet,
     start_player,
@@ -48,7 +50,9 @@ from .view import opening, screen
 
 SCHEMA_VERSION = 1
 ARM_LEAD_S = 0.5  # a cry or the end gong is recorded on disk this long before it sounds
-SOUNDED_LEAD_S = 0.1  # ... and recorded as sounded this long before it is handed over
+SOUNDED_LEAD_S = 0.1  # ... and recorded as sounded at least this long before it is handed over
+MAX_SOUNDED_LEAD_S = 5.0  # ... and at most this long, however slow the card (`sounded_lead`)
+MAX_WRITE_S = 60.0  # a measured write time is taken as at most this (a hung card)
 SAVED_TIME_SLACK_S = 2e-3  # `elapsed` is saved rounded to the millisecond
 RESUMED_PROMPT_S = 5.0
 
@@ -74,8 +78,9 @@ def restore(
     two files' writes) comes back as that setup freshly made with `settings`: either the whole
     change or none of it, never half.
     """
+    variant = int(snapshot.get("variant", 1))  # added later: older files play the first
     if _settings_changed_under(snapshot, settings):
-        game = new_game(config, settings=settings)
+        game = new_game(config, settings=settings, variant=variant)
         return game, opening(game, now)
     phase = Phase(snapshot["phase"])
     mode = Mode(snapshot["mode"])
@@ -94,6 +99,7 @@ def restore(
         era_start_player=int(snapshot["era_start_player"]) % len(config.players),
         round=snapshot.get("round"),
         scoring_step=min(max(0, int(snapshot.get("scoring_step", 0))), SCORING_STEPS),
+        variant=variant,
     )
     players = len(config.players)
     saved_scores = snapshot.get("scores")
@@ -115,12 +121,12 @@ def restore(
         by_step = saved.get("by_step", True)  # files from before era totals: per step
         by_step = by_step if isinstance(by_step, bool) else True
         index = min(max(0, int(saved.get("index", 0))),
-                    len(scoring.positions(players, by_step)))
+                    len(scoring.positions(players, by_step, game.config.checklist)))
         tie = saved.get("tie")
         value = saved.get("value", 0)
         value = min(max(0, value), scoring.MAX_POINTS) if _int(value) else 0
         entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None,
-                              value=value, by_step=by_step)
+                              value=value, by_step=by_step, checklist=game.config.checklist)
         if entry.tie is not None and not (
                 era == ERAS and 0 <= entry.tie < len(scoring.tied_for_first(
                     scoring.totals(book)))):
@@ -137,7 +143,7 @@ def restore(
     if prompt is Prompt.RESUMED:
         game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     if game.phase not in (Phase.SCORING, Phase.GAME_OVER):  # this era's music is to come
-        effects.insert(1, PrepareMusic(era, mode))
+        effects.insert(1, PrepareMusic(era, mode, score_variant(game)))
     effects.append(ShowPrompt(prompt))
     effects.append(Show(screen(game, now)))
     if game.phase is Phase.PAUSED:
@@ -165,6 +171,33 @@ def _restore_realtime(game: Game, saved: dict[str, Any], now: float) -> tuple[Ga
         return replace(game, sounded=sounded, prompt=Prompt.SCHOLARS, prompt_until=None,
                        prompt_left=config.realtime.scholar_prompt_s), Prompt.SCHOLARS
     return game, Prompt.RESUMED
+
+
+def sounded_lead(game: Game) -> float:
+    """How long before a cry or the end gong its "sounded" record goes to disk: the least lead
+    `SOUNDED_LEAD_S` plus twice the card's measured durable-write time (the record may queue
+    behind a save being written), at most `MAX_SOUNDED_LEAD_S`. A card that writes in time
+    never makes the call late nor lets a cut sound it twice; a cut in this window before the
+    call shows the call instead (docs/power-cuts.md), so the window grows with the card."""
+    return card_lead(game.write_s)
+
+
+def card_lead(write_s: float) -> float:
+    """`sounded_lead` for a card whose durable writes take `write_s` (a game profile's press
+    waits for its record this long too)."""
+    return min(MAX_SOUNDED_LEAD_S, SOUNDED_LEAD_S + 2.0 * clean_write_s(write_s))
+
+
+def clean_write_s(write_s: float) -> float:
+    """A measured durable-write time as the box keeps it: seconds to the ms; negative or not
+    finite: 0, beyond `MAX_WRITE_S`: that."""
+    return round(min(max(write_s, 0.0), MAX_WRITE_S), 3) if math.isfinite(write_s) else 0.0
+
+
+def with_write_time(game: Game, write_s: float) -> Game:
+    """The game with the card's measured durable-write time (`clean_write_s`)."""
+    clean = clean_write_s(write_s)
+    return game if clean == game.write_s else replace(game, write_s=clean)
 
 
 def _armed_cue(snapshot: dict[str, Any], config: Config) -> int | None:
@@ -297,6 +330,7 @@ def snapshot(game: Game, now: float) -> dict[str, Any]:
         else {"index": game.entry.index, "tie": game.entry.tie, "value": game.entry.value,
               "by_step": game.entry.by_step},
         "settings": settings_digest(game.settings),
+        "variant": game.variant,
     }
 
 

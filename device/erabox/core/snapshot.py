@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from .config import Config
+from .config import SCORE_VARIANTS, Config
 from .jsontext import JsonTextError, json_object, short
 from .model import Mode, Phase
 from .points import sheet_from_dict
@@ -61,7 +61,7 @@ def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
          "'realtime' or 'intro'")
     need("era", _int(data.get("era")) and 1 <= data["era"] <= ERAS, f"1..{ERAS}")
     need("era_start_player", _int(data.get("era_start_player"))
-         and data["era_start_player"] >= 0, "a player index")
+         and 0 <= data["era_start_player"] <= MAX_CUES, "a player index")
     need("volume", _number(data.get("volume")) and 0 <= data["volume"] <= 1, "0..1")
     need("scoring_step", _int(data.get("scoring_step"))
          and 0 <= data["scoring_step"] <= SCORING_STEPS, f"0..{SCORING_STEPS}")
@@ -75,8 +75,9 @@ def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
          "a phase of a real-time era")
     if phase in (Phase.RUNNING, Phase.PAUSED):
         # A longer era from an older config is shortened on restore; beyond any era is junk.
-        need("elapsed", _number(data.get("elapsed")) and math.isfinite(data["elapsed"])
-             and 0 <= data["elapsed"] <= MAX_ERA_S, "running seconds")
+        # Bounds first: 10**400 compares as an int, and only then is it converted.
+        need("elapsed", _number(data.get("elapsed")) and 0 <= data["elapsed"] <= MAX_ERA_S
+             and math.isfinite(data["elapsed"]), "running seconds")
     for key in ("armed", "sounded"):
         need(key, data.get(key) is None or (_int(data[key]) and 0 <= data[key] <= MAX_CUES),
              "null or a cue number")
@@ -86,6 +87,9 @@ def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
     if "guide" in data:  # added later: older files have no guide, scores or entry
         need("guide", data["guide"] is None or (_int(data["guide"]) and data["guide"] >= 0),
              "a step of the preparation guide or null")
+    if "variant" in data:  # added later: older files play the first
+        need("variant", _int(data["variant"]) and 1 <= data["variant"] <= SCORE_VARIANTS,
+             f"1..{SCORE_VARIANTS}")
     if "scores" in data:
         try:
             sheet_from_dict(data["scores"], None)

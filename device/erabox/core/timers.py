@@ -18,7 +18,7 @@ from enum import Enum, auto
 from typing import Any
 
 from . import points as scoring
-from .game import EPS, Game, sheet, start_player_index, timeline
+from .game import EPS, Game, elapsed, sheet, start_player_index, timeline
 from .model import (
     Effect,
     FlashCue,
@@ -32,16 +32,17 @@ from .model import (
     ShowPrompt,
     Sound,
 )
-from .record import ARM_LEAD_S, SOUNDED_LEAD_S, snapshot
+from .record import ARM_LEAD_S, snapshot, sounded_lead
 
-SAVE_EVERY_S = 5.0  # while running, at least this often
+SAVE_EVERY_S = 5.0  # while running, at least this often (less on a slow card: `save_every`)
+SAVE_SLACK_S = 0.1  # ... a card whose two writes take this long still saves every 5 s
 
 
 class Timer(Enum):
     """A deadline a game carries. At equal deadlines they fire in the order listed here."""
 
     ARM = auto()  # a cry or the end gong is due within ARM_LEAD_S: record it as about to sound
-    AHEAD = auto()  # ... due within SOUNDED_LEAD_S: record it as sounded, ahead of the call
+    AHEAD = auto()  # ... due within `sounded_lead`: record it as sounded, ahead of the call
     CUE = auto()  # the next entry of the real-time era's timeline
     LEAD_IN = auto()  # the lead-in's next tick, or after its last one the start gong
     PROMPT = auto()  # a prompt's time is up
@@ -61,10 +62,13 @@ def pending(game: Game) -> list[tuple[float, Timer]]:
         if game.cues_done < len(cues):
             cue = cues[game.cues_done]
             timers.append((game.anchor + cue.at, Timer.CUE))
-            if cue.sound is not Sound.TICK and game.armed != game.cues_done:
+            # A slow card's "sounded" record may go before the "armed" one would: then the
+            # call needs no "armed" record (a cut before the first lands shows an older save).
+            if (cue.sound is not Sound.TICK and game.armed != game.cues_done
+                    and not recorded_ahead(game)):
                 timers.append((game.anchor + cue.at - ARM_LEAD_S, Timer.ARM))
             if cue.sound is not Sound.TICK and not recorded_ahead(game):
-                timers.append((game.anchor + cue.at - SOUNDED_LEAD_S, Timer.AHEAD))
+                timers.append((game.anchor + cue.at - sounded_lead(game), Timer.AHEAD))
         if game.save_due is not None:
             timers.append((game.save_due, Timer.SAVE))
     for until, timer in ((game.question_until, Timer.QUESTION), (game.prompt_until, Timer.PROMPT),
@@ -118,7 +122,7 @@ def arm_next_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def record_ahead(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    """The next cry or end gong is due within `SOUNDED_LEAD_S`: its "sounded" record (the
+    """The next cry or end gong is due within `sounded_lead`: its "sounded" record (the
     era's scoring, for the end gong), as `fire_cue` will leave the game at the cue's time, goes
     on disk now. The loop waits for it until the cue's time at most, so the call is never late
     for its record; a cut before the call goes out then shows it instead of sounding it."""
@@ -127,14 +131,14 @@ def record_ahead(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def ahead_if_due(game: Game, now: float) -> Game:
-    """A press that starts or resumes the era within `SOUNDED_LEAD_S` of its next call: the
+    """A press that starts or resumes the era within `sounded_lead` of its next call: the
     call's "sounded" record is what the press's own save writes (the loop waits for that save
     before anything the press does), so the call is never sounded without it."""
     cues = timeline(game.config)
     if game.phase is not Phase.RUNNING or game.anchor is None or game.cues_done >= len(cues):
         return game
     cue = cues[game.cues_done]
-    if cue.sound is Sound.TICK or game.anchor + cue.at - SOUNDED_LEAD_S > now + EPS:
+    if cue.sound is Sound.TICK or game.anchor + cue.at - sounded_lead(game) > now + EPS:
         return game
     return _with_record_ahead(game, now)[0]
 
@@ -163,10 +167,17 @@ def periodic_save(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
     The next is due from this one's due time, not from `now`: saves stay on the clock's second
     boundaries (one wake-up serves both) instead of drifting by the loop's lateness."""
-    due = (game.save_due or now) + SAVE_EVERY_S
+    due = (game.save_due or now) + save_every(game)
     if due <= now:  # the loop was held up for longer than a save period
-        due = now + SAVE_EVERY_S
+        due = now + save_every(game)
     return replace(game, save_due=due), (Save(snapshot(game, now)),)
+
+
+def save_every(game: Game) -> float:
+    """The running era's save period: `SAVE_EVERY_S` less the whole seconds two durable
+    writes take on this card (a save may wait behind one being written), at least 1 s, so a
+    cut loses at most `SAVE_EVERY_S` + `SAVE_SLACK_S` of running time on a slow card too."""
+    return max(1.0, SAVE_EVERY_S - math.ceil(2.0 * game.write_s - SAVE_SLACK_S - EPS))
 
 
 def close_question(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -216,7 +227,7 @@ def begin_running(game: Game, at: float) -> tuple[Game, tuple[Effect, ...]]:
     """The start gong: running time zero is `at` (the scheduled time, not when we woke)."""
     game = replace(game, phase=Phase.RUNNING, anchor=at, held_elapsed=None, lead_in_started=None,
                    lead_in_ticks=0, cues_done=0, armed=None, sounded=None,
-                   sounded_ahead=None, save_due=at + SAVE_EVERY_S,
+                   sounded_ahead=None, save_due=at + save_every(game),
                    question=None, question_until=None)
     return arm_if_due(game, at), (PlaySound(Sound.GONG, game.era), FlashCue(Sound.GONG),
                                   Music(MusicAction.START, game.era, Mode.REALTIME, 0.0))
@@ -247,4 +258,33 @@ def _new_entry(game: Game) -> scoring.Entry | None:
     """The entry of an era's points, or None when the table keeps score on paper."""
     if not game.config.keep_score:
         return None
-    return scoring.Entry(era=game.era, by_step=game.config.points_entry == "steps")
+    return scoring.Entry(era=game.era, by_step=game.config.points_entry == "steps",
+                         checklist=game.config.checklist)
+
+
+def pause_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The era pauses: its running time is held (NEXT held, or a hall's order)."""
+    held = elapsed(game, now) or 0.0
+    # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
+    game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
+                   armed=None, sounded_ahead=None)
+    if game.prompt is Prompt.PAUSE_HINT:  # "hold NEXT to pause" is done: it paused
+        game = replace(game, prompt=None, prompt_until=None)
+    if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
+        # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
+        game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)
+    return game, (Music(MusicAction.PAUSE, game.era, Mode.REALTIME, held),)
+
+
+def resume_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
+    """The era resumes from its held running time: running time zero is `now - held`."""
+    held = game.held_elapsed or 0.0
+    # The table is back at it: an owed scholar prompt (see restore) has been seen.
+    game = replace(game, phase=Phase.RUNNING, anchor=now - held, held_elapsed=None,
+                   save_due=now + save_every(game), sounded=None)
+    if game.prompt is Prompt.RESUMED:
+        game = replace(game, prompt=None, prompt_until=None)
+    if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
+        game = replace(game, prompt_until=now + game.prompt_left, prompt_left=None)
+    return ahead_if_due(arm_if_due(game, now), now), (
+        Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
