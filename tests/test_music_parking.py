@@ -67,16 +67,24 @@ def test_the_era_start_only_resumes_music_parked_while_the_setup_showed() -> Non
                           text=True, timeout=120, cwd=ROOT, env=dict(os.environ))
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
-    assert len(out["parked"]) == 1  # placed once, while the setup showed ...
+    # Parking places the stream and pauses it; on a busy machine a mixer period may run
+    # between the two, and the mixer parks it again (mixer.PARK_TRIES): one or more placings,
+    # every one at the same start.
+    parked = out["parked"]
+    assert len(parked) >= 1 and set(parked) == {0.0}  # placed while the setup showed ...
     assert out["busy_while_parked"] is False  # ... and paused there
     assert out["resumed"] is True
-    assert out["at_start"] == out["parked"]  # the era's start placed nothing
+    assert out["at_start"] == parked  # the era's start placed nothing
     assert out["busy_after_start"] is True  # and the music plays
-    assert len(out["elsewhere"]) == 2 and abs(out["elsewhere"][-1] - 30.0) < 0.001
-    assert len(out["other_kind"]) == 4  # parked (1) and placed again for the other kind (1)
+    elsewhere = out["elsewhere"][len(parked):]
+    assert len(elsewhere) == 1 and abs(elsewhere[0] - 30.0) < 0.001
+    other = out["other_kind"][len(out["elsewhere"]):]
+    # parked for a loop (once or more) and placed again for the other kind (once)
+    assert len(other) >= 2 and all(abs(t - 12.0) < 0.001 for t in other), other
     # the parked plays run silent; every start of the era's music already has its gain (set
     # after, the mixer's first period went out at zero: the system test's CI saw 512 frames)
-    assert out["gain_at_run"] == [0.0, 0.5, 0.5, 0.0, 0.5], out["gain_at_run"]
+    expected = [0.0] * len(parked) + [0.5, 0.5] + [0.0] * (len(other) - 1) + [0.5]
+    assert out["gain_at_run"] == expected, out["gain_at_run"]
 
 
 RACE_CHILD = """

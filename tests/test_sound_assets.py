@@ -34,7 +34,7 @@ SR = 44100
 CUE_NAMES = ("gong", "cry", "tick")
 MUSIC_NAMES = ("era1", "era2", "era3")
 SCORE_NAMES = ("era1_score", "era2_score", "era3_score")
-PEAK_LEVELLED = ("gong", "tick")  # the cry is levelled by loudness (make_sounds.CUE_LUFS)
+PEAK_LEVELLED = ("tick",)  # gong and cry are levelled by loudness (make_sounds.CUE_LUFS)
 
 
 def load_generator() -> ModuleType:
@@ -201,7 +201,7 @@ def test_every_sound_is_shipped_and_the_sizes_are_sensible() -> None:
         size = files[name].stat().st_size
         assert size < 8_000_000, f"{name}.ogg is {size / 1e6:.1f} MB"
     total = sum(p.stat().st_size for p in SOUNDS.iterdir() if p.is_file())
-    assert total < 30_000_000, f"sounds/ holds {total / 1e6:.1f} MB"
+    assert total < 60_000_000, f"sounds/ holds {total / 1e6:.1f} MB"  # three versions a score
 
 
 @pytest.mark.parametrize(("name", "shortest", "longest"), [
@@ -221,14 +221,12 @@ def test_cues_peak_near_minus_one_dbfs(decoded: dict[str, np.ndarray], name: str
 
 
 @pytest.mark.parametrize("music", MUSIC_NAMES)
-def test_music_sits_at_least_8_db_under_every_cue(decoded: dict[str, np.ndarray],
-                                                   music: str) -> None:
+def test_music_is_neither_nearly_silent_nor_clipping(decoded: dict[str, np.ndarray],
+                                                     music: str) -> None:
+    """(How far the cues stand above the loops: tests/test_score_listen.py.)"""
     level = music_level_db(decoded[music])
     assert level > -45.0, f"{music} is nearly silent ({level:.1f} dBFS)"
     assert dbfs(float(np.abs(decoded[music]).max())) < -1.0, f"{music} comes close to clipping"
-    for cue in CUE_NAMES:
-        margin = cue_level_db(decoded[cue]) - level
-        assert margin >= 8.0, f"{music} is only {margin:.1f} dB under {cue}"
 
 
 # --- loops --------------------------------------------------------------------------------------
@@ -256,8 +254,10 @@ def test_loops_are_distinct_and_keep_their_score_tempo(decoded: dict[str, np.nda
     """Each era sounds different (brightness) and pulses at its own score's tempo."""
     centroids = {m: spectral_centroid(decoded[m]) for m in MUSIC_NAMES}
     ordered = sorted(centroids.values())
+    # (1.2 before the loops were high-passed at 100 Hz like the scores: most of what set Era
+    # III apart was its 50-100 Hz synth bass, which the box's speaker never played.)
     for lower, higher in pairwise(ordered):
-        assert higher / lower > 1.2, f"spectral centroids too close: {centroids}"
+        assert higher / lower > 1.15, f"spectral centroids too close: {centroids}"
     periods = {}
     for score in make_sounds.MUSIC.values():
         period = pulse_period(decoded[score.stem])
@@ -356,9 +356,12 @@ def test_gong_rings_with_inharmonic_partials_and_decays(decoded: dict[str, np.nd
 
 
 def test_tick_is_a_sharp_click(decoded: dict[str, np.ndarray]) -> None:
+    """Most of it in its first 40 ms (its metal modes ring 25-30 ms: it must carry over the
+    loudest minute in its own band, tests/test_score_listen.py), nothing after 80 ms."""
     energy = np.sum(decoded["tick"] ** 2, axis=1)
-    first_20ms = np.sum(energy[: int(0.02 * SR)])
-    assert first_20ms > 0.8 * np.sum(energy)
+    first_40ms = np.sum(energy[: int(0.04 * SR)])
+    assert first_40ms > 0.85 * np.sum(energy)
+    assert len(energy) <= int(0.085 * SR)
 
 
 # --- the generator ------------------------------------------------------------------------------
@@ -505,7 +508,11 @@ def test_repetition_check_finds_a_copied_passage_and_a_loop(mixer: None) -> None
 @pytest.mark.parametrize("name", SCORE_NAMES)
 def test_score_sections_change_audibly_at_3_and_6_minutes(scores: dict[str, ScoreFacts],
                                                           name: str) -> None:
-    """The two biggest changes of sound (10 s before vs 10 s after) are the section starts."""
+    """The section starts are big changes of sound (10 s before vs 10 s after, band levels):
+    at least 6 dB each, and of the size of the biggest changes inside a section (at least
+    0.6 of the biggest). (They had to be the biggest, by 10 %, while the rhythm parts ran as
+    loops; now a drum group or layer returning inside a section changes the band levels as
+    much. The calls also change key, tempo and instruments, which band levels do not see.)"""
     curve = score_analysis.novelty(scores[name].levels)
     at = {b: float(curve[b - 3 : b + 4].max()) for b in (180, 360)}
     elsewhere = np.ones(len(curve), dtype=bool)
@@ -513,7 +520,7 @@ def test_score_sections_change_audibly_at_3_and_6_minutes(scores: dict[str, Scor
         elsewhere[b - 10 : b + 11] = False
     rest = float(curve[elsewhere].max())
     for boundary, change in at.items():
-        assert change > 1.1 * rest, (
+        assert change >= 6.0 and change >= 0.6 * rest, (
             f"{name}: change at {boundary} s is {change:.1f} dB, elsewhere up to {rest:.1f} dB")
 
 
@@ -530,25 +537,8 @@ def test_score_rises_in_the_last_minute(scores: dict[str, ScoreFacts], name: str
     assert end < 0.9 * before, f"{name}: pulse {before:.2f} s before, {end:.2f} s at the end"
 
 
-@pytest.mark.parametrize("name", SCORE_NAMES)
-def test_every_cue_is_8_lu_above_the_score(decoded: dict[str, np.ndarray],
-                                           scores: dict[str, ScoreFacts], name: str) -> None:
-    """Cue loudness (max momentary) vs the score's loudest 3 s (short-term loudness), which
-    lie at the end of the rise, where the end gong and the last ticks sound."""
-    facts = scores[name]
-    music = facts.lufs_loudest_3s
-    assert music >= max(facts.lufs_last_minute, *facts.lufs_sections)
-    for cue in CUE_NAMES:
-        margin = score_analysis.momentary_max_lufs(decoded[cue]) - music
-        assert margin >= 8.0, f"{cue} is only {margin:.1f} LU above {name} ({music:.1f} LUFS)"
-
-
-@pytest.mark.parametrize("music", MUSIC_NAMES)
-def test_every_cue_is_8_lu_above_the_loops(decoded: dict[str, np.ndarray], music: str) -> None:
-    level = score_analysis.integrated_lufs(decoded[music])
-    for cue in CUE_NAMES:
-        margin = score_analysis.momentary_max_lufs(decoded[cue]) - level
-        assert margin >= 8.0, f"{cue} is only {margin:.1f} LU above {music} ({level:.1f} LUFS)"
+# How far the cues stand above the scores and loops (8-16 LU over the music under them, after
+# the box's duck): tests/test_score_listen.py.
 
 
 def test_cry_is_levelled_by_loudness_and_not_piercing(decoded: dict[str, np.ndarray]) -> None:
@@ -565,12 +555,14 @@ def test_cry_is_levelled_by_loudness_and_not_piercing(decoded: dict[str, np.ndar
     assert high < 1e-3, f"{high:.2%} of the cry's energy lies above 6 kHz"
 
 
-@pytest.mark.parametrize("era", [1, 2, 3])
-def test_shipped_score_midi_is_what_the_composer_writes(era: int) -> None:
-    """The committed score (its MIDI, rendered into the .ogg) matches the composition code:
-    composing is cheap and deterministic; rendering (FluidSynth, ~20 s) is `make sounds`."""
-    shipped = (SOUNDS / f"era{era}_score.mid").read_bytes()
-    assert make_sounds.soundtrack.score_midi(era) == shipped
+@pytest.mark.parametrize(("stem", "era_variant"), make_sounds.SCORES.items())
+def test_shipped_score_midi_is_what_the_composer_writes(stem: str,
+                                                        era_variant: tuple[int, int]) -> None:
+    """The committed score (its MIDI, rendered into the .ogg) matches the composition code
+    byte for byte, every version: composing is cheap and deterministic; rendering
+    (FluidSynth, ~20 s) is `make sounds`."""
+    shipped = (SOUNDS / f"{stem}.mid").read_bytes()
+    assert make_sounds.soundtrack.score_midi(*era_variant) == shipped
 
 
 def test_midi_writer_keeps_a_restruck_key_sounding() -> None:

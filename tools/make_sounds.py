@@ -18,14 +18,16 @@ The sounds (see `sounds/README.md` for how the box uses them):
     era1.ogg  Era I, ancient: D dorian lyre, drone, frame drum, bamboo flute, 70 bpm 4/4
     era2.ogg  Era II, medieval: G mixolydian shawm and recorder, bagpipe drone, tabor, 6/8
     era3.ogg  Era III, modern: A minor synth bass, arpeggio, pad, kick and hats, 126 bpm
-    era1_score.ogg .. era3_score.ogg (+ .mid)  the 540 s through-composed era scores:
-              composed in tools/soundtrack/scores.py, rendered by FluidSynth with the
-              MuseScore General SoundFont (installed with apt when root and missing), mastered
-              for a small mono speaker (tools/soundtrack/master.py); see sounds/README.md
+    era1_score.ogg .. era3_score.ogg, era<N>_score_v2/_v3.ogg (+ .mid)  the 540 s
+              through-composed era scores, three variants each (the box plays the next one
+              each new game): composed in tools/soundtrack/scores.py, rendered by FluidSynth
+              with the MuseScore General SoundFont (installed with apt when root and
+              missing), mastered for a small mono speaker (tools/soundtrack/master.py); see
+              sounds/README.md
 
-Levels: cues peak at -1 dBFS (measured after a decode, then corrected once); every music loop
-is mixed to MUSIC_RMS_DBFS, far enough below the cues that the table hears a cue over the music
-even before the box ducks it.
+Levels: the tick peaks at -1 dBFS (measured after a decode, then corrected once); gong and cry
+are levelled by loudness (CUE_LUFS) to stand 8-16 LU above the music under them; every music
+loop is mastered like the scores (LOOP_LUFS, -23 LUFS, a narrowed image).
 
 Seamless loops by construction: a loop is a ring buffer one whole number of bars long. A note
 that rings past the end is added into the start, reverb is a circular convolution, drones and
@@ -60,18 +62,24 @@ Audio = npt.NDArray[np.float64]
 
 SR = 44100
 CUE_PEAK_DBFS = -1.0
-# Whole-loop RMS (both channels) of every music loop. The cues' active parts sit around
-# -8 .. -17 dBFS RMS, so this keeps music >= 10 dB under them (the tests demand 8 dB).
-MUSIC_RMS_DBFS = -28.0
+# The loops are mastered like the scores (`master`): -23 LUFS integrated, the stereo image
+# narrowed so that nothing cancels on the box's one driver, nothing below 100 Hz.
+LOOP_LUFS = -23.0
+LOOP_WIDTH = 0.4
+LOOP_RIDE = 0.5  # how much of a loop's swings of loudness are ridden out (`ride`)
 # soundfile's compression level for Vorbis is 1 - quality: 0.5 gives quality 0.5 (~160 kbit/s
 # for stereo music), well above audible artefacts for this material, ~1.4 MB per minute.
 VORBIS_COMPRESSION = 0.5
-# The 9-minute scores: compression 0.7 is Vorbis quality 0.3 (~96 kbit/s stereo), ~6.5 MB each.
-SCORE_VORBIS_COMPRESSION = 0.7
-# Cues levelled by loudness instead of peak (max momentary loudness, BS.1770, in LUFS): the cry
-# was the loudest sound of the box by ~7 dB; now it sits a little under the gong (~-7.6 LUFS)
-# and 9 LU or more above the loudest 3 s of every score.
-CUE_LUFS = {"cry": -9.0}
+# The 9-minute scores: compression 0.8 is Vorbis quality 0.2 (~80 kbit/s for their narrowed
+# stereo), ~5 MB each: nine of them (three variants of each era) keep sounds/ under 60 MB.
+SCORE_VORBIS_COMPRESSION = 0.8
+# Cues levelled by loudness instead of peak (max momentary loudness, BS.1770, in LUFS). They
+# were the loudest sounds of the box (-7.6 and -9 LUFS), 25-35 LU above the ducked music: they
+# startled. Now gong and cry stand 8-16 LU above the music under them after the box's duck
+# (`duck_db`, 6 dB): the scores put the 3 s under each call at -24..-25 LUFS and their end at
+# about -19.5 (`soundtrack.SPOTS`, `FINAL_LUFS`), the loops sit at -23. The tick keeps its
+# -1 dBFS peak: short, bright and not ducked, it must carry over the loudest minute.
+CUE_LUFS = {"gong": -16.5, "cry": -17.0}
 OGG_SERIAL = 0x45524158  # "ERAX": pinned so the files do not change on every run
 SOUNDS_DIR = Path(__file__).resolve().parent.parent / "sounds"
 
@@ -175,7 +183,9 @@ def frozen(x: Audio) -> Audio:
 
 
 GONG_SECONDS = 13.0
+TICK_SECONDS = 0.08
 GONG_DRIVE = 1.6
+GONG_LOW_HZ = 168.0  # the lowest plate mode
 
 
 def synth_gong(seconds: float = GONG_SECONDS) -> Audio:
@@ -192,8 +202,10 @@ def synth_gong(seconds: float = GONG_SECONDS) -> Audio:
     t = times(n)
     glide = 1.0 + 0.012 * np.exp(-t / 0.7)  # the struck plate relaxes: pitch sinks ~1 %
     out = np.zeros(n)
-    # The low modes: a domed centre, crowded and far from the harmonic series.
-    fundamental = 96.0
+    # The low modes: a domed centre, crowded and far from the harmonic series. They start at
+    # 168 Hz (they started at 96 Hz, a quarter of the gong's energy that a small box speaker
+    # cannot play): the gong's "pitch" now sounds on the box, not only on a hi-fi.
+    fundamental = GONG_LOW_HZ
     for ratio in (1.0, 1.52, 2.03, 2.41, 2.97, 3.38, 3.93, 4.61, 5.29):
         amp = ratio**-0.35 * rng.uniform(0.6, 1.0)
         t60 = 15.0 / (1.0 + 0.12 * (ratio - 1.0))
@@ -215,11 +227,16 @@ def synth_gong(seconds: float = GONG_SECONDS) -> Audio:
     hit = int(0.12 * SR)
     th = times(hit)
     out[:hit] += 1.2 * band(rng.standard_normal(hit), 150.0, 5000.0) * np.exp(-th / 0.025)
-    out[:hit] += 0.5 * np.sin(phase_of(70.0, hit)) * np.exp(-th / 0.04)
+    out[:hit] += 0.5 * np.sin(phase_of(GONG_LOW_HZ * 0.95, hit)) * np.exp(-th / 0.04)
     # A big plate is not linear: loud, its modes mix and the peaks round off (tanh), which
     # also lets the ring sit louder under the same -1 dBFS peak.
     out = np.tanh(GONG_DRIVE * out / np.max(np.abs(out)))
     out *= envelope(n, 0.001, 1.5)
+    # What the saturation folded below the low modes, taken out (a box speaker cannot play
+    # it either): >= 85 % of the gong's energy lies above 150 Hz.
+    from scipy.signal import butter, sosfilt
+
+    out = sosfilt(butter(2, 130.0, "highpass", fs=SR, output="sos"), out)
     return peak_normalise(out, CUE_PEAK_DBFS)
 
 
@@ -337,18 +354,20 @@ def synth_cry() -> Audio:
 
 
 def synth_tick() -> Audio:
-    """A clock tick (mono), 60 ms: a noise click and a few tiny, fast-dying metal modes."""
+    """A clock tick (mono), 80 ms: a noise click and a few tiny, fast-dying metal modes."""
     rng = rng_for("tick")
-    n = int(0.06 * SR)
+    n = int(TICK_SECONDS * SR)
     t = times(n)
     out = np.zeros(n)
-    for freq, tau, amp in ((1180.0, 0.016, 0.6), (2350.0, 0.012, 1.0), (3810.0, 0.008, 0.7),
-                           (5230.0, 0.005, 0.5)):
+    # The metal modes ring a little longer than a mantel clock's (25-30 ms at 2-4 kHz, where
+    # the music is thinnest): the final ticks sound over the loudest seconds of every score,
+    # and must stand 6 dB above them in their own band without being louder at the peak.
+    for freq, tau, amp in ((1180.0, 0.016, 0.4), (2350.0, 0.03, 1.0), (3810.0, 0.025, 0.9),
+                           (5230.0, 0.012, 0.5)):
         out += amp * np.exp(-t / tau) * np.sin(phase_of(freq, n))
     out += 0.8 * band(rng.standard_normal(n), 2000.0, 9000.0) * np.exp(-t / 0.0015)
-    # Rounded like a hard little hammer on metal (tanh): it carries over loud music (the
-    # final ticks sound under the loudest seconds of every score) at the same peak.
-    out = np.tanh(3.0 * out / np.max(np.abs(out)))
+    # Rounded like a hard little hammer on metal (tanh): more of it at the same peak.
+    out = np.tanh(4.0 * out / np.max(np.abs(out)))
     out *= envelope(n, 0.0003, 0.01)
     return peak_normalise(out, CUE_PEAK_DBFS)
 
@@ -618,15 +637,52 @@ def circular_reverb(loop: Loop, t60: float, wet: float) -> None:
         loop.audio[:, ch] = loop.audio[:, ch] * (1.0 - wet) + tail * wet * 1.6
 
 
+def ride(audio: Audio, share: float = LOOP_RIDE, window_s: float = 3.0) -> Audio:
+    """Halve (`share`) how far each moment's short-term loudness strays from the loop's
+    middle level, round the ring (a 3 s K-weighted window, the gain smoothed over 1 s, both
+    wrapping), so a cue lands the same few LU above the loop wherever it falls."""
+    from soundtrack.listen import _k_weight
+
+    n = len(audio)
+    weighted = _k_weight(np.concatenate([audio, audio, audio]))[n : 2 * n]
+    power = np.sum(weighted**2, axis=1)
+
+    def circular_mean(x: Audio, seconds: float) -> Audio:
+        width = max(1, min(round(seconds * SR), n))
+        ring = np.concatenate([x[-width:], x, x[:width]])
+        cum = np.concatenate([[0.0], np.cumsum(ring)])
+        centred = (cum[width // 2 + width : width // 2 + width + n]
+                   - cum[width // 2 : width // 2 + n]) / width
+        return np.asarray(centred)
+
+    level = 10.0 * np.log10(circular_mean(power, window_s) + 1e-12)
+    gain_db = np.clip(-share * (level - np.median(level)), -6.0, 6.0)
+    gain_db = circular_mean(gain_db, 1.0)
+    return audio * (10.0 ** (gain_db / 20.0))[:, None]
+
+
 def master(loop: Loop) -> Audio:
-    """Bring the loop to MUSIC_RMS_DBFS; round off rare peaks above -3 dBFS (memoryless, so
-    the seam stays seamless)."""
-    audio = loop.audio * (db(MUSIC_RMS_DBFS) / np.sqrt(np.mean(loop.audio**2)))
-    knee = db(-3.0)
-    over = np.abs(audio) > knee
-    room = db(-1.0) - knee
-    audio[over] = np.sign(audio[over]) * (knee + room * np.tanh((np.abs(audio[over]) - knee)
-                                                                / room))
+    """Master a loop like the scores, without breaking its seam (every step is circular or
+    memoryless): the stereo image narrowed to LOOP_WIDTH (the sum untouched), a 4th-order
+    high-pass at 100 Hz applied round the ring (a zero-phase Butterworth magnitude on the
+    loop's own spectrum), the whole to LOOP_LUFS, rare peaks above -3 dBFS rounded off."""
+    from soundtrack.master import HIGH_PASS_HZ
+    from soundtrack.measure import lufs
+
+    mid = loop.audio.mean(axis=1)
+    side = (loop.audio[:, 0] - loop.audio[:, 1]) * 0.5 * LOOP_WIDTH
+    audio = np.stack([mid + side, mid - side], axis=1)
+    freqs = np.fft.rfftfreq(len(audio), 1.0 / SR)
+    response = 1.0 / np.sqrt(1.0 + (HIGH_PASS_HZ / np.maximum(freqs, 1e-3)) ** 8)
+    audio = np.fft.irfft(np.fft.rfft(audio, axis=0) * response[:, None], len(audio), axis=0)
+    audio = ride(audio)
+    for _ in range(2):  # the soft knee takes a little off the loudest moments
+        audio = audio * db(LOOP_LUFS - lufs(np.concatenate([audio, audio])))
+        knee = db(-3.0)
+        over = np.abs(audio) > knee
+        room = db(-1.0) - knee
+        audio[over] = np.sign(audio[over]) * (knee + room * np.tanh((np.abs(audio[over]) - knee)
+                                                                    / room))
     return audio
 
 
@@ -925,8 +981,10 @@ MUSIC: dict[int, EraScore] = {
     2: EraScore("era2", compose_era2, ERA2_METRE, ERA2_BARS),
     3: EraScore("era3", compose_era3, ERA3_METRE, ERA3_BARS),
 }
-SCORES: dict[int, str] = {era: f"era{era}_score" for era in (1, 2, 3)}
-NAMES = tuple(CUES) + tuple(score.stem for score in MUSIC.values()) + tuple(SCORES.values())
+# The era scores, three variants each: file stem -> (era, variant).
+SCORES: dict[str, tuple[int, int]] = {soundtrack.score_stem(era, v): (era, v)
+                                      for era in (1, 2, 3) for v in soundtrack.VARIANTS}
+NAMES = tuple(CUES) + tuple(score.stem for score in MUSIC.values()) + tuple(SCORES)
 
 
 def render_music(era: int, bars: int | None = None) -> Audio:
@@ -957,9 +1015,8 @@ def render(name: str) -> Audio:
         if name in CUE_LUFS:
             audio = audio * db(CUE_LUFS[name] - momentary_max_lufs(audio))
         return audio
-    for era, stem in SCORES.items():
-        if stem == name:
-            return soundtrack.render_score(era)
+    if name in SCORES:
+        return soundtrack.render_score(*SCORES[name])
     for era, score in MUSIC.items():
         if score.stem == name:
             return render_music(era)
@@ -1017,20 +1074,106 @@ def report(folder: Path) -> str:
         peak = measure.true_peak_dbtp(audio)
         lines.append(f"{name:10s} {cue_lufs[name]:7.1f} LUFS   {peak:6.1f} dBTP{extra}")
     lines.append("score       LUFS   dBTP  sections I/II/III    6-8 min  last min  II end  III "
-                 "start  loudest 3s  cue margin  mono loss (worst 10 s)  corr (worst)  "
+                 "start  loudest 3s  mono loss (worst 10 s)  corr (worst)  "
                  "quietest 1 s  repeat")
-    for stem in SCORES.values():
+    for stem in SCORES:
         audio, _ = soundfile.read(folder / f"{stem}.ogg", dtype="float32", always_2d=True)
         f = measure.score_figures(audio)
         del audio
-        margin = min(cue_lufs.values()) - f.loudest_3s
         lines.append(
             f"{stem:10s} {f.lufs:6.1f} {f.true_peak:6.1f}  "
             f"{' / '.join(f'{x:.1f}' for x in f.sections):18s} {f.before_rise:7.1f} "
             f"{f.last_minute:9.1f} {f.section2_end:7.1f} {f.section3_start:9.1f} "
-            f"{f.loudest_3s:11.1f} {margin:11.1f} {f.whole_mono_loss:6.2f} "
+            f"{f.loudest_3s:11.1f} {f.whole_mono_loss:6.2f} "
             f"({f.worst_mono_loss:.2f}) {f.worst_correlation:14.2f} "
             f"{f.quietest[0]:9.1f} dBFS {f.repeat[0]:7.2f}")
+    return "\n".join(lines)
+
+
+LICENCE_FILE = "SOUNDFONT-LICENSE.txt"
+LICENCE_SOURCE = Path("/usr/share/doc/musescore-general-soundfont-lossless/copyright")
+LICENCE_HEADER = """\
+The era scores in this folder (era<N>_score*.ogg) were rendered by FluidSynth from the
+project's own compositions (the era<N>_score*.mid files beside them) with the
+MuseScore_General_HQ SoundFont 0.2.1 (Debian package musescore-general-soundfont-lossless
+0.2.1-1). The SoundFont itself is not shipped. Its licence, as the Debian package states it
+(/usr/share/doc/musescore-general-soundfont-lossless/copyright), follows verbatim.
+
+--------------------------------------------------------------------------------------------
+
+"""
+
+
+def write_licence(folder: Path) -> None:
+    """The SoundFont's licence text beside the scores rendered with it (from the package)."""
+    (folder / LICENCE_FILE).write_text(LICENCE_HEADER + LICENCE_SOURCE.read_text())
+
+
+def listening_report(folder: Path, duck_db: float = 6.0) -> str:
+    """The listener's figures of the sounds in `folder` (sounds/README.md, "Listening"), at
+    full resolution: as the box's one driver plays them (mono sum, 150 Hz high-pass)."""
+    import itertools
+
+    import soundfile
+
+    from soundtrack import listen, measure
+
+    def read(name: str) -> Audio:
+        audio, _ = soundfile.read(folder / f"{name}.ogg", dtype="float32", always_2d=True)
+        return np.asarray(audio, dtype=np.float64)
+
+    def cue(name: str) -> float:
+        mono = read(name).mean(axis=1)
+        x = np.stack([mono, mono], axis=1)
+        return max(listen.short_term(x, t / 10, 0.4) for t in range(max(1, len(x) * 10 // SR - 3)))
+
+    gong, cry = cue("gong"), cue("cry")
+    tick = read("tick").mean(axis=1)
+    padded = np.zeros(round(0.4 * SR))
+    padded[: len(tick)] = tick[: len(padded)]
+    tick_db = float(listen.band_energy_db(listen.speaker(padded), *listen.TICK_BAND).max())
+    lines = [f"cues (max momentary): gong {gong:.1f}, cry {cry:.1f} LUFS; music ducked "
+             f"{duck_db:g} dB under them",
+             "score          repeat: onsets16 onsets8 chroma   last minute (8 s blocks, LUFS)"
+             "           cue margins 0:00 3:00 6:00 9:00   tick margin"]
+    heard = {}
+    for stem in SCORES:
+        h = heard[stem] = listen.hear(read(stem))
+        r = [listen.closest_repeat(env, fps)[0] for env, fps in
+             ((h.onsets16, h.fps), (h.onsets8, h.fps), (h.chroma, h.chroma_fps))]
+        margins = [level - (music - duck_db) for level, music in
+                   zip((gong, cry, cry, gong), h.at_calls, strict=True)]
+        lines.append(f"{stem:14s} {r[0]:15.2f} {r[1]:7.2f} {r[2]:6.2f}   "
+                     f"{' '.join(f'{b:.1f}' for b in h.rise):44s} "
+                     f"{' '.join(f'{m:4.1f}' for m in margins):22s} "
+                     f"{tick_db - float(h.tick_band.max()):8.1f}")
+    lines.append("same minute of two versions: onsets16 onsets8 chroma (worst minute)")
+    for a, b in itertools.combinations(SCORES, 2):
+        if SCORES[a][0] == SCORES[b][0]:
+            ha, hb = heard[a], heard[b]
+            r = [listen.same_minute(x, y, fps) for x, y, fps in
+                 ((ha.onsets16, hb.onsets16, ha.fps), (ha.onsets8, hb.onsets8, ha.fps),
+                  (ha.chroma, hb.chroma, ha.chroma_fps))]
+            lines.append(f"{a} / {b}: " + " ".join(f"{x:.2f} ({m / 60:.0f}:00)" for x, m in r))
+    profiles = {stem: listen.pitch_profile((folder / f"{stem}.mid").read_bytes())
+                for stem in SCORES}
+    worst = max(float(np.corrcoef(profiles[a], profiles[b])[0, 1])
+                for a, b in itertools.combinations(SCORES, 2) if SCORES[a][0] != SCORES[b][0])
+    lines.append(f"pitch-class profiles of two eras correlate at most {worst:.2f}")
+    gong_audio = read("gong").mean(axis=1)
+    power = np.abs(np.fft.rfft(gong_audio)) ** 2
+    freqs = np.fft.rfftfreq(len(gong_audio), 1.0 / SR)
+    lines.append(f"gong: {power[freqs > 150].sum() / power.sum():.1%} of its energy above 150 Hz")
+    for era, score in MUSIC.items():
+        loop = read(score.stem)
+        windows = measure.mono_windows(loop)
+        levels = [listen.short_term(loop, t) for t in np.arange(0.0, len(loop) / SR - 3.0, 1.0)]
+        quiet, loud = np.percentile(levels, (10, 90))
+        lines.append(f"loop era{era}: {measure.lufs(loop):.1f} LUFS, L/R correlation "
+                     f">= {min(w[1] for w in windows):.2f}, mono loss <= "
+                     f"{max(w[2] for w in windows):.2f} LU; cue margins "
+                     f"{min(gong, cry) - (loud - duck_db):.1f}..."
+                     f"{max(gong, cry) - (quiet - duck_db):.1f} LU (10-90 % of its 3 s levels)")
     return "\n".join(lines)
 
 
@@ -1043,12 +1186,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true",
                         help="only measure the sounds in --out (loudness, true peak, mono "
                              "loss, repeats, the gong's ring) and print the figures")
+    parser.add_argument("--listen", action="store_true",
+                        help="only measure the sounds in --out as a listener at the table "
+                             "hears them (repeats within and between versions, the last "
+                             "minute, cue margins, keys, loops) and print the figures")
     args = parser.parse_args(argv)
     if args.report:
         print(report(args.out))
         return 0
+    if args.listen:
+        print(listening_report(args.out))
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
-    if any(name in SCORES.values() for name in args.only):
+    if any(name in SCORES for name in args.only):
         try:
             print(tool_versions(), flush=True)
         except RuntimeError as exc:
@@ -1060,14 +1210,14 @@ def main(argv: list[str] | None = None) -> int:
         if name in CUES and name not in CUE_LUFS:
             data = encode_cue(audio)
         else:
-            data = encode_ogg(audio, SCORE_VORBIS_COMPRESSION if name in SCORES.values()
+            data = encode_ogg(audio, SCORE_VORBIS_COMPRESSION if name in SCORES
                               else VORBIS_COMPRESSION)
         del audio
         path = args.out / f"{name}.ogg"
         path.write_bytes(data)
-        for era, stem in SCORES.items():
-            if stem == name:  # the score as MIDI beside it: what was rendered, to read or reuse
-                (args.out / f"{name}.mid").write_bytes(soundtrack.score_midi(era))
+        if name in SCORES:  # the score as MIDI beside it: what was rendered, to read or reuse
+            (args.out / f"{name}.mid").write_bytes(soundtrack.score_midi(*SCORES[name]))
+            write_licence(args.out)
         print(f"{level_report(name, decode_ogg(data))}  {len(data) / 1e6:5.2f} MB  "
               f"{time.monotonic() - started:5.1f} s  {path}", flush=True)
     return 0

@@ -139,11 +139,11 @@ def tone(audio: Audio) -> Audio:
     return shelves(high_pass(narrow(audio)))
 
 
-def finish(audio: Audio, target_lufs: float) -> Audio:
-    """Compression, loudness to `target_lufs`, true-peak limiting."""
+def finish(audio: Audio, target_lufs: float, compressed: bool = False) -> Audio:
+    """Compression (unless done already), loudness to `target_lufs`, true-peak limiting."""
     from .measure import lufs
 
-    x = compress(audio)
+    x = audio if compressed else compress(audio)
     for _ in range(2):  # the limiter takes a little loudness off the loudest moments
         x = x * 10.0 ** ((target_lufs - lufs(x)) / 20.0)
         x = limit(x)

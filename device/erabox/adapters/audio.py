@@ -44,8 +44,9 @@ from ..core.audio_plan import (
     SetMusicGain,
     StartMusic,
     StopMusic,
+    score_file,
 )
-from ..core.config import AudioConfig
+from ..core.config import SCORE_VARIANTS, AudioConfig
 from ..workers import Again, NewestWorker
 from .mixer import (
     CUE_CHANNELS,
@@ -103,8 +104,11 @@ class Audio:
         self._retry_s = retry_s
         self._mixer: Mixer = mixer if mixer is not None else PygameMixer(opener, clock)
         scores = [era for era in range(1, rules.ERAS + 1)
-                  if (self.sounds_dir / f"era{era}_score.ogg").is_file()]
-        self._plan = AudioPlan(config, str(self.sounds_dir), scores=scores, era_shape=era_shape)
+                  if (self.sounds_dir / score_file(era, 1)).is_file()]
+        variants = [(era, v) for era in scores for v in range(2, SCORE_VARIANTS + 1)
+                    if (self.sounds_dir / score_file(era, v)).is_file()]
+        self._plan = AudioPlan(config, str(self.sounds_dir), scores=scores, variants=variants,
+                               era_shape=era_shape)
         self._plan_lock = threading.Lock()  # held only around pure planner calls
         self._device = threading.RLock()  # held while the device opens or closes
         self._state = threading.Lock()  # the worker's queue, `_open`, `_closed`, `_retry_at`

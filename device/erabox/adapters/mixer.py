@@ -18,6 +18,7 @@ from ..core.config import AudioConfig
 from ..core.model import Sound
 from ..syslibs import install_hint
 from . import alsa_quiet, channel_ends
+from .files import FileRefused, check_regular
 
 Opener = Callable[[AudioConfig], None]
 Clock = Callable[[], float]
@@ -206,6 +207,7 @@ class PygameMixer:
     def load_cue(self, sound: Sound, path: str) -> float:
         pygame = load_pygame()
         try:
+            _regular(path)
             cue = pygame.mixer.Sound(path)
         except (pygame.error, OSError) as exc:
             raise FileProblem(reason(exc)) from None
@@ -244,6 +246,7 @@ class PygameMixer:
         pygame.mixer.music.unload()  # the previous era's music goes before the next is opened
         self._loaded = None
         try:
+            _regular(path)
             pygame.mixer.music.load(path, music_type(path))
         except (pygame.error, OSError) as exc:
             raise FileProblem(reason(exc)) from None
@@ -315,6 +318,14 @@ class PygameMixer:
 
     def set_music_gain(self, gain: float) -> None:
         load_pygame().mixer.music.set_volume(gain)
+
+
+def _regular(path: str) -> None:
+    """Only a regular file is handed to the decoder: a FIFO would block it for ever."""
+    try:
+        check_regular(path)
+    except FileRefused as exc:
+        raise FileProblem(str(exc)) from None
 
 
 def reason(exc: object) -> str:

@@ -207,6 +207,11 @@ def output_lead_s(config: AudioConfig) -> float:
     return config.buffer / config.rate / 2
 
 
+def score_file(era: int, variant: int) -> str:
+    """The file name of one version of an era's built-in score (the first: `era<N>_score`)."""
+    return f"era{era}_score.ogg" if variant == 1 else f"era{era}_score_v{variant}.ogg"
+
+
 def gain_from_db(db: float) -> float:
     """Linear amplitude factor for a level in decibels (0 dB = 1.0)."""
     return float(10.0 ** (db / 20.0))
@@ -218,15 +223,20 @@ class AudioPlan:
 
     def __init__(self, config: AudioConfig, sounds_dir: str, *,
                  scores: Collection[int] = (),
+                 variants: Collection[tuple[int, int]] = (),
                  era_shape: tuple[float, Sequence[float]] = (rules.ERA_LENGTH_S,
                                                          rules.SCHOLAR_CUES_S)) -> None:
         """`scores`: the eras whose through-composed score (`era<N>_score.ogg` in
         `sounds_dir`) is there to play in real time (with `music_style` "score"); the others
-        loop `era<N>.ogg`. `era_shape`: a real-time era's length and scholar calls (s), which
-        place the 540 s score on the era's running time."""
+        loop `era<N>.ogg`. `variants`: (era, variant) of the scores' other versions there
+        (`era<N>_score_v<K>.ogg`, `score_file`); PrepareMusic says which one plays.
+        `era_shape`: a real-time era's length and scholar calls (s), which place the 540 s
+        score on the era's running time."""
         self.config = config
         self.sounds_dir = PurePath(sounds_dir)
         self.scores = frozenset(scores) if config.music_style == "score" else frozenset()
+        self.variants = frozenset(variants)
+        self._variant = 1  # the version of the scores the game plays (PrepareMusic says)
         self.score_pieces: Pieces = score_segments(*era_shape)
         self._seek_at: float | None = None  # clock time of a timed score's next piece
         self.master = _clamp(config.volume)
@@ -254,7 +264,7 @@ class AudioPlan:
             given = Choice(str(PurePath(path)), "loop" if loop else "timed")
             return None if given.path in self._bad else given
         built_in = str(self.sounds_dir / f"era{era}.ogg")
-        score = str(self.sounds_dir / f"era{era}_score.ogg")
+        score = str(self.sounds_dir / score_file(era, 1))
         candidates: list[Choice] = []
         if 1 <= era <= len(self.config.eras):
             own = self.config.eras[era - 1]
@@ -265,6 +275,9 @@ class AudioPlan:
             elif own.music:
                 candidates.append(Choice(str(PurePath(own.music)), "loop"))
         if mode is Mode.REALTIME and era in self.scores:
+            if (era, self._variant) in self.variants:  # else the first version stands in
+                candidates.append(Choice(str(self.sounds_dir / score_file(era, self._variant)),
+                                         "timed", pieces=self.score_pieces))
             candidates.append(Choice(score, "timed", pieces=self.score_pieces))
         candidates.append(Choice(built_in, "loop"))
         return next((c for c in candidates if c.path not in self._bad), None)
@@ -304,6 +317,7 @@ class AudioPlan:
             return self._music(effect, now)
         if isinstance(effect, PrepareMusic):
             self._modes[effect.era] = effect.mode
+            self._variant = effect.variant
             self._wanted = _Source(effect.era, effect.mode)
             return self._prepare(self._wanted)
         if isinstance(effect, SetVolume):
