@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
+from erabox.adapters.files import FileRefused, read_regular
 from erabox.core.config import Config, ConfigError, parse_config
+from erabox.profile_file import game_folders, own_game_profile
 
 SYSTEM_CONFIG = Path("/etc/erabox/erabox.toml")
+MAX_CONFIG_BYTES = 1024 * 1024  # a config is a few kB; refuse to read a disk
 
 
 def config_candidates(environ: Mapping[str, str] | None = None) -> list[Path]:
@@ -23,11 +27,17 @@ def config_candidates(environ: Mapping[str, str] | None = None) -> list[Path]:
     return found
 
 
-def load_config(path: str | None, environ: Mapping[str, str] | None = None) -> Config:
-    """The config from `path`, else the first existing candidate, else the defaults.
+def load_config(path: str | None, environ: Mapping[str, str] | None = None,
+                game: str | None = None) -> Config:
+    """The config from `path`, else the first existing candidate, else the defaults, with the
+    box's own game's numbers from its profile (`own_game_profile`: `game`, else the config's
+    `game` when it names a profile in eras, else `time-of-empires.toml`, a copy beside the
+    config first); the config's `[realtime]` and `[intro]` keys win over them. `game` (the
+    command line's `--game`) replaces the config's; one naming a profile in eras is the
+    box's own game: the config's `game` is then "".
 
     An explicit path (or $ERABOX_CONFIG) that does not exist is an error; so is any file that
-    exists but does not parse. Raises `ConfigError` with the file named.
+    exists but does not parse. Raises `ConfigError` (or `ProfileError`) with the file named.
     """
     env = os.environ if environ is None else environ
     if path is None:
@@ -37,13 +47,40 @@ def load_config(path: str | None, environ: Mapping[str, str] | None = None) -> C
         else:
             existing = [c for c in candidates if c.is_file()]
             if not existing:
-                return Config()
+                return _with_own_game(Config(), "", None, None, env, game)
             path = str(existing[0])
     file = Path(path).expanduser()
     try:
-        text = file.read_text(encoding="utf-8")
+        data = read_regular(file, MAX_CONFIG_BYTES)  # a FIFO, a device, a loop: refused
     except FileNotFoundError:
         raise ConfigError(f"{file}: no such config file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except FileRefused as exc:
+        raise ConfigError(f"{file}: cannot use it as the config ({exc})") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{file}: more than {MAX_CONFIG_BYTES} bytes, not a config")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"{file}: cannot read it ({exc})") from None
-    return parse_config(text, source=str(file), base_dir=str(file.resolve().parent))
+    base_dir = str(file.resolve().parent)
+    config = parse_config(text, source=str(file), base_dir=base_dir)
+    return _with_own_game(config, text, str(file), base_dir, env, game)
+
+
+def _with_own_game(config: Config, text: str, source: str | None, base_dir: str | None,
+                   env: Mapping[str, str], game: str | None) -> Config:
+    folders = game_folders(source, env)
+    named = config.game if game is None else game
+    own = own_game_profile(named, folders) if named else None
+    if own is not None:  # the game named is the box's own, in eras
+        config = replace(config, game="")
+    else:  # none named, or a round-based one: the own game (the menu's) keeps its numbers
+        config = replace(config, game=named)
+        own = own_game_profile("", folders)
+        assert own is not None
+    if source is None:
+        return replace(config, realtime=own.realtime, intro=own.intro, prep=own.prep,
+                       checklist=own.checklist)
+    played = parse_config(text, source=source, base_dir=base_dir,
+                          numbers=(own.realtime, own.intro))
+    return replace(played, game=config.game, prep=own.prep, checklist=own.checklist)

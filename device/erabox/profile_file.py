@@ -19,12 +19,20 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from erabox.adapters.files import FileRefused, check_regular, read_regular
 from erabox.core.config import Config
+from erabox.core.era_profile import (
+    EraProfile,
+    check_parses,
+    is_era_profile,
+    parse_era_profile,
+)
 from erabox.core.profile import Profile, ProfileError, parse_profile
 
 log = logging.getLogger("erabox")
 
 SYSTEM_GAMES = Path("/etc/erabox/games")
+OWN_GAME = "time-of-empires"  # the box's own game: its numbers are this profile's
 MAX_PROFILE_BYTES = 1024 * 1024  # a profile is a few kB; refuse to read a disk
 
 
@@ -86,21 +94,41 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
     choosing it says why in the log)."""
     found = available_games(folders, shipped)
     names = []
+    offered = []
     for name, game in found.items():
         try:
-            profile = read_profile(game.where)
+            profile = read_game(game.where)
         except ProfileError:
+            offered.append(name)
             continue
+        if isinstance(profile, EraProfile):
+            continue  # the box's own game: the menu's first choice already
+        offered.append(name)
         names.append((name, profile.name.en, profile.name.ja))
-    return replace(config, games=tuple(found), game_names=tuple(names))
+    return replace(config, games=tuple(offered), game_names=tuple(names))
 
 
 def read_profile(where: Traversable, source: str | None = None) -> Profile:
-    """Read and parse one profile file, or raise `ProfileError` naming it."""
+    """Read and parse one round-based profile file, or raise `ProfileError` naming it (a
+    profile in eras, such as Time of Empires', is the box's own game: not one of these)."""
+    game = read_game(where, source)
+    if isinstance(game, EraProfile):
+        raise ProfileError(f"{game.source}: {game.name.en} is played as the box's own game "
+                           "(its numbers come from this profile), not as a round-based one")
+    return game
+
+
+def read_game(where: Traversable, source: str | None = None) -> Profile | EraProfile:
+    """Read and parse one profile file of either kind, or raise `ProfileError` naming it."""
     name = source or str(where)
     try:
-        with where.open("rb") as handle:
-            data = handle.read(MAX_PROFILE_BYTES + 1)
+        if isinstance(where, Path):  # a file of the user's: a FIFO, a device are refused
+            data = read_regular(where, MAX_PROFILE_BYTES)
+        else:  # shipped with erabox
+            with where.open("rb") as handle:
+                data = handle.read(MAX_PROFILE_BYTES + 1)
+    except FileRefused as exc:
+        raise ProfileError(f"{name}: cannot read the profile ({exc})") from None
     except OSError as exc:
         raise ProfileError(f"{name}: cannot read the profile ({exc.strerror or exc})") from None
     if len(data) > MAX_PROFILE_BYTES:
@@ -113,6 +141,12 @@ def read_profile(where: Traversable, source: str | None = None) -> Profile:
                            ) from None
     # The id defaults to the file's name, made fit for one ("My game.toml" -> "my-game")
     stem = re.sub(r"[^a-z0-9_-]+", "-", Path(where.name).stem.lower()).strip("-_")[:32]
+    try:
+        era_kind = is_era_profile(check_parses(text, name))
+    except ProfileError:
+        era_kind = False  # parse_profile says where the TOML goes wrong
+    if era_kind:
+        return parse_era_profile(text, name, default_id=stem or "game")
     return parse_profile(text, name, default_id=stem or "game",
                          base_dir=str(Path(str(where)).parent))
 
@@ -126,22 +160,59 @@ def missing_music(profile: Profile) -> list[str]:
         music = phase.music
         if music is None or music.path in missing:
             continue
-        if not (os.path.isfile(music.path) and os.access(music.path, os.R_OK)):
-            why = "does not exist" if not os.path.exists(music.path) else "cannot be read"
+        if not _readable(music.path):
+            why = "does not exist" if not os.path.lexists(music.path) else "cannot be read"
             log.warning("%s: the sound file %s %s; the phase plays without music", music.key,
                         music.path, why)
             missing.append(music.path)
     return missing
 
 
+def _readable(path: str) -> bool:
+    """A regular file (through links) the box may read: a FIFO would hang the mixer."""
+    try:
+        check_regular(path)
+    except (OSError, FileRefused):
+        return False
+    return os.access(path, os.R_OK)
+
+
 def load_game(game: str, folders: Iterable[Path], shipped: Traversable | None = None
               ) -> Profile:
+    """The round-based profile `game` names (`find_game`). Raises `ProfileError` naming
+    what is wrong."""
+    found = find_game(game, folders, shipped)
+    if isinstance(found, EraProfile):
+        raise ProfileError(f"{found.source}: {found.name.en} is played as the box's own game "
+                           "(its numbers come from this profile), not as a round-based one")
+    return found
+
+
+def find_game(game: str, folders: Iterable[Path], shipped: Traversable | None = None
+              ) -> Profile | EraProfile:
     """The profile `game` names: a file (a path, or a name ending in .toml), else a name
     from `available_games`. Raises `ProfileError` naming what is wrong."""
     if "/" in game or game.endswith(".toml"):
-        return read_profile(Path(game).expanduser())
+        return read_game(Path(game).expanduser())
     games = available_games(folders, shipped)
     if game not in games:
         known = ", ".join(games) or "none"
         raise ProfileError(f"no game named {game!r} (available: {known}; or give a .toml file)")
-    return read_profile(games[game].where)
+    return read_game(games[game].where)
+
+
+def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | None = None
+                     ) -> EraProfile | None:
+    """The profile whose numbers the box's own game plays: `game` when it names a profile in
+    eras, else the one named `time-of-empires` found first (a copy beside the config wins
+    over the shipped one). None when `game` names a round-based profile. A profile that
+    cannot be used raises `ProfileError`."""
+    folders = list(folders)
+    if game:
+        found = find_game(game, folders, shipped)
+        return found if isinstance(found, EraProfile) else None
+    own = find_game(OWN_GAME, folders, shipped)
+    if not isinstance(own, EraProfile):
+        raise ProfileError(f"{own.source}: the box's own game needs a profile in eras "
+                           "([[era]] tables, as the shipped time-of-empires.toml)")
+    return own
