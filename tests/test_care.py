@@ -24,12 +24,12 @@ def test_idle_setup_dims_then_blanks_at_the_deadlines_it_names() -> None:
     c = care.on_screen(care.begin(0.0), SETUP, 0.0)
     assert care.level(c, SETUP, DIM_AFTER_S - 0.001) is Level.BRIGHT
     assert care.next_deadline(c, SETUP, 0.0) == min(DIM_AFTER_S, SHIFT_EVERY_S)
-    assert care.level(c, SETUP, DIM_AFTER_S) is Level.DIM
+    assert care.level(c, SETUP, DIM_AFTER_S) is Level.FAINT
     assert care.next_deadline(c, SETUP, DIM_AFTER_S + 0.5) <= BLANK_AFTER_S
-    assert care.level(c, SETUP, BLANK_AFTER_S - 0.001) is Level.DIM
+    assert care.level(c, SETUP, BLANK_AFTER_S - 0.001) is Level.FAINT
     assert care.level(c, SETUP, BLANK_AFTER_S) is Level.BLANK
     assert care.look(c, SETUP, BLANK_AFTER_S).contrast(255) == 0
-    assert care.look(c, SETUP, DIM_AFTER_S).contrast(255) == care.DIM_CONTRAST
+    assert care.look(c, SETUP, DIM_AFTER_S).contrast(255) == care.FAINT_CONTRAST
     assert care.look(c, SETUP, 1.0).contrast(190) == 190
 
 
@@ -40,6 +40,32 @@ def test_a_press_on_a_dark_screen_only_wakes_it() -> None:
     assert care.level(c, SETUP, BLANK_AFTER_S + 5) is Level.BRIGHT
     c, acts = care.on_press(c, SETUP, BLANK_AFTER_S + 6)  # the next press acts
     assert acts
+
+
+def test_a_game_in_progress_dims_to_a_readable_level_and_never_goes_dark() -> None:
+    """Every screen of a game, idle from 0 to ten times the blanking time: at worst dimmed
+    to `READABLE_CONTRAST`, never dark, and a press on it always acts."""
+    in_game = [SCORING, Screen(Phase.SETUP, 2, Mode.REALTIME),
+               Screen(Phase.PREPARE, 3, Mode.INTRO, guide_step="x"),
+               Screen(Phase.INTRO_ROUND, 1, Mode.INTRO, round=7, start_player="red"),
+               Screen(Phase.SCHOLARS, 2, Mode.INTRO, round=5),
+               Screen(Phase.SCORING, 3, Mode.INTRO, entry="standings")]
+    for screen in in_game:
+        assert care.in_a_game(screen)
+        c = care.on_screen(care.begin(0.0), screen, 0.0)
+        for t in range(0, int(10 * BLANK_AFTER_S), 30):
+            shown = care.look(c, screen, float(t))
+            assert shown.level is not Level.BLANK
+            for bright in (16, 64, 128, 255):
+                assert shown.contrast(bright) >= min(bright, care.READABLE_CONTRAST)
+            _, acts = care.on_press(c, screen, float(t))
+            assert acts
+        assert care.next_deadline(c, screen, DIM_AFTER_S + 1) == SHIFT_EVERY_S * 2
+    for screen in (SETUP, Screen(Phase.SETTINGS, 1, Mode.REALTIME, menu_item="players"),
+                   Screen(Phase.GAME_OVER, 3, Mode.REALTIME)):
+        assert not care.in_a_game(screen)  # here a dark screen's press only wakes it
+        c = care.on_screen(care.begin(0.0), screen, 0.0)
+        assert care.level(c, screen, BLANK_AFTER_S) is Level.BLANK
 
 
 def test_a_press_on_a_dim_screen_wakes_it_and_acts() -> None:
@@ -155,6 +181,75 @@ def run_box(idle_s: float, tmp_path: object) -> tuple[Mode, list[Look]]:
     box.post(Stop("test"))
     box.run_loop()
     return box.game.mode, looks
+
+
+def test_a_whole_game_with_an_introductory_round_left_idle_20_minutes(
+        tmp_path: object) -> None:
+    """A whole game of three introductory eras through the box's loop on a virtual clock,
+    with a slow round (a rules question) in Era II: 20 idle minutes in round 7. The screen only
+    dims, still readable, never dark, and the next NEXT counts the round (it used to only wake
+    the screen). Every other press of the game acts too, up to the final ranking."""
+    import threading
+    from pathlib import Path
+
+    from erabox.adapters.state_file import StateFile
+    from erabox.app import Box, Redraw, Stop
+    from erabox.core.config import Config
+    from erabox.core.model import Button, Gesture, Input
+
+    clock = [0.0]
+    looks: list[tuple[float, Screen, Look, int]] = []
+    shown = threading.Condition()
+
+    class Worker:
+        def show(self, screen: Screen, no_sound: bool, t: float, look: Look | None = None,
+                 contrast: int = 255, no_save: bool = False) -> None:
+            with shown:
+                looks.append((t, screen, look or Look(), contrast))
+                shown.notify_all()
+
+    def at(t: float, item: object) -> tuple[Screen, Look, int]:
+        """Set the virtual clock to `t`, hand the loop `item`, wait for the screen it shows."""
+        with shown:
+            clock[0] = t
+            seen = len(looks)
+            box.post(item)  # type: ignore[arg-type]
+            assert shown.wait_for(lambda: len(looks) > seen and looks[-1][0] >= t, timeout=60)
+            return looks[-1][1:]
+
+    state = StateFile(Path(str(tmp_path)) / "state.json")
+    box = Box(Config(guide=False, default_mode=Mode.INTRO), state_file=state,
+              screen_worker=Worker(), clock=lambda: clock[0])  # type: ignore[arg-type]
+    box.start_game()
+    loop = threading.Thread(target=box.run_loop)
+    loop.start()
+    now, idled, presses = 0.0, False, 0
+    try:
+        screen = box.driver.screen(0.0)
+        while screen.kind is not Phase.GAME_OVER:
+            assert presses < 200
+            if (screen.kind, screen.era, screen.round) == (Phase.INTRO_ROUND, 2, 7) \
+                    and not idled:
+                for minute in range(1, 21):  # the slow round: the loop wakes each minute
+                    _, look, contrast = at(now + 60 * minute, Redraw())
+                    assert look.level is not Level.BLANK
+                now += 60 * 20
+                assert look.level is Level.DIM
+                assert contrast == min(box.config.display.contrast, care.READABLE_CONTRAST)
+                idled = True
+            button = Button.ERA if screen.kind in (Phase.SETUP, Phase.SCORING) else Button.NEXT
+            before = screen
+            now += 1.0
+            screen, look, _ = at(now, Input(button, Gesture.PRESS))
+            presses += 1
+            assert look.level is Level.BRIGHT
+            assert screen != before  # every press acted: nothing swallowed
+            if (before.kind, before.era, before.round) == (Phase.INTRO_ROUND, 2, 7):
+                assert screen.round == 8  # the press after 20 idle minutes counted
+        assert idled and screen.era == 3
+    finally:
+        box.post(Stop("test"))
+        loop.join()
 
 
 def test_the_box_swallows_the_press_that_wakes_a_dark_screen(tmp_path: object) -> None:

@@ -49,9 +49,9 @@ def test_run_reads_the_config_file_once(tmp_path: Path, monkeypatch: pytest.Monk
     reads: list[object] = []
     real = config_file.load_config
 
-    def counted(path: object) -> object:
+    def counted(path: object, **kw: object) -> object:
         reads.append(path)
-        return real(path)  # type: ignore[arg-type]
+        return real(path, **kw)  # type: ignore[arg-type]
 
     seen: list[object] = []
     monkeypatch.setattr(cli, "load_config", counted)

@@ -4,6 +4,7 @@ unknown keys are refused; the annotated example parses to exactly the defaults."
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,7 +32,9 @@ SOURCE = "/etc/erabox/test.toml"
 BAD_VALUES: dict[str, list[str]] = {
     "language": ['"fr"', "1", '["en"]'],
     "players": ['["red"]', '["a", "b", "c", "d", "e"]', '["red", "red"]', '["red", 3]',
-                '["red", " "]', '"red"'],
+                '["red", " "]', '"red"', '["red", "blu"]', '["red", {name = ""}]',
+                '["red", {nom = "Aiko"}]', '["red", {name = "Aiko", colour = "x"}]',
+                '["red", "Red"]', '["Aiko", {name = "aiko"}]', '["red", {name = "Red"}]'],
     "default_mode": ['"fast"', "true"],
     "keep_score": ['"yes"', "1", "[]"],
     "points_entry": ['"total"', "true", '["steps"]'],
@@ -50,6 +53,7 @@ BAD_VALUES: dict[str, list[str]] = {
     "audio.device": ["3", "false"],
     "audio.volume": ["1.5", "-0.1", '"loud"'],
     "audio.duck_db": ["-1", "61"],
+    "audio.score_variant": ["-1", "4", "1.5", "true"],
     "audio.music_level": ["1.5", "-0.1", "true"],
     "audio.gong": ["3"],
     "audio.cry": ["[]"],
@@ -89,9 +93,12 @@ def every_key() -> set[str]:
     nested = {"realtime": RealtimeConfig, "intro": IntroConfig, "audio": AudioConfig,
               "display": DisplayConfig, "buttons": ButtonsConfig}
     # era_modes, cue_led and guide are set on the box only (its settings menu), not in a file;
-    # games and game_names are what the box found at start (the menu's choices).
+    # games and game_names are what the box found at start (the menu's choices); prep holds
+    # the game's profile's numbers (games/time-of-empires.toml); [hall] has its own tests
+    # (test_hall_core.py).
     keys = {f.name for f in dataclasses.fields(Config)} - set(nested) - {
-        "source", "era_modes", "cue_led", "guide", "games", "game_names"}
+        "source", "era_modes", "cue_led", "guide", "games", "game_names", "prep",
+        "checklist", "hall"}
     for table, model in nested.items():
         keys |= {f"{table}.{f.name}" for f in dataclasses.fields(model)} - {"audio.eras"}
     keys |= {f"era{n}.{f.name}" for n in (1, 2, 3) for f in dataclasses.fields(EraMusic)}
@@ -248,6 +255,10 @@ def test_the_example_config_parses_to_exactly_the_defaults() -> None:
 
 def test_the_example_config_documents_every_key() -> None:
     text = (ROOT / "erabox.example.toml").read_text(encoding="utf-8")
+    # [realtime] and [intro] show their keys commented out: the game's profile says them
+    start, end = text.index("[realtime]\n"), text.index("[audio]\n")
+    text = text[:start] + re.sub(r"^# ([a-z_]+ = )", r"\1", text[start:end],
+                                 flags=re.MULTILINE) + text[end:]
     lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
     written, table = set(), ""
     for line in lines:
@@ -296,3 +307,38 @@ def test_simulate_with_a_bad_config_exits_2_naming_the_key(tmp_path: Path) -> No
     assert "length_s" in done.stderr and str(bad) in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_a_colour_typo_is_an_error_naming_the_choices_and_a_name_is_explicit() -> None:
+    """`players = ["red", "blu"]` was a player called "blu": now a clear error naming the
+    colours the box knows, what was probably meant, and how to write a name of one's own."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config('players = ["red", "blu"]', source=SOURCE)
+    message = str(caught.value)
+    assert "'blu' is not a colour the box knows" in message
+    assert "red, blue, green, yellow" in message and 'Did you mean "blue"?' in message
+    assert '{ name = "blu" }' in message
+    config = parse_config('players = ["Red", { name = "Aiko" }, "yellow"]', source=SOURCE)
+    assert config.players == ("red", "Aiko", "yellow")
+
+
+def test_every_known_colour_has_its_japanese_name() -> None:
+    from erabox.core.config import KNOWN_COLOURS
+    from erabox.ui.strings import COLOUR_NAMES_JA
+
+    assert set(KNOWN_COLOURS) == set(COLOUR_NAMES_JA)
+
+
+def test_simulate_players_are_checked_the_same_way(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    from erabox.cli import main
+
+    script = tmp_path / "s.txt"
+    script.write_text("0 era press\n", encoding="utf-8")
+    code = main(["simulate", "--game", "altay", "--players", "red,blu",
+                 "--script", str(script)])
+    err = capsys.readouterr().err
+    assert code == 2 and "'blu' is not a colour the box knows" in err and "name=" in err
+    assert main(["simulate", "--game", "altay", "--players", "red,name=Aiko",
+                 "--script", str(script)]) == 0
+    assert '"Aiko"' in capsys.readouterr().out

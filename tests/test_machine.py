@@ -335,7 +335,17 @@ def check_scoring_era_hold(t: Table) -> None:
 
 
 def check_game_over_era_hold(t: Table) -> None:
+    """The final ranking is not wiped by one hold: it asks "New game?" first (no: the ranking
+    again; yes: a fresh Era I)."""
+    before = t.game
     t.do(E, H)
+    assert state_name(t.game) is Phase.CONFIRM
+    assert t.game.question is Question.NEW_GAME
+    assert t.game.phase is Phase.GAME_OVER and t.game.sheet == before.sheet
+    t.do(N, P)
+    assert t.game == before
+    t.do(E, H)
+    t.do(E, P)
     assert (t.game.phase, t.game.era, t.game.mode) == (Phase.SETUP, 1, CFG.default_mode)
     assert screen(t.game, t.now).new_game
 
@@ -388,7 +398,7 @@ def test_nothing_happens(state: str, button: Button, gesture: Gesture) -> None:
 # --- confirm ----------------------------------------------------------------------------------
 
 QUESTIONS = [(s, Button.BOTH) for s in STATES] + [
-    (s, E) for s in ("running", "paused", "intro_round")]
+    (s, E) for s in ("running", "paused", "intro_round", "game_over")]
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -450,11 +460,13 @@ def test_confirm_new_game_yes_starts_a_fresh_era_one(state: str) -> None:
 
 @pytest.mark.parametrize("state", ["running", "paused", "intro_round"])
 def test_confirm_restart_era_yes_goes_back_to_setup_of_the_same_era(state: str) -> None:
+    """Yes lands on the era's setup screen, not its preparation guide (the table prepared
+    the era already; the setup screen is where its mode is chosen and ERA starts it)."""
     t = reach(state)
     era = t.game.era
     open_question(t, E)
     effects = t.do(E, P)
-    assert (screen_kind(t.game), t.game.era) == (Phase.PREPARE, era)
+    assert (screen_kind(t.game), t.game.era) == (Phase.SETUP, era)
     assert music(effects) == [MusicAction.STOP]
     gongs = len(t.sounds(Sound.GONG))
     t.wait(RT.length_s * 2)

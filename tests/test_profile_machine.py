@@ -63,7 +63,8 @@ def harvest() -> Profile:
     return parse_profile(readme_example(), "harvest.toml", default_id="harvest")
 
 
-PROFILES: dict[str, Profile] = {name: load_game(name, []) for name in available_games([])}
+PROFILES: dict[str, Profile] = {name: load_game(name, []) for name in available_games([])
+                               if name != "time-of-empires"}  # the box's own game
 PROFILES["harvest"] = harvest()
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
@@ -307,7 +308,7 @@ def test_user_folders_come_first_and_replace_shipped_profiles(tmp_path: Path) ->
                                                                    SYSTEM_GAMES]
     games = available_games([folders[0], system, tmp_path / "missing"])
     assert list(games) == ["altay", "harvest", "party", "hadrians-wall", "lords-of-xidit",
-                           "time-of-empires-intro"]
+                           "time-of-empires"]
     assert [g.shipped for g in games.values()] == [False, False, False, True, True, True]
     assert str(games["harvest"].where) == str(beside / "games" / "harvest.toml")
     assert load_game("party", [system]).name.en == "Harvest"

@@ -22,7 +22,8 @@ from erabox.ui.text import unsupported_characters
 PANELS = (Panel(), Panel(height=32))
 
 
-PROFILES = {name: load_game(name, []) for name in available_games([])}
+PROFILES = {name: load_game(name, []) for name in available_games([])
+            if name != "time-of-empires"}  # the box's own game, in eras
 
 
 @cache

@@ -118,7 +118,8 @@ def test_a_seat_that_takes_another_seats_colour_says_so_on_screen() -> None:
     d = s.defaults(CFG)  # red, blue, green, yellow
     seat1 = s.items(d).index("seat1")
     menu, chosen = s.menu_step(s.Menu(item=seat1), d, COLOURS, d, ERA)  # red -> blue
-    assert chosen.seats[:2] == ("blue", "red") and menu == s.Menu(item=seat1, note="swapped_2")
+    assert chosen.seats[:2] == ("blue", "red") and menu == s.Menu(
+        item=seat1, note="swapped_2", seats_before=d.seats)
     menu, _ = s.menu_step(menu, chosen, COLOURS, d, NEXT)  # the note goes with a press
     assert menu is not None and menu.note is None
     lone = replace(d, seats=("red", "blue"))  # green is free: no swap, no note
@@ -127,6 +128,34 @@ def test_a_seat_that_takes_another_seats_colour_says_so_on_screen() -> None:
     game = replace(new_game(CFG), menu=s.Menu(item=seat1, note="swapped_2"))
     texts = [getattr(i, "source", "") for i in layout(screen(game, 0.0)).items]
     assert "swapped with seat 2" in texts
+
+
+def test_going_once_round_one_seats_colours_disturbs_no_other_seat() -> None:
+    """Each ERA press on a seat is one swap against the seats as they were when that item was
+    first changed: seat 2 of red, blue, green, yellow once round its colours leaves every seat
+    as it was (it used to leave yellow, blue, red, green), and each step moves two seats at
+    most."""
+    for count in (2, 3, 4):
+        start = replace(s.defaults(CFG), seats=COLOURS[:count])
+        for seat in range(1, count + 1):
+            menu: s.Menu | None = s.Menu(item=s.items(start).index(f"seat{seat}"))
+            chosen, seen = start, []
+            for _ in range(len(COLOURS)):
+                assert menu is not None
+                menu, chosen = s.menu_step(menu, chosen, COLOURS, start, ERA)
+                moved = [i for i in range(count) if chosen.seats[i] != start.seats[i]]
+                assert len(set(chosen.seats)) == count and len(moved) <= 2
+                assert all(i == seat - 1 or chosen.seats[i] == start.seats[seat - 1]
+                           for i in moved)  # the other seat moved took this seat's colour
+                seen.append(chosen.seats[seat - 1])
+            assert chosen.seats == start.seats  # once round: every seat is back
+            assert sorted(seen) == sorted(COLOURS)  # and the seat offered every colour
+    # Leaving the item forgets the seats it started from: the next item starts afresh.
+    d = s.defaults(CFG)
+    menu, moved = s.menu_step(s.Menu(item=s.items(d).index("seat2")), d, COLOURS, d, ERA)
+    assert menu is not None
+    menu, _ = s.menu_step(menu, moved, COLOURS, d, NEXT)
+    assert menu is not None and menu.seats_before is None
 
 
 def test_a_release_changes_nothing_in_the_menu() -> None:

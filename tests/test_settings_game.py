@@ -153,8 +153,8 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
     assert t.box.game.settings is not None and len(t.box.game.settings.seats) == 3
     go_to(t, "seat2")
     t.do(E)  # blue -> green (seat 3 takes blue)
-    t.do(E)  # green -> yellow
-    assert t.box.game.settings.seats == ("red", "yellow", "blue")
+    t.do(E)  # green -> yellow, which nobody had: seat 3 has green back
+    assert t.box.game.settings.seats == ("red", "yellow", "green")
     go_to(t, "oldest")
     t.do(E)  # the oldest sits in seat 2
     assert _screen(t).menu_value == "yellow"
@@ -166,7 +166,7 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
     assert t.do(E, H)["state"] == "setup"  # back to the new game
     assert t.box.game.volume == pytest.approx(0.9)
     saved = json.loads(settings_path(tmp_path / "state.json").read_text(encoding="utf-8"))
-    assert saved["seats"] == ["red", "yellow", "blue"] and saved["oldest"] == 1
+    assert saved["seats"] == ["red", "yellow", "green"] and saved["oldest"] == 1
 
     # Era I, introductory: the box passes left among the three chosen colours.
     state = t.state()
@@ -179,11 +179,11 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
         starts.append((state["state"], state["start_player"]))
         state = t.do(N)
     assert state["state"] == "scoring"
-    # rounds 1-5 yellow, scholars (the box goes left), 6-10 blue, scholars, 11-15 red
-    rounds = [("intro_round", colour) for colour in ("yellow", "blue", "red")]
+    # rounds 1-5 yellow, scholars (the box goes left), 6-10 green, scholars, 11-15 red
+    rounds = [("intro_round", colour) for colour in ("yellow", "green", "red")]
     assert starts == [rounds[0]] * 5 + [("scholars", "yellow")] + [rounds[1]] * 5 + [
-        ("scholars", "blue")] + [rounds[2]] * 5
-    # green, the colour nobody plays tonight, never gets the box
+        ("scholars", "green")] + [rounds[2]] * 5
+    # blue, the colour nobody plays tonight, never gets the box
 
     # Era II, introductory too; a power cut at round 4.
     for _ in range(3 + 1):  # 0 points for everyone (era totals); the standings
@@ -200,7 +200,7 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
     state = t.state()
     assert (state["state"], state["era"], state["round"], state["start_player"]) == (
         "intro_round", 2, 4, "red")
-    assert t.box.game.config.players == ("yellow", "blue", "red")  # from the settings file
+    assert t.box.game.config.players == ("yellow", "green", "red")  # from the settings file
     assert t.box.game.volume == pytest.approx(0.9)
 
     # On to the end of the game.
@@ -210,7 +210,8 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
         state = t.do(E if state["state"] in ("scoring", "setup") else N)
     assert state["state"] == "game_over"
     assert state_name(t.box.game) is Phase.GAME_OVER
-    # A new game keeps the table's settings.
-    assert t.do(E, H)["state"] == "setup"
-    assert t.box.game.config.players == ("yellow", "blue", "red")
+    # A new game ("New game?" yes) keeps the table's settings.
+    assert t.do(E, H)["state"] == "confirm"
+    assert t.do(E)["state"] == "setup"
+    assert t.box.game.config.players == ("yellow", "green", "red")
     assert t.box.game.mode.value == "intro"

@@ -420,7 +420,7 @@ def test_a_cut_just_before_a_cry_is_recorded_sounds_it_on_resume() -> None:
     assert cries[1] == pytest.approx(back + CUES[1] - CUES[0], abs=2e-3)
 
 
-@pytest.mark.parametrize("how", ["era hold in game over", "both hold, yes"])
+@pytest.mark.parametrize("how", ["era hold in game over, yes", "both hold, yes"])
 def test_a_new_game_starts_with_the_oldest_player_again(how: str) -> None:
     config = replace(CFG, players=THREE, default_mode=Mode.INTRO)
     script = Script()
@@ -428,8 +428,8 @@ def test_a_new_game_starts_with_the_oldest_player_again(how: str) -> None:
         script.then(1, "era press")
         intro_presses(script, PRESSES_PER_INTRO_ERA)
         script.score(1, len(THREE), final=era == 3)
-    if how == "era hold in game over":
-        script.then(1, "era hold")
+    if how == "era hold in game over, yes":
+        script.then(1, "era hold").then(1, "era press")  # "New game?" yes
     else:
         script.then(1, "both hold").then(1, "era press")
     script.then(1, "era press")

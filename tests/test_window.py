@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageDraw
 
 from erabox.adapters.buttons import SimulatedButtons
-from erabox.adapters.window import INK, PANEL, WindowDisplay
+from erabox.adapters.window import INK, PANEL, WindowDisplay, panel_ink
 from erabox.core.config import parse_config
 from erabox.core.model import Button, Gesture, Input
 
@@ -106,3 +106,23 @@ def test_the_frame_is_painted_scaled_up(parts) -> None:
     lit = surface.get_at((x + w // 4, y + h // 2))[:3]
     dark = surface.get_at((x + 3 * w // 4, y + h // 2))[:3]
     assert tuple(lit) == INK and tuple(dark) == PANEL
+
+
+def test_the_window_shows_the_panels_contrast(parts) -> None:
+    """OLED care dims the panel by its contrast: the window's lit pixels dim with it (the
+    light about proportional to the contrast, gamma-encoded), and full contrast is INK."""
+    _config, window, _buttons, _inputs = parts
+    image = Image.new("1", (128, 64), 1)
+    import pygame
+
+    x, y, w, h = window.panel_rect
+    seen = []
+    for level in (255, 128, 32, 8, 0):
+        window.show(image)
+        window.set_contrast(level)
+        window._paint()
+        seen.append(tuple(pygame.display.get_surface().get_at((x + w // 2, y + h // 2))[:3]))
+    assert seen[0] == INK and seen[-1] == PANEL
+    brightness = [sum(c) for c in seen]
+    assert brightness == sorted(brightness, reverse=True) and len(set(brightness)) == 5
+    assert seen[2] == panel_ink(32) and 0.3 < sum(seen[2]) / sum(INK) < 0.5  # dim, readable

@@ -160,3 +160,56 @@ def test_the_picture_shows_every_run_of_every_wire(wiring: ModuleType) -> None:
     for (x, y), colour in wiring.junctions(plan.wires).items():
         assert image.getpixel((x + 4, y + 4)) == tuple(
             int(colour[i:i + 2], 16) for i in (1, 3, 5)), "junction dot missing"
+
+
+def test_the_speaker_and_the_leds_resistor_are_drawn_where_they_go(wiring: ModuleType) -> None:
+    """The builder's guide's gaps: the speaker is its own part on the amplifier's screw
+    terminal (it was drawn inside the amplifier's box), the LED's resistor sits in the
+    anode's wire and the table names the legs."""
+    plan = wiring.layout()
+    image = wiring.draw_wiring(plan)
+    assert {(link.part, link.terminal, link.to_part, link.to_terminal)
+            for link, _ in plan.links} == {("speaker", "+", "MAX98357A", "+"),
+                                           ("speaker", "-", "MAX98357A", "-")}
+    amp, speaker = plan.parts["MAX98357A"], plan.parts["speaker"]
+    assert speaker.x > amp.x + amp.w  # outside the amplifier
+    for link, points in plan.links:
+        assert points[0] == plan.parts[link.to_part].terminal_xy(link.to_terminal)
+        assert points[-1] == plan.parts[link.part].terminal_xy(link.terminal)
+        colour = tuple(int(link.colour[i:i + 2], 16) for i in (1, 3, 5))
+        (x0, y0), (x1, y1) = points[0], points[-1]
+        samples = [(x0 + (x1 - x0) * k // 8, y0 + (y1 - y0) * k // 8) for k in range(1, 8)]
+        assert sum(image.getpixel(p) == colour for p in samples) >= 4
+    table = wiring.markdown_table()
+    assert "solder the terminal block" in table and "Between two parts" in table
+    led = next(c for c in wiring.CONNECTIONS if c.terminal == "anode via 330 ohm")
+    assert "longer leg" in led.role and "resistor sits in this wire" in led.role
+    cathode = next(c for c in wiring.CONNECTIONS if c.terminal == "cathode")
+    assert "shorter leg" in cathode.role and "flat edge" in cathode.role
+    (ax, ay), (bx, _) = next(w for w in plan.wires if w.connection is led).points[:2]
+    assert image.getpixel(((ax + bx) // 2, ay)) == (0xe8, 0xd8, 0xb0)  # the resistor, on it
+
+
+def test_the_header_sits_on_a_board_with_its_microsd_end(wiring: ModuleType) -> None:
+    """Pin 1 on a bare header had to be turned in the head: the Pi's outline is drawn, its
+    edge beside the even pins and its microSD card slot at pin 1's end."""
+    plan = wiring.layout()
+    image = wiring.draw_wiring(plan)
+    left, top, right, bottom = plan.board
+    for pin in wiring.HEADER:
+        x, y = wiring.pin_xy(pin)
+        assert left < x < right and top < y < bottom
+    assert right - wiring.pin_xy(2)[0] < wiring.pin_xy(2)[0] - wiring.pin_xy(1)[0]  # edge row
+    slot = plan.sd_slot
+    slot_y = (slot[1] + slot[3]) / 2
+    assert abs(slot_y - wiring.pin_xy(1)[1]) < abs(slot_y - wiring.pin_xy(39)[1])
+    assert slot[1] == top  # on the board's end
+    assert image.getpixel(((slot[0] + slot[2]) // 2, (slot[1] + slot[3]) // 2)) == (80, 80, 80)
+
+
+def test_the_shopping_list_has_what_the_build_needs() -> None:
+    guide = (REPO / "hardware.md").read_text(encoding="utf-8")
+    shopping = guide[guide.index("### Shopping list"):guide.index("### Tools")]
+    for wanted in ("speaker wire", "rubber feet", "heat-shrink"):
+        assert wanted in shopping, wanted
+    assert "solder both on" in guide and "longer leg" in guide

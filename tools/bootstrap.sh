@@ -1,6 +1,8 @@
 #!/bin/sh
-# Create the project's virtual environment and install erabox into it (editable, with the test
-# tools; on a Raspberry Pi also the `pi` extra). Pi OS forbids pip outside a venv (PEP 668).
+# Create the project's virtual environment and install erabox into it (editable). ERABOX_EXTRAS
+# names the extras: `test` (the default: the test tools, for `make test`), empty for the box
+# alone (`make run`); on a Raspberry Pi the `pi` extra is always added. Pi OS forbids pip
+# outside a venv (PEP 668). pip's own progress is shown: a first install downloads a while.
 set -eu
 python=${1:-python3}
 venv=${2:-.venv}
@@ -20,14 +22,19 @@ if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepi
     fi
 fi
 
-[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-"$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-
-# The test tools by default; `sudo make install` sets ERABOX_EXTRAS=pi so a Pi Zero does not
-# carry mypy and numpy. On a Raspberry Pi the `pi` extra (lgpio) is always added.
-extras=${ERABOX_EXTRAS:-test}
-if [ -e /proc/device-tree/model ] && grep -qa "Raspberry Pi" /proc/device-tree/model; then
-    case ",$extras," in *,pi,*) ;; *) extras="$extras,pi" ;; esac
+if [ ! -x "$venv/bin/python" ]; then
+    echo "creating $venv"
+    "$python" -m venv "$venv"
 fi
-echo "installing erabox[$extras] into $venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[$extras]"
+
+# The test tools when unset; `make run` sets it empty (the box alone) and `sudo make install`
+# to `pi`, so a Pi Zero does not carry mypy and numpy. On a Raspberry Pi `pi` (lgpio) is
+# always added.
+extras=${ERABOX_EXTRAS-test}
+if [ -e /proc/device-tree/model ] && grep -qa "Raspberry Pi" /proc/device-tree/model; then
+    case ",$extras," in *,pi,*) ;; ,,) extras=pi ;; *) extras="$extras,pi" ;; esac
+fi
+target=.
+[ -z "$extras" ] || target=".[$extras]"
+echo "installing erabox${extras:+[$extras]} into $venv (pip's progress follows)"
+"$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar on -e "$target"

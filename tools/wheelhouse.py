@@ -16,15 +16,18 @@ Exit status 1 when aarch64 (the recommended 64-bit Pi OS) fails either check. On
 Pi OS, e.g. a Pi Zero 2 W with the 32-bit image) PyPI has no wheels for pygame, Pillow and lgpio:
 they are reported, and install.sh builds or fetches them there (hardware.md).
 
-Usage: python3 tools/wheelhouse.py [--out DIR] [--with REQ ...] [MACHINE ...]
+Usage: make wheelhouse [ARGS="[--out DIR] [--with REQ ...] [--dry-run] [MACHINE ...]"]
+  (or any Python 3.11+ with pip: python3 tools/wheelhouse.py ...; it needs nothing installed)
   machines: aarch64 armv7l x86_64. --with adds a requirement for every machine (the system test's
-  x86_64 VM takes `--with lgpio`: the `pi` extra brings lgpio on ARM only).
+  x86_64 VM takes `--with lgpio`: the `pi` extra brings lgpio on ARM only). --dry-run prints
+  what would be fetched (requirements, pip's command, Debian packages) and fetches nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -32,7 +35,7 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "device"))  # the erabox package, installed or not
 
 from erabox.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
 
@@ -63,14 +66,29 @@ def platforms(machine: str) -> list[str]:
     return [*tags, f"manylinux2014_{machine}", f"linux_{machine}"]
 
 
-def download(machine: str, reqs: list[str], dest: Path) -> subprocess.CompletedProcess[str]:
+def download_command(machine: str, reqs: list[str], dest: Path) -> list[str]:
     cmd = [sys.executable, "-c", PIP_AS, machine, "download", "--quiet",
            "--disable-pip-version-check", "--only-binary=:all:",
            "--python-version", PYTHON_VERSION, "--implementation", "cp",
            "--abi", "cp311", "--abi", "abi3", "--abi", "none", "-d", str(dest)]
     for tag in platforms(machine):
         cmd += ["--platform", tag]
-    return subprocess.run(cmd + reqs, capture_output=True, text=True)
+    return cmd + reqs
+
+
+def download(machine: str, reqs: list[str], dest: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(download_command(machine, reqs, dest), capture_output=True, text=True)
+
+
+def dry_run(machine: str, out: Path, extra: list[str], with_debs: bool) -> bool:
+    """What `build` would fetch for `machine`, fetching nothing."""
+    reqs = requirements() + BUILD + extra
+    print(f"== {machine}: cp{PYTHON_VERSION.replace('.', '')} wheels into {out / machine} "
+          "(dry run: nothing fetched)")
+    print("  pip " + shlex.join(download_command(machine, reqs, out / machine)[4:]))
+    if with_debs:
+        print(f"  Debian packages: {' '.join(install_packages(machine))}")
+    return True
 
 
 def install_packages(machine: str) -> list[str]:
@@ -159,9 +177,12 @@ def main() -> int:
                         help="one more requirement for every machine (repeatable)")
     parser.add_argument("--no-debs", action="store_true",
                         help="Python wheels only, not the Debian packages")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="say what would be fetched, fetch nothing")
     parser.add_argument("machines", nargs="*", default=["aarch64", "armv7l"])
     args = parser.parse_args()
-    results = {machine: build(machine, args.out, args.extra, not args.no_debs)
+    step = dry_run if args.dry_run else build
+    results = {machine: step(machine, args.out, args.extra, not args.no_debs)
                for machine in args.machines}
     strict = [m for m in results if m != "armv7l"]
     if not all(results[m] for m in strict):

@@ -1,8 +1,9 @@
 """Draw the box's wiring diagram (docs/wiring.png) and print its wiring table.
 
 One source of truth for how the parts meet the Raspberry Pi's 40-pin header: `CONNECTIONS`
-below. `hardware.md` embeds the table this prints (`--table`), and the picture is drawn from the
-same data (`layout()` turns it into corner points, `draw_wiring()` draws those), so the two
+below, and for the wires between two parts (the speaker on the amplifier, the resistor on the
+LED): `LINKS`. `hardware.md` embeds the tables this prints (`--table`), and the picture is drawn
+from the same data (`layout()` turns it into corner points, `draw_wiring()` draws those), so the two
 cannot drift apart. tests/test_systemd.py checks both against the config's default pins;
 tests/test_wiring.py follows every wire on the layout, as a builder follows the picture.
 
@@ -29,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "docs" / "wiring.png"
 
 # The Raspberry Pi 40-pin header (every model since the B+, including the Pi 5), by physical
-# pin number. Odd pins form the column nearer the board's edge... on the drawing: left column.
+# pin number. Even pins (2: 5V) form the row along the board's edge, odd pins (1: 3V3) the
+# inner row; pin 1 is at the microSD card's end. On the drawing: odd pins the left column.
 HEADER: dict[int, str] = {
     1: "3V3", 2: "5V", 3: "GPIO2", 4: "5V", 5: "GPIO3", 6: "GND", 7: "GPIO4", 8: "GPIO14",
     9: "GND", 10: "GPIO15", 11: "GPIO17", 12: "GPIO18", 13: "GPIO27", 14: "GND",
@@ -72,14 +74,38 @@ CONNECTIONS: tuple[Connection, ...] = (
                required=False),
     Connection("VOL- button", "leg 1", 16, BROWN, "volume down (NO tab)", required=False),
     Connection("VOL- button", "leg 2", 14, BLACK, "ground (COM tab)", required=False),
-    Connection("cue LED", "anode via 330 ohm", 18, GREY, "flashes with every cue",
+    Connection("cue LED", "anode via 330 ohm", 18, GREY,
+               "flashes with every cue; the 330 ohm resistor sits in this wire (either way "
+               "round), the anode is the LED's longer leg", required=False),
+    Connection("cue LED", "cathode", 20, BLACK,
+               "ground; the cathode is the shorter leg, by the flat edge of the LED's rim",
                required=False),
-    Connection("cue LED", "cathode", 20, BLACK, "ground", required=False),
     Connection("MAX98357A", "Vin", 4, RED, "5 V supply for the amplifier", required=False),
     Connection("MAX98357A", "GND", 6, BLACK, "ground", required=False),
     Connection("MAX98357A", "BCLK", 12, BLUE, "I2S bit clock", required=False),
     Connection("MAX98357A", "LRC", 35, YELLOW, "I2S word select", required=False),
     Connection("MAX98357A", "DIN", 40, GREEN, "I2S data", required=False),
+)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A wire between two parts (no header pin)."""
+
+    part: str
+    terminal: str
+    to_part: str
+    to_terminal: str
+    colour: str
+    role: str
+
+
+LINKS: tuple[Link, ...] = (
+    Link("speaker", "+", "MAX98357A", "+", RED,
+         "speaker wire (2-core, 20-30 cm) to the amplifier's screw terminal; solder the "
+         "terminal block and the pin header that come loose with the breakout first"),
+    Link("speaker", "-", "MAX98357A", "-", BLACK,
+         "the other core to the terminal's - side (swapped, it still plays)"),
 )
 
 
@@ -101,17 +127,25 @@ def markdown_table() -> str:
             signal += f" ({PIN_ROLES[c.pin]})"
         needed = "yes" if c.required else "optional"
         rows.append(f"| {c.part} | {c.terminal} | {c.pin} | {signal} | {c.role} | {needed} |")
+    rows += ["", "Between two parts (no header pin):", "",
+             "| part | terminal | to part | terminal | what for |", "|---|---|---|---|---|"]
+    for link in LINKS:
+        rows.append(f"| {link.part} | {link.terminal} | {link.to_part} | {link.to_terminal} |"
+                    f" {link.role} |")
     return "\n".join(rows)
 
 
 # ---- Drawing ---------------------------------------------------------------------------------
 
-WIDTH, HEIGHT = 1500, 1010
+WIDTH, HEIGHT = 1680, 1010
 ROW_TOP, ROW_STEP = 150, 38  # y of header row 0 (pins 1 and 2), distance between rows
 LEFT_PIN_X, RIGHT_PIN_X = 620, 900  # the two pin columns, with the pin names between them
 PIN_RADIUS = 9
 BELOW_HEADER_Y = ROW_TOP + 20 * ROW_STEP + 10  # corridor for wires crossing to the other side
 BUTTON_BUS_X = 110  # the left-hand buttons' shared ground runs down this line
+SPEAKER_X = 1480  # the speaker, right of the amplifier and of its wires' lanes
+BOARD = (LEFT_PIN_X - 150, ROW_TOP - 50, RIGHT_PIN_X + 40, BELOW_HEADER_Y - 20)
+AMP_OUT = (ROW_TOP + 35, ROW_TOP + 60)  # y of the amplifier's screw terminal, + and -
 
 Point = tuple[int, int]
 
@@ -169,6 +203,9 @@ class Layout:
 
     parts: dict[str, Part]
     wires: tuple[Wire, ...]
+    links: tuple[tuple[Link, tuple[Point, ...]], ...] = ()  # part-to-part wires
+    board: tuple[int, int, int, int] = (0, 0, 0, 0)  # the Pi's outline around the header
+    sd_slot: tuple[int, int, int, int] = (0, 0, 0, 0)  # the microSD card slot, pin 1's end
 
 
 def _parts() -> dict[str, Part]:
@@ -183,12 +220,15 @@ def _parts() -> dict[str, Part]:
                                        {"leg 1": row_y(pin)}, back={"leg 2": row_y(pin)})
     parts["VOL- button"] = Part("VOL-", "button", 1130, row_y(14) - 10, 200, 60, False,
                                 {"leg 2": row_y(14), "leg 1": row_y(16)})
-    parts["cue LED"] = Part("cue LED", "+ 330 ohm", 1130, row_y(18) - 10, 200, 60, False,
+    parts["cue LED"] = Part("cue LED", "long leg: anode", 1130, row_y(18) - 10, 200, 60, False,
                             {"anode via 330 ohm": row_y(18), "cathode": row_y(20)})
     parts["MAX98357A"] = Part("MAX98357A", "I2S amplifier", 1100, row_y(2) - 30, 230,
                               row_y(12) - row_y(2) + 52, False,
                               {"Vin": row_y(4), "GND": row_y(6), "BCLK": row_y(12)},
-                              back={"LRC": row_y(6), "DIN": row_y(8)})
+                              back={"LRC": row_y(6), "DIN": row_y(8), "+": AMP_OUT[0],
+                                    "-": AMP_OUT[1]})
+    parts["speaker"] = Part("speaker", "4-8 ohm", SPEAKER_X, AMP_OUT[0] - 35, 150, 95, False,
+                            {"+": AMP_OUT[0], "-": AMP_OUT[1]})
     return parts
 
 
@@ -214,7 +254,8 @@ def layout() -> Layout:
     """Every part and every wire of `CONNECTIONS`. On the left, back terminals share the
     buttons' ground bus; on the right each back wire gets its own lane outside the parts."""
     parts = _parts()
-    right_lane = max(p.x + p.w for p in parts.values() if not p.faces_right) + 30
+    right_lane = max(p.x + p.w for k, p in parts.items()
+                     if not p.faces_right and k != "speaker") + 30
     wires = []
     for c in CONNECTIONS:
         part = parts[c.part]
@@ -222,7 +263,11 @@ def layout() -> Layout:
         wires.append(Wire(c, tuple(_route(part, c.terminal, c.pin, lane))))
         if c.terminal in part.back and not part.faces_right:
             right_lane += 22
-    return Layout(parts, tuple(wires))
+    links = tuple((link, (parts[link.to_part].terminal_xy(link.to_terminal),
+                          parts[link.part].terminal_xy(link.terminal))) for link in LINKS)
+    sd_x = (BOARD[0] + LEFT_PIN_X) // 2
+    return Layout(parts, tuple(wires), links, BOARD, (sd_x - 40, BOARD[1], sd_x + 40,
+                                                      BOARD[1] + 16))
 
 
 def on_segment(p: Point, a: Point, b: Point) -> bool:
@@ -262,13 +307,21 @@ def draw_wiring(plan: Layout | None = None) -> Image.Image:
     draw = ImageDraw.Draw(img)
     title, label, small = _font(30), _font(17), _font(14)
 
-    draw.text((40, 24), "erabox wiring: Raspberry Pi 40-pin header seen from above, "
-              "pin 1 top left", font=title, fill="black")
+    draw.text((40, 24), "erabox wiring: the Raspberry Pi seen from above, microSD card end "
+              "at the top: pin 1 top left", font=title, fill="black")
     draw.text((40, 70), "Each button joins a GPIO (leg 1) to GND (leg 2); internal pull-ups, "
               "no resistors. Grey outlines are optional parts. Numbers are physical pins, "
               "names BCM.", font=label, fill="#444444")
 
-    # The header: a board with both pin columns and every pin's name between them.
+    # The Pi itself, so the header is not turned in the head: its edge right of the even pins,
+    # its microSD card slot at pin 1's end.
+    draw.rounded_rectangle(plan.board, radius=18, fill="#dcefe2", outline="#1e6b3a", width=3)
+    draw.rectangle(plan.sd_slot, fill="#505050")
+    draw.text((plan.board[0] - 8, plan.sd_slot[1] + 4), "microSD card end", font=label,
+              fill="#1e6b3a", anchor="ra")
+    draw.text((plan.board[2] + 6, plan.board[1] + 4), "board\nedge", font=small,
+              fill="#1e6b3a", anchor="la")
+    # The header: both pin columns and every pin's name between them.
     draw.rounded_rectangle((LEFT_PIN_X - 30, ROW_TOP - 28, RIGHT_PIN_X + 30,
                             ROW_TOP + 19 * ROW_STEP + 28), radius=12, fill="#1e6b3a")
     used = {w.connection.pin for w in plan.wires}
@@ -317,24 +370,35 @@ def draw_wiring(plan: Layout | None = None) -> Image.Image:
     draw.rectangle((oled.x + 14, oled.y + 60, oled.x + 164, oled.y + 180), fill="#101828")
     draw.text((oled.x + 89, oled.y + 120), "6:42", font=_font(44), fill="#8fd3ff",
               anchor="mm")
-    # The speaker on the amplifier's output.
+    # The speaker, its own part on the amplifier's screw terminal (+ and -).
+    speaker = plan.parts["speaker"]
+    sx, sy = speaker.x + 60, speaker.y + speaker.h // 2 + 12
+    draw.rectangle((sx - 16, sy - 14, sx, sy + 14), fill="#505050")
+    draw.polygon([(sx, sy - 14), (sx + 24, sy - 30), (sx + 24, sy + 30), (sx, sy + 14)],
+                 fill="#707070")
     amp = plan.parts["MAX98357A"]
-    sx, sy = amp.x + 60, amp.y + amp.h - 70
-    draw.rectangle((sx - 30, sy - 18, sx - 14, sy + 18), fill="#505050")
-    draw.polygon([(sx - 14, sy - 18), (sx + 14, sy - 38), (sx + 14, sy + 38),
-                  (sx - 14, sy + 18)], fill="#707070")
-    draw.text((sx + 24, sy), "speaker\n4-8 ohm", font=small, fill="#555555", anchor="lm")
+    draw.text((amp.x + 70, amp.y + 142), "+ - : screw terminal\n(solder it on,\nand the header)",
+              font=small, fill="#555555", anchor="la")
+    # The cue LED's resistor, drawn in the wire where it goes.
+    led = next(w for w in plan.wires if w.connection.terminal == "anode via 330 ohm")
+    (ax, ay), (bx, _) = led.points[0], led.points[1]
+    rx = (ax + bx) // 2 if bx != ax else ax - 60
+    resistor = (rx - 22, ay - 9, rx + 22, ay + 9)
 
     for w in plan.wires:
         _wire(draw, w.points, w.connection.colour)
+    for link, points in plan.links:
+        _wire(draw, points, link.colour)
+    draw.rectangle(resistor, fill="#e8d8b0", outline="black", width=2)
+    draw.text((rx, ay - 12), "330 ohm", font=small, fill="black", anchor="ms")
     for (x, y), colour in junctions(plan.wires).items():
         draw.ellipse((x - 7, y - 7, x + 7, y + 7), fill=colour)
     bus_bottom = max(w.points[-1][1] for w in plan.wires if w.points[1][0] == BUTTON_BUS_X)
     draw.text((BUTTON_BUS_X - 10, bus_bottom - 14), "shared GND", font=small, fill="black",
               anchor="rs")
 
-    draw.text((40, HEIGHT - 40), "Generated by tools/wiring.py from its CONNECTIONS table; "
-              "hardware.md has the same table.", font=small, fill="#666666")
+    draw.text((40, HEIGHT - 40), "Generated by tools/wiring.py from its CONNECTIONS and LINKS "
+              "tables; hardware.md has the same tables.", font=small, fill="#666666")
     return img
 
 

@@ -1,5 +1,5 @@
 """`python -m erabox` is the `erabox` command."""
 
-from .cli import main
+from .launch import main
 
 raise SystemExit(main())

@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from erabox import SOUNDS_DIR
-from erabox.adapters.collector import LoopCollector
+from erabox.adapters.clock import box_clock, host_stamp
+from erabox.adapters.collector import LoopCollector, return_big_buffers_to_the_system
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile, resolve_state_path
 from erabox.config_file import load_config
@@ -49,7 +50,7 @@ from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import Config, ConfigError
 from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import EPS, Game
-from erabox.core.model import Button, Gesture, Input, Screen, Tick
+from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
@@ -177,6 +178,10 @@ class Box:
         assert isinstance(self.driver, Driver), "a game profile is played: see driver.play"
         return self.driver.game
 
+    def own_game(self) -> Game | None:
+        """The Time of Empires game played now (None while a game profile is played)."""
+        return self.driver.game if isinstance(self.driver, Driver) else None
+
     @property
     def ready_at(self) -> float:
         """When the box was ready: time 0 of the event stream and of a script."""
@@ -257,6 +262,8 @@ class Box:
                     self._show(driver.screen(now), now)
                     continue
                 self._step(item, now, due=None)
+            elif isinstance(item, Steer):  # a hall's order (adapters/hall.py)
+                self._step(item, now, due=None)
             elif isinstance(item, Redraw):
                 self._show(driver.screen(now), now)
             elif isinstance(item, Chord):
@@ -267,7 +274,7 @@ class Box:
             elif due is not None:  # woken for the deadline: step it at its own time
                 self._step(Tick(), self._now(at_least=due), due=due)
 
-    def _step(self, event: Input | Tick, now: float, due: float | None) -> None:
+    def _step(self, event: Event, now: float, due: float | None) -> None:
         self.driver.step(event, now, due)
         wanted = self.driver.switch_to
         if wanted is not None:
@@ -421,23 +428,6 @@ def _warn_missing_sound_files(config: Config) -> list[str]:
     return missing
 
 
-def _return_big_buffers_to_the_system() -> None:
-    """Ask glibc to give large blocks (a decoded era loop is ~12 MB) back to the system when
-    they are freed. By default it keeps them in its heap, and a box that has played three eras
-    would sit on ~40 MB it no longer uses (measured by `make soak`). Same effect as
-    MALLOC_MMAP_THRESHOLD_=1048576; a no-op off glibc."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        m_mmap_threshold = -3
-        libc.mallopt(m_mmap_threshold, 1 << 20)
-    except (OSError, AttributeError) as exc:
-        log.debug("mallopt unavailable: %s", exc)
-
-
 def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: DisplayPort,
                            audio: AudioPort | None, led: LedPort) -> None:
     """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
@@ -467,7 +457,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    _return_big_buffers_to_the_system()
+    return_big_buffers_to_the_system()
     check_display_choice(args.display)  # a typo stops here, before any part starts
     config = config if config is not None else load_config(args.config)
     script = read_script(args.script) if args.script else None
@@ -487,7 +477,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
 
     folders = game_folders(config.source if config.source != "<defaults>" else None)
     config = offer_games(config, folders)
-    settings_file = SettingsFile(settings_path(state_path))
+    settings_file = SettingsFile(settings_path(state_path), beside=state_file)
     try:
         profile, played = game_to_play(args, config, profile, settings_file,
                                         lambda name: load_game(name, folders))
@@ -495,6 +485,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         state_file.close()
         raise
     emit, events_file = _event_stream(args.events)
+    emit = None if emit is None else host_stamp(emit)
     events = EventRecorder(emit) if emit is not None else None
     play_events = PlayRecorder(emit) if emit is not None else None
     if profile is not None:
@@ -543,7 +534,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
               events=events, observer=observer,
               settings_file=settings_file, collector=LoopCollector(),
               profile=profile, profile_config=played, play_events=play_events,
-              find_profile=lambda name: load_game(name, folders))
+              find_profile=lambda name: load_game(name, folders), clock=box_clock())
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)
     # On simulated pins the buttons can be pressed by software too (`pins`).
@@ -562,10 +553,15 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
 
     signals = SignalWatcher(lambda name: box.post(Stop(name)),
                             lambda name: box.post(SaveNow(name)))
-    keyboard = None
+    keyboard = hall = None
     try:
         box.ready_at = box.clock()
         box.start_game()
+        if config.hall is not None:  # one table of a hall (docs/hall.md); else no port opens
+            from erabox.adapters.hall import HallLink
+
+            hall = HallLink(config.hall, clock=box.clock, post=box.post, game=box.own_game)
+            hall.start()  # a refused password stops the box here, with a clear error
         log.info("ready")
         loop = threading.Thread(target=box.run_loop, name="erabox-loop")
         loop.start()
@@ -579,11 +575,13 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
             if kind == "terminal" and sys.stdin.isatty():
                 from erabox.adapters.keyboard import KeyboardInput
 
-                keyboard = KeyboardInput(pins, box.post)
+                keyboard = KeyboardInput(pins, box.post, config.buttons.bounce_s, display)
         loop.join()  # signals reach the loop through the watcher's thread
     finally:
         signals.close()
         stop_script.set()
+        if hall is not None:
+            hall.close()
         if keyboard is not None:
             keyboard.close()
         buttons.close()

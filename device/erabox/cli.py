@@ -25,12 +25,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from erabox.driver import json_lines
     from erabox.simulate import simulate
 
-    config = load_config(args.config)
+    config = load_config(args.config, game=args.game)  # Time of Empires' numbers: its profile
     script = read_script(args.script, sys.stdin.buffer) if args.script else []
-    if args.game or config.game:
+    if config.game:
         return simulate_game(args, config, script)
     if args.players or args.seed is not None:
-        raise ConfigError("--players and --seed go with --game (a game profile)")
+        raise ConfigError("--players and --seed go with --game (a game profile); Time of "
+                          "Empires takes its players from the config")
     on_screen = None
     if args.frames:
         from erabox.frames import FrameWriter
@@ -47,14 +48,19 @@ def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptL
     from erabox.driver import json_lines
     from erabox.profile_simulate import simulate_profile
 
-    profile = game_profile(args.game or config.game, config)
+    profile = game_profile(config.game, config)
     players = config.players
     if args.players:
-        players = tuple(p.strip() for p in args.players.split(","))
-        if (any(not p or not p.isprintable() or len(p) > 16 for p in players)
-                or len({p.casefold() for p in players}) != len(players)):
-            raise ConfigError(f"--players {args.players!r}: expected different colour names "
-                              "separated by commas (printable, up to 16 characters)")
+        from erabox.core.config import PlayerNameError, player_name
+
+        try:  # as in the config: a known colour, or a name of one's own given as name=Aiko
+            players = tuple(player_name({"name": p.strip()[5:]} if p.strip().startswith(
+                "name=") else p) for p in args.players.split(","))
+        except PlayerNameError as exc:
+            raise ConfigError(f"--players {args.players!r}: {exc} (here: name=...)") from None
+        if len({p.casefold() for p in players}) != len(players):
+            raise ConfigError(f"--players {args.players!r}: expected different players "
+                              "separated by commas")
     if not profile.min_players <= len(players) <= profile.max_players:
         span = (str(profile.min_players) if profile.min_players == profile.max_players
                 else f"{profile.min_players} to {profile.max_players}")
@@ -84,8 +90,8 @@ def game_profile(game: str, config: Config) -> Profile:
 def cmd_run(args: argparse.Namespace) -> int:
     from erabox.app import run
 
-    config = load_config(args.config)
-    game = args.game or config.game  # "" = Time of Empires
+    config = load_config(args.config, game=args.game)
+    game = config.game  # "" = Time of Empires (its numbers are in the config)
     profile = game_profile(game, config) if game else None
     return run(args, profile=profile, config=config)
 
@@ -100,6 +106,12 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     from erabox.selftest import main as selftest_main
 
     return selftest_main(args)
+
+
+def cmd_hall(args: argparse.Namespace) -> int:
+    from erabox.hall_director import main as hall_main
+
+    return hall_main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--game", metavar="NAME|FILE",
                      help="play a game profile instead (docs/profiles.md)")
     sim.add_argument("--players", metavar="A,B,..",
-                     help="with --game: the players in seating order (default: the config's)")
+                     help="with --game: the players in seating order, colours or name=Aiko"
+                          " (default: the config's)")
     sim.add_argument("--seed", type=int, metavar="N",
                      help="with --game: the draw of a random start player (default 0)")
     sim.set_defaults(func=cmd_simulate)
@@ -160,6 +173,15 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--pattern-seconds", type=float, default=1.5, metavar="S",
                       help="how long each test pattern and sound lasts (default 1.5)")
     test.set_defaults(func=cmd_selftest)
+    hall = sub.add_parser("hall", help="direct a hall of boxes (docs/hall.md)")
+    hall.add_argument("action", nargs="?", default="watch",
+                      choices=["watch", "serve", "status", "start", "pause", "resume", "end"])
+    hall.add_argument("--config", metavar="FILE", help="TOML config with a [hall] section")
+    hall.add_argument("--lead", type=float, default=1.5, metavar="S",
+                      help="a command's instant this far ahead (default 1.5 s)")
+    hall.add_argument("--wait", type=float, default=0.0, metavar="S",
+                      help="wait this long for every table to obey (exit 1 if one did not)")
+    hall.set_defaults(func=cmd_hall)
     return parser
 
 

@@ -33,7 +33,9 @@ from erabox.core.machine import (
     screen,
     snapshot,
     snapshot_at_stop,
+    sounded_lead,
     step,
+    with_write_time,
 )
 from erabox.core.model import (
     Effect,
@@ -45,6 +47,7 @@ from erabox.core.model import (
     SaveSettings,
     Screen,
     Show,
+    Steer,
     Tick,
 )
 from erabox.core.settings import Settings, apply, from_dict
@@ -55,11 +58,13 @@ log = logging.getLogger("erabox")
 
 # Longest wait for a save that must be on disk first (a press's, a cue's "armed" and "sounded"
 # records): below machine.ARM_LEAD_S, so an "armed" record that makes it is on disk before its
-# cue. A save that misses it is logged: the guarantee holds while the card writes in time.
+# cue; on a card measured slower, `sounded_lead` (a press's sound waits for its record). A save
+# that misses it is logged: the guarantee holds while the card writes in time.
 DURABLE_WAIT_S = 0.4
-# A call's "sounded" record is written `record.SOUNDED_LEAD_S` ahead of the call, and the
-# loop waits for it until the call's time at most (`Save.by`): a slow card never makes a call
-# late; a record that misses its call is logged like any other.
+# A call's "sounded" record is written `record.sounded_lead` ahead of the call (it follows the
+# card's measured write time, the state store's `write_s`), and the loop waits for it until the
+# call's time at most (`Save.by`): a slow card never makes a call late; a record that misses its
+# call is logged like any other.
 
 ShowScreen = Callable[[Screen, float], None]
 """Hands a screen model to whatever draws it, with the step's time."""
@@ -101,6 +106,11 @@ class Driver:
         self.switch_to: str | None = None
         # The game's own sound files that cannot be read: none (the config's are the box's).
         self.missing_files: list[str] = []
+        self._lead_logged = sounded_lead(self.game)
+        # A call's "sounded" record not yet on disk when the loop stopped waiting for it, and
+        # the call's time (`Save.by`): checked again, without waiting, when the call falls due.
+        self._owed: tuple[float, dict[str, Any]] | None = None
+        self._ahead_at = 0.0
 
     # --- the game's life ------------------------------------------------------------------------
 
@@ -118,21 +128,47 @@ class Driver:
             self.game, effects = restore(saved, self.config, now, settings=chosen)
             log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],
                      saved["phase"])
+        self._follow_card()
         self.apply(effects, now)
         if self.events is not None:
             self.events.state(self.game, now - self.t0, now)
 
-    def step(self, event: Input | Tick, now: float, due: float | None = None) -> None:
+    def step(self, event: Input | Tick | Steer, now: float, due: float | None = None) -> None:
         """One step of the game at `now`; `due` is the deadline that fired a `Tick`."""
         in_menu = self.game.menu is not None
+        self._follow_card()
+        if self._owed is not None and now >= self._owed[0] - 1e-6:
+            by, record = self._owed
+            self._owed = None
+            if not self.state.flush(timeout=max(by - self._observed(now), 0.0)):
+                self._missed(record, by - self._ahead_at)
+            elif self.state.problem is not None:
+                self._unsaved(record, self.state.problem)
         self.game, effects = step(self.game, event, now)
         if in_menu and self.game.menu is None and self.game.config.game:
             self.switch_to = self.game.config.game  # the menu closed on a game profile
-        if self.observer is not None:
+        if self.observer is not None and not isinstance(event, Steer):
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)
+        self._follow_card()  # the next deadline the loop reads uses what the card just did
         if self.events is not None:
             self.events.state(self.game, now - self.t0, now)
+
+    def _follow_card(self) -> None:
+        """The game takes the card's measured durable-write time (the store's `write_s`; a
+        store that does not measure counts as instant): a call's "sounded" lead follows it, and
+        a change of that lead (the window in which a cut shows a call instead of sounding it)
+        is logged."""
+        write_s = getattr(self.state, "write_s", 0.0)
+        if not isinstance(write_s, float):
+            return
+        self.game = with_write_time(self.game, write_s)
+        lead = sounded_lead(self.game)
+        if abs(lead - self._lead_logged) >= 0.05:
+            log.info("durable writes take up to %.3f s on this card: a call is recorded as "
+                     "sounded %.2f s ahead (a power cut in that window shows it instead of "
+                     "sounding it)", self.game.write_s, lead)
+            self._lead_logged = lead
 
     def input(self, event: Input, now: float) -> None:
         """Record an input as the box took it (observer, event stream), before its step."""
@@ -193,10 +229,17 @@ class Driver:
                 self.state.save(effect.snapshot)
                 # Bounded: a card that hangs must not hold the box for longer than this, and a
                 # record written ahead of a call must not hold back the call.
-                wait = DURABLE_WAIT_S
+                # On a slow card as long as its writes take (the lead of a call's record).
+                wait = max(DURABLE_WAIT_S, sounded_lead(self.game))
                 if effect.by is not None:
                     wait = min(wait, max(effect.by - self._observed(now), 0.0))
-                if not self.state.flush(timeout=wait):
+                if self.state.flush(timeout=wait):
+                    if self.state.problem is not None:  # written: no; logged here, at it
+                        self._unsaved(effect.snapshot, self.state.problem)
+                elif effect.by is not None and self._observed(now) < effect.by - 1e-6:
+                    # A slow card's record ahead of a call: it has until the call's time.
+                    self._owed, self._ahead_at = (effect.by, effect.snapshot), now
+                else:
                     self._missed(effect.snapshot, wait)
                 start = index + 1
         if start < len(effects):
@@ -207,6 +250,11 @@ class Driver:
             "a save that must be on disk first (%s) took longer than %.3g s; going on without "
             "it: a power cut now may %s", _what(record), waited,
             "repeat a cry or the end gong, or a press's change")
+
+    def _unsaved(self, record: dict[str, Any], problem: str) -> None:
+        log.warning("a save that must be on disk first (%s) failed (%s); going on without it: "
+                    "a power cut now may %s", _what(record), problem,
+                    "repeat a cry or the end gong, or a press's change")
 
     def _apply_part(self, effects: tuple[Effect, ...], now: float, due: float | None) -> None:
         if self.audio is not None:

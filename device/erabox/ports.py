@@ -23,7 +23,7 @@ from PIL import Image
 
 from erabox.core.config import Config
 from erabox.core.machine import Game
-from erabox.core.model import Button, Effect, Input, Tick
+from erabox.core.model import Button, Effect, Input, Steer, Tick
 from erabox.core.settings import Settings
 
 # --- what the loop's inbox carries ------------------------------------------------------------
@@ -61,7 +61,7 @@ class SaveNow:
     reason: str
 
 
-InboxItem = Input | Stop | Redraw | PowerCut | Chord | SaveNow
+InboxItem = Input | Stop | Redraw | PowerCut | Chord | SaveNow | Steer
 Post = Callable[[InboxItem], None]
 """Hands an item to the loop; thread-safe, also from a signal handler."""
 

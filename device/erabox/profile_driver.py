@@ -26,7 +26,18 @@ from typing import Any, Protocol
 from erabox.adapters.settings_file import SettingsFile
 from erabox.core.config import Config, ConfigError
 from erabox.core.jsontext import json_object
-from erabox.core.model import FlashCue, Input, Mode, Music, MusicAction, Phase, Save, Screen, Tick
+from erabox.core.model import (
+    FlashCue,
+    Input,
+    Mode,
+    Music,
+    MusicAction,
+    Phase,
+    Save,
+    Screen,
+    Steer,
+    Tick,
+)
 from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_machine import step
@@ -43,6 +54,7 @@ from erabox.core.profile_play import (
     screen,
 )
 from erabox.core.profile_record import restore, snapshot
+from erabox.core.record import card_lead
 from erabox.core.settings import apply as apply_settings
 from erabox.ports import AudioPort, LedPort, RecordStore
 from erabox.profile_file import missing_music
@@ -65,7 +77,7 @@ class GameDriver(Protocol):
 
     def start(self, now: float, fresh: bool = False) -> None: ...
 
-    def step(self, event: Input | Tick, now: float, due: float | None = None) -> None: ...
+    def step(self, event: Input | Tick | Steer, now: float, due: float | None = None) -> None: ...
 
     def input(self, event: Input, now: float) -> None: ...
 
@@ -179,7 +191,9 @@ class PlayDriver:
             raise ValueError(f"a value of the wrong type ({exc})") from None
         return record
 
-    def step(self, event: Input | Tick, now: float, due: float | None = None) -> None:
+    def step(self, event: Input | Tick | Steer, now: float, due: float | None = None) -> None:
+        if isinstance(event, Steer):  # a hall steers Time of Empires' running clock only
+            return
         self.play, effects = step(self.play, event, now)
         self.apply(effects, now)
         if self.events is not None:
@@ -231,11 +245,20 @@ class PlayDriver:
             if isinstance(effect, Save) and effect.durable:
                 self._apply_part(effects[start:index], now)
                 self._state.save(effect.snapshot)
-                if not self._state.flush(timeout=DURABLE_WAIT_S):
+                wait = self.durable_wait()
+                if not self._state.flush(timeout=wait):
                     log.warning("a save that must be on disk first took longer than %g s; "
-                                "going on without it", DURABLE_WAIT_S)
+                                "going on without it", wait)
                 start = index + 1
         self._apply_part(effects[start:], now)
+
+    def durable_wait(self) -> float:
+        """How long a press's record may take before its sound goes out: as Time of Empires'
+        driver, at least `DURABLE_WAIT_S`, and on a card measured slower as long as its writes
+        take (`record.sounded_lead` of the store's `write_s`), so a slow card does not let a cut
+        after a special round's cry bring the round back to be called again."""
+        write_s = getattr(self._state, "write_s", 0.0)  # a store that does not measure: 0
+        return max(DURABLE_WAIT_S, card_lead(write_s if isinstance(write_s, float) else 0.0))
 
     def _apply_part(self, effects: tuple[PlayEffect, ...], now: float) -> None:
         if not effects:

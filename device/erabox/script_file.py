@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO
 
+from erabox.adapters.files import FileRefused, read_regular
 from erabox.core.script import ScriptError, ScriptLine, parse_script
 
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024  # a game's script is a few kB; refuse to read a disk
@@ -26,10 +27,11 @@ def read_script(name: str, stdin: BinaryIO | None = None) -> list[ScriptLine]:
         return parse_script(decode_script(stdin.read(MAX_SCRIPT_BYTES + 1), "<stdin>"),
                             "<stdin>")
     try:
-        with open(Path(name), "rb") as handle:
-            data = handle.read(MAX_SCRIPT_BYTES + 1)
-    except OSError as exc:
+        data = read_regular(Path(name), MAX_SCRIPT_BYTES)  # a FIFO, a device: refused at once
+    except FileNotFoundError as exc:
         raise ScriptError(f"{name}: cannot read the script ({exc.strerror or exc})") from None
+    except FileRefused as exc:
+        raise ScriptError(f"{name}: cannot read the script ({exc})") from None
     if len(data) > MAX_SCRIPT_BYTES:
         raise ScriptError(f"{name}: more than {MAX_SCRIPT_BYTES} bytes, not a script")
     return parse_script(decode_script(data, name), name)

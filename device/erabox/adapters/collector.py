@@ -66,3 +66,20 @@ class LoopCollector:
                   generation, self.cost_s[generation] * 1000,
                   "no deadline" if slack_s is None else f"{slack_s:.3f}")
         return generation
+
+
+def return_big_buffers_to_the_system() -> None:
+    """Ask glibc to give large blocks (a decoded era loop is ~12 MB) back to the system when
+    they are freed. By default it keeps them in its heap, and a box that has played three eras
+    would sit on ~40 MB it no longer uses (measured by `make soak`). Same effect as
+    MALLOC_MMAP_THRESHOLD_=1048576; a no-op off glibc."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        m_mmap_threshold = -3
+        libc.mallopt(m_mmap_threshold, 1 << 20)
+    except (OSError, AttributeError) as exc:
+        log.debug("mallopt unavailable: %s", exc)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -136,6 +137,8 @@ class PngDisplay:
 # Two pixel rows per character: (top lit, bottom lit) -> character.
 HALF_BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
 _HOME = "\x1b[H"
+_SAVE = "\x1b7"  # the cursor's place (where the log writes), kept while a frame is drawn
+_RESTORE = "\x1b8"
 _CLEAR = "\x1b[2J"
 _HIDE_CURSOR = "\x1b[?25l"
 _SHOW_CURSOR = "\x1b[?25h"
@@ -199,6 +202,11 @@ class TerminalDisplay:
     On a TTY each new frame is redrawn in place (cursor home, cursor hidden until `close`);
     otherwise (a pipe or a file) frames follow each other, each followed by an empty line.
     Unchanged frames are not redrawn. A stream that fails (closed terminal) is logged once.
+
+    With a `footer` (the keys' help line, `set_footer`) the line under the frame is kept for
+    it, and the lines below that are a scroll region of their own for the log (`log_stream`):
+    a log line scrolls there and never overwrites the frame or the help line. A terminal with
+    no line to spare below the help line (exactly 128x33) shows no log.
     """
 
     def __init__(self, stream: TextIO,
@@ -219,6 +227,12 @@ class TerminalDisplay:
         self._started = False
         self._said_small = False
         self._said_braille = False
+        self._lock = threading.Lock()  # frames and log lines share the terminal
+        self.footer = ""
+        self._layout: tuple[int, int] | None = None  # the terminal size the layout is for
+        self._log_room = False
+        self._last_image: Image.Image | None = None
+        self.logs_not_shown = 0
 
     def _terminal_size(self) -> tuple[int, int]:
         try:
@@ -255,14 +269,60 @@ class TerminalDisplay:
 
     def show(self, image: Image.Image, label: str | None = None) -> None:
         """Draw `image` unless it equals the previous frame."""
+        with self._lock:
+            self._show(image)
+
+    def set_footer(self, footer: str) -> None:
+        """Keep the line under the frame for `footer` from now on (drawn again at once)."""
+        with self._lock:
+            self.footer = footer
+            self._started = False
+            self._drawn = ChangedOnly[tuple[bytes, str]]()
+            if self._last_image is not None:
+                self._show(self._last_image)
+
+    def log_stream(self) -> _LogStream:
+        """A stream for a logging handler: its lines go below the help line."""
+        return _LogStream(self)
+
+    def write_log(self, text: str) -> None:
+        with self._lock:
+            if self._started and self.footer and not self._log_room:
+                self.logs_not_shown += text.count("\n")
+                return
+            try:
+                self.stream.write(text)
+                self.stream.flush()
+            except (OSError, ValueError):
+                pass  # the terminal is gone: nothing to say it on
+
+    def _footed(self, text: str, fresh: bool) -> str:
+        """`text` (a frame, ending in a newline) redrawn from the top with the help line under
+        it, the cursor put back where the log writes."""
+        columns, lines = self._size()
+        footer = "\x1b[2K" + self.footer[:max(1, columns - 1)]
+        body = _SAVE + _HOME + text + footer + _RESTORE
+        if not fresh and self._layout == (columns, lines):
+            return body
+        self._layout = (columns, lines)
+        top = text.count("\n") + 2  # the log's first line, under the help line
+        self._log_room = lines >= top
+        region = f"\x1b[{top};{lines}r\x1b[{top};1H" if self._log_room else ""
+        return _HIDE_CURSOR + _CLEAR + region + body
+
+    def _show(self, image: Image.Image) -> None:
         frame = frame_bytes(image, self.panel)
+        self._last_image = image
         style, text = self._fitted(image)
         if not self._drawn.differs((frame, style)):
             return
         if self.tty:
             fresh = not self._started or style != self._last_style
-            prefix = _HIDE_CURSOR + _CLEAR + _HOME if fresh else _HOME
-            text = prefix + text
+            if self.footer and style != "small":
+                text = self._footed(text, fresh)
+            else:
+                prefix = _HIDE_CURSOR + _CLEAR + _HOME if fresh else _HOME
+                text = prefix + text
         else:
             text += "\n"
         try:
@@ -281,10 +341,26 @@ class TerminalDisplay:
         """Give the terminal its cursor back."""
         if self.tty and self._started:
             try:
+                if self._layout is not None:  # the whole screen scrolls again, from the end
+                    self.stream.write(f"\x1b[r\x1b[{self._layout[1]};1H\n")
                 self.stream.write(_SHOW_CURSOR)
                 self.stream.flush()
             except (OSError, ValueError):
                 pass  # the terminal is gone; nothing left to restore
+
+
+class _LogStream:
+    """What a logging handler writes to: the terminal display's log region."""
+
+    def __init__(self, display: TerminalDisplay) -> None:
+        self._display = display
+
+    def write(self, text: str) -> int:
+        self._display.write_log(text)
+        return len(text)
+
+    def flush(self) -> None:
+        return None
 
 
 def open_display(

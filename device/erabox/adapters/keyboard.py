@@ -1,9 +1,17 @@
 """Keys in a terminal, for the box on a laptop without a desktop (SSH, a bare console).
 
 A terminal reports key presses but not releases, so each key is one gesture, acted out on the
-simulated pins exactly as a script would (press = pin low 0.1 s, hold = hold time + 0.1 s):
-    n NEXT press    N NEXT hold    e ERA press    E ERA hold
-    b both held (New game?)        + / - volume   q quit
+simulated pins as a finger would (press = pin low 0.1 s; hold = held past the hold time):
+    n NEXT press     N NEXT hold (+5 in the entry of points)
+    1..9, 0          NEXT held on until letting go adds +5 .. +45, +50 (the hold's steps)
+    e ERA press      E ERA hold
+    b NEXT+ERA short press (-1 in the entry of points)     B both held 3 s (New game?)
+    + / - volume     q quit
+So every gesture README teaches has its key, and a number takes as many keys as it takes
+gestures on the box (17: `3 n n e`; 19: `4 b e`).
+
+Keys are never lost however fast they come: they queue, and a "finger" thread acts them out
+one after the other, each let go and seen let go (the debounce) before the next goes down.
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import queue
 import sys
 import termios
 import threading
@@ -18,58 +27,115 @@ import tty
 from typing import TextIO
 
 from erabox.adapters.buttons import act_out
+from erabox.adapters.display import TerminalDisplay
 from erabox.core.model import Button, Gesture, Input
-from erabox.ports import Post, SimulatedInput, Stop
+from erabox.core.points import HOLD_ADDS, RAMP_MAX, RAMP_S
+from erabox.ports import DisplayPort, Post, SimulatedInput, Stop
 
 log = logging.getLogger("erabox.keyboard")
 
+NEXT_HOLD = Input(Button.NEXT, Gesture.HOLD)
 KEYS = {
     "n": Input(Button.NEXT, Gesture.PRESS),
-    "N": Input(Button.NEXT, Gesture.HOLD),
+    "N": NEXT_HOLD,
     "e": Input(Button.ERA, Gesture.PRESS),
     "E": Input(Button.ERA, Gesture.HOLD),
-    "b": Input(Button.BOTH, Gesture.HOLD),
+    "b": Input(Button.BOTH, Gesture.PRESS),
     "B": Input(Button.BOTH, Gesture.HOLD),
     "+": Input(Button.VOL_UP, Gesture.PRESS),
     "=": Input(Button.VOL_UP, Gesture.PRESS),
     "-": Input(Button.VOL_DOWN, Gesture.PRESS),
 }
-HELP = "keys: n/N NEXT press/hold, e/E ERA press/hold, b both (new game), +/- volume, q quit"
+# The hold's steps: digit d lets go when the hold adds 5 x d (0: the most, +50).
+STEP_KEYS = {str(d % 10): d for d in range(1, RAMP_MAX // HOLD_ADDS + 1)}
+HELP = ("n/N NEXT press/hold  1-9 0 NEXT held to +5..+45 +50  e/E ERA press/hold  "
+        "b/B both press(-1)/hold(new game)  +/- volume  q quit")
+
+
+def held_past_threshold(steps: int) -> float:
+    """How long a NEXT hold stays down past its threshold so that letting go adds
+    `steps` x 5: the middle of that step's half second (a quarter second either way)."""
+    return (steps - 1) * RAMP_S + RAMP_S / 2
 
 
 class KeyboardInput:
-    """Reads single keys from a terminal on a thread (blocking reads: no polling)."""
+    """Reads single keys from a terminal on one thread (blocking reads: no polling) and acts
+    them out in order on another."""
 
-    def __init__(self, buttons: SimulatedInput | None, post: Post,
-                 stream: TextIO | None = None) -> None:
+    def __init__(self, buttons: SimulatedInput | None, post: Post, bounce_s: float = 0.02,
+                 display: DisplayPort | None = None, stream: TextIO | None = None) -> None:
+        """`display`: where the help line goes (under a terminal's frame; else printed)."""
         self._buttons = buttons
         self._post = post
         self._stream = stream or sys.stdin
         self._fd = self._stream.fileno()
         self._saved = termios.tcgetattr(self._fd)
         tty.setcbreak(self._fd)
-        self._closed = False
-        print(HELP, file=sys.stderr)
+        self._closed = threading.Event()
+        self._handlers: list[tuple[logging.StreamHandler[TextIO], TextIO]] = []
+        self._gap_s = 2 * bounce_s + 0.02  # let go long enough for the debounce to see it
+        self._keys: queue.Queue[tuple[Input, float] | None] = queue.Queue()
+        if display is not None:
+            self.show_help(display)
+        self._finger = threading.Thread(target=self._act, name="erabox-finger", daemon=True)
+        self._finger.start()
         self._thread = threading.Thread(target=self._run, name="erabox-keys", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        while not self._closed:
+        while not self._closed.is_set():
             try:
-                data = os.read(self._fd, 1)
+                data = os.read(self._fd, 64)  # everything typed so far: none is dropped
             except OSError:
                 return
             if not data:
                 return
-            key = data.decode(errors="ignore")
-            if key in ("q", "\x03"):
-                self._post(Stop("q pressed"))
+            for key in data.decode(errors="ignore"):
+                if key in ("q", "\x03"):
+                    self._post(Stop("q pressed"))
+                    return
+                if key in KEYS:
+                    self._keys.put((KEYS[key], 0.0))
+                elif key in STEP_KEYS:
+                    self._keys.put((NEXT_HOLD, held_past_threshold(STEP_KEYS[key])))
+
+    def _act(self) -> None:
+        """One gesture at a time: down, up, and a short pause, like a quick finger."""
+        while True:
+            item = self._keys.get()
+            if item is None or self._closed.is_set():
                 return
-            if key in KEYS:
-                act_out(KEYS[key], self._buttons, self._post)
+            gesture, held_s = item
+            if self._buttons is None:
+                act_out(gesture, None, self._post, held_s)
+                continue
+            try:
+                released = self._buttons.perform(gesture, held_s)
+            except Exception as exc:  # a button that is not fitted: hand the gesture over
+                log.debug("acting out %s: %s", gesture, exc)
+                self._post(gesture)
+                continue
+            released.join()
+            self._closed.wait(self._gap_s)
+
+    def show_help(self, display: DisplayPort) -> None:
+        """The help line under the screen drawn in this terminal, and the log below it (so no
+        log line overwrites either); elsewhere the help line is printed once."""
+        if not (isinstance(display, TerminalDisplay) and display.tty):
+            print(HELP, file=sys.stderr)
+            return
+        display.set_footer(HELP)
+        for handler in logging.getLogger().handlers:
+            if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stderr:
+                self._handlers.append((handler, handler.stream))
+                handler.setStream(display.log_stream())
 
     def close(self) -> None:
         """Give the terminal its settings back."""
-        self._closed = True
+        self._closed.set()
+        self._keys.put(None)
+        for handler, stream in self._handlers:
+            handler.setStream(stream)
         with contextlib.suppress(termios.error):
             termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
+

@@ -1,7 +1,8 @@
 """The box on a laptop: a desktop window (pygame) showing the OLED, with clickable buttons.
 
-The OLED image is drawn scaled up, white on black like the panel. Below it sit the NEXT and
-ERA buttons (and VOL- / VOL+). Mouse and keys drive gpiozero's mock pins, so every press
+The OLED image is drawn scaled up, white on black like the panel, as bright as the panel's
+contrast makes it (OLED care dims an idle screen: the window dims with it). Below it sit the
+NEXT and ERA buttons (and VOL- / VOL+). Mouse and keys drive gpiozero's mock pins, so every press
 goes through the same `Button` code as on a Pi:
     N = NEXT, E = ERA (holding a key is a hold; holding N and E together is "both"),
     + / - = volume, Esc or closing the window quits.
@@ -38,6 +39,15 @@ KEY_FACE_DOWN = (140, 35, 30)
 LABEL = (235, 235, 235)
 
 
+def panel_ink(contrast: int) -> tuple[int, int, int]:
+    """The colour of a lit pixel at the panel's `contrast` (0..255). The SSD1306's contrast
+    sets the pixels' current, so their light is about proportional to it; the screen's colours
+    are gamma-encoded (sRGB, about 2.2), so the light is encoded before it is drawn. Full
+    contrast is `INK`; 32 (a dimmed game) about 39 % of it, 8 (a faint idle screen) 21 %."""
+    share = (max(0, min(255, contrast)) / 255) ** (1 / 2.2)
+    return tuple(round(p + (i - p) * share) for p, i in zip(PANEL, INK, strict=True))
+
+
 @dataclass(frozen=True)
 class _Key:
     button: Button
@@ -58,6 +68,7 @@ class WindowDisplay:
         self.scale = scale
         self._lock = threading.Lock()
         self._image: Image.Image | None = None
+        self._ink = INK
         self.frames = 0
         panel_w, panel_h = config.display.width * scale, config.display.height * scale
         self.size = (panel_w + 2 * MARGIN, panel_h + 3 * MARGIN + BUTTON_H + 20)
@@ -99,6 +110,12 @@ class WindowDisplay:
         """Take a new OLED frame; the window repaints on its own thread."""
         with self._lock:
             self._image = image.convert("1")
+        self._wake()
+
+    def set_contrast(self, level: int) -> None:
+        """The panel's contrast (0..255), as OLED care and the brightness setting set it."""
+        with self._lock:
+            self._ink = panel_ink(level)
         self._wake()
 
     def close(self) -> None:
@@ -183,11 +200,11 @@ class WindowDisplay:
         x, y, w, h = self.panel_rect
         pg.draw.rect(surface, PANEL, (x - 6, y - 6, w + 12, h + 12), border_radius=6)
         with self._lock:
-            image = self._image
+            image, ink = self._image, self._ink
         if image is not None:
             mask = image.convert("L").tobytes()
             frame = pg.image.frombuffer(mask, image.size, "P")
-            frame.set_palette([PANEL] + [PANEL] * 254 + [INK])
+            frame.set_palette([PANEL] + [PANEL] * 254 + [ink])
             surface.blit(pg.transform.scale(frame, (w, h)), (x, y))
             self.frames += 1
         for key in self.keys:

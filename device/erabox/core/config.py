@@ -12,6 +12,7 @@ This module only parses text; reading the file is the caller's job (`load_config
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import tomllib
@@ -25,11 +26,16 @@ from .model import Mode
 
 LANGUAGES = ("en", "ja")
 DEFAULT_PLAYERS = ("red", "blue", "green", "yellow")
+# The colours a player list names as plain strings (the box knows how to say each: ui/strings.py).
+# Anything else is a typo unless written explicitly as a name of the table's own: { name = "Aiko" }.
+KNOWN_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "purple", "orange", "pink",
+                 "brown", "grey", "gray")
 MUSIC_KINDS = ("loop", "track")
 # "score": real-time eras play the through-composed 540 s score (sounds/era<N>_score.ogg),
 # positioned at running time; "synth": the short synthesised loops everywhere (~20 MB less
 # on the SD card: the scores may then be deleted).
 MUSIC_STYLES = ("score", "synth")
+SCORE_VARIANTS = 3  # versions of each era's built-in score (sounds/README.md)
 POINTS_ENTRIES = ("totals", "steps")  # era totals (the default) or per scoring step
 
 
@@ -53,6 +59,28 @@ class IntroConfig:
 
 
 @dataclass(frozen=True)
+class PrepNumbers:
+    """The preparation guide: its steps and numbers. Not keys of the config file, but of the
+    game's profile (games/time-of-empires.toml, `era_profile`), handed in when the box
+    starts; the defaults are the rulebook's (`rules.py`)."""
+
+    wonders: tuple[int, ...] = rules.WONDERS_ON_BOARD  # on the wonder board, per era
+    bonus_token_vp: tuple[int, ...] = rules.BONUS_TOKEN_VP  # VP per building, per era
+    setup: tuple[rules.GuideRow, ...] = rules.SETUP_STEPS  # the game's setup, before Era I
+    steps: tuple[rules.GuideRow, ...] = rules.PREP_STEPS  # each era's preparation
+
+
+@dataclass(frozen=True)
+class Checklist:
+    """The scoring checklist of each era, step by step: whether the box asks the step's points
+    (`points`), and how many times the number asked counts (`multiply`: destruction's 3 VP a
+    building). Not keys of the config file: the game's profile's (`era_profile`)."""
+
+    points: tuple[bool, ...] = rules.SCORING_GIVES_POINTS
+    multiply: tuple[int, ...] = rules.SCORING_MULTIPLY
+
+
+@dataclass(frozen=True)
 class EraMusic:
     """Per-era music: the built-in loop unless `music` names a file."""
 
@@ -67,12 +95,14 @@ class AudioConfig:
     buffer: int = 512
     device: str = ""
     volume: float = 0.8
-    duck_db: float = 12.0  # how far the music drops under a cue
+    duck_db: float = 6.0  # how far the music drops under a cue (the cues stand 8-16 LU above it)
     music_level: float = 1.0  # the music's share of the volume (0..1); cues stay at `volume`
     gong: str = ""  # replacement cue files ("" = built-in)
     cry: str = ""
     tick: str = ""
     music_style: str = "score"  # one of MUSIC_STYLES
+    # Which version of the era scores plays: 0 = the next one each new game, 1..3 = that one.
+    score_variant: int = 0
     eras: tuple[EraMusic, ...] = (EraMusic(),) * rules.ERAS  # one per era
 
 
@@ -115,6 +145,31 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True)
+class HallConfig:
+    """`[hall]`: the box is one table of a hall (docs/hall.md). Absent: a box on its own."""
+
+    broker: str = ""  # "host" or "host:port" of the MQTT broker
+    port: int = 1883  # the broker's port when `broker` names none (8883 is TLS's usual one)
+    hall: str = "hall"  # the hall's name: its topics are erabox/<hall>/...
+    table: str = ""  # this table's name (also its broker user unless `user` is given)
+    user: str = ""
+    password: str = ""
+    password_file: str = ""  # read at start instead of `password` (kept out of the config)
+    key: str = ""  # the hall key that signs the director's commands
+    key_file: str = ""
+    tls_ca: str = ""  # TLS: the CA file that signed the broker's certificate ("" = no TLS)
+    tls_cert: str = ""  # TLS client certificate and key, when the broker asks for one
+    tls_key: str = ""
+    # A table's own NEXT hold pauses its era alone. Off by default: a hall keeps one running
+    # time, and a table that pauses alone ends its era after the others (a rules call is the
+    # judge's: the director pauses every table).
+    pause_alone: bool = False
+
+
+HALL_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+@dataclass(frozen=True)
 class Config:
     language: str = "en"
     players: tuple[str, ...] = DEFAULT_PLAYERS
@@ -128,6 +183,8 @@ class Config:
     game_names: tuple[tuple[str, str, str], ...] = ()
     realtime: RealtimeConfig = field(default_factory=RealtimeConfig)
     intro: IntroConfig = field(default_factory=IntroConfig)
+    prep: PrepNumbers = field(default_factory=PrepNumbers)  # from the profile, not the file
+    checklist: Checklist = field(default_factory=Checklist)  # the profile's too
     audio: AudioConfig = field(default_factory=AudioConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
@@ -140,6 +197,7 @@ class Config:
     # ("totals": one number per player and era) or per step of the scoring checklist.
     keep_score: bool = True
     points_entry: str = "totals"
+    hall: HallConfig | None = None  # [hall]: one table of a hall (docs/hall.md)
 
 
 class _Table:
@@ -269,8 +327,11 @@ def _range_text(low: float | None, high: float | None, above: float | None) -> s
     return "a number"
 
 
-def parse_config(text: str, source: str = "<config>", base_dir: str | None = None) -> Config:
-    """Parse and validate TOML text. Relative file paths are taken from `base_dir`."""
+def parse_config(text: str, source: str = "<config>", base_dir: str | None = None,
+                 numbers: tuple[RealtimeConfig, IntroConfig] | None = None) -> Config:
+    """Parse and validate TOML text. Relative file paths are taken from `base_dir`. `numbers`:
+    the real-time and introductory numbers of the game's profile (`era_profile`), the
+    defaults of `[realtime]` and `[intro]` (else the rulebook's, `rules.py`)."""
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     try:
         data = tomllib.loads(text)
@@ -294,7 +355,10 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
 
     d = Config()  # every default below comes from the dataclasses above
     language = top.choice("language", d.language, LANGUAGES)
-    players = _players(top)
+    try:
+        players = _players(top)
+    except PlayerNameError as exc:
+        raise ConfigError(f"{source}: key 'players': {exc}") from None
     default_mode = Mode(top.choice("default_mode", d.default_mode.value,
                                    tuple(m.value for m in Mode)))
     state_file = path(top, "state_file")
@@ -305,7 +369,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         game = path(top, "game")
 
     rt = top.table("realtime")
-    drt = d.realtime
+    drt, dit = numbers if numbers is not None else (d.realtime, d.intro)
     length = rt.number("length_s", drt.length_s, above=0, high=24 * 3600)
     cues = _increasing(rt, "scholar_cues_s", drt.scholar_cues_s, length)
     realtime = RealtimeConfig(
@@ -317,9 +381,9 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
     )
 
     it = top.table("intro")
-    rounds = it.integer("rounds", d.intro.rounds, 1, 99)
+    rounds = it.integer("rounds", dit.rounds, 1, 99)
     after = tuple(int(r) for r in _increasing(it, "scholar_after_rounds",
-                                               d.intro.scholar_after_rounds, rounds,
+                                               dit.scholar_after_rounds, rounds,
                                                integers=True))
     intro = IntroConfig(rounds=rounds, scholar_after_rounds=after)
 
@@ -335,6 +399,8 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         "cry": path(au, "cry"),
         "tick": path(au, "tick"),
         "music_style": au.choice("music_style", "score", MUSIC_STYLES),
+        "score_variant": au.integer("score_variant", d.audio.score_variant, 0,
+                                    SCORE_VARIANTS),
     }
     au.check_unknown()
 
@@ -383,30 +449,84 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         raise ConfigError(f"{source}: key 'buttons': expected every pin to be different, "
                           f"got {used}")
 
+    hall = _hall(top.table("hall"), path) if top.has("hall") else None
     for table in (rt, it, di, bt, top):
         table.check_unknown()
     return Config(
         language=language, players=players, default_mode=default_mode, state_file=state_file,
         game=game, realtime=realtime, intro=intro, audio=audio, display=display, buttons=buttons,
-        source=source, keep_score=keep_score, points_entry=points_entry,
+        source=source, keep_score=keep_score, points_entry=points_entry, hall=hall,
     )
+
+
+def _hall(table: _Table, path: Any) -> HallConfig:
+    """`[hall]`: names are letters, digits, '-' and '_' (they are parts of MQTT topics)."""
+    d = HallConfig()
+    broker = table.text("broker", d.broker)
+    port = int(table.integer("port", d.port, 1, 65535))
+    if ":" in broker:
+        broker, _, given = broker.rpartition(":")
+        if not given.isdigit() or not 1 <= int(given) <= 65535:
+            raise table.fail("broker", "a host name or address, or host:port")
+        port = int(given)
+    if not broker:
+        raise table.fail("broker", "the broker's host name or address (e.g. \"hall.local\")")
+    names = {}
+    for key, default in (("hall", d.hall), ("table", d.table)):
+        names[key] = table.text(key, default)
+        if names[key] and not HALL_NAME.fullmatch(names[key]):
+            raise table.fail(key, "1 to 32 letters, digits, '-' or '_'")
+    hall = HallConfig(
+        broker=broker, port=port, hall=names["hall"], table=names["table"],
+        user=table.text("user", d.user), password=table.text("password", d.password),
+        password_file=path(table, "password_file"), key=table.text("key", d.key),
+        key_file=path(table, "key_file"), tls_ca=path(table, "tls_ca"),
+        tls_cert=path(table, "tls_cert"), tls_key=path(table, "tls_key"),
+        pause_alone=table.flag("pause_alone", d.pause_alone))
+    if not (hall.key or hall.key_file):
+        raise table.fail("key", "the hall key (or key_file): the director's commands are "
+                         "signed with it")
+    table.check_unknown()
+    return hall
 
 
 def _players(top: _Table) -> tuple[str, ...]:
     value = top.get("players")
     if value is None:
         return DEFAULT_PLAYERS
-    expected = (f"a list of {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} different colour names"
-                " (printable, up to 16 characters), oldest player first")
+    expected = (f"a list of {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} different players, oldest"
+                f" first: colours ({', '.join(KNOWN_COLOURS)}) or names of your own written"
+                ' { name = "Aiko" } (printable, up to 16 characters)')
     if not isinstance(value, list) or not rules.MIN_PLAYERS <= len(value) <= rules.MAX_PLAYERS:
         raise top.fail("players", expected)
-    if not all(isinstance(v, str) and v.strip() and v.isprintable() and len(v) <= 16
-               for v in value):
-        raise top.fail("players", expected)
-    players = tuple(v.strip() for v in value)
+    players = tuple(player_name(v, expected) for v in value)
     if len({p.casefold() for p in players}) != len(players):  # "red" and "Red " are one colour
         raise top.fail("players", expected)
     return players
+
+
+class PlayerNameError(ValueError):
+    """A player that is neither a known colour nor an explicit name."""
+
+
+def player_name(value: object, expected: str = "") -> str:
+    """One entry of a player list: a known colour (any case; "blu" is a typo, not a player
+    called "blu"), or a name of the table's own written explicitly, { name = "Aiko" }."""
+    if isinstance(value, str):
+        colour = value.strip().lower()
+        if colour in KNOWN_COLOURS:
+            return colour
+        close = difflib.get_close_matches(colour, KNOWN_COLOURS, n=1)
+        hint = f' Did you mean "{close[0]}"?' if close else ""
+        raise PlayerNameError(
+            f"{value!r} is not a colour the box knows (expected one of"
+            f" {', '.join(KNOWN_COLOURS)}).{hint}"
+            f' A name of your own is written {{ name = "{value.strip()}" }}.')
+    if isinstance(value, dict) and set(value) == {"name"}:
+        name = value["name"]
+        if isinstance(name, str) and name.strip() and name.isprintable() and len(name) <= 16:
+            return name.strip()
+    raise PlayerNameError(f"expected {expected or 'a colour or { name = ... }'}, got {value!r}")
 
 
 def _shown_text(text: str, limit: int = 200) -> str:

@@ -14,7 +14,7 @@ from functools import cache
 from . import points as scoring
 from . import prep
 from . import settings as settings_menu
-from .config import Config
+from .config import SCORE_VARIANTS, Config
 from .model import (
     Effect,
     FlashCue,
@@ -59,6 +59,9 @@ class Game:
     # (cue, anchor, record): the "sounded" record of the next call, on disk ahead of the call;
     # every save until the call goes out writes it (see record.snapshot, timers.record_ahead)
     sounded_ahead: tuple[int, float, str] | None = None
+    # how long the card takes to make a save durable, as the box measured it (seconds; set by
+    # the driver, `record.with_write_time`): the "sounded" lead and the save period follow it
+    write_s: float = 0.0
     # introductory era
     round: int | None = None
     # scoring
@@ -80,10 +83,13 @@ class Game:
     # victory points: the game's score sheet, and where the entry is while an era is scored
     sheet: scoring.Sheet | None = None
     entry: scoring.Entry | None = None
+    # which version of the era scores this game plays (1..SCORE_VARIANTS; saved): each new
+    # game the next, unless the setting `score_variant` fixes one (`score_variant` below)
+    variant: int = 1
 
 
 def new_game(config: Config, volume: float | None = None,
-             settings: settings_menu.Settings | None = None) -> Game:
+             settings: settings_menu.Settings | None = None, variant: int = 1) -> Game:
     """A fresh game: `setup` of Era I in its default mode, Era I start player = oldest player.
 
     `config` comes from the file; `settings` (chosen on the box) are laid over it.
@@ -99,7 +105,19 @@ def new_game(config: Config, volume: float | None = None,
         settings=settings,
         guide=0 if effective.guide else None,
         sheet=scoring.blank(len(effective.players)),
+        variant=variant,
     )
+
+
+def score_variant(game: Game) -> int:
+    """The version of the era scores the game plays: the one the setting fixes, else the
+    game's own (each new game the next, `next_variant`)."""
+    return game.config.audio.score_variant or game.variant
+
+
+def next_variant(game: Game) -> int:
+    """The variant a new game after `game` plays: the next one, round after the last."""
+    return game.variant % SCORE_VARIANTS + 1
 
 
 era_mode = settings_menu.mode  # the mode an era is set up in
@@ -184,7 +202,8 @@ def sheet(game: Game) -> scoring.Sheet:
 def guide_steps(game: Game) -> tuple[prep.PrepStep, ...]:
     """The preparation guide of the era being set up (before Era I: the game's setup first),
     for its mode."""
-    return prep.steps(game.era, len(game.config.players), game.mode, first=True)
+    return prep.steps(game.era, len(game.config.players), game.mode, first=True,
+                      numbers=game.config.prep)
 
 
 def scoring_step_at(game: Game) -> int:

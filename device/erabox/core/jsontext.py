@@ -18,7 +18,7 @@ class JsonTextError(ValueError):
 def json_object(text: str) -> dict[str, Any]:
     """`text` as a JSON object, or `JsonTextError` saying why not."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         raise JsonTextError("not JSON the box wrote (nested too deeply)") from None
     except ValueError as exc:  # not JSON, or a number with more digits than Python converts
@@ -26,6 +26,11 @@ def json_object(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise JsonTextError("not a JSON object")
     return data
+
+
+def _no_constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity are not JSON, and never a number the box saved."""
+    raise ValueError(f"{name} is not a number the box saves")
 
 
 def short(text: str, limit: int = 80) -> str:

@@ -46,6 +46,8 @@ from .game import (
     guide_steps,
     in_guide,
     new_game,
+    next_variant,
+    score_variant,
     screen_kind,
     sheet,
     start_player,
@@ -75,9 +77,11 @@ from .model import (
     Show,
     Sound,
     Standings,
+    Steer,
 )
 from .record import (
     ARM_LEAD_S,
+    MAX_SOUNDED_LEAD_S,
     SCHEMA_VERSION,
     SOUNDED_LEAD_S,
     cue_problem,
@@ -85,13 +89,14 @@ from .record import (
     settings_digest,
     snapshot,
     snapshot_at_stop,
+    sounded_lead,
+    with_write_time,
 )
 from .rules import ERAS, SCORING_STEPS
+from .steer import may_pause_alone, steer
 from .timers import (
-    SAVE_EVERY_S,
     Timer,
     ahead_if_due,
-    arm_if_due,
     arm_next_cue,
     begin_running,
     close_prompt,
@@ -101,10 +106,13 @@ from .timers import (
     hide_volume,
     lead_in_tick,
     next_deadline,
+    pause_era,
     pending,
     periodic_save,
     record_ahead,
     recorded_ahead,
+    resume_era,
+    save_every,
 )
 from .view import describe, named_places, opening, screen
 
@@ -113,6 +121,7 @@ from .view import describe, named_places, opening, screen
 __all__ = [
     "ARM_LEAD_S",
     "EPS",
+    "MAX_SOUNDED_LEAD_S",
     "SCHEMA_VERSION",
     "SOUNDED_LEAD_S",
     "Game",
@@ -127,16 +136,19 @@ __all__ = [
     "opening",
     "recorded_ahead",
     "restore",
+    "save_every",
     "screen",
     "screen_kind",
     "settings_digest",
     "sheet",
     "snapshot",
     "snapshot_at_stop",
+    "sounded_lead",
     "start_player",
     "state_name",
     "step",
     "timeline",
+    "with_write_time",
 ]
 
 QUESTION_TIMEOUT_S = 10.0  # an unanswered question closes itself
@@ -153,9 +165,10 @@ def step(game: Game, event: Event, now: float) -> tuple[Game, tuple[Effect, ...]
     """Advance to `now` (firing every due cue in order), then apply `event`."""
     before = game
     game, effects = _advance(game, now)
-    if isinstance(event, Input):
+    if isinstance(event, Input | Steer):  # a hall's order is kept like a press (steer.py)
         advanced = game
-        game, more = _on_input(game, event, now)
+        game, more = (_on_input(game, event, now) if isinstance(event, Input)
+                      else steer(game, event, now))
         record = snapshot(game, now)
         if _press_key(record) != _press_key(snapshot(advanced, now)):
             # A press that changes the game (a round, a phase, a scholar call) is on disk
@@ -223,12 +236,15 @@ def _answer(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effect, .
     if (event.button, event.gesture) != (Button.ERA, Gesture.PRESS):
         return game, ()
     stop = _stop_music(game, now)
-    fresh = new_game(base_config(game), volume=game.volume, settings=game.settings)
+    fresh = new_game(base_config(game), volume=game.volume, settings=game.settings,
+                     variant=next_variant(game) if game.question is Question.NEW_GAME
+                     else game.variant)
     if game.question is Question.NEW_GAME:
         return fresh, stop
-    # Restart this era: back to its setup, with the start player it began with.
+    # Restart this era: back to its setup screen (not its preparation guide: the table has
+    # prepared it already), with the start player it began with.
     return replace(fresh, era=game.era, era_start_player=game.era_start_player,
-                   mode=era_mode(fresh.config, game.era), sheet=sheet(game)), stop
+                   mode=era_mode(fresh.config, game.era), sheet=sheet(game), guide=None), stop
 
 
 def _stop_music(game: Game, now: float) -> tuple[Effect, ...]:
@@ -268,32 +284,6 @@ def _pause_hint(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         return game, ()
     # Screen only: the event stream's prompts are the table's (scholars, resumed).
     return replace(game, prompt=Prompt.PAUSE_HINT, prompt_until=now + PAUSE_HINT_S), ()
-
-
-def _pause(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    held = elapsed(game, now) or 0.0
-    # Disarmed: a paused era's next cue is not about to sound (resuming arms it again).
-    game = replace(game, phase=Phase.PAUSED, anchor=None, held_elapsed=held, save_due=None,
-                   armed=None, sounded_ahead=None)
-    if game.prompt is Prompt.PAUSE_HINT:  # "hold NEXT to pause" is done: it paused
-        game = replace(game, prompt=None, prompt_until=None)
-    if game.prompt is Prompt.SCHOLARS and game.prompt_until is not None:
-        # The prompt lasts `scholar_prompt_s` of RUNNING time: it stays up, its clock held.
-        game = replace(game, prompt_left=max(0.0, game.prompt_until - now), prompt_until=None)
-    return game, (Music(MusicAction.PAUSE, game.era, Mode.REALTIME, held),)
-
-
-def _resume(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    held = game.held_elapsed or 0.0
-    # The table is back at it: an owed scholar prompt (see restore) has been seen.
-    game = replace(game, phase=Phase.RUNNING, anchor=now - held, held_elapsed=None,
-                   save_due=now + SAVE_EVERY_S, sounded=None)
-    if game.prompt is Prompt.RESUMED:
-        game = replace(game, prompt=None, prompt_until=None)
-    if game.prompt is Prompt.SCHOLARS and game.prompt_left is not None:
-        game = replace(game, prompt_until=now + game.prompt_left, prompt_left=None)
-    return ahead_if_due(arm_if_due(game, now), now), (
-        Music(MusicAction.RESUME, game.era, Mode.REALTIME, held),)
 
 
 def _ask_restart_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
@@ -407,10 +397,6 @@ def _scoring_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Ef
     return game, tuple(effects)
 
 
-def _fresh_game(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    return new_game(base_config(game), volume=game.volume, settings=game.settings), ()
-
-
 # --- the settings menu (see settings.py) ----------------------------------------------------------
 
 
@@ -470,10 +456,11 @@ def _after(before: Game, game: Game, now: float) -> tuple[Effect, ...]:
     (adapters skip unchanged screens)."""
     effects: list[Effect] = []
     if game.phase is Phase.SETUP and (before.phase is not Phase.SETUP or before.era != game.era
-                                      or before.mode != game.mode):
-        # an era's setup screen opened (or its mode changed): its start gong may come at any
-        # moment, so the audio side gets that music ready now
-        effects.append(PrepareMusic(game.era, game.mode))
+                                      or before.mode != game.mode
+                                      or score_variant(before) != score_variant(game)):
+        # an era's setup screen opened (or its mode or score version changed): its start gong
+        # may come at any moment, so the audio side gets that music ready now
+        effects.append(PrepareMusic(game.era, game.mode, score_variant(game)))
     record = snapshot(game, now)
     if _save_key(record) != _save_key(snapshot(before, now)):
         effects.append(Save(record))
@@ -500,6 +487,11 @@ def _in(phase: Phase) -> Callable[[Game], bool]:
 
 def _anywhere(game: Game) -> bool:
     return True
+
+
+def _alone_in(phase: Phase) -> Callable[[Game], bool]:
+    """In `phase`, and the table may pause (or resume) its era on its own (steer.py)."""
+    return lambda game: game.phase is phase and may_pause_alone(game.config)
 
 
 def _in_menu(game: Game) -> bool:
@@ -564,15 +556,15 @@ _RULES: tuple[_Rule, ...] = (
     (_in(Phase.SETUP),         E,               H,       _do(_open_menu)),
     (_in(Phase.LEAD_IN),       E,               H,       _do(_cancel_lead_in)),
     (_in(Phase.RUNNING),       N,               P,       _do(_pause_hint)),
-    (_in(Phase.RUNNING),       N,               H,       _do(_pause)),
+    (_alone_in(Phase.RUNNING), N,               H,       _do(pause_era)),
     (_in(Phase.RUNNING),       E,               H,       _do(_ask_restart_era)),
-    (_in(Phase.PAUSED),        N,               P,       _do(_resume)),
-    (_in(Phase.PAUSED),        N,               H,       _do(_resume)),
+    (_alone_in(Phase.PAUSED),  N,               P,       _do(resume_era)),
+    (_alone_in(Phase.PAUSED),  N,               H,       _do(resume_era)),
     (_in(Phase.PAUSED),        E,               H,       _do(_ask_restart_era)),
     (_in(Phase.INTRO_ROUND),   N,               P,       _do(_next_round)),
     (_in(Phase.INTRO_ROUND),   N,               H,       _do(_undo_round)),
     (_in(Phase.INTRO_ROUND),   E,               H,       _do(_ask_restart_era)),
     (_in(Phase.SCHOLARS),      N,               P,       _do(_scholars_done)),
     (_in(Phase.SCHOLARS),      N,               H,       _do(_undo_scholars)),
-    (_in(Phase.GAME_OVER),     E,               H,       _do(_fresh_game)),
+    (_in(Phase.GAME_OVER),     E,               H,       _do(_ask_new_game)),
 )

@@ -107,7 +107,29 @@ class Tick:
     """Time has passed (a deadline from `next_deadline` was reached)."""
 
 
-Event = Input | Tick
+class SteerAction(StrEnum):
+    """What a hall's order does to the era's running clock (docs/hall.md)."""
+
+    START = "start"  # the era starts so that running time `running_s` falls at `at`
+    PAUSE = "pause"  # the era pauses, holding `running_s`
+    RESUME = "resume"  # the era resumes so that `running_s` falls at `at`
+    END = "end"  # the era's end gong sounds now
+    SLEW = "slew"  # a running era's clock is set so that `running_s` falls at `at`, silently
+
+
+@dataclass(frozen=True)
+class Steer:
+    """An order for the era's running clock from outside the box (a hall, `core/steer.py`).
+
+    `at` is on the box's own clock (the `now` the game runs on); `running_s` is the era's
+    running time at `at`."""
+
+    action: SteerAction
+    at: float
+    running_s: float = 0.0
+
+
+Event = Input | Tick | Steer
 
 
 # --- effects ----------------------------------------------------------------------------------
@@ -150,6 +172,7 @@ class PrepareMusic:
 
     era: int
     mode: Mode
+    variant: int = 1  # which version of the era scores (config.SCORE_VARIANTS) plays
 
 
 @dataclass(frozen=True)
@@ -288,3 +311,4 @@ class Screen:
     ramp: int | None = None  # NEXT held: what letting go adds (+5, +10, ...), else None
     era_total: bool = False  # points entered as the era's total, not per step
     value_vp: int | None = None  # destruction: the VP the buildings being entered give
+    value_times: int | None = None  # ... and how many VP one building gives (x3)

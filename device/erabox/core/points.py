@@ -32,16 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from .config import Checklist
 from .model import Button, Gesture, Input
-from .rules import (
-    DESTRUCTION_STEP,
-    DESTRUCTION_VP,
-    ERAS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    SCORING_GIVES_POINTS,
-    SCORING_STEPS,
-)
+from .rules import ERAS, MAX_PLAYERS, MIN_PLAYERS, SCORING_STEPS
 
 HOLD_ADDS = 5  # NEXT hold adds this many points at once, and as many per `RAMP_S` held on
 RAMP_S = 0.5  # seconds held past the hold threshold for each further +HOLD_ADDS
@@ -82,6 +75,9 @@ class Sheet:
         return len(self.buildings)
 
 
+RULEBOOK = Checklist()  # the rulebook's checklist, when no profile's is given
+
+
 @dataclass(frozen=True)
 class Entry:
     """Where the entry is: `era`, `index` into `positions(players, by_step)` (== its length:
@@ -96,6 +92,7 @@ class Entry:
     value: int = 0
     by_step: bool = True
     hold_since: float | None = None
+    checklist: Checklist = RULEBOOK  # the game's profile's (not saved: the config's)
 
 
 @dataclass(frozen=True)
@@ -131,18 +128,30 @@ def shown_value(entry: Entry, now: float) -> int:
     return min(MAX_POINTS, entry.value + (0 if extra is None else extra - HOLD_ADDS))
 
 
+def times(entry: Entry, players: int) -> int:
+    """How many times the number being asked counts: the step's `multiply` (destruction: the
+    buildings, 3 VP each), 1 anywhere else."""
+    if stage(entry, players) is not Stage.POINTS:
+        return 1
+    step_index = where(entry, players)[0]
+    return 1 if step_index is None or step_index >= len(entry.checklist.multiply) else \
+        entry.checklist.multiply[step_index]
+
+
 def in_buildings(entry: Entry, players: int) -> bool:
-    """True where the number asked is buildings, shown x`DESTRUCTION_VP` (destruction)."""
-    return stage(entry, players) is Stage.POINTS and where(entry, players)[0] == DESTRUCTION_STEP
+    """True where the number asked counts more than once, shown x`times` (destruction's
+    buildings)."""
+    return times(entry, players) != 1
 
 
-def positions(players: int, by_step: bool = True) -> tuple[tuple[int, int | None], ...]:
+def positions(players: int, by_step: bool = True, checklist: Checklist = RULEBOOK
+              ) -> tuple[tuple[int, int | None], ...]:
     """(row, player) in entry order; player None for a step that is only shown. Era totals:
     one number per player, in the `ERA_TOTAL` row."""
     if not by_step:
         return tuple((ERA_TOTAL, p) for p in range(players))
     out: list[tuple[int, int | None]] = []
-    for step_index, gives in enumerate(SCORING_GIVES_POINTS):
+    for step_index, gives in enumerate(checklist.points):
         if gives:
             out.extend((step_index, p) for p in range(players))
         else:
@@ -153,7 +162,7 @@ def positions(players: int, by_step: bool = True) -> tuple[tuple[int, int | None
 def stage(entry: Entry, players: int) -> Stage:
     if entry.tie is not None:
         return Stage.BUILDINGS
-    places = positions(players, entry.by_step)
+    places = positions(players, entry.by_step, entry.checklist)
     if entry.index >= len(places):
         return Stage.STANDINGS
     return Stage.POINTS if places[entry.index][1] is not None else Stage.SHOWN
@@ -163,7 +172,7 @@ def where(entry: Entry, players: int) -> tuple[int | None, int | None]:
     """(scoring step, player) the entry is at; None where it does not apply."""
     if entry.tie is not None:
         return None, None
-    places = positions(players, entry.by_step)
+    places = positions(players, entry.by_step, entry.checklist)
     if entry.index >= len(places):
         return None, None
     return places[entry.index]
@@ -269,8 +278,7 @@ def _go_back(entry: Entry, sheet: Sheet) -> tuple[Entry, Sheet]:
     if step_index is None or player is None:
         return entry, sheet
     value = _stored(sheet, entry)
-    if in_buildings(entry, sheet.players):
-        value //= DESTRUCTION_VP
+    value //= times(entry, sheet.players)
     return replace(entry, value=value), _set(sheet, entry.era, step_index, player, 0)
 
 
@@ -317,7 +325,7 @@ def entry_step(entry: Entry, sheet: Sheet, event: Input, now: float = 0.0
     if here is Stage.POINTS:
         step_index, player = where(entry, sheet.players)
         assert step_index is not None and player is not None
-        scale = DESTRUCTION_VP if in_buildings(entry, sheet.players) else 1
+        scale = times(entry, sheet.players)
         sheet = _set(sheet, entry.era, step_index, player, entry.value * scale)
         return replace(entry, index=entry.index + 1, value=0), sheet, Outcome.CONFIRMED
     if here is Stage.SHOWN:

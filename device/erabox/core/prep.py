@@ -1,7 +1,10 @@
 """The preparation guide: the game's setup (before Era I) and each era's preparation.
 
-Pure: `steps(era, players, mode, first)` lists what the table does before that era's action
-phase, one short screen each (docs/game.md).
+Pure: `steps(era, players, mode, first, numbers)` lists what the table does before that era's
+action phase, one short screen each (docs/game.md). The steps are data: the game's profile's
+`[[setup.step]]` and `[[preparation.step]]` rows (`numbers`, from games/time-of-empires.toml;
+by default the rulebook's, `rules.SETUP_STEPS` and `rules.PREP_STEPS`), each shown by player
+count, era and mode. The rulebook's, in short:
 
 - The game's setup (`first`: a new game, before Era I's preparation): the players chosen, the
   wonder and technology decks, the central board's terrain tiles for 2/3/4 players, the leader
@@ -19,8 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .config import PrepNumbers
 from .model import Mode
-from .rules import BONUS_TOKEN_VP, ERAS, EXTRA_LEADER_PLAYERS, WONDERS_ON_BOARD
+from .rules import ERAS, GuideRow
+
+RULEBOOK = PrepNumbers()  # the rulebook's numbers, when no profile's are given
 
 
 class Part(StrEnum):
@@ -39,54 +45,43 @@ class PrepStep:
     part: Part = Part.ERA
 
 
-def game_setup(players: int) -> tuple[PrepStep, ...]:
-    """The one-off setup of a new game for `players` (2..4), in the rulebook's order."""
-    out = [PrepStep("setup_players", players, Part.GAME),
-           PrepStep("setup_wonders", None, Part.GAME),
-           PrepStep("setup_terrain", players, Part.GAME),
-           PrepStep("setup_technology", None, Part.GAME),
-           PrepStep("setup_leader_decks", None, Part.GAME),
-           PrepStep("setup_effect_tiles", None, Part.GAME)]
-    if players >= EXTRA_LEADER_PLAYERS:
-        out.append(PrepStep("setup_extra_effect", None, Part.GAME))
-    out += [PrepStep("setup_player_board", None, Part.GAME),
-            PrepStep("setup_player_cards", None, Part.GAME),
-            PrepStep("setup_resources", None, Part.GAME),
-            PrepStep("setup_birth", None, Part.GAME)]
-    return tuple(out)
+def _shown(row: GuideRow, era: int, players: int, mode: Mode) -> bool:
+    return (players >= row.players_at_least and era >= row.from_era
+            and row.era in (0, era) and row.mode in ("", mode.value))
 
 
-def era_steps(era: int, players: int, mode: Mode = Mode.REALTIME) -> tuple[PrepStep, ...]:
+def _number(row: GuideRow, era: int, players: int, numbers: PrepNumbers) -> int | None:
+    if row.n == "players":
+        return players
+    if row.n == "wonders":
+        return numbers.wonders[era - 1]
+    if row.n == "bonus_token_vp":
+        return numbers.bonus_token_vp[era - 1]
+    return None
+
+
+def game_setup(players: int, numbers: PrepNumbers = RULEBOOK) -> tuple[PrepStep, ...]:
+    """The one-off setup of a new game for `players` (2..4), in the rulebook's order;
+    `numbers`: the game's profile's steps and numbers."""
+    return tuple(PrepStep(row.say, _number(row, 1, players, numbers), Part.GAME)
+                 for row in numbers.setup if _shown(row, 1, players, Mode.REALTIME))
+
+
+def era_steps(era: int, players: int, mode: Mode = Mode.REALTIME,
+              numbers: PrepNumbers = RULEBOOK) -> tuple[PrepStep, ...]:
     """The preparation steps of `era` (1..3) for `players` (2..4) in `mode`, in the
-    rulebook's order."""
+    rulebook's order, as the game's profile's `numbers` list them."""
     era = min(max(era, 1), ERAS)
-    out: list[PrepStep] = []
-    if era > 1:
-        out.append(PrepStep("prep_remove_cards"))
-    out.append(PrepStep("prep_tech_decks"))
-    out.append(PrepStep("prep_wonder", WONDERS_ON_BOARD[era - 1]))
-    if era > 1:
-        out.append(PrepStep("prep_remove_leaders"))
-    out.append(PrepStep("prep_leaders"))
-    if players >= EXTRA_LEADER_PLAYERS:
-        out.append(PrepStep("prep_extra_leader"))
-    if mode is Mode.INTRO:
-        out.append(PrepStep("prep_hourglasses_intro"))
-        if era == 1:
-            out.append(PrepStep("prep_oldest_holds_box"))
-    else:
-        out.append(PrepStep("prep_hourglasses"))
-    out.append(PrepStep("prep_scholars"))
-    out.append(PrepStep("prep_bonus_token", BONUS_TOKEN_VP[era - 1]))
-    return tuple(out)
+    return tuple(PrepStep(row.say, _number(row, era, players, numbers))
+                 for row in numbers.steps if _shown(row, era, players, mode))
 
 
-def steps(era: int, players: int, mode: Mode = Mode.REALTIME,
-          first: bool = False) -> tuple[PrepStep, ...]:
+def steps(era: int, players: int, mode: Mode = Mode.REALTIME, first: bool = False,
+          numbers: PrepNumbers = RULEBOOK) -> tuple[PrepStep, ...]:
     """The whole guide shown over `era`'s setup: with `first` (a new game's Era I), the game's
     setup, then the era's preparation."""
-    setup = game_setup(players) if first and era == 1 else ()
-    return setup + era_steps(era, players, mode)
+    setup = game_setup(players, numbers) if first and era == 1 else ()
+    return setup + era_steps(era, players, mode, numbers)
 
 
 def position(guide: tuple[PrepStep, ...], index: int) -> tuple[int, int]:

@@ -288,6 +288,34 @@ class _Reader:
                                                                       empty=empty))
 
 
+def _deepest_line(text: str) -> int:
+    """The line where `[` and `{` (outside quotes, roughly) nest deepest: where a parser
+    that gave up on the nesting gave up."""
+    depth, deepest, line, at = 0, -1, 1, 1
+    quote = ""
+    for char in text:
+        if char == "\n":
+            line += 1
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, line
+        elif char in "]}":
+            depth -= 1
+    return at
+
+
+def _longest_number_line(text: str) -> int:
+    """The line holding the longest run of digits."""
+    runs = [(len(m.group()), text.count("\n", 0, m.start()) + 1)
+            for m in re.finditer(r"[0-9_]+", text)]
+    return max(runs)[1] if runs else 1
+
+
 def parse_profile(text: str, source: str = "<profile>", default_id: str = "game",
                   base_dir: str | None = None) -> Profile:
     """Parse and check a whole profile, or raise `ProfileError` for its first problem.
@@ -302,9 +330,13 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
         problem = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "",
                          str(exc))
         raise ProfileError(f"{where}: not valid TOML: {problem}") from None
-    except (RecursionError, ValueError):
-        raise ProfileError(f"{source}: not valid TOML (nested too deeply, or a number too "
-                           "long)") from None
+    except RecursionError:
+        raise ProfileError(f"{source}:{_deepest_line(text)}: not valid TOML: arrays or "
+                           "inline tables nested too deeply (the deepest nesting is on "
+                           "this line)") from None
+    except ValueError:
+        raise ProfileError(f"{source}:{_longest_number_line(text)}: not valid TOML: a "
+                           "number too long to convert (this line has the longest)") from None
     r = _Reader(source, key_lines(text), base_dir)
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
                              "special", "event", "scoring"),

@@ -69,7 +69,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     not fit (another game, other players, a field out of range)."""
     if not isinstance(record, dict) or record.get("kind") != "profile":
         raise ValueError("not a saved game profile")
-    if record.get("schema") != SCHEMA_VERSION:
+    if type(record.get("schema")) is not int or record.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"'schema' should be {SCHEMA_VERSION}")
     if record.get("game") != profile.id:
         raise ValueError(f"saved for the game {record.get('game')!r}, not {profile.id!r}")
@@ -85,7 +85,9 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     if left is not None and (isinstance(left, bool) or not isinstance(left, int | float)
                              or not 0 <= left <= 24 * 3600):
         raise ValueError("'timer_left' should be seconds or null")
-    done = record.get("timer_done") is True
+    done = record.get("timer_done", False)
+    if not isinstance(done, bool):
+        raise ValueError("'timer_done' should be true or false")
     music = record.get("music_elapsed")
     if music is not None and (isinstance(music, bool) or not isinstance(music, int | float)
                               or not 0 <= music <= MAX_MUSIC_S):

@@ -1,4 +1,9 @@
-"""The rulebook's numbers and the box's defaults: each written once, here.
+"""The rulebook's numbers and the box's defaults, for the pure core.
+
+The game's own numbers are in its profile, `games/time-of-empires.toml`, which the box reads
+at start (`erabox.core.era_profile`); these are the same numbers, the defaults of the config's
+dataclasses when no profile is at hand (tests/test_golden.py and tests/test_own_game_profile.py
+keep the two equal; the profile's preparation and scoring numbers are checked against these).
 
 Everything else takes them from this module (the config's dataclasses, the parser, the screen
 model, the renderer, the sample screens, the snapshot checks), so changing a default is a
@@ -7,6 +12,8 @@ change of one line here. `erabox.example.toml` is checked against them by the te
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 ERAS = 3  # Eras I, II and III
 MIN_PLAYERS = 2  # the game is for 2 to 4 players
@@ -31,9 +38,60 @@ SCORING_GIVES_POINTS = (True, True, False, True, True, False)
 # buildings and shows the VP.
 DESTRUCTION_STEP = 0
 DESTRUCTION_VP = 3
+# Each step's number counts so many times (the profile's `multiply`): destruction's x3.
+SCORING_MULTIPLY = tuple(DESTRUCTION_VP if n == DESTRUCTION_STEP else 1
+                         for n in range(SCORING_STEPS))
 
 # The preparation phase (docs/game.md): each era adds one random wonder card, so the wonder board
 # holds 1/2/3 of them; each era's construction bonus token is worth 1/2/3 VP per building.
 WONDERS_ON_BOARD = (1, 2, 3)
 BONUS_TOKEN_VP = (1, 2, 3)
 EXTRA_LEADER_PLAYERS = 4  # a 4-player game adds a leader in the extra (rightmost) space
+
+
+# The preparation guide (docs/game.md), as the profile's `[[setup.step]]` and
+# `[[preparation.step]]` rows say it: one screen each, in the rulebook's order.
+@dataclass(frozen=True)
+class GuideRow:
+    """One step of the guide: `say` names the box's text for it (ui/strings.py); `n` the
+    number it shows ("players", "wonders", "bonus_token_vp", or "" for none); it is shown
+    with at least `players_at_least` players, from era `from_era` on, only in era `era` (0:
+    every era), only in `mode` ("realtime" or "intro"; "": both)."""
+
+    say: str
+    n: str = ""
+    players_at_least: int = 0
+    from_era: int = 1
+    era: int = 0
+    mode: str = ""
+
+
+GUIDE_NUMBERS = ("players", "wonders", "bonus_token_vp")
+SETUP_STEPS = (
+    GuideRow("setup_players", n="players"),
+    GuideRow("setup_wonders"),
+    GuideRow("setup_terrain", n="players"),
+    GuideRow("setup_technology"),
+    GuideRow("setup_leader_decks"),
+    GuideRow("setup_effect_tiles"),
+    GuideRow("setup_extra_effect", players_at_least=EXTRA_LEADER_PLAYERS),
+    GuideRow("setup_player_board"),
+    GuideRow("setup_player_cards"),
+    GuideRow("setup_resources"),
+    GuideRow("setup_birth"),
+)
+PREP_STEPS = (
+    GuideRow("prep_remove_cards", from_era=2),
+    GuideRow("prep_tech_decks"),
+    GuideRow("prep_wonder", n="wonders"),
+    GuideRow("prep_remove_leaders", from_era=2),
+    GuideRow("prep_leaders"),
+    GuideRow("prep_extra_leader", players_at_least=EXTRA_LEADER_PLAYERS),
+    GuideRow("prep_hourglasses_intro", mode="intro"),
+    GuideRow("prep_oldest_holds_box", era=1, mode="intro"),
+    GuideRow("prep_hourglasses", mode="realtime"),
+    GuideRow("prep_scholars"),
+    GuideRow("prep_bonus_token", n="bonus_token_vp"),
+)
+# The texts a guide step may say: the box has them in English and Japanese.
+GUIDE_TEXTS = tuple(row.say for row in SETUP_STEPS + PREP_STEPS)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config import DEFAULT_PLAYERS, LANGUAGES, POINTS_ENTRIES, Config
+from .config import DEFAULT_PLAYERS, LANGUAGES, POINTS_ENTRIES, SCORE_VARIANTS, Config
 from .jsontext import JsonTextError, json_object, short
 from .model import Button, Gesture, Input, Mode
 from .rules import (
@@ -67,6 +67,7 @@ class Settings:
     game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
     games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
     music_level: float = 1.0  # the music's share of the volume: cues louder than the music
+    score_variant: int = 0  # the era scores' version: 0 = the next each new game, else that one
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -140,8 +141,9 @@ def from_dict(data: object, config: Config) -> Settings:
     """Settings from a saved dict; raises `SettingsError` naming the first bad key."""
     if not isinstance(data, dict):
         raise SettingsError("not a JSON object")
-    if data.get("schema") != SETTINGS_SCHEMA:
-        raise SettingsError(f"schema {data.get('schema')!r}, this box reads {SETTINGS_SCHEMA}")
+    schema = data.get("schema")
+    if type(schema) is not int or schema != SETTINGS_SCHEMA:  # `true`, 1.0: not a schema
+        raise SettingsError(f"schema {short(repr(schema))}, this box reads {SETTINGS_SCHEMA}")
 
     def need(key: str, ok: bool, expected: str) -> None:
         if not ok:
@@ -149,8 +151,10 @@ def from_dict(data: object, config: Config) -> Settings:
 
     seats = data.get("seats")
     need("seats", isinstance(seats, list) and MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
-         and all(isinstance(s, str) and s.strip() and len(s) <= 16 for s in seats)
-         and len(set(seats)) == len(seats), f"{MIN_PLAYERS} to {MAX_PLAYERS} different colours")
+         and all(isinstance(s, str) and s.strip() == s and s and s.isprintable()
+                 and len(s) <= 16 for s in seats)  # as the config's players
+         and len({s.casefold() for s in seats}) == len(seats),
+         f"{MIN_PLAYERS} to {MAX_PLAYERS} different colours (printable, up to 16 characters)")
     assert isinstance(seats, list)
     oldest = data.get("oldest")
     need("oldest", isinstance(oldest, int) and not isinstance(oldest, bool)
@@ -187,6 +191,9 @@ class Menu:
 
     item: int = 0
     note: str | None = None
+    # The seats as they were when the seat item shown was first changed: each ERA press there
+    # is one swap against these, so going once round a seat's colours disturbs no other seat.
+    seats_before: tuple[str, ...] | None = None
 
 
 # --- the menu's items: one row each ---------------------------------------------------------
@@ -331,6 +338,9 @@ def _change_mode(settings: Settings, number: int, _colours: tuple[str, ...]) -> 
     return replace(settings, modes=(modes[0], modes[1], modes[2]))
 
 
+# The era scores' version as the menu says it: 0 = the next one each new game.
+VARIANT_WORDS = ("each_game",) + tuple(f"version{v}" for v in range(1, SCORE_VARIANTS + 1))
+
 ITEMS: tuple[MenuItem, ...] = (
     MenuItem("players", lambda s, _: str(len(s.seats)), _change_players,
              label="set_players", says="value_players", note="note_players"),
@@ -390,6 +400,16 @@ ITEMS: tuple[MenuItem, ...] = (
              stored=Stored(lambda v: v in POINTS_ENTRIES, " or ".join(POINTS_ENTRIES), str,
                            lambda c: c.points_entry,
                            lambda c, v: replace(c, points_entry=v), absent=FROM_CONFIG)),
+    # Added later too: which version of the era scores plays (absent: the config's).
+    MenuItem("score_variant", lambda s, _: VARIANT_WORDS[s.score_variant],
+             lambda s, _n, _c: replace(s, score_variant=(s.score_variant + 1)
+                                       % (SCORE_VARIANTS + 1)),
+             label="set_score_variant", says=SAY_WORD, words=VARIANT_WORDS,
+             note="note_score_variant", field="score_variant",
+             stored=Stored(_number(0, SCORE_VARIANTS, whole=True), f"0..{SCORE_VARIANTS}", int,
+                           lambda c: c.audio.score_variant,
+                           lambda c, v: replace(c, audio=replace(c.audio, score_variant=v)),
+                           absent=FROM_CONFIG)),
     # The game played: chosen here, it starts (fresh) once the menu closes. Absent in a file
     # written before profiles: the config's.
     MenuItem("game", lambda s, _: s.game, _change_game, label="set_game", says=SAY_GAME,
@@ -462,11 +482,32 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
         return None, settings
     if here == "defaults":
         return Menu(item=menu.item, note="defaults_done"), initial
-    chosen = change(settings, here, colours)
-    # A seat that took another seat's colour swapped with it: the screen says which.
-    swapped = [i for i, (old, new) in enumerate(zip(settings.seats, chosen.seats, strict=False))
-               if old != new and f"seat{i + 1}" != here] if here.startswith("seat") else []
-    return Menu(item=menu.item, note=f"swapped_{swapped[0] + 1}" if swapped else None), chosen
+    found = find(here)
+    if found is not None and found[0].name == "seat":
+        before = menu.seats_before or settings.seats
+        chosen = choose_seat(settings, before, found[1], colours)
+        # A seat that took another seat's colour swapped with it: the screen says which.
+        swapped = [i for i, (old, new) in enumerate(zip(before, chosen.seats, strict=False))
+                   if old != new and i + 1 != found[1]]
+        return Menu(item=menu.item, note=f"swapped_{swapped[0] + 1}" if swapped else None,
+                    seats_before=before), chosen
+    return Menu(item=menu.item), change(settings, here, colours)
+
+
+def choose_seat(settings: Settings, before: tuple[str, ...], number: int,
+                colours: tuple[str, ...]) -> Settings:
+    """Seat `number` takes the colour after its current one. Against `before` (the seats
+    when this seat's item was first changed): a colour another seat had there swaps the two,
+    every other seat keeps what it had. Once round the colours, every seat is back."""
+    current = settings.seats[number - 1]
+    pool = colours if current in colours else (*colours, current)
+    new = pool[(pool.index(current) + 1) % len(pool)]
+    seats = list(before)
+    old = seats[number - 1]
+    if new in seats:
+        seats[seats.index(new)] = old
+    seats[number - 1] = new
+    return replace(settings, seats=tuple(seats))
 
 
 def change(settings: Settings, item: str, colours: tuple[str, ...]) -> Settings:

@@ -18,6 +18,7 @@ from .game import (
     current_settings,
     elapsed,
     guide_steps,
+    score_variant,
     scoring_step_at,
     screen_kind,
     sheet,
@@ -26,7 +27,6 @@ from .game import (
     state_name,
 )
 from .model import Effect, Phase, PrepareMusic, Screen, SetVolume, Show
-from .rules import DESTRUCTION_VP
 
 QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
 
@@ -35,7 +35,7 @@ def opening(game: Game, now: float) -> tuple[Effect, ...]:
     """What a fresh game hands the adapters before its first input: the volume, the first
     era's music to get ready, and the screen."""
     return (SetVolume(game.volume, music=game.config.audio.music_level),
-            PrepareMusic(game.era, game.mode), Show(screen(game, now)))
+            PrepareMusic(game.era, game.mode, score_variant(game)), Show(screen(game, now)))
 
 
 def describe(game: Game, now: float) -> dict[str, Any]:
@@ -135,9 +135,10 @@ def _score_fields(game: Game, now: float) -> dict[str, Any]:
     sums = list(scoring.totals(book))
     value = scoring.shown_value(entry, now)
     buildings = scoring.in_buildings(entry, len(players))
+    times = scoring.times(entry, len(players))
     if asked is not None and stage is scoring.Stage.POINTS:
         # the running total shows the number being entered
-        sums[asked] += value * (DESTRUCTION_VP if buildings else 1)
+        sums[asked] += value * times
     fields: dict[str, Any] = {
         "entry": stage.value,
         "player": None if asked is None else players[asked],
@@ -145,7 +146,8 @@ def _score_fields(game: Game, now: float) -> dict[str, Any]:
         "totals": tuple(zip(players, sums, strict=True)),
         "ramp": scoring.ramp(entry, now),
         "era_total": not entry.by_step,
-        "value_vp": value * DESTRUCTION_VP if buildings else None,
+        "value_vp": value * times if buildings else None,
+        "value_times": times if buildings else None,
     }
     if stage is scoring.Stage.STANDINGS:
         fields["places"] = named_places(game, scoring.standings(scoring.totals(book)))

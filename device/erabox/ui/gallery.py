@@ -43,15 +43,18 @@ MARKS_GAME = "lords-of-xidit"  # the profile the marks are shown over
 def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
     """(id, English name, its screens) of every shipped game profile, by id (read as
     `erabox.profile_file` reads them: the package's `games/*.toml`)."""
+    import tomllib
     from importlib import resources
 
+    from erabox.core.era_profile import is_era_profile
     from erabox.core.profile import parse_profile
 
     games = []
     shipped = resources.files("erabox") / "games"
     for item in sorted(shipped.iterdir(), key=lambda found: found.name):
         name = item.name.removesuffix(".toml")
-        if item.name.endswith(".toml"):
+        if item.name.endswith(".toml") and not is_era_profile(tomllib.loads(
+                item.read_text(encoding="utf-8"))):  # Time of Empires: the box's own screens
             profile = parse_profile(item.read_text(encoding="utf-8"), item.name,
                                     default_id=name)
             games.append((name, profile.name.en, gallery_screens(profile)))

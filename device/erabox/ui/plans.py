@@ -401,7 +401,7 @@ def _plan_entry(screen: Screen, language: str) -> Plan:
         title = say(language, "era_total_title", era=era)
     elif screen.value_vp is not None:  # destruction: buildings, shown in VP
         title = say(language, "destruction_title", step=_step_text(screen, language),
-                    n=screen.value_vp)
+                    n=screen.value_vp, k=screen.value_times or 1)
     else:
         title = _step_text(screen, language)
     player = colour_name(screen.player or "?", language)

@@ -101,7 +101,8 @@ def _settings_samples() -> list[tuple[str, Screen]]:
     shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
              ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
              ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("keep_score", "on"),
-             ("points_entry", "totals"), ("game", ""), ("defaults", ""), ("done", "")]
+             ("points_entry", "totals"), ("score_variant", "each_game"), ("game", ""),
+             ("defaults", ""), ("done", "")]
     names = settings_menu.items(settings_menu.defaults(Config(players=("red", "blue",
                                                                        "green"))))
     screens = []
@@ -166,7 +167,8 @@ def _score_samples() -> list[tuple[str, Screen]]:
                                      player="red", value=15, totals=_FOUR, era_total=True,
                                      ramp=15)),
         ("scoring_destruction", Screen(Phase.SCORING, 2, rt, scoring_step=0, entry="points",
-                                       player="blue", value=2, value_vp=6, totals=_FOUR)),
+                                       player="blue", value=2, value_vp=6, value_times=3,
+                                       totals=_FOUR)),
         ("scoring_on_paper", Screen(Phase.SCORING, 1, rt)),
         ("scoring_no_points", Screen(Phase.SCORING, 3, rt, scoring_step=5, entry="shown",
                                      totals=_FOUR)),
