@@ -459,6 +459,9 @@ def test_a_profile_too_deep_or_too_long_for_the_parser_names_its_line(text: str)
 
 INTERRUPTED = """
 import os, signal, sys
+# A terminal's Ctrl-C: a command started in the background by a non-interactive shell (a CI
+# runner's `cmd &`) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from erabox.launch import main
 script, nth = sys.argv[1], int(sys.argv[2])
 seen = [0, False]  # imports counted since the command began, whether it was interrupted
