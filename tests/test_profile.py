@@ -229,13 +229,26 @@ def test_a_profile_that_is_not_utf8_names_its_line(tmp_path: Path) -> None:
                                                  "profile as UTF-8\n")
 
 
-def test_a_bad_game_in_the_config_stops_erabox_run_at_start(tmp_path: Path) -> None:
+def test_a_bad_game_in_the_config_opens_the_menu_of_erabox_run_and_stops_simulate(
+        tmp_path: Path) -> None:
+    """`erabox run`: the box starts on Time of Empires' settings menu, whose screen says the
+    file is broken (tests/test_which_game.py), the log naming file, line and key; `erabox
+    simulate`, a command with no screen, exits 2 with that message."""
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "tiny.toml").write_text(MINIMAL.replace("max = 4", "max = 0"),
                                                   encoding="utf-8")
     config = tmp_path / "erabox.toml"
-    config.write_text('game = "tiny"\n', encoding="utf-8")
-    done = run_cli("run", "--config", str(config), "--display", "none", "--audio", "none")
+    config.write_text(f'game = "tiny"\nstate_file = "{tmp_path / "state.json"}"\n',
+                      encoding="utf-8")
+    (tmp_path / "end.script").write_text("0.3 end\n", encoding="utf-8")
+    done = run_cli("run", "--config", str(config), "--display", "none", "--audio", "none",
+                   "--script", str(tmp_path / "end.script"))
+    assert done.returncode == 0, done.stderr
+    assert (f"{tmp_path / 'games' / 'tiny.toml'}:6: key 'players.max': expected a whole "
+            "number from 2 to 8, got 0") in done.stderr
+    assert "the settings menu opens on Time of Empires" in done.stderr
+    assert "Traceback" not in done.stderr
+    done = run_cli("simulate", "--config", str(config))
     assert done.returncode == 2
     assert done.stderr == (f"erabox: {tmp_path / 'games' / 'tiny.toml'}:6: key 'players.max': "
                            "expected a whole number from 2 to 8, got 0\n")

@@ -171,6 +171,12 @@ class Box:
         if not name:  # the menu, as ERA held at setup
             self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
 
+    def open_settings(self) -> None:
+        """Open Time of Empires' settings menu, as ERA held at its "New game" setup (only
+        there: nothing changes under a game in progress)."""
+        now = self._now()
+        self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
+
     @property
     def game(self) -> Game:
         """The game as the loop last left it (an immutable value: safe to read anywhere).
@@ -449,7 +455,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
 
     `observer` watches the running box (`erabox bench` runs in-process through it): its
     `ready(box, pins)` is called on the main thread once the loop runs. `profile`: the game
-    profile to play (`--game`, the config's `game`) instead of Time of Empires. `config`: as
+    profile `--game` names, read already (which game plays: `game_to_play`). `config`: as
     `erabox run` read it (read from `args.config` here when not given: one read per start).
     """
     logging.basicConfig(
@@ -479,17 +485,24 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     config = offer_games(config, folders)
     settings_file = SettingsFile(settings_path(state_path), beside=state_file)
     try:
-        profile, played = game_to_play(args, config, profile, settings_file,
-                                        lambda name: load_game(name, folders))
+        given = profile  # --game's, read already
+
+        def find(name: str) -> Profile:
+            return given if given is not None else load_game(name, folders)
+
+        start = game_to_play(args, config, settings_file, find)
     except BaseException:
         state_file.close()
         raise
+    profile, played = start.profile, start.played
+    if start.refused:  # Time of Empires' menu, knowing why the game cannot be played
+        config = played
     emit, events_file = _event_stream(args.events)
     emit = None if emit is None else host_stamp(emit)
     events = EventRecorder(emit) if emit is not None else None
     play_events = PlayRecorder(emit) if emit is not None else None
     if profile is not None:
-        log.info("playing the game profile %s (%s)", profile.id, profile.source)
+        log.info("the game profile %s: %s", profile.id, profile.source)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
     from erabox.adapters.buttons import Buttons, SimulatedButtons
@@ -557,6 +570,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     try:
         box.ready_at = box.clock()
         box.start_game()
+        if start.refused:  # the game to play cannot be: the menu says why, on the screen
+            box.open_settings()
         if config.hall is not None:  # one table of a hall (docs/hall.md); else no port opens
             from erabox.adapters.hall import HallLink
 
