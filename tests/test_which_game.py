@@ -178,17 +178,16 @@ def test_a_game_not_for_the_players_chosen_keeps_the_menu_open_saying_so(
         press(box, clock, NEXT_PRESS)
     while box.driver.screen(clock[0]).menu_value != "lords-of-xidit":
         press(box, clock, ERA_PRESS)
-    assert "is for 3-5 players" in shown_text(box, clock, "en")  # said before closing, too
+    assert "for 3-5 players only" in shown_text(box, clock, "en")  # said before closing too
     press(box, clock, NEXT_PRESS)  # to "Back to defaults", then "Done"
     press(box, clock, NEXT_PRESS)
     press(box, clock, ERA_PRESS)  # "Done": refused
     assert isinstance(box.driver, Driver) and box.game.menu is not None
     shown = box.driver.screen(clock[0])
     assert shown.menu_item == "game" and shown.menu_note == "game_players:3:5"
-    assert ("Lords of Xidit is for 3-5 players: change Players or Game"
-            in shown_text(box, clock, "en"))
-    assert ("Lords of Xiditは3〜5人用: プレイヤー人数かゲームを変えてください"
-            in shown_text(box, clock, "ja"))
+    english, japanese = shown_text(box, clock, "en"), shown_text(box, clock, "ja")
+    assert "Lords of Xidit for 3-5 players only change Players or Game" in english
+    assert "Lords of Xidit 3〜5人用のゲーム プレイヤー人数かゲームを変更" in japanese
     press(box, clock, ERA_HOLD)  # held: refused as well
     assert box.game.menu is not None and isinstance(box.driver, Driver)
     # Three players: now it closes on the game.
@@ -225,9 +224,9 @@ def test_a_broken_profile_is_listed_as_broken_and_never_stops_the_box(tmp_path: 
         press(box, clock, NEXT_PRESS)
     while box.driver.screen(clock[0]).menu_value != "circled":
         press(box, clock, ERA_PRESS)
-    assert ("broken file circled.toml:25: fix it or choose another game"
+    assert ("circled broken: circled.toml:25 fix it or choose another game"
             in shown_text(box, clock, "en"))
-    assert "circled.toml:25に誤り" in shown_text(box, clock, "ja")
+    assert "circled 誤り: circled.toml:25 直すか別のゲームを選ぶ" in shown_text(box, clock, "ja")
     press(box, clock, ERA_HOLD)
     assert box.game.menu is not None and isinstance(box.driver, Driver)
     box.driver.state.close()

@@ -176,7 +176,7 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         value = _menu_value(row, value, language, screen.menu_names)
     note_text = say(language, note) if note else ""
     if screen.menu_note:
-        note_text = _menu_note(screen.menu_note, language, value)
+        note_text = _menu_note(screen.menu_note, language)
     numbered = label if position is None else f"{position[0]}/{position[1]} {label}"
     rows: list[Row] = [
         TextRow("label", numbered),
@@ -186,6 +186,9 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         rows.append(TextRow("note", note_text))
     # What ERA does here: change the value, or (the last two items) restore or leave.
     hint = {"done": "hint_menu_done", "defaults": "hint_menu_defaults"}.get(item, "hint_menu")
+    # A game that cannot be played: the hint says what to change instead.
+    hint = {"game_players": "hint_game_players", "game_broken": "hint_game_broken"}.get(
+        (screen.menu_note or "").partition(":")[0], hint)
     return Plan(
         status=status,
         rows=rows,
@@ -193,16 +196,16 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         status_right=say(language, "hint_back"),  # every settings screen: how to leave
         # Small panel: the item in the status row ("1/17 Players"), its value in the bar (or
         # a note that says what just happened: "defaults restored").
-        small=[TextRow("note", _menu_note(screen.menu_note, language, value), inverted=True)
+        small=[TextRow("note", _menu_note(screen.menu_note, language), inverted=True)
                if screen.menu_note else TextRow("value", value, inverted=True)],
         small_status=numbered,
     )
 
 
-def _menu_note(note: str, language: str, value: str) -> str:
+def _menu_note(note: str, language: str) -> str:
     """A note of the menu: "defaults_done", or "swapped_<seat>" (a seat took the colour of
-    that seat, which took the old one); on "Game" (`value`: the game, as the screen names it),
-    why it cannot be played: "game_players:<fewest>:<most>" or "game_broken:<file:line>"."""
+    that seat, which took the old one); on "Game", why the game cannot be played (the hint
+    row says what to change): "game_players:<fewest>:<most>" or "game_broken:<file:line>"."""
     seat = note.removeprefix("swapped_")
     if seat != note and seat.isdigit():
         return say(language, "note_swapped", n=seat)
@@ -210,7 +213,7 @@ def _menu_note(note: str, language: str, value: str) -> str:
     if kind == "game_players":
         fewest, _, most = rest.partition(":")
         span = fewest if fewest == most else say(language, "players_span", a=fewest, b=most)
-        return say(language, "note_game_players", game=value, n=span)
+        return say(language, "note_game_players", n=span)
     if kind == "game_broken":
         return say(language, "note_game_broken", file=rest)
     return say(language, f"note_{note}")
