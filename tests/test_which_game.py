@@ -277,3 +277,30 @@ def test_the_settings_file_records_that_game_was_chosen_in_the_menu() -> None:
     # A file from before profiles (no "game"): the config's, not a choice.
     del saved["game"]
     assert not settings_menu.from_dict(saved, config).game_chosen
+
+
+def test_a_game_whose_file_broke_since_the_start_opens_the_menu_again(tmp_path: Path) -> None:
+    """The menu did not know (the file was fine at start): closing on it, the box says so on
+    the menu's screen, not only in the log."""
+    games = tmp_path / "games"
+    games.mkdir()
+    mine = games / "mine.toml"
+    mine.write_text(CIRCLED.replace('"⑤"', '"5"'), encoding="utf-8")
+    config = offer_games(Config(guide=False), [games])
+    assert "mine" in config.games and config.broken_games == ()
+    state = StateFile(tmp_path / "state.json")
+    clock = [0.0]
+    box = Box(config, state_file=state, settings_file=SettingsFile(tmp_path / "settings.json"),
+              clock=lambda: clock[0], find_profile=lambda name: load_game(name, [games]))
+    box.start_game()
+    press(box, clock, ERA_HOLD)
+    names = settings_menu.items(box.game.settings or settings_menu.defaults(config))
+    for _ in range(names.index("game")):
+        press(box, clock, NEXT_PRESS)
+    while box.driver.screen(clock[0]).menu_value != "mine":
+        press(box, clock, ERA_PRESS)
+    mine.write_text("[game\n", encoding="utf-8")  # broken while the box runs
+    press(box, clock, ERA_HOLD)
+    assert isinstance(box.driver, Driver) and box.game.menu is not None
+    assert "broken: mine.toml:1 fix it or choose another game" in shown_text(box, clock, "en")
+    box.driver.state.close()

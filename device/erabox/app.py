@@ -51,7 +51,7 @@ from erabox.core.config import Config, ConfigError
 from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import EPS, Game
 from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
-from erabox.core.profile import Profile
+from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
@@ -73,7 +73,14 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
-from erabox.profile_driver import GameDriver, PlayDriver, chosen_game, game_to_play, system_draw
+from erabox.profile_driver import (
+    GameDriver,
+    PlayDriver,
+    chosen_game,
+    game_to_play,
+    mark_refused,
+    system_draw,
+)
 from erabox.screen_worker import PlayFrame, ScreenWorker
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
@@ -159,8 +166,17 @@ class Box:
         if name:
             assert isinstance(before, Driver)
             config = before.game.config  # the settings laid over the file: players, language
-            profile = chosen_game(name, config, self.find_profile)
-            if profile is None:
+            try:
+                profile = chosen_game(name, config, self.find_profile)
+            except (ProfileError, ConfigError) as exc:
+                # Not known to the menu as unplayable (a game given as a file, a file changed
+                # since the start): the menu opens again, saying so on the screen.
+                log.warning("cannot play %r, chosen in the settings menu: %s", name, exc)
+                self.config = mark_refused(self.config, name, exc)
+                self.driver = self._own_game(before.t0)
+                self.driver.start(now, fresh=True)
+                self.driver.save_now(now)
+                self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
                 return
             self.driver = self._profile_game(config, profile, before.t0)
         else:

@@ -337,33 +337,27 @@ def game_to_play(args: argparse.Namespace, config: Config, settings_file: Settin
 
 
 def mark_refused(config: Config, name: str, problem: Exception) -> Config:
-    """`config` with the game `name` marked as the menu shows it when it cannot be played: a
-    game already known to the menu as it is (found at start); else, not for this many players
-    or broken (a game given as a file, or gone)."""
-    known = {n for n, _, _ in config.game_players} | {n for n, _ in config.broken_games}
-    if name in known:
-        return config
+    """`config` with the game `name` marked as the menu shows a game that cannot be played:
+    not for this many players (`PlayersError`: its player counts), else broken (a file given
+    by its path, gone, or broken since the start: where the message says)."""
+    players = tuple(g for g in config.game_players if g[0] != name)
+    broken = tuple(g for g in config.broken_games if g[0] != name)
     if isinstance(problem, PlayersError):
-        return replace(config, game_players=(*config.game_players,
-                                             (name, problem.fewest, problem.most)))
-    return replace(config, broken_games=(*config.broken_games, (name, error_place(
-        str(problem), name))))
+        return replace(config, game_players=(*players, (name, problem.fewest, problem.most)),
+                       broken_games=broken)
+    return replace(config, game_players=players,
+                   broken_games=(*broken, (name, error_place(str(problem), name))))
 
 
 def chosen_game(name: str, config: Config, find: Callable[[str], Profile] | None
-                ) -> Profile | None:
-    """The profile the settings menu chose, or None (with a warning: Time of Empires goes on)
-    when it cannot be found or played by `config`'s players."""
-    try:
-        if find is None:
-            raise ConfigError("this box cannot look games up")
-        profile = find(name)
-        check_players(profile, config.players)
-    except (ProfileError, ConfigError) as exc:
-        log.warning("cannot play the game %r (%s); Time of Empires goes on", name, exc)
-        return None
-    log.info("playing the game profile %s (%s), chosen in the settings", profile.id,
-             profile.source)
+                ) -> Profile:
+    """The profile the settings menu chose, checked against `config`'s players (the menu's);
+    `ProfileError` or `ConfigError` saying why it cannot be played."""
+    if find is None:
+        raise ProfileError("this box cannot look games up")
+    profile = find(name)
+    check_players(profile, config.players, "the settings menu's Players")
+    log.info("playing %s: chosen in the settings menu (%s)", profile.id, profile.source)
     return profile
 
 
