@@ -7,6 +7,7 @@ however broken, stops the box."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import ProfileError
 from erabox.driver import Driver
+from erabox.profile_driver import game_to_play
 from erabox.profile_file import load_game, offer_games
 from erabox.ui.layout import layout
 from test_run import daemon_env, read_events
@@ -304,3 +306,35 @@ def test_a_game_whose_file_broke_since_the_start_opens_the_menu_again(tmp_path: 
     assert isinstance(box.driver, Driver) and box.game.menu is not None
     assert "broken: mine.toml:1 fix it or choose another game" in shown_text(box, clock, "en")
     box.driver.state.close()
+
+
+def test_at_start_a_game_that_cannot_be_played_is_said_on_the_menus_screen(
+        tmp_path: Path) -> None:
+    """What `erabox run` does when the config's game is not for its players: the start's
+    choice refuses it, and Time of Empires' menu opens on "Game" saying why."""
+    config = offer_games(Config(players=("red", "blue"), game="lords-of-xidit", guide=False),
+                         [])
+    settings = SettingsFile(tmp_path / "settings.json")
+    start = game_to_play(argparse.Namespace(game=None), config, settings,
+                         lambda name: load_game(name, []))
+    assert start.refused and start.profile is None
+    state = StateFile(tmp_path / "state.json")
+    clock = [0.0]
+    box = Box(start.played, state_file=state, settings_file=settings, clock=lambda: clock[0],
+              find_profile=lambda name: load_game(name, []))
+    box.start_game()
+    box.open_settings()
+    assert "Game Lords of Xidit for 3-5 players only change Players or Game" in shown_text(
+        box, clock, "en")
+    state.close()
+
+
+def test_game_flag_with_too_few_players_in_the_menu_says_where_they_came_from(
+        tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(settings_file_text(seats=["red", "blue"]),
+                                            encoding="utf-8")
+    code, _, log = run_box(tmp_path, FOUR, "--game", "lords-of-xidit")
+    assert code == 2
+    assert ("Lords of Xidit is for 3 to 5 players, not 2 (change the settings menu's Players, "
+            "or play another game)") in log
+    assert "Traceback" not in log
