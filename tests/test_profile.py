@@ -104,6 +104,13 @@ EXTRA: list[tuple[str, str, int]] = [
     ('[scoring]\norder = "eliminations"\n', "scoring.order", 17),
     ('[[scoring.category]]\nid = "a"\nlabel = "A"\n[[scoring.stage]]\ncategory = "a"\n'
      'eliminate = { "9" = 1 }\n', "scoring.stage[1].eliminate.9", 21),
+    # a digit that is not 0-9 (int() refuses it): the same clean error, not a traceback
+    ('[[scoring.category]]\nid = "a"\nlabel = "A"\n[[scoring.stage]]\ncategory = "a"\n'
+     'eliminate = { "⑤" = 1 }\n', "scoring.stage[1].eliminate.⑤", 21),
+    ('[[scoring.category]]\nid = "a"\nlabel = "A"\n[[scoring.stage]]\ncategory = "a"\n'
+     'eliminate = { "٣" = 1 }\n', "scoring.stage[1].eliminate.٣", 21),
+    # a special round that would never come
+    ('[[special]]\nid = "s"\nlabel = "S"\nafter = []\n', "special[1].after", 19),
 ]
 
 
@@ -126,6 +133,31 @@ def test_a_bad_added_table_names_the_file_line_and_key(added: str, key: str,
         parse_profile(text, "tiny.toml")
     message = str(caught.value)
     assert message.startswith(f"tiny.toml:{line}: key '{key}'"), message
+
+
+def test_a_special_rounds_messages_name_only_what_the_file_says() -> None:
+    """No variant in the file: the message names no variant (not the internal one); with
+    [[variant]] tables it names the one whose rounds bound the list."""
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(MINIMAL + '\n[[special]]\nid = "s"\nlabel = "S"\nafter = [4]\n',
+                      "tiny.toml")
+    assert str(caught.value) == ("tiny.toml:19: key 'special[1].after[1]': expected a round "
+                                 "number from 1 to 3, got 4")
+    variants = MINIMAL.replace("count = 3\n", "").replace("[[phase]]", (
+        '[[variant]]\nid = "short"\nlabel = "Short"\nrounds = 2\n\n'
+        '[[variant]]\nid = "long"\nlabel = "Long"\nrounds = 6\n\n[[phase]]'))
+    with pytest.raises(ProfileError, match=r"from 1 to 2 \(the rounds of the variant "
+                                           r"'short'\), got 4"):
+        parse_profile(variants + '\n[[special]]\nid = "s"\nlabel = "S"\nafter = [4]\n',
+                      "tiny.toml")
+    # by variant: one empty list is a special round that does not come in that variant...
+    one = parse_profile(variants + '\n[[special]]\nid = "s"\nlabel = "S"\n'
+                        'after = { short = [], long = [4] }\n', "tiny.toml")
+    assert one.specials[0].after == ((), (4,))
+    # ... but not in any: refused
+    with pytest.raises(ProfileError, match=r"key 'special\[1\].after': every list is empty"):
+        parse_profile(variants + '\n[[special]]\nid = "s"\nlabel = "S"\n'
+                      'after = { short = [], long = [] }\n', "tiny.toml")
 
 
 def test_missing_tables_and_unknown_keys_are_named() -> None:
@@ -197,13 +229,26 @@ def test_a_profile_that_is_not_utf8_names_its_line(tmp_path: Path) -> None:
                                                  "profile as UTF-8\n")
 
 
-def test_a_bad_game_in_the_config_stops_erabox_run_at_start(tmp_path: Path) -> None:
+def test_a_bad_game_in_the_config_opens_the_menu_of_erabox_run_and_stops_simulate(
+        tmp_path: Path) -> None:
+    """`erabox run`: the box starts on Time of Empires' settings menu, whose screen says the
+    file is broken (tests/test_which_game.py), the log naming file, line and key; `erabox
+    simulate`, a command with no screen, exits 2 with that message."""
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "tiny.toml").write_text(MINIMAL.replace("max = 4", "max = 0"),
                                                   encoding="utf-8")
     config = tmp_path / "erabox.toml"
-    config.write_text('game = "tiny"\n', encoding="utf-8")
-    done = run_cli("run", "--config", str(config), "--display", "none", "--audio", "none")
+    config.write_text(f'game = "tiny"\nstate_file = "{tmp_path / "state.json"}"\n',
+                      encoding="utf-8")
+    (tmp_path / "end.script").write_text("0.3 end\n", encoding="utf-8")
+    done = run_cli("run", "--config", str(config), "--display", "none", "--audio", "none",
+                   "--script", str(tmp_path / "end.script"))
+    assert done.returncode == 0, done.stderr
+    assert (f"{tmp_path / 'games' / 'tiny.toml'}:6: key 'players.max': expected a whole "
+            "number from 2 to 8, got 0") in done.stderr
+    assert "the settings menu opens on Time of Empires" in done.stderr
+    assert "Traceback" not in done.stderr
+    done = run_cli("simulate", "--config", str(config))
     assert done.returncode == 2
     assert done.stderr == (f"erabox: {tmp_path / 'games' / 'tiny.toml'}:6: key 'players.max': "
                            "expected a whole number from 2 to 8, got 0\n")

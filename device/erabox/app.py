@@ -51,7 +51,7 @@ from erabox.core.config import Config, ConfigError
 from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import EPS, Game
 from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
-from erabox.core.profile import Profile
+from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
@@ -73,7 +73,14 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
-from erabox.profile_driver import GameDriver, PlayDriver, chosen_game, game_to_play, system_draw
+from erabox.profile_driver import (
+    GameDriver,
+    PlayDriver,
+    chosen_game,
+    game_to_play,
+    mark_refused,
+    system_draw,
+)
 from erabox.screen_worker import PlayFrame, ScreenWorker
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
@@ -159,8 +166,17 @@ class Box:
         if name:
             assert isinstance(before, Driver)
             config = before.game.config  # the settings laid over the file: players, language
-            profile = chosen_game(name, config, self.find_profile)
-            if profile is None:
+            try:
+                profile = chosen_game(name, config, self.find_profile)
+            except (ProfileError, ConfigError) as exc:
+                # Not known to the menu as unplayable (a game given as a file, a file changed
+                # since the start): the menu opens again, saying so on the screen.
+                log.warning("cannot play %r, chosen in the settings menu: %s", name, exc)
+                self.config = mark_refused(self.config, name, exc)
+                self.driver = self._own_game(before.t0)
+                self.driver.start(now, fresh=True)
+                self.driver.save_now(now)
+                self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
                 return
             self.driver = self._profile_game(config, profile, before.t0)
         else:
@@ -170,6 +186,12 @@ class Box:
         self.driver.save_now(now)
         if not name:  # the menu, as ERA held at setup
             self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
+
+    def open_settings(self) -> None:
+        """Open Time of Empires' settings menu, as ERA held at its "New game" setup (only
+        there: nothing changes under a game in progress)."""
+        now = self._now()
+        self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
 
     @property
     def game(self) -> Game:
@@ -449,7 +471,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
 
     `observer` watches the running box (`erabox bench` runs in-process through it): its
     `ready(box, pins)` is called on the main thread once the loop runs. `profile`: the game
-    profile to play (`--game`, the config's `game`) instead of Time of Empires. `config`: as
+    profile `--game` names, read already (which game plays: `game_to_play`). `config`: as
     `erabox run` read it (read from `args.config` here when not given: one read per start).
     """
     logging.basicConfig(
@@ -479,17 +501,24 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     config = offer_games(config, folders)
     settings_file = SettingsFile(settings_path(state_path), beside=state_file)
     try:
-        profile, played = game_to_play(args, config, profile, settings_file,
-                                        lambda name: load_game(name, folders))
+        given = profile  # --game's, read already
+
+        def find(name: str) -> Profile:
+            return given if given is not None else load_game(name, folders)
+
+        start = game_to_play(args, config, settings_file, find)
     except BaseException:
         state_file.close()
         raise
+    profile, played = start.profile, start.played
+    if start.refused:  # Time of Empires' menu, knowing why the game cannot be played
+        config = played
     emit, events_file = _event_stream(args.events)
     emit = None if emit is None else host_stamp(emit)
     events = EventRecorder(emit) if emit is not None else None
     play_events = PlayRecorder(emit) if emit is not None else None
     if profile is not None:
-        log.info("playing the game profile %s (%s)", profile.id, profile.source)
+        log.info("the game profile %s: %s", profile.id, profile.source)
 
     # Buttons: gpiozero's default pin factory, or simulated pins on a laptop.
     from erabox.adapters.buttons import Buttons, SimulatedButtons
@@ -557,6 +586,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     try:
         box.ready_at = box.clock()
         box.start_game()
+        if start.refused:  # the game to play cannot be: the menu says why, on the screen
+            box.open_settings()
         if config.hall is not None:  # one table of a hall (docs/hall.md); else no port opens
             from erabox.adapters.hall import HallLink
 

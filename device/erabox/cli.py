@@ -91,8 +91,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from erabox.app import run
 
     config = load_config(args.config, game=args.game)
-    game = config.game  # "" = Time of Empires (its numbers are in the config)
-    profile = game_profile(game, config) if game else None
+    # --game: checked here (a game that cannot be played stops the command, exit 2); which
+    # game plays otherwise, the menu's or the config's, is decided at start (app.run).
+    profile = game_profile(config.game, config) if args.game and config.game else None
     return run(args, profile=profile, config=config)
 
 

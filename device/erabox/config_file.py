@@ -9,6 +9,7 @@ from pathlib import Path
 
 from erabox.adapters.files import FileRefused, read_regular
 from erabox.core.config import Config, ConfigError, parse_config
+from erabox.core.profile import ProfileError
 from erabox.profile_file import game_folders, own_game_profile
 
 SYSTEM_CONFIG = Path("/etc/erabox/erabox.toml")
@@ -71,7 +72,14 @@ def _with_own_game(config: Config, text: str, source: str | None, base_dir: str 
                    env: Mapping[str, str], game: str | None) -> Config:
     folders = game_folders(source, env)
     named = config.game if game is None else game
-    own = own_game_profile(named, folders) if named else None
+    try:
+        own = own_game_profile(named, folders) if named else None
+    except ProfileError:
+        if game is not None:
+            raise  # --game: the command line names it, the command stops (exit 2)
+        # The config's game: when it is played, the box says why it cannot be on its screen
+        # (profile_driver.game_to_play); a file of a game not played stops nothing.
+        own = None
     if own is not None:  # the game named is the box's own, in eras
         config = replace(config, game="")
     else:  # none named, or a round-based one: the own game (the menu's) keeps its numbers

@@ -95,17 +95,41 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
     found = available_games(folders, shipped)
     names = []
     offered = []
+    limits = []
+    broken = []
     for name, game in found.items():
         try:
             profile = read_game(game.where)
-        except ProfileError:
+        except ProfileError as exc:
+            # Said once here, at start; the menu lists it as broken, with its file and line.
+            log.warning("%s (the settings menu lists %r as broken until the file is fixed)",
+                        exc, name)
             offered.append(name)
+            broken.append((name, file_and_line(str(exc), game.where)))
             continue
         if isinstance(profile, EraProfile):
             continue  # the box's own game: the menu's first choice already
         offered.append(name)
         names.append((name, profile.name.en, profile.name.ja))
-    return replace(config, games=tuple(offered), game_names=tuple(names))
+        limits.append((name, profile.min_players, profile.max_players))
+    return replace(config, games=tuple(offered), game_names=tuple(names),
+                   game_players=tuple(limits), broken_games=tuple(broken))
+
+
+def file_and_line(message: str, where: Traversable) -> str:
+    """Where a profile's error is, as the screen says it: the file's name and the line
+    ("harvest.toml:21"), or only the name when the error has no line."""
+    found = re.match(re.escape(str(where)) + r":(\d+):", message)
+    return f"{where.name}:{found.group(1)}" if found else where.name
+
+
+def error_place(message: str, name: str) -> str:
+    """As `file_and_line`, for the error of a game named `name` (a name or a file): the
+    file and line the message starts with, else `name` itself (a game not found)."""
+    found = re.match(r"(.+?\.toml)(?::(\d+))?:", message)
+    if found is None:
+        return name
+    return Path(found.group(1)).name + (f":{found.group(2)}" if found.group(2) else "")
 
 
 def read_profile(where: Traversable, source: str | None = None) -> Profile:
@@ -139,6 +163,19 @@ def read_game(where: Traversable, source: str | None = None) -> Profile | EraPro
         line = data.count(b"\n", 0, exc.start) + 1
         raise ProfileError(f"{name}:{line}: not UTF-8 text; save the profile as UTF-8"
                            ) from None
+    try:
+        return _parse_game(text, name, where)
+    except ProfileError:
+        raise
+    except Exception as exc:
+        # A check that missed a case: still one clear line naming the file, so no profile
+        # file, however broken, can stop the box.
+        raise ProfileError(f"{name}: cannot be read as a profile ({type(exc).__name__}: "
+                           f"{str(exc)[:120]})") from None
+
+
+def _parse_game(text: str, name: str, where: Traversable) -> Profile | EraProfile:
+    """The profile in `text` (the file `name`), of either kind."""
     # The id defaults to the file's name, made fit for one ("My game.toml" -> "my-game")
     stem = re.sub(r"[^a-z0-9_-]+", "-", Path(where.name).stem.lower()).strip("-_")[:32]
     try:

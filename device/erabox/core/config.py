@@ -181,6 +181,10 @@ class Config:
     games: tuple[str, ...] = ()
     # ... and their own names, (name, English, Japanese): what "Game" shows for each.
     game_names: tuple[tuple[str, str, str], ...] = ()
+    # ... how many players each can play, (name, fewest, most) ...
+    game_players: tuple[tuple[str, int, int], ...] = ()
+    # ... and those whose file cannot be used, (name, "file.toml:line"): listed as broken.
+    broken_games: tuple[tuple[str, str], ...] = ()
     realtime: RealtimeConfig = field(default_factory=RealtimeConfig)
     intro: IntroConfig = field(default_factory=IntroConfig)
     prep: PrepNumbers = field(default_factory=PrepNumbers)  # from the profile, not the file

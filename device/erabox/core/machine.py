@@ -404,6 +404,11 @@ def _open_menu(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     """Hold ERA on the "New game" setup: only before Era I, so no game changes under way."""
     if game.era != 1:
         return game, ()
+    chosen = current_settings(game)
+    problem = settings_menu.game_problem(chosen)
+    if problem is not None:  # the game to play cannot be: the menu opens saying why
+        where = settings_menu.items(chosen).index("game")
+        return replace(game, menu=settings_menu.Menu(item=where, note=problem)), ()
     return replace(game, menu=settings_menu.Menu()), ()
 
 

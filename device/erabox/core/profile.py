@@ -362,7 +362,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     phases = tuple(_phase(r, item, at) for at, item in r.items(top["phase"], ("phase",),
                                                                 "[[phase]] tables"))
     _unique(r, [(p.id, ("phase", i, "id")) for i, p in enumerate(phases)])
-    specials = tuple(_special(r, item, at, variants) for at, item in
+    specials = tuple(_special(r, item, at, variants, "variant" in top) for at, item in
                      r.items(top.get("special", []), ("special",), "[[special]] tables",
                              empty=True))
     _unique(r, [(s.id, ("special", i, "id")) for i, s in enumerate(specials)])
@@ -450,7 +450,10 @@ def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:
                       r.where((*at, "music")))
 
 
-def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...]) -> Special:
+def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named: bool
+             ) -> Special:
+    """`named`: the file gave [[variant]] tables (else its one variant is `rounds` itself,
+    whose internal id a message never names)."""
     table = r.table(item, at, ("id", "label", "after", "steps", "sound",
                                "passes_start_player"), ("id", "label", "after"))
     label = r.label(table["label"], (*at, "label"))
@@ -458,10 +461,17 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...]) -> 
     if isinstance(after_data, dict):
         ids = tuple(v.id for v in variants)
         r.table(after_data, (*at, "after"), ids, ids)
-        after = tuple(_rounds_list(r, after_data[v.id], (*at, "after", v.id), v)
+        # One variant's list may be empty (the round does not come in that variant)...
+        after = tuple(_rounds_list(r, after_data[v.id], (*at, "after", v.id), v, named)
                       for v in variants)
+        if not any(after):  # ... but a special round must come in one of them
+            raise r.error((*at, "after"), "every list is empty: this special round would "
+                          "never come (give the rounds it comes after in one variant at least)")
     else:
-        after = tuple(_rounds_list(r, after_data, (*at, "after"), v) for v in variants)
+        if after_data == []:
+            raise r.error((*at, "after"), "an empty list: this special round would never "
+                          "come (give the rounds it comes after, e.g. after = [4, 8])")
+        after = tuple(_rounds_list(r, after_data, (*at, "after"), v, named) for v in variants)
     return Special(id=r.ident(table["id"], (*at, "id")), label=label, after=after,
                    steps=r.labels(table.get("steps", []), (*at, "steps")) or (label,),
                    sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
@@ -469,7 +479,8 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...]) -> 
                                               (*at, "passes_start_player")))
 
 
-def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant) -> tuple[int, ...]:
+def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool
+                 ) -> tuple[int, ...]:
     last = variant.rounds or MAX_ROUNDS
     what = f"a list of increasing round numbers from 1 to {last}"
     if not isinstance(data, list):
@@ -477,7 +488,8 @@ def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant) -> tuple[i
     for index, value in enumerate(data):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
             raise r.expected((*path, index), f"a round number from 1 to {last}"
-                             + f" (the rounds of '{variant.id}')", value)
+                             + (f" (the rounds of the variant '{variant.id}')" if named
+                                else ""), value)
         if index and value <= data[index - 1]:
             raise r.expected((*path, index), what, data)
     return tuple(data)
@@ -579,7 +591,7 @@ def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: i
             path = (*at, "eliminate", key)
             if key == "default":
                 default = r.integer(value, path, 0, max_players - 1)
-            elif key.isdigit() and 1 <= int(key) <= max_players:
+            elif key.isascii() and key.isdigit() and 1 <= int(key) <= max_players:
                 by_count.append((int(key), r.integer(value, path, 0, int(key) - 1)))
             else:
                 raise r.error(path, f"expected 'default' or a player count 1..{max_players}")

@@ -66,6 +66,13 @@ class Settings:
     points_entry: str = "totals"  # "totals" (era totals) or "steps" (per checklist step)
     game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
     games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
+    # Whether "Game" was ever changed in the menu: then its game is played; else the config's
+    # `game` is (and `game` above is the config's). "Back to defaults" clears it.
+    game_chosen: bool = False
+    # What the menu knows of each game, from the config (not saved): (name, fewest, most
+    # players), and (name, "file.toml:line") for those whose file cannot be used.
+    game_players: tuple[tuple[str, int, int], ...] = ()
+    broken_games: tuple[tuple[str, str], ...] = ()
     music_level: float = 1.0  # the music's share of the volume: cues louder than the music
     score_variant: int = 0  # the era scores' version: 0 = the next each new game, else that one
 
@@ -82,9 +89,29 @@ def defaults(config: Config) -> Settings:
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
-        games=config.games,
+        **_known_games(config),
         **{field: keep.from_config(config) for field, keep in _stored()},
     )
+
+
+def _known_games(config: Config) -> dict[str, Any]:
+    """The games the box found, as the menu knows them (from the config, never saved)."""
+    return {"games": config.games, "game_players": config.game_players,
+            "broken_games": config.broken_games}
+
+
+def game_problem(settings: Settings) -> str | None:
+    """Why the game `settings` would play cannot be played, as a menu note (language-neutral,
+    `erabox.ui.plans` says it): "game_broken:<file:line>" (its file cannot be used), or
+    "game_players:<fewest>:<most>" (not for this many players); None when it can be, or the
+    menu does not know (a game given as a file: the box says so when it tries)."""
+    for name, where in settings.broken_games:
+        if name == settings.game:
+            return f"game_broken:{where}"
+    for name, fewest, most in settings.game_players:
+        if name == settings.game and not fewest <= len(settings.seats) <= most:
+            return f"game_players:{fewest}:{most}"
+    return None
 
 
 def mode(config: Config, era: int) -> Mode:
@@ -117,7 +144,7 @@ def palette(config: Config) -> tuple[str, ...]:
 
 
 def to_dict(settings: Settings) -> dict[str, Any]:
-    return {
+    saved = {
         "schema": SETTINGS_SCHEMA,
         "seats": list(settings.seats),
         "oldest": settings.oldest,
@@ -125,6 +152,11 @@ def to_dict(settings: Settings) -> dict[str, Any]:
         "modes": [m.value for m in settings.modes],
         **{field: getattr(settings, field) for field, _ in _stored()},
     }
+    if settings.game_chosen:
+        saved["game_chosen"] = True
+    else:  # the config's game plays: "" as files always held then (and their fingerprints)
+        saved["game"] = ""
+    return saved
 
 
 def loads(text: str, config: Config) -> Settings:
@@ -174,9 +206,16 @@ def from_dict(data: object, config: Config) -> Settings:
         found = data.get(field, absent)
         need(field, found is not None and keep.check(found), keep.expected)
         stored[field] = keep.read(found)
+    # Without `game_chosen` (a file from before it, or "Game" never chosen): "" is no choice;
+    # another game was chosen in the menu (such a file came from before `game_chosen`).
+    chosen = data.get("game_chosen", data.get("game", "") != "")
+    need("game_chosen", isinstance(chosen, bool), "true or false")
+    if not chosen:
+        stored["game"] = config.game  # the config's game plays (docs: which game plays)
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
-        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), games=config.games, **stored,
+        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), game_chosen=chosen,
+        **_known_games(config), **stored,
     )
 
 
@@ -324,8 +363,9 @@ def _change_seat(settings: Settings, number: int, colours: tuple[str, ...]) -> S
 
 
 def _change_game(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
-    """Time of Empires, then each game profile found, wrapping round."""
-    return replace(settings, game=_next(("", *settings.games), settings.game))
+    """Time of Empires, then each game profile found, wrapping round: from now on the menu's
+    game is played, not the config's."""
+    return replace(settings, game=_next(("", *settings.games), settings.game), game_chosen=True)
 
 
 def _is_game(value: Any) -> bool:
@@ -471,6 +511,11 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
     button, gesture = event.button, event.gesture
     if gesture is Gesture.RELEASE:  # the end of a hold: the hold itself did its job
         return menu, settings
+    closing = (button, gesture) == (Button.ERA, Gesture.HOLD) or (
+        (button, gesture) == (Button.ERA, Gesture.PRESS) and here == "done")
+    problem = game_problem(settings) if closing else None
+    if problem is not None:  # the menu stays, on "Game", saying why and what to change
+        return Menu(item=names.index("game"), note=problem), settings
     if (button, gesture) == (Button.ERA, Gesture.HOLD):
         return None, settings
     if button is Button.NEXT:

@@ -71,7 +71,8 @@ def screen(game: Game, now: float) -> Screen:
         index = min(game.menu.item, len(names) - 1)
         value = settings_menu.value(chosen, names[index])
         menu = {"menu_item": names[index], "menu_value": value,
-                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note,
+                "menu_position": (index + 1, len(names)), "menu_note": game.menu.note or (
+                    settings_menu.game_problem(chosen) if names[index] == "game" else None),
                 "menu_names": next(((en, ja) for name, en, ja in cfg.game_names
                                     if names[index] == "game" and name == value), None)}
     return Screen(

@@ -186,6 +186,9 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         rows.append(TextRow("note", note_text))
     # What ERA does here: change the value, or (the last two items) restore or leave.
     hint = {"done": "hint_menu_done", "defaults": "hint_menu_defaults"}.get(item, "hint_menu")
+    # A game that cannot be played: the hint says what to change instead.
+    hint = {"game_players": "hint_game_players", "game_broken": "hint_game_broken"}.get(
+        (screen.menu_note or "").partition(":")[0], hint)
     return Plan(
         status=status,
         rows=rows,
@@ -200,11 +203,19 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
 
 
 def _menu_note(note: str, language: str) -> str:
-    """A one-off note of the menu: "defaults_done", or "swapped_<seat>" (a seat took the
-    colour of that seat, which took the old one)."""
+    """A note of the menu: "defaults_done", or "swapped_<seat>" (a seat took the colour of
+    that seat, which took the old one); on "Game", why the game cannot be played (the hint
+    row says what to change): "game_players:<fewest>:<most>" or "game_broken:<file:line>"."""
     seat = note.removeprefix("swapped_")
     if seat != note and seat.isdigit():
         return say(language, "note_swapped", n=seat)
+    kind, _, rest = note.partition(":")
+    if kind == "game_players":
+        fewest, _, most = rest.partition(":")
+        span = fewest if fewest == most else say(language, "players_span", a=fewest, b=most)
+        return say(language, "note_game_players", n=span)
+    if kind == "game_broken":
+        return say(language, "note_game_broken", file=rest)
     return say(language, f"note_{note}")
 
 

@@ -96,8 +96,9 @@ def sample_screens() -> list[tuple[str, Screen]]:
 
 
 def _settings_samples() -> list[tuple[str, Screen]]:
-    """The settings menu: one screen for each kind of item (and the notes after defaults and
-    after a seat took another seat's colour), at their real places for three players."""
+    """The settings menu: one screen for each kind of item (and the notes after defaults,
+    after a seat took another seat's colour, and on a game that cannot be played), at their
+    real places for three players."""
     shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
              ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
              ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("keep_score", "on"),
@@ -117,7 +118,10 @@ def _settings_samples() -> list[tuple[str, Screen]]:
             ("defaults_restored", "defaults", "", "defaults_done", None),
             ("seat_swapped", "seat1", "green", "swapped_3", None),
             ("game_profile", "game", "lords-of-xidit", None, xidit),
-            ("game_profile_long_name", "game", "time-of-empires-intro", None, intro)):
+            ("game_profile_long_name", "game", "time-of-empires-intro", None, intro),
+            # a game that cannot be played: the menu stays open, saying why and what to change
+            ("game_not_for_these_players", "game", "lords-of-xidit", "game_players:3:5", xidit),
+            ("game_broken_file", "game", "harvest", "game_broken:harvest.toml:21", None)):
         screens.append((f"settings_{name}", Screen(
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
             menu_position=(names.index(item) + 1, len(names)), menu_note=note,

@@ -123,6 +123,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "set_game": "Game",
         "value_time_of_empires": "Time of Empires",
         "note_game": "starts when the menu closes",
+        "note_game_players": "for {n} players only",
+        "hint_game_players": "change Players or Game",
+        "note_game_broken": "broken: {file}",
+        "hint_game_broken": "fix it or choose another game",
+        "players_span": "{a}-{b}",
         "guide_status": "{era} prep {step}/{steps}",
         "hint_guide": "NEXT: next  ERA: start {era}",
         "game_setup_status": "Game setup {step}/{steps}",
@@ -305,6 +310,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "set_game": "ゲーム",
         "value_time_of_empires": "タイム・オブ・エンパイア",
         "note_game": "メニューを閉じると始まる",
+        "note_game_players": "{n}人用のゲーム",
+        "hint_game_players": "プレイヤー人数かゲームを変更",
+        "note_game_broken": "誤り: {file}",
+        "hint_game_broken": "直すか別のゲームを選ぶ",
+        "players_span": "{a}〜{b}",
         "guide_status": "{era} 準備 {step}/{steps}",
         "hint_guide": "NEXT: 次へ ERA: {era}の開始",
         "game_setup_status": "ゲームの準備 {step}/{steps}",
@@ -432,6 +442,9 @@ SAMPLE_VALUES: dict[str, str] = {
     "sound": "gong",
     "place": "4",
     "total": "123",
+    "file": "hadrians-wall.toml:123",  # a profile file and line
+    "a": "3",
+    "b": "5",
 }
 
 
