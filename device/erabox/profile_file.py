@@ -94,6 +94,7 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
     choosing it says why in the log)."""
     found = available_games(folders, shipped)
     names = []
+    seats = []
     offered = []
     for name, game in found.items():
         try:
@@ -105,7 +106,9 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
             continue  # the box's own game: the menu's first choice already
         offered.append(name)
         names.append((name, profile.name.en, profile.name.ja))
-    return replace(config, games=tuple(offered), game_names=tuple(names))
+        seats.append((name, profile.min_players, profile.max_players))
+    return replace(config, games=tuple(offered), game_names=tuple(names),
+                   game_seats=tuple(seats))
 
 
 def read_profile(where: Traversable, source: str | None = None) -> Profile:
