@@ -17,12 +17,15 @@ from erabox.core import settings as s
 from erabox.core.config import ConfigError, parse_config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile_machine import step
-from erabox.core.profile_play import new_play
+from erabox.core.profile_play import State, asked, new_play, screen
 from erabox.core.profile_record import restore, snapshot
 from erabox.core.rules import SEAT_COLOURS
 from erabox.driver import Driver, MemoryState
 from erabox.profile_file import load_game, offer_games
-from erabox.ui.strings import COLOUR_NAMES_JA
+from erabox.ui.panel import Panel
+from erabox.ui.profile_samples import every_screen
+from erabox.ui.profile_screens import layout_play
+from erabox.ui.strings import COLOUR_NAMES_JA, LANGUAGES
 
 EIGHT = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black")
 # The box's own game, Lords of Xidit (3-5) and Hadrian's Wall (1-8), as the box finds them.
@@ -185,3 +188,37 @@ def test_time_of_empires_seats_four_of_five_seats_chosen_for_another_game() -> N
 def test_eight_seat_colours_the_four_first_each_said_in_japanese() -> None:
     assert SEAT_COLOURS == EIGHT and SEAT_COLOURS[:4] == ("red", "blue", "green", "yellow")
     assert all(len(COLOUR_NAMES_JA[c]) == 1 for c in SEAT_COLOURS)  # one kanji each
+
+
+# --- the screens -----------------------------------------------------------------------------
+
+
+def test_eight_places_fit_both_panels_and_next_pages_them_on_the_small_one() -> None:
+    profile = load_game("hadrians-wall", [])
+    over = next(shown for shown in every_screen(profile)
+                if shown.kind == "game_over" and len(shown.places) == 8)
+    for language in LANGUAGES:
+        places = [i for i in layout_play(over, Panel(), language) if i.role == "place"]
+        assert len(places) == 8 and not any(i.abbreviated for i in places)  # two columns
+        pages = []
+        for page in range(8):
+            line = [i for i in layout_play(replace(over, page=page), Panel(height=32), language)
+                    if i.role == "places"]
+            assert len(line) == 1 and not line[0].abbreviated
+            pages.append(line[0].mask.tobytes())
+        distinct = list(dict.fromkeys(pages))
+        assert len(distinct) >= 3 and pages[len(distinct)] == pages[0]  # round again
+        hint = [i for i in layout_play(over, Panel(height=32), language) if i.role == "hint"]
+        assert hint and not hint[0].abbreviated
+
+
+def test_next_at_the_final_ranking_turns_its_page() -> None:
+    profile = load_game("hadrians-wall", [])
+    play, _ = step(new_play(profile, EIGHT), ERA, 0.0)
+    for _ in range(3000):
+        if play.spot.state is State.GAME_OVER:
+            break
+        play, _ = step(play, ERA if asked(play) is not None else NEXT, 0.0)
+    assert screen(play, 0.0).page == 0
+    play, _ = step(play, NEXT, 0.0)
+    assert screen(play, 0.0).page == 1 and play.spot.state is State.GAME_OVER
