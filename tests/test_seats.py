@@ -12,16 +12,21 @@ from typing import Any
 
 import pytest
 
+from erabox.adapters.settings_file import SettingsFile
+from erabox.adapters.state_file import StateFile
+from erabox.app import Box
 from erabox.cli import main
 from erabox.core import settings as s
-from erabox.core.config import ConfigError, parse_config
+from erabox.core.config import Config, ConfigError, parse_config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import State, asked, new_play, screen
 from erabox.core.profile_record import restore, snapshot
 from erabox.core.rules import SEAT_COLOURS
 from erabox.driver import Driver, MemoryState
+from erabox.profile_driver import PlayDriver
 from erabox.profile_file import load_game, offer_games
+from erabox.ui.layout import layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen
 from erabox.ui.profile_screens import layout_play
@@ -222,3 +227,54 @@ def test_next_at_the_final_ranking_turns_its_page() -> None:
     assert screen(play, 0.0).page == 0
     play, _ = step(play, NEXT, 0.0)
     assert screen(play, 0.0).page == 1 and play.spot.state is State.GAME_OVER
+
+
+def test_five_players_chosen_with_the_buttons_play_lords_of_xidit(tmp_path: Path) -> None:
+    """At the box: the menu's "Game" set to Lords of Xidit, its player count stepped to 5,
+    the menu closed: Lords of Xidit plays with five; back to Time of Empires: four."""
+    config = offer_games(Config(guide=False), [])
+    state = StateFile(tmp_path / "state.json")
+    clock = [0.0]
+    box = Box(config, state_file=state, settings_file=SettingsFile(tmp_path / "settings.json"),
+              clock=lambda: clock[0], find_profile=lambda name: load_game(name, []))
+
+    def press(button: Button, gesture: Gesture = Gesture.PRESS) -> None:
+        clock[0] += 1.0
+        box.driver.input(Input(button, gesture), clock[0])
+        box._step(Input(button, gesture), clock[0], None)
+
+    def go_to(item: str) -> str:
+        for _ in range(40):
+            shown = box.driver.screen(clock[0])
+            if shown.menu_item == item:
+                return str(shown.menu_value)
+            press(Button.NEXT)
+        raise AssertionError(item)
+
+    box.start_game()
+    press(Button.ERA, Gesture.HOLD)  # the settings menu
+    assert go_to("players") == "4"
+    press(Button.ERA)
+    assert go_to("players") == "2"  # Time of Empires: 2 to 4
+    for _ in range(len(config.games) + 1):
+        if go_to("game") == "lords-of-xidit":
+            break
+        press(Button.ERA)
+    assert box.game.settings is not None and len(box.game.settings.seats) == 3  # into 3-5
+    press(Button.NEXT, Gesture.HOLD)
+    for _ in range(2):
+        go_to("players")
+        press(Button.ERA)
+    assert go_to("players") == "5" and go_to("seat5") == "purple"
+    for language in LANGUAGES:  # the menu is drawn over the setup of five
+        assert layout(box.driver.screen(clock[0]), language=language).items
+    press(Button.ERA, Gesture.HOLD)  # the menu closes: Lords of Xidit, with five
+    assert isinstance(box.driver, PlayDriver) and box.driver.play.players == EIGHT[:5]
+    press(Button.ERA, Gesture.HOLD)  # at its setup: back to the menu, to choose again
+    for _ in range(len(config.games) + 1):
+        if go_to("game") == "":
+            break
+        press(Button.ERA)
+    press(Button.ERA, Gesture.HOLD)
+    assert isinstance(box.driver, Driver) and box.game.config.players == EIGHT[:4]
+    state.close()
