@@ -31,7 +31,8 @@ SOURCE = "/etc/erabox/test.toml"
 # Per key (as written in the file: `table.key`), values the box must refuse.
 BAD_VALUES: dict[str, list[str]] = {
     "language": ['"fr"', "1", '["en"]'],
-    "players": ['["red"]', '["a", "b", "c", "d", "e"]', '["red", "red"]', '["red", 3]',
+    "players": ['[]', '["red", "blue", "green", "yellow", "purple", "orange", "white", "black",'
+                ' "pink"]', '["a", "b", "c", "d", "e"]', '["red", "red"]', '["red", 3]',
                 '["red", " "]', '"red"', '["red", "blu"]', '["red", {name = ""}]',
                 '["red", {nom = "Aiko"}]', '["red", {name = "Aiko", colour = "x"}]',
                 '["red", "Red"]', '["Aiko", {name = "aiko"}]', '["red", {name = "Red"}]'],
@@ -93,11 +94,12 @@ def every_key() -> set[str]:
     nested = {"realtime": RealtimeConfig, "intro": IntroConfig, "audio": AudioConfig,
               "display": DisplayConfig, "buttons": ButtonsConfig}
     # era_modes, cue_led and guide are set on the box only (its settings menu), not in a file;
-    # games and game_names are what the box found at start (the menu's choices); prep holds
-    # the game's profile's numbers (games/time-of-empires.toml); [hall] has its own tests
-    # (test_hall_core.py).
+    # games, game_names, game_players and broken_games are what the box found at start (the
+    # menu's choices); prep holds the game's profile's numbers (games/time-of-empires.toml); [hall] has its own
+    # tests (test_hall_core.py).
     keys = {f.name for f in dataclasses.fields(Config)} - set(nested) - {
-        "source", "era_modes", "cue_led", "guide", "games", "game_names", "prep",
+        "source", "era_modes", "cue_led", "guide", "games", "game_names", "game_players",
+        "broken_games", "prep",
         "checklist", "hall"}
     for table, model in nested.items():
         keys |= {f"{table}.{f.name}" for f in dataclasses.fields(model)} - {"audio.eras"}

@@ -79,10 +79,11 @@ def undo_gesture(play: Play) -> Input:
 
 def same_place(a: Play, b: Play, now: float) -> None:
     """Two plays that must show the same: position, history, and everything on screen but
-    the "Resumed" prompt, a question and the number being entered (a cut loses those)."""
+    the "Resumed" prompt, a question, the number being entered and the final ranking's page
+    (a cut loses those)."""
     assert a.spot == b.spot
     assert a.history == b.history
-    a, b = (replace(p, question_until=None, value=0) for p in (a, b))
+    a, b = (replace(p, question_until=None, value=0, page=0) for p in (a, b))
     assert replace(screen(a, now), prompt=None) == replace(screen(b, now), prompt=None)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from erabox.core.config import Config
@@ -50,7 +51,15 @@ from erabox.core.model import (
     Steer,
     Tick,
 )
-from erabox.core.settings import Settings, apply, from_dict
+from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from erabox.core.settings import (
+    Settings,
+    apply,
+    fit_seats,
+    from_dict,
+    own_game_players,
+    palette,
+)
 from erabox.core.snapshot import dumps, loads
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
 
@@ -90,6 +99,12 @@ class Driver:
         clock: Callable[[], float] | None = None,
         t0: float = 0.0,
     ) -> None:
+        seated = own_game_players(config.players, palette(config))
+        if seated != config.players:  # a table for another game: Time of Empires seats 2-4
+            log.warning("Time of Empires is for %d to %d players, not %d: it seats %s (choose "
+                        "a game for more in the settings, or set `players` in the config)",
+                        MIN_PLAYERS, MAX_PLAYERS, len(config.players), ", ".join(seated))
+            config = replace(config, players=seated)
         self.config = config
         self.state = state
         self.settings = settings
@@ -118,6 +133,8 @@ class Driver:
         """Come back from the saved game, or start a fresh one (with the chosen settings);
         `fresh`: a fresh one whatever was saved (another game was being played)."""
         chosen = None if self.settings is None else self.settings.load(self.config)
+        if chosen is not None:  # seats chosen for another game: as many as this one seats
+            chosen = fit_seats(chosen, palette(self.config), (MIN_PLAYERS, MAX_PLAYERS))
         # Checked against the cue list the era runs with (the settings can change its ticks).
         saved = None if fresh else self.state.load(
             self.config if chosen is None else apply(self.config, chosen))

@@ -498,10 +498,10 @@ def _players(top: _Table) -> tuple[str, ...]:
     value = top.get("players")
     if value is None:
         return DEFAULT_PLAYERS
-    expected = (f"a list of {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} different players, oldest"
+    expected = (f"a list of {rules.MIN_SEATS} to {rules.MAX_SEATS} different players, oldest"
                 f" first: colours ({', '.join(KNOWN_COLOURS)}) or names of your own written"
                 ' { name = "Aiko" } (printable, up to 16 characters)')
-    if not isinstance(value, list) or not rules.MIN_PLAYERS <= len(value) <= rules.MAX_PLAYERS:
+    if not isinstance(value, list) or not rules.MIN_SEATS <= len(value) <= rules.MAX_SEATS:
         raise top.fail("players", expected)
     players = tuple(player_name(v, expected) for v in value)
     if len({p.casefold() for p in players}) != len(players):  # "red" and "Red " are one colour

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from .rules import MAX_SEATS
 from .toml_lines import Path, dotted, key_lines
 
-MAX_PLAYERS = 8  # the most seats a profile may name (the screen lists at most this many)
+MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
 MAX_ROUNDS = 999
 MAX_TIMER_S = 24 * 3600
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)

@@ -176,7 +176,8 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
 def _moved(play: Play, spot: Spot) -> Play:
     """Go forward to `spot`, keeping where play was for undo."""
     history = (*play.history, play.spot)[-HISTORY:]
-    return replace(play, spot=spot, history=history, value=0, prompt=None, prompt_until=None)
+    return replace(play, spot=spot, history=history, value=0, prompt=None, prompt_until=None,
+                   page=0)
 
 
 # --- the transitions ----------------------------------------------------------------------------
@@ -330,6 +331,12 @@ def _choose_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     return play, (ChooseGame(),)
 
 
+def _next_page(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """NEXT at the final ranking: its next page, where the panel cannot show every place
+    (the screen wraps round)."""
+    return replace(play, page=play.page + 1), ()
+
+
 TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SETUP, N, P): _next_variant,  # long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
@@ -345,5 +352,6 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
+    (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
     (State.GAME_OVER, E, H): _undo,  # back to the last number
 }

@@ -80,6 +80,7 @@ class Play:
     prompt_until: float | None = None
     save_due: float | None = None
     music_since: float | None = None  # when the phase's music began (its running time 0)
+    page: int = 0  # the final ranking's page shown: NEXT turns it (a small panel pages it)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class PlayScreen:
     notes: tuple[Label, ...] = ()
     ending: bool = False  # the event that ends the game has happened
     prompt: Prompt | None = None
+    page: int = 0  # which page of `places` a panel too small for all of them shows (wraps)
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------
@@ -276,7 +278,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                        player=play.players[at[1]], value=play.value,
                        points=category.points(play.value),
                        position=(spot.entry + 1, len(entries(play))))
-    return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play))
+    return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
+                   page=play.page)
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:

@@ -18,6 +18,13 @@ from dataclasses import dataclass
 ERAS = 3  # Eras I, II and III
 MIN_PLAYERS = 2  # the game is for 2 to 4 players
 MAX_PLAYERS = 4
+# The box seats more for a game profile that allows it (its `[players]`): from 1 (a solo game)
+# to 8 players, each a seat colour (`SEAT_COLOURS`) or a name of the table's own.
+MIN_SEATS = 1
+MAX_SEATS = 8
+# The seats' colours, in the order the settings menu gives them to new seats: the game's four
+# first, then four more with short names in both languages (ui/strings.py).
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black")
 SCORING_STEPS = 6  # the scoring checklist at the end of each era (docs/game.md)
 
 # A real-time era (the default mode): the action phase and its scholar cues, running seconds.

@@ -33,7 +33,10 @@ from .rules import (
     ERAS,
     FINAL_TICKS_S,  # final ticks switched on without a count in the config
     MAX_PLAYERS,
+    MAX_SEATS,
     MIN_PLAYERS,
+    MIN_SEATS,
+    SEAT_COLOURS,
 )
 
 SETTINGS_SCHEMA = 1
@@ -83,15 +86,16 @@ class Settings:
 
 
 def defaults(config: Config) -> Settings:
-    """The settings a config file describes (what "back to defaults" returns to)."""
-    return Settings(
+    """The settings a config file describes (what "back to defaults" returns to): as many
+    seats as its game seats."""
+    return fit_seats(Settings(
         seats=config.players,
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
         **_known_games(config),
         **{field: keep.from_config(config) for field, keep in _stored()},
-    )
+    ), palette(config))
 
 
 def _known_games(config: Config) -> dict[str, Any]:
@@ -136,8 +140,58 @@ def apply(config: Config, settings: Settings) -> Config:
 
 
 def palette(config: Config) -> tuple[str, ...]:
-    """The colours a seat can take: the game's four, and any others the config names."""
+    """The colours a seat can take: the game's four, and any others the config names (a game
+    for more players adds more of the seat colours, `seat_colours`)."""
     return tuple(dict.fromkeys(config.players + DEFAULT_PLAYERS))
+
+
+def seat_colours(settings: Settings, colours: tuple[str, ...]) -> tuple[str, ...]:
+    """The colours a seat takes in turn: `colours` (the `palette`), and as many of the box's
+    seat colours as the chosen game seats at most (Time of Empires: its four)."""
+    return tuple(dict.fromkeys((*colours, *SEAT_COLOURS[:seat_range(settings)[1]])))
+
+
+def seat_range(settings: Settings) -> tuple[int, int]:
+    """How many players the chosen game seats, (min, max): Time of Empires 2 to 4 (its
+    rulebook), a game profile its `[players]`; a game whose profile was not read, what the
+    box seats at all (choosing it says in the log whether the players fit)."""
+    if not settings.game:
+        return MIN_PLAYERS, MAX_PLAYERS
+    for name, low, high in settings.game_players:
+        if name == settings.game:
+            return low, high
+    return MIN_SEATS, MAX_SEATS
+
+
+def fit_seats(settings: Settings, colours: tuple[str, ...],
+              span: tuple[int, int] | None = None) -> Settings:
+    """`settings` with as many seats as the chosen game seats (`span`: `seat_range`): the
+    last seats leave a table too big; a table too small gets seats with the first colours
+    nobody has. The oldest player stays, unless their seat left (then seat 1 is)."""
+    low, high = seat_range(settings) if span is None else span
+    count = min(max(len(settings.seats), low), high)
+    if count == len(settings.seats):
+        return settings
+    oldest = settings.oldest if settings.oldest < count else 0
+    return replace(settings, seats=_seated(settings.seats, count, colours), oldest=oldest)
+
+
+def own_game_players(players: tuple[str, ...], colours: tuple[str, ...]) -> tuple[str, ...]:
+    """A config's players as Time of Empires seats them (2 to 4): the first four of more, a
+    lone player joined by the first colour nobody has."""
+    return _seated(players, min(max(len(players), MIN_PLAYERS), MAX_PLAYERS), colours)
+
+
+def _seated(seats: tuple[str, ...], count: int, colours: tuple[str, ...]) -> tuple[str, ...]:
+    """`count` seats: the first of `seats`, then new seats with the first of `colours` (and
+    of the box's seat colours) that nobody has."""
+    seated = list(seats[:count])
+    for colour in (*colours, *SEAT_COLOURS):
+        if len(seated) >= count:
+            break
+        if colour not in seated:
+            seated.append(colour)
+    return tuple(seated)
 
 
 # --- the file -----------------------------------------------------------------------------------
@@ -182,11 +236,11 @@ def from_dict(data: object, config: Config) -> Settings:
             raise SettingsError(f"'{key}' should be {expected}, is {short(repr(data.get(key)))}")
 
     seats = data.get("seats")
-    need("seats", isinstance(seats, list) and MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
+    need("seats", isinstance(seats, list) and MIN_SEATS <= len(seats) <= MAX_SEATS
          and all(isinstance(s, str) and s.strip() == s and s and s.isprintable()
                  and len(s) <= 16 for s in seats)  # as the config's players
          and len({s.casefold() for s in seats}) == len(seats),
-         f"{MIN_PLAYERS} to {MAX_PLAYERS} different colours (printable, up to 16 characters)")
+         f"{MIN_SEATS} to {MAX_SEATS} different colours (printable, up to 16 characters)")
     assert isinstance(seats, list)
     oldest = data.get("oldest")
     need("oldest", isinstance(oldest, int) and not isinstance(oldest, bool)
@@ -339,21 +393,19 @@ def _steps(name: str, field: str, choices: tuple[float, ...], says: str,
 
 
 def _change_players(settings: Settings, _number: int, colours: tuple[str, ...]) -> Settings:
-    """2 -> 3 -> 4 -> 2 players; a new seat takes the first colour nobody has."""
-    count = len(settings.seats) + 1 if len(settings.seats) < MAX_PLAYERS else MIN_PLAYERS
-    seats = list(settings.seats[:count])
-    for colour in colours:
-        if len(seats) >= count:
-            break
-        if colour not in seats:
-            seats.append(colour)
-    return replace(settings, seats=tuple(seats), oldest=min(settings.oldest, count - 1))
+    """One more player, through the chosen game's range and round (Time of Empires: 2 -> 3
+    -> 4 -> 2); a new seat takes the first colour nobody has."""
+    low, high = seat_range(settings)
+    count = len(settings.seats) + 1 if low <= len(settings.seats) < high else low
+    return replace(settings, seats=_seated(settings.seats, count, colours),
+                   oldest=min(settings.oldest, count - 1))
 
 
 def _change_seat(settings: Settings, number: int, colours: tuple[str, ...]) -> Settings:
     """The seat's next colour; when another seat has it, the two seats swap colours."""
     seats = list(settings.seats)
     old = seats[number - 1]
+    colours = seat_colours(settings, colours)
     pool = colours if old in colours else (*colours, old)
     new = pool[(pool.index(old) + 1) % len(pool)]
     if new in seats:
@@ -362,10 +414,12 @@ def _change_seat(settings: Settings, number: int, colours: tuple[str, ...]) -> S
     return replace(settings, seats=tuple(seats))
 
 
-def _change_game(settings: Settings, _number: int, _colours: tuple[str, ...]) -> Settings:
+def _change_game(settings: Settings, _number: int, colours: tuple[str, ...]) -> Settings:
     """Time of Empires, then each game profile found, wrapping round: from now on the menu's
-    game is played, not the config's."""
-    return replace(settings, game=_next(("", *settings.games), settings.game), game_chosen=True)
+    game is played, not the config's; the player count is brought into the game's range
+    (`fit_seats`)."""
+    chosen = replace(settings, game=_next(("", *settings.games), settings.game), game_chosen=True)
+    return fit_seats(chosen, colours)
 
 
 def _is_game(value: Any) -> bool:
@@ -536,7 +590,9 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
                    if old != new and i + 1 != found[1]]
         return Menu(item=menu.item, note=f"swapped_{swapped[0] + 1}" if swapped else None,
                     seats_before=before), chosen
-    return Menu(item=menu.item), change(settings, here, colours)
+    chosen = change(settings, here, colours)
+    # Another game may seat more or fewer: the item stays the one shown, wherever it moved.
+    return Menu(item=items(chosen).index(here)), chosen
 
 
 def choose_seat(settings: Settings, before: tuple[str, ...], number: int,
@@ -545,6 +601,7 @@ def choose_seat(settings: Settings, before: tuple[str, ...], number: int,
     when this seat's item was first changed): a colour another seat had there swaps the two,
     every other seat keeps what it had. Once round the colours, every seat is back."""
     current = settings.seats[number - 1]
+    colours = seat_colours(settings, colours)
     pool = colours if current in colours else (*colours, current)
     new = pool[(pool.index(current) + 1) % len(pool)]
     seats = list(before)

@@ -14,10 +14,11 @@ from erabox.core.model import Button, Gesture, Input, Prompt
 from erabox.core.profile import Profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, asked, new_play, screen
+from erabox.core.rules import SEAT_COLOURS
 
 from .profile_screens import Marks
 
-COLOURS = ("red", "blue", "green", "yellow", "purple")
+COLOURS = SEAT_COLOURS  # the box seats up to eight: a profile for eight is shown with eight
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 E_HOLD, BOTH = Input(Button.ERA, Gesture.HOLD), Input(Button.BOTH, Gesture.HOLD)
 

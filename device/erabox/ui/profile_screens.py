@@ -53,6 +53,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: back",
+        "hint_over_more": "NEXT: more  hold ERA: back",
         "hint_confirm": "ERA: yes / NEXT: no",
     },
     "ja": {
@@ -64,6 +65,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
+        "hint_over_more": "NEXT: 次  ERA長押し: 戻す",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
     },
 }
@@ -322,7 +324,8 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
                ) -> tuple[Placed, ...]:
     """The verdict in the status row, then the places (with who was out after which
-    stage); past five places the rest share the last line."""
+    stage): on 128x64 one a line, past five in two columns (eight fit); on 128x32 as many
+    as fit on the line, NEXT showing the next of them."""
     winners = [p for p in screen.places if p[0] == 1]
     if len(winners) == 1:
         verdict = word(language, "wins", colour=_colour(winners[0][1], language))
@@ -337,14 +340,34 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         line = f"{place} {_colour(colour, language)} {score}"
         lines.append(line + (f" ({word(language, 'out', n=out)})" if out is not None else ""))
     if panel.compact:
-        items += _text("places", "  ".join(lines), MARGIN, 12, panel.inner)
-        return tuple(items + _hint(word(language, "hint_over"), panel))
-    if len(lines) > 5:
-        lines = [*lines[:4], "  ".join(lines[4:])]
+        pages = _pages(lines, panel.inner)
+        items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
+        hint = "hint_over_more" if len(pages) > 1 else "hint_over"
+        return tuple(items + _hint(word(language, hint), panel))
+    rows = len(lines) if len(lines) <= ROWS_OF_PLACES else (len(lines) + 1) // 2
+    column = (panel.inner - GAP) // 2
     for index, line in enumerate(lines):
-        items += _text("place", line, MARGIN, panel.content_top + index * LINE_PX,
-                       panel.inner)
+        x, width = MARGIN, panel.inner
+        if rows < len(lines):  # two columns: the first `rows` places, then the rest
+            x, width = MARGIN + (index // rows) * (column + GAP), column
+        items += _text("place", line, x, panel.content_top + (index % rows) * LINE_PX, width)
     return tuple(items + _hint(word(language, "hint_over"), panel))
+
+
+ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
+
+
+def _pages(lines: list[str], width: int) -> list[str]:
+    """The places as pages of one line each: as many as fit `width` side by side (one a
+    page at the least, abbreviated if it alone is too wide)."""
+    pages: list[str] = []
+    for line in lines:
+        joined = f"{pages[-1]}  {line}" if pages else line
+        if pages and text_width(drawable(joined)) <= width:
+            pages[-1] = joined
+        else:
+            pages.append(line)
+    return pages
 
 
 def _confirm(panel: Panel, language: str, marks: Marks) -> tuple[Placed, ...]:
