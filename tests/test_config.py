@@ -95,8 +95,8 @@ def every_key() -> set[str]:
               "display": DisplayConfig, "buttons": ButtonsConfig}
     # era_modes, cue_led and guide are set on the box only (its settings menu), not in a file;
     # games, game_names, game_players and broken_games are what the box found at start (the
-    # menu's choices); prep holds the game's profile's numbers (games/time-of-empires.toml); [hall] has its own
-    # tests (test_hall_core.py).
+    # menu's choices); prep holds the game's profile's numbers (games/time-of-empires.toml);
+    # [hall] has its own tests (test_hall_core.py).
     keys = {f.name for f in dataclasses.fields(Config)} - set(nested) - {
         "source", "era_modes", "cue_led", "guide", "games", "game_names", "game_players",
         "broken_games", "prep",

@@ -129,9 +129,11 @@ def test_choosing_another_game_brings_the_player_count_into_its_range() -> None:
     assert ("lords-of-xidit", 3) in chosen and ("", 3) in chosen
 
 
-def test_defaults_seat_as_many_as_the_configs_game() -> None:
+def test_defaults_seat_the_players_the_config_lists_and_the_menu_says_when_not_fit() -> None:
     five = replace(CFG, players=EIGHT[:5])
-    assert s.defaults(five).seats == EIGHT[:4]  # Time of Empires
+    assert s.defaults(five).seats == EIGHT[:5]  # not cut to four behind the table's back
+    assert s.game_problem(replace(s.defaults(five), game="hadrians-wall",
+                                  game_players=(("hadrians-wall", 1, 4),))) == "game_players:1:4"
     assert s.defaults(replace(five, game="lords-of-xidit")).seats == EIGHT[:5]
 
 
@@ -139,7 +141,8 @@ def test_defaults_seat_as_many_as_the_configs_game() -> None:
 
 
 def test_a_settings_file_with_eight_seats_loads_and_nine_are_refused() -> None:
-    eight = replace(s.defaults(CFG), seats=EIGHT, oldest=7, game="hadrians-wall")
+    eight = replace(s.defaults(CFG), seats=EIGHT, oldest=7, game="hadrians-wall",
+                    game_chosen=True)
     saved = json.loads(json.dumps(s.to_dict(eight)))
     assert s.from_dict(saved, CFG) == eight
     with pytest.raises(s.SettingsError, match="'seats' should be 1 to 8 different"):

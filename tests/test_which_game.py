@@ -148,6 +148,7 @@ def test_a_game_the_config_names_that_cannot_be_played_opens_the_menu(tmp_path: 
     assert "Traceback" not in log
 
 
+
 def menu_box(tmp_path: Path, config: Config) -> tuple[Box, list[float]]:
     state = StateFile(tmp_path / "state.json")
     clock = [0.0]
@@ -167,37 +168,21 @@ def shown_text(box: Box, clock: list[float], language: str) -> str:
     return " ".join(getattr(i, "source", "") for i in layout(shown, language=language).items)
 
 
-def test_a_game_not_for_the_players_chosen_keeps_the_menu_open_saying_so(
-        tmp_path: Path) -> None:
-    """Two players chosen in the menu, then Lords of Xidit: the menu does not close; it stays
-    on "Game" and says, in the box's language, for how many players and what to change."""
+def test_a_game_chosen_in_the_menu_brings_the_players_into_its_range(tmp_path: Path) -> None:
+    """Two players chosen in the menu, then Lords of Xidit (3-5): the count becomes 3 as the
+    game is chosen (the table sees it on the menu), and the menu closes on the game."""
     config = offer_games(Config(guide=False), [])
     box, clock = menu_box(tmp_path, config)
     press(box, clock, ERA_HOLD)  # the settings menu
     press(box, clock, ERA_PRESS)  # players: 4 -> 2
+    assert box.game.settings is not None and len(box.game.settings.seats) == 2
     names = settings_menu.items(box.game.settings or settings_menu.defaults(config))
     for _ in range(names.index("game")):
         press(box, clock, NEXT_PRESS)
     while box.driver.screen(clock[0]).menu_value != "lords-of-xidit":
         press(box, clock, ERA_PRESS)
-    assert "for 3-5 players only" in shown_text(box, clock, "en")  # said before closing too
-    press(box, clock, NEXT_PRESS)  # to "Back to defaults", then "Done"
-    press(box, clock, NEXT_PRESS)
-    press(box, clock, ERA_PRESS)  # "Done": refused
-    assert isinstance(box.driver, Driver) and box.game.menu is not None
-    shown = box.driver.screen(clock[0])
-    assert shown.menu_item == "game" and shown.menu_note == "game_players:3:5"
-    english, japanese = shown_text(box, clock, "en"), shown_text(box, clock, "ja")
-    assert "Lords of Xidit for 3-5 players only change Players or Game" in english
-    assert "Lords of Xidit 3〜5人用のゲーム プレイヤー人数かゲームを変更" in japanese
-    press(box, clock, ERA_HOLD)  # held: refused as well
-    assert box.game.menu is not None and isinstance(box.driver, Driver)
-    # Three players: now it closes on the game.
-    for _ in range(len(names)):
-        if box.driver.screen(clock[0]).menu_item == "players":
-            break
-        press(box, clock, NEXT_PRESS)
-    press(box, clock, ERA_PRESS)  # 2 -> 3
+    assert box.game.settings is not None and len(box.game.settings.seats) == 3
+    assert "for 3-5 players only" not in shown_text(box, clock, "en")
     press(box, clock, ERA_HOLD)
     assert not isinstance(box.driver, Driver) and box.driver.profile.id == "lords-of-xidit"
     box.driver.state.close()

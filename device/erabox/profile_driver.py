@@ -321,11 +321,9 @@ def game_to_play(args: argparse.Namespace, config: Config, settings_file: Settin
     if not name:
         log.info("playing Time of Empires: %s", why)
         return Start(None, played)
-    players_from = ("the settings menu's Players" if chosen is not None
-                    else "`players` in the config")
     try:
         profile = find(name)
-        check_players(profile, played.players, players_from)
+        check_players(profile, played.players, players_from(chosen))
     except (ProfileError, ConfigError) as exc:
         if getattr(args, "game", None):
             raise
@@ -334,6 +332,11 @@ def game_to_play(args: argparse.Namespace, config: Config, settings_file: Settin
         return Start(None, mark_refused(config, name, exc), refused=True)
     log.info("playing %s: %s", profile.id, why)
     return Start(profile, played)
+
+
+def players_from(chosen: object) -> str:
+    """Where the players came from, as an error says what to change."""
+    return "the settings menu's Players" if chosen is not None else "`players` in the config"
 
 
 def mark_refused(config: Config, name: str, problem: Exception) -> Config:

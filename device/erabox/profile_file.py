@@ -94,7 +94,6 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
     choosing it says why in the log)."""
     found = available_games(folders, shipped)
     names = []
-    seats = []
     offered = []
     limits = []
     broken = []

@@ -86,16 +86,17 @@ class Settings:
 
 
 def defaults(config: Config) -> Settings:
-    """The settings a config file describes (what "back to defaults" returns to): as many
-    seats as its game seats."""
-    return fit_seats(Settings(
+    """The settings a config file describes (what "back to defaults" returns to): its
+    players as it lists them (a count a game profile does not seat is said on the menu's
+    screen, `game_problem`; Time of Empires seats the first four, `own_game_players`)."""
+    return Settings(
         seats=config.players,
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
         **_known_games(config),
         **{field: keep.from_config(config) for field, keep in _stored()},
-    ), palette(config))
+    )
 
 
 def _known_games(config: Config) -> dict[str, Any]:
