@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any, ClassVar
 
 from . import rules
-from .model import Mode
+from .model import Mode, Sound
 
 LANGUAGES = ("en", "ja")
 DEFAULT_PLAYERS = ("red", "blue", "green", "yellow")
@@ -44,12 +44,29 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class Call:
+    """What a real-time era's timed call sounds and shows: the game profile's
+    (`[[realtime.call]]`, `era_profile`). `prompt` None: the box's "Appoint scholars!";
+    else the profile's own text, (English, Japanese)."""
+
+    sound: Sound = Sound.CRY
+    prompt: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
 class RealtimeConfig:
     length_s: float = rules.ERA_LENGTH_S
     scholar_cues_s: tuple[float, ...] = rules.SCHOLAR_CUES_S
     lead_in_s: int = rules.LEAD_IN_S
     final_ticks_s: int = rules.FINAL_TICKS_S
     scholar_prompt_s: float = rules.SCHOLAR_PROMPT_S
+    # The n-th timed call's sound and prompt (the profile's, not keys of the config file);
+    # a call beyond these is the baby's cry with "Appoint scholars!".
+    calls: tuple[Call, ...] = ()
+
+    def call(self, n: int) -> Call:
+        """The `n`-th timed call (from 0) of the era."""
+        return self.calls[n] if n < len(self.calls) else Call()
 
 
 @dataclass(frozen=True)
@@ -176,6 +193,8 @@ class Config:
     default_mode: Mode = Mode.REALTIME
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
+    # How many eras the game has: its profile's `[[era]]` tables, not a key of the file.
+    eras: int = rules.ERAS
     # The game profiles found at start (names, the settings menu's "Game" choices): handed in
     # by the box (profile_file.available_games), never read from the file.
     games: tuple[str, ...] = ()
@@ -378,6 +397,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         lead_in_s=rt.integer("lead_in_s", drt.lead_in_s, 0, 60),
         final_ticks_s=rt.integer("final_ticks_s", drt.final_ticks_s, 0, 60),
         scholar_prompt_s=rt.number("scholar_prompt_s", drt.scholar_prompt_s, 0, 600),
+        calls=drt.calls,
     )
 
     it = top.table("intro")

@@ -43,9 +43,8 @@ from .model import (
     SetVolume,
     Show,
     ShowPrompt,
-    Sound,
 )
-from .rules import ERAS, SCORING_STEPS
+from .rules import SCORING_STEPS
 from .view import opening, screen
 
 SCHEMA_VERSION = 1
@@ -103,12 +102,12 @@ def restore(
     )
     players = len(config.players)
     saved_scores = snapshot.get("scores")
-    book = scoring.blank(players)
+    book = scoring.blank(players, config.eras)
     if isinstance(saved_scores, dict):
         try:
-            book = scoring.sheet_from_dict(saved_scores, players)
+            book = scoring.sheet_from_dict(saved_scores, players, config.eras)
         except ValueError:  # players changed since: the points no longer fit the table
-            book = scoring.blank(players)
+            book = scoring.blank(players, config.eras)
     game = replace(game, sheet=book)
     guide = snapshot.get("guide")
     if phase is Phase.SETUP and isinstance(guide, int) and not isinstance(guide, bool):
@@ -128,7 +127,7 @@ def restore(
         entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None,
                               value=value, by_step=by_step, checklist=game.config.checklist)
         if entry.tie is not None and not (
-                era == ERAS and 0 <= entry.tie < len(scoring.tied_for_first(
+                era == config.eras and 0 <= entry.tie < len(scoring.tied_for_first(
                     scoring.totals(book)))):
             entry = replace(entry, tie=None)
         game = replace(game, entry=entry if config.keep_score else None)
@@ -211,8 +210,8 @@ def _armed_cue(snapshot: dict[str, Any], config: Config) -> int | None:
 
 
 def _is_call(cue: Cue) -> bool:
-    """A cue the table acts on and that has its own records: a cry or the end gong."""
-    return cue.sound is not Sound.TICK
+    """A cue the table acts on and that has its own records: a timed call or the end gong."""
+    return cue.recorded
 
 
 def _int(value: object) -> bool:

@@ -66,6 +66,7 @@ class Settings:
     points_entry: str = "totals"  # "totals" (era totals) or "steps" (per checklist step)
     game: str = ""  # the game played: a profile's name or file, "" = Time of Empires
     games: tuple[str, ...] = ()  # what "Game" can choose besides "": config.games (not saved)
+    eras: int = ERAS  # the game's eras: config.eras (not saved); the menu sets up to three
     music_level: float = 1.0  # the music's share of the volume: cues louder than the music
     score_variant: int = 0  # the era scores' version: 0 = the next each new game, else that one
 
@@ -82,7 +83,7 @@ def defaults(config: Config) -> Settings:
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
-        games=config.games,
+        games=config.games, eras=config.eras,
         **{field: keep.from_config(config) for field, keep in _stored()},
     )
 
@@ -176,7 +177,8 @@ def from_dict(data: object, config: Config) -> Settings:
         stored[field] = keep.read(found)
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
-        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), games=config.games, **stored,
+        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), games=config.games,
+        eras=config.eras, **stored,
     )
 
 
@@ -354,7 +356,7 @@ ITEMS: tuple[MenuItem, ...] = (
              label="set_language", says=SAY_LANGUAGE),
     MenuItem("mode", lambda s, n: s.modes[n - 1].value, _change_mode,
              label="set_mode", says=SAY_WORD, words=tuple(m.value for m in Mode),
-             count=lambda _: ERAS),
+             count=lambda s: min(s.eras, len(s.modes))),
     _steps("volume", "volume", VOLUME_STEPS, "value_percent", lambda v: str(round(v * 100)),
            Stored(_number(VOLUME_FLOOR - 1e-9, 1), f"{VOLUME_FLOOR:g}..1", float,
                   lambda c: max(VOLUME_FLOOR, c.audio.volume),
