@@ -193,8 +193,9 @@ def screen_kind(game: Game) -> Phase:
 
 
 def in_guide(game: Game) -> bool:
-    """True while the preparation guide is shown over an era's setup."""
-    return game.phase is Phase.SETUP and game.guide is not None
+    """True while the preparation guide is shown over an era's setup (a game whose profile
+    lists no steps for it has none)."""
+    return game.phase is Phase.SETUP and game.guide is not None and bool(guide_steps(game))
 
 
 def sheet(game: Game) -> scoring.Sheet:

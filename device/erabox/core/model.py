@@ -192,9 +192,11 @@ class FlashCue:
 
 @dataclass(frozen=True)
 class ShowPrompt:
-    """A prompt appeared (also part of the screen model; this is for event logs)."""
+    """A prompt appeared (also part of the screen model; this is for event logs). `text`: a
+    timed call's own prompt from the game's profile, in English (None: the box's)."""
 
     prompt: Prompt
+    text: str | None = None
 
 
 @dataclass(frozen=True)

@@ -143,8 +143,9 @@ def restore(
         game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     if game.phase not in (Phase.SCORING, Phase.GAME_OVER):  # this era's music is to come
         effects.insert(1, PrepareMusic(era, mode, score_variant(game)))
-    effects.append(ShowPrompt(prompt))
-    effects.append(Show(screen(game, now)))
+    shown = screen(game, now)  # an owed call's prompt in its own words, if it has them
+    effects.append(ShowPrompt(prompt, shown.prompt_text and shown.prompt_text[0]))
+    effects.append(Show(shown))
     if game.phase is Phase.PAUSED:
         # What the table is owed (a cue to sound on resume, a prompt to show) is on disk as
         # this restart shows it, however many cuts follow.

@@ -215,7 +215,8 @@ def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         until = now + game.config.realtime.scholar_prompt_s
         game = replace(game, prompt=Prompt.SCHOLARS, prompt_until=until, prompt_left=None,
                        sounded=index)
-        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS))
+        own = None if cue.call is None else game.config.realtime.call(cue.call).prompt
+        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS, own and own[0]))
     # The "sounded" record (the era's scoring, for the end gong) is on disk already: the AHEAD
     # timer, always due before the cue, wrote it (`record_ahead`); this save only repeats it in
     # the background. A cut from then on comes back silent, showing the call instead of

@@ -18,6 +18,7 @@ from .game import (
     current_settings,
     elapsed,
     guide_steps,
+    in_guide,
     score_variant,
     scoring_step_at,
     screen_kind,
@@ -115,8 +116,9 @@ def _call_text(game: Game) -> tuple[str, str] | None:
 
 
 def _guide_fields(game: Game) -> dict[str, Any]:
-    if game.phase is not Phase.SETUP or game.guide is None:
+    if not in_guide(game):
         return {}
+    assert game.guide is not None
     steps = guide_steps(game)
     index = min(game.guide, len(steps) - 1)
     return {"guide_step": steps[index].key, "guide_n": steps[index].n,
