@@ -165,7 +165,7 @@ def _restore_realtime(game: Game, saved: dict[str, Any], now: float) -> tuple[Ga
         held = cues[armed].at
     game = replace(game, phase=Phase.PAUSED, held_elapsed=held, cues_done=done)
     sounded = saved.get("sounded")
-    if _int(sounded) and _just_sounded(cues, sounded, done):
+    if _just_sounded(cues, sounded, done):
         # Handed to the mixer (or about to be): never sounded again; its prompt is owed,
         # with its whole `scholar_prompt_s` of running time for the resume.
         return replace(game, sounded=sounded, prompt=Prompt.SCHOLARS, prompt_until=None,
@@ -215,10 +215,11 @@ def _is_call(cue: Cue) -> bool:
     return cue.recorded
 
 
-def _just_sounded(cues: tuple[Cue, ...], sounded: int, done: int) -> bool:
+def _just_sounded(cues: tuple[Cue, ...], sounded: object, done: int) -> bool:
     """Cue `sounded` is the timed call just done when `done` cues are: only final ticks
     since (a call among the final ticks keeps its prompt, and its record, over them)."""
-    return (0 <= sounded < done <= len(cues) and cues[sounded].call is not None
+    return (isinstance(sounded, int) and not isinstance(sounded, bool)
+            and 0 <= sounded < done <= len(cues) and cues[sounded].call is not None
             and not any(cue.recorded for cue in cues[sounded + 1:done]))
 
 
@@ -293,7 +294,7 @@ def cue_problem(snapshot: dict[str, Any], config: Config) -> str | None:
                                   and _is_call(cues[done])
                                   and cues[done].at - at <= ARM_LEAD_S + slack):
         return f"cue {armed} is armed at {at:g} s, it is not the next call due"
-    if sounded is not None and not (_int(sounded) and _just_sounded(cues, sounded, done)):
+    if sounded is not None and not _just_sounded(cues, sounded, done):
         return f"cue {sounded} is recorded sounded, it is not the call just done"
     return None
 
