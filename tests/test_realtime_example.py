@@ -8,6 +8,7 @@ tests/test_power_cut_profiles.py."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +16,19 @@ import pytest
 
 from erabox.core.config import Call, Config
 from erabox.core.era_profile import parse_era_profile
-from erabox.core.machine import new_game, step
+from erabox.core.machine import new_game, next_deadline, step
 from erabox.core.model import Button, Gesture, Input, Mode, Phase, Prompt, Screen, Sound, Tick
 from erabox.core.record import snapshot
 from erabox.core.snapshot import SnapshotError, loads
 from erabox.core.view import screen
+from erabox.profile_file import shipped_games
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from test_own_game_profile import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "tests" / "profiles" / "camp-run.toml"
+SHIPPED = shipped_games() / "time-of-empires.toml"
 CAMP = ("Return to camp", "キャンプへ戻れ")
 LEAD_IN = [0.0, 1.0, 2.0, 3.0, 4.0]
 
@@ -127,3 +130,30 @@ def test_a_saved_game_fits_the_games_eras() -> None:
         loads(json.dumps(record), Config())
     toe = snapshot(new_game(Config()), 0.0)
     assert loads(json.dumps({**toe, "era": 3}), Config())["era"] == 3  # Time of Empires
+
+
+def test_a_game_of_five_eras_ends_after_its_fifth() -> None:
+    """Time of Empires' profile with two more `[[era]]` tables plays five eras, each
+    counted in the state and the scoring, then the final ranking (and never a sixth)."""
+    text = SHIPPED.read_text(encoding="utf-8").replace(
+        "[[era]]\nwonders = 3\nbonus_token_vp = 3\n",
+        "[[era]]\nwonders = 3\nbonus_token_vp = 3\n\n[[era]]\nwonders = 3\n\n[[era]]\n")
+    own = parse_era_profile(text, "five.toml")
+    assert own.eras == 5 and own.prep.wonders == (1, 2, 3, 3, 0)
+    config = Config(realtime=replace(own.realtime, lead_in_s=0), eras=5, guide=False,
+                    players=("red", "blue"), prep=own.prep, checklist=own.checklist)
+    game, now, ended = new_game(config), 0.0, []
+    while game.phase is not Phase.GAME_OVER and now < 10_000:
+        if game.phase in (Phase.RUNNING, Phase.LEAD_IN):
+            due = next_deadline(game, now)
+            assert due is not None
+            now = max(now, due)
+            game, _ = step(game, Tick(), now)
+            if game.phase is Phase.SCORING:
+                ended.append((game.era, screen(game, now).eras))
+        else:  # setup starts the era; in the scoring ERA confirms, ties ask the buildings
+            now += 1.0
+            game, _ = step(game, Input(Button.ERA, Gesture.PRESS), now)
+    assert game.phase is Phase.GAME_OVER and game.era == 5
+    assert ended == [(n, 5) for n in range(1, 6)]
+    assert now == pytest.approx(5 * 540, abs=200)
