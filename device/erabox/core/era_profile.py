@@ -12,11 +12,15 @@ The preparation guide (the game's setup and each era's preparation: its steps by
 count, era and mode, and the wonders and bonus tokens it counts) is the profile's too
 (`Config.prep`, handed in the same way); a step says one of the box's own texts
 (`rules.GUIDE_TEXTS`, in English and Japanese). So is the scoring checklist's play: which
-steps give points and how many times a step's number counts (`Config.checklist`). The era
-count, the seats, the checklist's six steps (their texts are the box's) and the final
-tie-break are checked against the ones this engine plays (`rules.py`): a profile that
-changes them is refused with the file, line and key, until the engine takes them from the
-profile too.
+steps give points and how many times a step's number counts (`Config.checklist`). The number
+of eras (1 to `MAX_ERAS`: `Config.eras`) and each real-time call's sound (the box's gong, cry
+or tick) and prompt (the box's "Appoint scholars!" or the profile's own text, English and
+Japanese: `RealtimeConfig.calls`) are the profile's too, so a profile in this format may
+describe another real-time game (README's second example). The seats, the checklist's six
+steps (their texts are the box's), the final tie-break and the introductory call (the cry,
+"Appoint scholars") are checked against the ones this engine plays (`rules.py`): a profile
+that changes them is refused with the file, line and key, until the engine takes them from
+the profile too.
 
 Pure: parses text; finding and reading the file is `erabox.profile_file`'s job. Every problem
 raises `ProfileError` naming the file, the line and the key.
