@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from erabox.core import settings as settings_menu
 from erabox.core.config import Call, Config
 from erabox.core.era_profile import parse_era_profile
 from erabox.core.machine import new_game, next_deadline, step
@@ -24,6 +25,7 @@ from erabox.core.view import screen
 from erabox.profile_file import shipped_games
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
+from erabox.ui.strings import era_name
 from test_own_game_profile import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,3 +159,11 @@ def test_a_game_of_five_eras_ends_after_its_fifth() -> None:
     assert game.phase is Phase.GAME_OVER and game.era == 5
     assert ended == [(n, 5) for n in range(1, 6)]
     assert now == pytest.approx(5 * 540, abs=200)
+    assert (era_name(5, "en"), era_name(5, "ja")) == ("Era V", "時代Ⅴ")
+
+
+def test_the_settings_menu_sets_the_mode_of_the_games_eras_only() -> None:
+    one = settings_menu.items(settings_menu.defaults(camp_config()))
+    assert "mode1" in one and "mode2" not in one
+    three = settings_menu.items(settings_menu.defaults(Config()))
+    assert [item for item in three if item.startswith("mode")] == ["mode1", "mode2", "mode3"]
