@@ -45,9 +45,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Call:
-    """What a real-time era's timed call sounds and shows: the game profile's
-    (`[[realtime.call]]`, `era_profile`). `prompt` None: the box's "Appoint scholars!";
-    else the profile's own text, (English, Japanese)."""
+    """A timed call, the profile's: its sound; its own prompt (English, Japanese) or None."""
 
     sound: Sound = Sound.CRY
     prompt: tuple[str, str] | None = None
@@ -60,9 +58,7 @@ class RealtimeConfig:
     lead_in_s: int = rules.LEAD_IN_S
     final_ticks_s: int = rules.FINAL_TICKS_S
     scholar_prompt_s: float = rules.SCHOLAR_PROMPT_S
-    # The n-th timed call's sound and prompt (the profile's, not keys of the config file);
-    # a call beyond these is the baby's cry with "Appoint scholars!".
-    calls: tuple[Call, ...] = ()
+    calls: tuple[Call, ...] = ()  # the profile's, not keys of the file; () all the box's cry
 
     def call(self, n: int) -> Call:
         """The `n`-th timed call (from 0) of the era."""
@@ -193,8 +189,7 @@ class Config:
     default_mode: Mode = Mode.REALTIME
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
-    # How many eras the game has: its profile's `[[era]]` tables, not a key of the file.
-    eras: int = rules.ERAS
+    eras: int = rules.ERAS  # the game's: its profile's `[[era]]` tables, not a file's key
     # The game profiles found at start (names, the settings menu's "Game" choices): handed in
     # by the box (profile_file.available_games), never read from the file.
     games: tuple[str, ...] = ()
