@@ -19,6 +19,7 @@ from erabox.core.config import Call, Config
 from erabox.core.era_profile import parse_era_profile
 from erabox.core.machine import new_game, next_deadline, step
 from erabox.core.model import Button, Gesture, Input, Mode, Phase, Prompt, Screen, Sound, Tick
+from erabox.core.profile import ProfileError
 from erabox.core.record import snapshot
 from erabox.core.snapshot import SnapshotError, loads
 from erabox.core.view import screen
@@ -167,3 +168,13 @@ def test_the_settings_menu_sets_the_mode_of_the_games_eras_only() -> None:
     assert "mode1" in one and "mode2" not in one
     three = settings_menu.items(settings_menu.defaults(Config()))
     assert [item for item in three if item.startswith("mode")] == ["mode1", "mode2", "mode3"]
+
+
+def test_ten_eras_are_refused_naming_file_line_and_key() -> None:
+    text = readme_block().replace("[[era]]", "\n\n".join(["[[era]]"] * 10), 1)
+    assert text.count("[[era]]") == 10
+    with pytest.raises(ProfileError, match=r"^camp-run.toml:\d+: key 'era': a game of 1 to 9 "
+                                           r"eras, got 10 \[\[era\]\] tables"):
+        parse_era_profile(text, "camp-run.toml")
+    nine = readme_block().replace("[[era]]", "\n\n".join(["[[era]]"] * 9), 1)
+    assert parse_era_profile(nine, "camp-run.toml").eras == 9
