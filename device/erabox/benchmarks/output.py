@@ -34,7 +34,6 @@ from typing import Any
 
 from erabox.core.config import Config
 from erabox.core.points import positions
-from erabox.core.rules import ERAS
 
 from .stats import percentile
 
@@ -133,7 +132,7 @@ def _child(workdir: Path, length_s: float, spacing_s: float) -> None:
 
     def scenario(session: Session) -> list[float]:
         started: list[float] = []
-        for era in range(ERAS):
+        for era in range(Config().eras):  # the box's own game's eras
             if era:
                 session.leave_scoring()  # scoring -> the next era's setup
                 session.wait_phase(Phase.SETUP, 10.0)
@@ -351,7 +350,7 @@ def game_script(era_s: float = GAME_ERA_S) -> tuple[str, float, float]:
     # ERA presses through a scoring entering 0 points: each number asked, the shown steps,
     # the standings; after Era III everyone is tied at 0, so each player's buildings too.
     through_scoring = len(positions(players)) + 1
-    for era in range(ERAS):
+    for era in range(Config().eras):  # the box's own game's eras
         if era:
             for _ in range(through_scoring):  # scoring -> next setup
                 lines.append(f"{t:g} era press")

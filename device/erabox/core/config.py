@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any, ClassVar
 
 from . import rules
-from .model import Mode
+from .model import Mode, Sound
 
 LANGUAGES = ("en", "ja")
 DEFAULT_PLAYERS = ("red", "blue", "green", "yellow")
@@ -44,12 +44,25 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class Call:
+    """A timed call, the profile's: its sound; its own prompt (English, Japanese) or None."""
+
+    sound: Sound = Sound.CRY
+    prompt: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
 class RealtimeConfig:
     length_s: float = rules.ERA_LENGTH_S
     scholar_cues_s: tuple[float, ...] = rules.SCHOLAR_CUES_S
     lead_in_s: int = rules.LEAD_IN_S
     final_ticks_s: int = rules.FINAL_TICKS_S
     scholar_prompt_s: float = rules.SCHOLAR_PROMPT_S
+    calls: tuple[Call, ...] = ()  # the profile's, not keys of the file; () all the box's cry
+
+    def call(self, n: int) -> Call:
+        """The `n`-th timed call (from 0) of the era."""
+        return self.calls[n] if n < len(self.calls) else Call()
 
 
 @dataclass(frozen=True)
@@ -176,6 +189,7 @@ class Config:
     default_mode: Mode = Mode.REALTIME
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
+    eras: int = rules.ERAS  # the game's: its profile's `[[era]]` tables, not a file's key
     # The game profiles found at start (names, the settings menu's "Game" choices): handed in
     # by the box (profile_file.available_games), never read from the file.
     games: tuple[str, ...] = ()
@@ -382,6 +396,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: str | None = Non
         lead_in_s=rt.integer("lead_in_s", drt.lead_in_s, 0, 60),
         final_ticks_s=rt.integer("final_ticks_s", drt.final_ticks_s, 0, 60),
         scholar_prompt_s=rt.number("scholar_prompt_s", drt.scholar_prompt_s, 0, 600),
+        calls=drt.calls,
     )
 
     it = top.table("intro")

@@ -12,11 +12,15 @@ The preparation guide (the game's setup and each era's preparation: its steps by
 count, era and mode, and the wonders and bonus tokens it counts) is the profile's too
 (`Config.prep`, handed in the same way); a step says one of the box's own texts
 (`rules.GUIDE_TEXTS`, in English and Japanese). So is the scoring checklist's play: which
-steps give points and how many times a step's number counts (`Config.checklist`). The era
-count, the seats, the checklist's six steps (their texts are the box's) and the final
-tie-break are checked against the ones this engine plays (`rules.py`): a profile that
-changes them is refused with the file, line and key, until the engine takes them from the
-profile too.
+steps give points and how many times a step's number counts (`Config.checklist`). The number
+of eras (1 to `MAX_ERAS`: `Config.eras`) and each real-time call's sound (the box's gong, cry
+or tick) and prompt (the box's "Appoint scholars!" or the profile's own text, English and
+Japanese: `RealtimeConfig.calls`) are the profile's too, so a profile in this format may
+describe another real-time game (README's second example). The seats, the checklist's six
+steps (their texts are the box's), the final tie-break and the introductory call (the cry,
+"Appoint scholars") are checked against the ones this engine plays (`rules.py`): a profile
+that changes them is refused with the file, line and key, until the engine takes them from
+the profile too.
 
 Pure: parses text; finding and reading the file is `erabox.profile_file`'s job. Every problem
 raises `ProfileError` naming the file, the line and the key.
@@ -30,13 +34,17 @@ from itertools import pairwise
 from typing import Any
 
 from . import rules
-from .config import Checklist, IntroConfig, PrepNumbers, RealtimeConfig
+from .config import Call, Checklist, IntroConfig, PrepNumbers, RealtimeConfig
+from .model import Sound
 from .profile import Label, ProfileError, _Reader, _shown
 from .rules import GUIDE_NUMBERS, GUIDE_TEXTS, GuideRow
 from .toml_lines import Path, key_lines
 
-CALL_SOUNDS = ("cry",)  # what a timed call may sound today: the baby's cry
-CALL_PROMPTS = ("scholars",)  # and the prompt it shows
+CALL_SOUNDS = tuple(s.value for s in Sound)  # a real-time call sounds one of the box's cues
+CALL_PROMPTS = ("scholars",)  # and shows the box's prompt, or the profile's own text
+INTRO_SOUNDS = ("cry",)  # an introductory era's call: the baby's cry, "Appoint scholars"
+MAX_ERAS = 9
+MAX_PROMPT = 40  # characters of a call's own prompt text
 MAX_ERA_S = 24 * 3600
 MAX_WONDERS = 12  # the game's wonder cards
 MAX_BONUS_VP = 9  # a construction bonus token's VP per building, as the guide shows it
@@ -54,6 +62,7 @@ class EraProfile:
     source: str
     min_players: int
     max_players: int
+    eras: int  # the game's eras, 1 to MAX_ERAS
     realtime: RealtimeConfig
     intro: IntroConfig
     prep: PrepNumbers
@@ -81,14 +90,15 @@ def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "g
     high = _fixed(r, seats["max"], ("players", "max"), rules.MAX_PLAYERS)
 
     eras = list(r.items(top["era"], ("era",), "[[era]] tables"))
-    if len(eras) != rules.ERAS:
-        raise r.error(("era",), f"this engine plays {rules.ERAS} eras, got {len(eras)} "
+    if len(eras) > MAX_ERAS:
+        raise r.error(("era",), f"a game of 1 to {MAX_ERAS} eras, got {len(eras)} "
                       "[[era]] tables")
     wonders, bonus = [], []
     for at, item in eras:
-        era = r.table(item, at, ("wonders", "bonus_token_vp"), ("wonders", "bonus_token_vp"))
-        wonders.append(r.integer(era["wonders"], (*at, "wonders"), 0, MAX_WONDERS))
-        bonus.append(r.integer(era["bonus_token_vp"], (*at, "bonus_token_vp"), 0, MAX_BONUS_VP))
+        era = r.table(item, at, ("wonders", "bonus_token_vp"))
+        wonders.append(r.integer(era.get("wonders", 0), (*at, "wonders"), 0, MAX_WONDERS))
+        bonus.append(r.integer(era.get("bonus_token_vp", 0), (*at, "bonus_token_vp"), 0,
+                               MAX_BONUS_VP))
     prep = PrepNumbers(wonders=tuple(wonders), bonus_token_vp=tuple(bonus),
                        setup=_guide(r, top.get("setup", {}), "setup", len(eras)),
                        steps=_guide(r, top.get("preparation", {}), "preparation", len(eras)))
@@ -97,7 +107,7 @@ def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "g
     intro = _intro(r, top["intro"])
     checklist = _scoring(r, top["scoring"])
     return EraProfile(id=profile_id, name=name, source=source, min_players=low,
-                      max_players=high, realtime=realtime, intro=intro, prep=prep,
+                      max_players=high, eras=len(eras), realtime=realtime, intro=intro, prep=prep,
                       checklist=checklist)
 
 
@@ -143,11 +153,22 @@ def _seconds(r: _Reader, data: Any, path: Path, low: float, high: float, *,
     return float(data)
 
 
-def _call(r: _Reader, item: Any, at: Path, when: str) -> dict[str, Any]:
+def _call(r: _Reader, item: Any, at: Path, when: str, sounds: tuple[str, ...] = CALL_SOUNDS,
+          own_text: bool = True) -> tuple[dict[str, Any], Call]:
+    """A timed call's table and what it sounds and shows: `sound`, one of `sounds`; `prompt`,
+    "scholars" (the box's) or, with `own_text`, the profile's `{ en = "...", ja = "..." }`."""
     call = r.table(item, at, (when, "sound", "prompt"), (when,))
-    r.choice(call.get("sound", "cry"), (*at, "sound"), CALL_SOUNDS)
-    r.choice(call.get("prompt", "scholars"), (*at, "prompt"), CALL_PROMPTS)
-    return call
+    sound = Sound(r.choice(call.get("sound", "cry"), (*at, "sound"), sounds))
+    prompt = call.get("prompt", "scholars")
+    if not (own_text and isinstance(prompt, dict)):
+        r.choice(prompt, (*at, "prompt"), CALL_PROMPTS)
+        return call, Call(sound)
+    label = r.label(prompt, (*at, "prompt"))
+    for key, text in (("en", label.en), ("ja", label.ja)):
+        if len(text) > MAX_PROMPT:
+            raise r.expected((*at, "prompt", key), f"a text of at most {MAX_PROMPT} characters "
+                             "(it is shown over the clock)", text)
+    return call, Call(sound, (label.en, label.ja))
 
 
 def _realtime(r: _Reader, data: Any) -> RealtimeConfig:
@@ -162,16 +183,20 @@ def _realtime(r: _Reader, data: Any) -> RealtimeConfig:
                          (*at, "final_ticks_s"), 0, 60, whole=True))
     prompt = _seconds(r, table.get("prompt_s", d.scholar_prompt_s), (*at, "prompt_s"), 0, 600)
     times: list[float] = []
+    calls: list[Call] = []
     for where, item in r.items(table.get("call", []), (*at, "call"), "[[realtime.call]] tables",
                                empty=True):
-        call = _call(r, item, where, "at_s")
+        call, kind = _call(r, item, where, "at_s")
+        calls.append(kind)
         t = _seconds(r, call["at_s"], (*where, "at_s"), 0, length, above=True)
         if t >= length or (times and t <= times[-1]):
             raise r.expected((*where, "at_s"), f"a running time after the call before and "
                              f"before the era's end ({length:g} s)", call["at_s"])
         times.append(t)
+    # Calls that are all the box's cry and prompt are kept as no entries (the config's own).
+    own = tuple(calls) if any(c != Call() for c in calls) else ()
     return RealtimeConfig(length_s=length, scholar_cues_s=tuple(times), lead_in_s=lead_in,
-                          final_ticks_s=ticks, scholar_prompt_s=prompt)
+                          final_ticks_s=ticks, scholar_prompt_s=prompt, calls=own)
 
 
 def _intro(r: _Reader, data: Any) -> IntroConfig:
@@ -181,7 +206,7 @@ def _intro(r: _Reader, data: Any) -> IntroConfig:
     after: list[int] = []
     for where, item in r.items(table.get("call", []), (*at, "call"), "[[intro.call]] tables",
                                empty=True):
-        call = _call(r, item, where, "after_round")
+        call, _ = _call(r, item, where, "after_round", INTRO_SOUNDS, own_text=False)
         n = r.integer(call["after_round"], (*where, "after_round"), 1, max(1, rounds - 1))
         if n >= rounds or (after and n <= after[-1]):
             raise r.expected((*where, "after_round"), "a round after the call before and "

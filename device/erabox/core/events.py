@@ -55,7 +55,8 @@ class EventRecorder:
                 self._emit({"t": _t(t), "type": "sound", "sound": effect.action.value,
                             "era": effect.era})
             elif isinstance(effect, ShowPrompt):
-                self._emit({"t": _t(t), "type": "prompt", "prompt": effect.prompt.value})
+                said = {"t": _t(t), "type": "prompt", "prompt": effect.prompt.value}
+                self._emit(said if effect.text is None else {**said, "text": effect.text})
             elif isinstance(effect, Scored) and effect.buildings:
                 self._emit({"t": _t(t), "type": "buildings", "era": effect.era,
                             "player": effect.player, "buildings": effect.value})

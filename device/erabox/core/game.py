@@ -36,6 +36,12 @@ class Cue:
     at: float
     sound: Sound
     ends_era: bool = False
+    call: int | None = None  # a timed call: which one of the era (`RealtimeConfig.call`)
+
+    @property
+    def recorded(self) -> bool:
+        """A cue the table acts on, with its own records: a timed call or the end gong."""
+        return self.call is not None or self.ends_era
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ def new_game(config: Config, volume: float | None = None,
         base=config,
         settings=settings,
         guide=0 if effective.guide else None,
-        sheet=scoring.blank(len(effective.players)),
+        sheet=scoring.blank(len(effective.players), effective.eras),
         variant=variant,
     )
 
@@ -130,15 +136,15 @@ def base_config(game: Game) -> Config:
 
 @cache  # the config is frozen: build each era's timeline once, not on every step
 def timeline(config: Config) -> tuple[Cue, ...]:
-    """The cues of a real-time era in firing order: scholar cries, final ticks, end gong."""
+    """The cues of a real-time era in firing order: timed calls (the scholar cries), final
+    ticks, end gong."""
     rt = config.realtime
-    cues = [Cue(at, Sound.CRY) for at in rt.scholar_cues_s]
+    cues = [Cue(at, rt.call(n).sound, call=n) for n, at in enumerate(rt.scholar_cues_s)]
     cues += [Cue(rt.length_s - k, Sound.TICK) for k in range(rt.final_ticks_s, 0, -1)
              if rt.length_s - k > 0]
     cues.append(Cue(rt.length_s, Sound.GONG, ends_era=True))
-    # At equal times a cry comes before a tick; the end gong is last by construction.
-    order = {Sound.CRY: 0, Sound.TICK: 1, Sound.GONG: 2}
-    return tuple(sorted(cues, key=lambda c: (c.at, order[c.sound])))
+    # At equal times a call comes before a tick; the end gong is last by construction.
+    return tuple(sorted(cues, key=lambda c: (c.at, 2 if c.ends_era else 0 if c.recorded else 1)))
 
 
 # --- queries ----------------------------------------------------------------------------------
@@ -187,15 +193,16 @@ def screen_kind(game: Game) -> Phase:
 
 
 def in_guide(game: Game) -> bool:
-    """True while the preparation guide is shown over an era's setup."""
-    return game.phase is Phase.SETUP and game.guide is not None
+    """True while the preparation guide is shown over an era's setup (a game whose profile
+    lists no steps for it has none)."""
+    return game.phase is Phase.SETUP and game.guide is not None and bool(guide_steps(game))
 
 
 def sheet(game: Game) -> scoring.Sheet:
     """The game's score sheet (blank until points are entered)."""
     players = len(game.config.players)
     if game.sheet is None or game.sheet.players != players:
-        return scoring.blank(players)
+        return scoring.blank(players, game.config.eras)
     return game.sheet
 
 

@@ -92,7 +92,7 @@ from .record import (
     sounded_lead,
     with_write_time,
 )
-from .rules import ERAS, SCORING_STEPS
+from .rules import SCORING_STEPS
 from .steer import may_pause_alone, steer
 from .timers import (
     Timer,
@@ -327,7 +327,7 @@ def _undo_scholars(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _next_era(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
-    if game.era >= ERAS:
+    if game.era >= game.config.eras:
         game = replace(game, phase=Phase.GAME_OVER, scoring_step=0, entry=None)
         if not game.config.keep_score:  # kept on paper: the box has no ranking to give
             return game, ()
@@ -426,7 +426,7 @@ def _menu_input(game: Game, event: Input, now: float) -> tuple[Game, tuple[Effec
     # Applies at once: the new game is set up again with what was chosen.
     config = settings_menu.apply(base, chosen)
     game = replace(game, config=config, settings=chosen, mode=era_mode(config, 1),
-                   era_start_player=0, sheet=scoring.blank(len(config.players)))
+                   era_start_player=0, sheet=scoring.blank(len(config.players), config.eras))
     if not config.guide:
         game = replace(game, guide=None)
     elif chosen.guide != before.guide:  # switched on: the guide opens at its first step

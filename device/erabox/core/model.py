@@ -192,9 +192,11 @@ class FlashCue:
 
 @dataclass(frozen=True)
 class ShowPrompt:
-    """A prompt appeared (also part of the screen model; this is for event logs)."""
+    """A prompt appeared (also part of the screen model; this is for event logs). `text`: a
+    timed call's own prompt from the game's profile, in English (None: the box's)."""
 
     prompt: Prompt
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +273,7 @@ class Screen:
     kind: Phase
     era: int
     mode: Mode
+    eras: int = rules.ERAS  # the game's eras: the last one ends in the final ranking
     new_game: bool = False  # setup of Era I of a fresh game: shows "New game"
     seconds_left: int | None = None  # running/paused: whole seconds left, rounded up
     length_s: float = rules.ERA_LENGTH_S  # real-time era length, for the progress bar
@@ -283,6 +286,9 @@ class Screen:
     scoring_step: int | None = None  # scoring: index into the checklist of docs/game.md
     question: Question | None = None  # confirm
     prompt: Prompt | None = None  # overlay: scholars / resumed / pause_hint
+    # scholars: a timed call's own text (English, Japanese) from the game's profile, shown
+    # instead of "Appoint scholars!"
+    prompt_text: tuple[str, str] | None = None
     volume: int | None = None  # percent, shown while it is being changed
     language: str | None = None  # the game's language (None: the renderer's default)
     quiet: bool = False  # muted or very quiet (10 % or less): a mark on every screen

@@ -106,9 +106,10 @@ class Place:
     buildings: int | None = None
 
 
-def blank(players: int) -> Sheet:
+def blank(players: int, eras: int = ERAS) -> Sheet:
+    """An empty sheet for `players` and a game of `eras` eras."""
     zeros = tuple(tuple(0 for _ in range(players)) for _ in range(ROWS))
-    return Sheet(points=tuple(zeros for _ in range(ERAS)), buildings=(None,) * players)
+    return Sheet(points=tuple(zeros for _ in range(eras)), buildings=(None,) * players)
 
 
 def hold_adds(held_s: float) -> int:
@@ -189,10 +190,12 @@ def asked_player(entry: Entry, sheet: Sheet) -> int | None:
 # --- sums and rankings --------------------------------------------------------------------------
 
 
-def totals(sheet: Sheet, up_to_era: int = ERAS) -> tuple[int, ...]:
-    """Each player's points over eras 1..`up_to_era` (confirmed numbers only)."""
+def totals(sheet: Sheet, up_to_era: int | None = None) -> tuple[int, ...]:
+    """Each player's points over eras 1..`up_to_era` (None: all of the sheet's; confirmed
+    numbers only)."""
+    last = len(sheet.points) if up_to_era is None else up_to_era
     return tuple(
-        sum(row[p] for e in range(up_to_era) for row in sheet.points[e])
+        sum(row[p] for e in range(last) for row in sheet.points[e])
         for p in range(sheet.players)
     )
 
@@ -331,7 +334,7 @@ def entry_step(entry: Entry, sheet: Sheet, event: Input, now: float = 0.0
     if here is Stage.SHOWN:
         return replace(entry, index=entry.index + 1, value=0), sheet, Outcome.NONE
     if here is Stage.STANDINGS:
-        if entry.era < ERAS:
+        if entry.era < len(sheet.points):  # the sheet has the game's eras
             return entry, sheet, Outcome.NEXT_ERA
         if tied_for_first(totals(sheet)):
             return replace(entry, tie=0, value=0), sheet, Outcome.NONE
@@ -353,9 +356,9 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, object]:
             "buildings": list(sheet.buildings)}
 
 
-def sheet_from_dict(data: object, players: int | None) -> Sheet:
-    """A sheet from a snapshot; raises ValueError naming what is wrong. `players` None takes
-    the count the sheet itself has (2 to 4)."""
+def sheet_from_dict(data: object, players: int | None, eras: int = ERAS) -> Sheet:
+    """A sheet from a snapshot of a game of `eras` eras; raises ValueError naming what is
+    wrong. `players` None takes the count the sheet itself has (2 to 4)."""
     if not isinstance(data, dict):
         raise ValueError("'scores' should be an object")
     points, built = data.get("points"), data.get("buildings")
@@ -369,11 +372,11 @@ def sheet_from_dict(data: object, players: int | None) -> Sheet:
     if isinstance(points, list):  # saved before the era totals' row: add it, empty
         points = [era + [[0] * players] if isinstance(era, list) and len(era) == SCORING_STEPS
                   else era for era in points]
-    if not (isinstance(points, list) and len(points) == ERAS and all(
+    if not (isinstance(points, list) and len(points) == eras and all(
             isinstance(era, list) and len(era) == ROWS and all(
                 isinstance(row, list) and len(row) == players and all(count(v) for v in row)
                 for row in era) for era in points)):
-        raise ValueError(f"'scores.points' should be {ERAS} eras x {ROWS} rows (the "
+        raise ValueError(f"'scores.points' should be {eras} eras x {ROWS} rows (the "
                          f"{SCORING_STEPS} steps and the era total) x {players} players "
                          "of points")
     if not (isinstance(built, list) and len(built) == players

@@ -24,7 +24,7 @@ from enum import StrEnum
 
 from .config import PrepNumbers
 from .model import Mode
-from .rules import ERAS, GuideRow
+from .rules import GuideRow
 
 RULEBOOK = PrepNumbers()  # the rulebook's numbers, when no profile's are given
 
@@ -69,9 +69,10 @@ def game_setup(players: int, numbers: PrepNumbers = RULEBOOK) -> tuple[PrepStep,
 
 def era_steps(era: int, players: int, mode: Mode = Mode.REALTIME,
               numbers: PrepNumbers = RULEBOOK) -> tuple[PrepStep, ...]:
-    """The preparation steps of `era` (1..3) for `players` (2..4) in `mode`, in the
-    rulebook's order, as the game's profile's `numbers` list them."""
-    era = min(max(era, 1), ERAS)
+    """The preparation steps of `era` (1..the game's eras) for `players` (2..4) in `mode`, in
+    the rulebook's order, as the game's profile's `numbers` list them (one wonder count per
+    era)."""
+    era = min(max(era, 1), len(numbers.wonders))
     return tuple(PrepStep(row.say, _number(row, era, players, numbers))
                  for row in numbers.steps if _shown(row, era, players, mode))
 

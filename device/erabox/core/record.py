@@ -43,9 +43,8 @@ from .model import (
     SetVolume,
     Show,
     ShowPrompt,
-    Sound,
 )
-from .rules import ERAS, SCORING_STEPS
+from .rules import SCORING_STEPS
 from .view import opening, screen
 
 SCHEMA_VERSION = 1
@@ -103,12 +102,12 @@ def restore(
     )
     players = len(config.players)
     saved_scores = snapshot.get("scores")
-    book = scoring.blank(players)
+    book = scoring.blank(players, config.eras)
     if isinstance(saved_scores, dict):
         try:
-            book = scoring.sheet_from_dict(saved_scores, players)
+            book = scoring.sheet_from_dict(saved_scores, players, config.eras)
         except ValueError:  # players changed since: the points no longer fit the table
-            book = scoring.blank(players)
+            book = scoring.blank(players, config.eras)
     game = replace(game, sheet=book)
     guide = snapshot.get("guide")
     if phase is Phase.SETUP and isinstance(guide, int) and not isinstance(guide, bool):
@@ -128,7 +127,7 @@ def restore(
         entry = scoring.Entry(era=era, index=index, tie=tie if isinstance(tie, int) else None,
                               value=value, by_step=by_step, checklist=game.config.checklist)
         if entry.tie is not None and not (
-                era == ERAS and 0 <= entry.tie < len(scoring.tied_for_first(
+                era == config.eras and 0 <= entry.tie < len(scoring.tied_for_first(
                     scoring.totals(book)))):
             entry = replace(entry, tie=None)
         game = replace(game, entry=entry if config.keep_score else None)
@@ -144,8 +143,9 @@ def restore(
         game = replace(game, prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     if game.phase not in (Phase.SCORING, Phase.GAME_OVER):  # this era's music is to come
         effects.insert(1, PrepareMusic(era, mode, score_variant(game)))
-    effects.append(ShowPrompt(prompt))
-    effects.append(Show(screen(game, now)))
+    shown = screen(game, now)  # an owed call's prompt in its own words, if it has them
+    effects.append(ShowPrompt(prompt, shown.prompt_text and shown.prompt_text[0]))
+    effects.append(Show(shown))
     if game.phase is Phase.PAUSED:
         # What the table is owed (a cue to sound on resume, a prompt to show) is on disk as
         # this restart shows it, however many cuts follow.
@@ -165,7 +165,7 @@ def _restore_realtime(game: Game, saved: dict[str, Any], now: float) -> tuple[Ga
         held = cues[armed].at
     game = replace(game, phase=Phase.PAUSED, held_elapsed=held, cues_done=done)
     sounded = saved.get("sounded")
-    if _int(sounded) and sounded == done - 1 and _is_call(cues[sounded]):
+    if _just_sounded(cues, sounded, done):
         # Handed to the mixer (or about to be): never sounded again; its prompt is owed,
         # with its whole `scholar_prompt_s` of running time for the resume.
         return replace(game, sounded=sounded, prompt=Prompt.SCHOLARS, prompt_until=None,
@@ -211,8 +211,16 @@ def _armed_cue(snapshot: dict[str, Any], config: Config) -> int | None:
 
 
 def _is_call(cue: Cue) -> bool:
-    """A cue the table acts on and that has its own records: a cry or the end gong."""
-    return cue.sound is not Sound.TICK
+    """A cue the table acts on and that has its own records: a timed call or the end gong."""
+    return cue.recorded
+
+
+def _just_sounded(cues: tuple[Cue, ...], sounded: object, done: int) -> bool:
+    """Cue `sounded` is the timed call just done when `done` cues are: only final ticks
+    since (a call among the final ticks keeps its prompt, and its record, over them)."""
+    return (isinstance(sounded, int) and not isinstance(sounded, bool)
+            and 0 <= sounded < done <= len(cues) and cues[sounded].call is not None
+            and not any(cue.recorded for cue in cues[sounded + 1:done]))
 
 
 def _int(value: object) -> bool:
@@ -286,10 +294,8 @@ def cue_problem(snapshot: dict[str, Any], config: Config) -> str | None:
                                   and _is_call(cues[done])
                                   and cues[done].at - at <= ARM_LEAD_S + slack):
         return f"cue {armed} is armed at {at:g} s, it is not the next call due"
-    if sounded is not None and not (_int(sounded) and sounded == done - 1
-                                    and _is_call(cues[sounded])
-                                    and not cues[sounded].ends_era):
-        return f"cue {sounded} is recorded sounded, it is not the cry just done"
+    if sounded is not None and not _just_sounded(cues, sounded, done):
+        return f"cue {sounded} is recorded sounded, it is not the call just done"
     return None
 
 

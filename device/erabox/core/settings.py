@@ -76,6 +76,7 @@ class Settings:
     # players), and (name, "file.toml:line") for those whose file cannot be used.
     game_players: tuple[tuple[str, int, int], ...] = ()
     broken_games: tuple[tuple[str, str], ...] = ()
+    eras: int = ERAS  # the game's eras: config.eras (not saved); the menu sets up to three
     music_level: float = 1.0  # the music's share of the volume: cues louder than the music
     score_variant: int = 0  # the era scores' version: 0 = the next each new game, else that one
 
@@ -94,7 +95,7 @@ def defaults(config: Config) -> Settings:
         oldest=0,
         language=config.language,
         modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
-        **_known_games(config),
+        **_known_games(config), eras=config.eras,
         **{field: keep.from_config(config) for field, keep in _stored()},
     )
 
@@ -270,7 +271,7 @@ def from_dict(data: object, config: Config) -> Settings:
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
         modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), game_chosen=chosen,
-        **_known_games(config), **stored,
+        **_known_games(config), eras=config.eras, **stored,
     )
 
 
@@ -449,7 +450,7 @@ ITEMS: tuple[MenuItem, ...] = (
              label="set_language", says=SAY_LANGUAGE),
     MenuItem("mode", lambda s, n: s.modes[n - 1].value, _change_mode,
              label="set_mode", says=SAY_WORD, words=tuple(m.value for m in Mode),
-             count=lambda _: ERAS),
+             count=lambda s: min(s.eras, len(s.modes))),
     _steps("volume", "volume", VOLUME_STEPS, "value_percent", lambda v: str(round(v * 100)),
            Stored(_number(VOLUME_FLOOR - 1e-9, 1), f"{VOLUME_FLOOR:g}..1", float,
                   lambda c: max(VOLUME_FLOOR, c.audio.volume),

@@ -17,7 +17,7 @@ from .jsontext import JsonTextError, json_object, short
 from .model import Mode, Phase
 from .points import sheet_from_dict
 from .record import SCHEMA_VERSION, cue_problem
-from .rules import ERAS, SCORING_STEPS
+from .rules import SCORING_STEPS
 
 
 class SnapshotError(ValueError):
@@ -59,7 +59,7 @@ def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
     need("phase", isinstance(data.get("phase"), str) and data["phase"] in phases, "a state name")
     need("mode", isinstance(data.get("mode"), str) and data["mode"] in {m.value for m in Mode},
          "'realtime' or 'intro'")
-    need("era", _int(data.get("era")) and 1 <= data["era"] <= ERAS, f"1..{ERAS}")
+    need("era", _int(data.get("era")) and 1 <= data["era"] <= config.eras, f"1..{config.eras}")
     need("era_start_player", _int(data.get("era_start_player"))
          and 0 <= data["era_start_player"] <= MAX_CUES, "a player index")
     need("volume", _number(data.get("volume")) and 0 <= data["volume"] <= 1, "0..1")
@@ -92,7 +92,7 @@ def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
              f"1..{SCORE_VARIANTS}")
     if "scores" in data:
         try:
-            sheet_from_dict(data["scores"], None)
+            sheet_from_dict(data["scores"], None, config.eras)
         except ValueError as exc:
             raise SnapshotError(str(exc)) from None
     if data.get("entry") is not None:

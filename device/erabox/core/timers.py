@@ -64,10 +64,10 @@ def pending(game: Game) -> list[tuple[float, Timer]]:
             timers.append((game.anchor + cue.at, Timer.CUE))
             # A slow card's "sounded" record may go before the "armed" one would: then the
             # call needs no "armed" record (a cut before the first lands shows an older save).
-            if (cue.sound is not Sound.TICK and game.armed != game.cues_done
+            if (cue.recorded and game.armed != game.cues_done
                     and not recorded_ahead(game)):
                 timers.append((game.anchor + cue.at - ARM_LEAD_S, Timer.ARM))
-            if cue.sound is not Sound.TICK and not recorded_ahead(game):
+            if cue.recorded and not recorded_ahead(game):
                 timers.append((game.anchor + cue.at - sounded_lead(game), Timer.AHEAD))
         if game.save_due is not None:
             timers.append((game.save_due, Timer.SAVE))
@@ -138,7 +138,7 @@ def ahead_if_due(game: Game, now: float) -> Game:
     if game.phase is not Phase.RUNNING or game.anchor is None or game.cues_done >= len(cues):
         return game
     cue = cues[game.cues_done]
-    if cue.sound is Sound.TICK or game.anchor + cue.at - sounded_lead(game) > now + EPS:
+    if not cue.recorded or game.anchor + cue.at - sounded_lead(game) > now + EPS:
         return game
     return _with_record_ahead(game, now)[0]
 
@@ -202,7 +202,7 @@ def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     cue = timeline(game.config)[index]
     game = replace(game, cues_done=index + 1, armed=None, sounded_ahead=None)
     sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
-    if cue.sound is Sound.TICK:
+    if not cue.recorded:
         return game, sound
     # A gong or a cry is a cue the table must act on: it closes any open question.
     game = replace(game, question=None, question_until=None)
@@ -215,7 +215,8 @@ def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
         until = now + game.config.realtime.scholar_prompt_s
         game = replace(game, prompt=Prompt.SCHOLARS, prompt_until=until, prompt_left=None,
                        sounded=index)
-        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS))
+        own = None if cue.call is None else game.config.realtime.call(cue.call).prompt
+        after = (FlashCue(cue.sound), ShowPrompt(Prompt.SCHOLARS, own and own[0]))
     # The "sounded" record (the era's scoring, for the end gong) is on disk already: the AHEAD
     # timer, always due before the cue, wrote it (`record_ahead`); this save only repeats it in
     # the background. A cut from then on comes back silent, showing the call instead of
@@ -240,7 +241,7 @@ def arm_if_due(game: Game, now: float) -> Game:
     if game.anchor is None or game.cues_done >= len(cues):
         return game
     cue = cues[game.cues_done]
-    if cue.sound is not Sound.TICK and game.anchor + cue.at - ARM_LEAD_S <= now + EPS:
+    if cue.recorded and game.anchor + cue.at - ARM_LEAD_S <= now + EPS:
         return replace(game, armed=game.cues_done)
     return game
 

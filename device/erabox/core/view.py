@@ -18,6 +18,7 @@ from .game import (
     current_settings,
     elapsed,
     guide_steps,
+    in_guide,
     score_variant,
     scoring_step_at,
     screen_kind,
@@ -25,8 +26,9 @@ from .game import (
     start_player,
     start_player_index,
     state_name,
+    timeline,
 )
-from .model import Effect, Phase, PrepareMusic, Screen, SetVolume, Show
+from .model import Effect, Phase, PrepareMusic, Prompt, Screen, SetVolume, Show
 
 QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
 
@@ -80,6 +82,7 @@ def screen(game: Game, now: float) -> Screen:
         **_score_fields(game, now),
         kind=screen_kind(game),
         era=game.era,
+        eras=cfg.eras,
         mode=game.mode,
         new_game=game.phase is Phase.SETUP and game.era == 1,
         seconds_left=seconds_left,
@@ -96,6 +99,7 @@ def screen(game: Game, now: float) -> Screen:
         and game.entry is not None else None,
         question=game.question,
         prompt=game.prompt,
+        prompt_text=_call_text(game),
         volume=round(game.volume * 100) if game.volume_until is not None else None,
         language=cfg.language,
         quiet=game.volume <= QUIET_LEVEL + EPS,
@@ -103,9 +107,19 @@ def screen(game: Game, now: float) -> Screen:
     )
 
 
+def _call_text(game: Game) -> tuple[str, str] | None:
+    """The profile's own text (English, Japanese) of the timed call whose prompt is up: the
+    last one sounded (None: the box's "Appoint scholars!")."""
+    if game.prompt is not Prompt.SCHOLARS:
+        return None
+    calls = [c.call for c in timeline(game.config)[:game.cues_done] if c.call is not None]
+    return game.config.realtime.call(calls[-1]).prompt if calls else None
+
+
 def _guide_fields(game: Game) -> dict[str, Any]:
-    if game.phase is not Phase.SETUP or game.guide is None:
+    if not in_guide(game):
         return {}
+    assert game.guide is not None
     steps = guide_steps(game)
     index = min(game.guide, len(steps) - 1)
     return {"guide_step": steps[index].key, "guide_n": steps[index].n,

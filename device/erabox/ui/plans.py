@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 
 from erabox.core import settings as settings_menu
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
-from erabox.core.rules import ERAS
 from erabox.core.settings import SAY_COLOUR, SAY_GAME, SAY_LANGUAGE, SAY_WORD, MenuItem
 
 from .glyphs import BIG_ROWS, big_text_width
@@ -393,7 +392,7 @@ def _plan_entry(screen: Screen, language: str) -> Plan:
     """Victory points being entered: the step, the player and the number, running totals.
     Every screen says what NEXT and ERA do on it."""
     era = era_name(screen.era, language)
-    after = (say(language, "hint_final_ranking") if screen.era >= ERAS
+    after = (say(language, "hint_final_ranking") if screen.era >= screen.eras
              else say(language, "hint_prepare_era", era=era_name(screen.era + 1, language)))
     if screen.entry == "standings":
         return Plan(status=say(language, "standings_title", era=era),
@@ -436,7 +435,7 @@ def _plan_scoring(screen: Screen, language: str) -> Plan:
     if screen.scoring_step is None:  # score kept on paper: the era is over, ERA goes on
         over = TextRow("title", say(language, "era_over", era=era), ((1, 2),))
         return Plan(status=era, rows=[over, TextRow("paper", say(language, "score_on_paper"))],
-                     hint=say(language, "hint_final_scoring") if screen.era >= ERAS
+                     hint=say(language, "hint_final_scoring") if screen.era >= screen.eras
                      else say(language, "hint_prepare_era",
                               era=era_name(screen.era + 1, language)),
                      small=[replace(over, sizes=ONE_LINE)])
@@ -463,7 +462,7 @@ def _plan_scoring(screen: Screen, language: str) -> Plan:
         small = [replace(step_row, sizes=ONE_LINE)]
     if not done:
         rows.append(TextRow("hint_next", say(language, "hint_next_step")))
-    if screen.era >= ERAS:
+    if screen.era >= screen.eras:
         hint = say(language, "hint_final_scoring")
     else:
         hint = say(language, "hint_prepare_era", era=era_name(screen.era + 1, language))
@@ -549,7 +548,10 @@ def with_prompt(plan: Plan, screen: Screen, language: str, panel: Panel) -> Plan
                        hint_inverted=True,
                        small_hint=None)
     if screen.prompt is Prompt.SCHOLARS:
-        prompt = TextRow("prompt", say(language, "prompt_scholars"), QUESTION, inverted=True)
+        # A timed call's own text (the game's profile) or the box's "Appoint scholars!".
+        text = (say(language, "prompt_scholars") if screen.prompt_text is None
+                else screen.prompt_text[1 if language == "ja" else 0])
+        prompt = TextRow("prompt", text, QUESTION, inverted=True)
         clocks = [row for row in plan.rows if isinstance(row, DigitsRow) and row.role == "clock"]
         if clocks:
             # "Appoint scholars!" covers the big clock; the time moves up to the status row.

@@ -414,9 +414,10 @@ COLOUR_NAMES_JA: dict[str, str] = {
 }
 
 _ERA_NUMERALS = {
-    "en": {1: "I", 2: "II", 3: "III"},
-    # The rulebook writes 時代Ⅰ/Ⅱ/Ⅲ with the Roman numeral characters.
-    "ja": {1: "Ⅰ", 2: "Ⅱ", 3: "Ⅲ"},
+    "en": dict(enumerate(("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"), 1)),
+    # The rulebook writes 時代Ⅰ/Ⅱ/Ⅲ with the Roman numeral characters (a game's profile may
+    # have up to nine eras: Ⅳ..Ⅸ are in the font too).
+    "ja": dict(enumerate("ⅠⅡⅢⅣⅤⅥⅦⅧⅨ", 1)),
 }
 
 # One value per placeholder, for tests and the gallery: long on purpose (the widest era
@@ -462,7 +463,7 @@ def say(language: str, key: str, **values: object) -> str:
 
 
 def era_name(era: int, language: str) -> str:
-    """"Era II" / "時代Ⅱ"; an era outside I..III (a bad snapshot) shows its number."""
+    """"Era II" / "時代Ⅱ"; an era outside I..IX shows its number."""
     numeral = _ERA_NUMERALS[check_language(language)].get(era, str(era))
     return say(language, "era", numeral=numeral)
 
