@@ -36,12 +36,17 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from erabox import SOUNDS_DIR
 from erabox.adapters.clock import box_clock, host_stamp
 from erabox.adapters.collector import LoopCollector, return_big_buffers_to_the_system
+from erabox.adapters.parts import (
+    check_display_choice,
+    choose_display_kind,
+    warn_missing_sound_files,
+    warn_undrawable_names,
+)
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile, resolve_state_path
 from erabox.config_file import load_config
@@ -336,53 +341,6 @@ class Box:
                                     **{k: True for k, on in marks.items() if on})
 
 
-# --- choosing the parts ---------------------------------------------------------------------------
-
-
-def has_desktop() -> bool:
-    """Whether a desktop window can be opened here."""
-    if sys.platform in ("darwin", "win32"):
-        return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-RUN_DISPLAYS = ("auto", "ssd1306", "window", "terminal", "png:DIR", "none")
-
-
-def check_display_choice(kind: str) -> None:
-    """Refuse an unknown `--display` at once (exit 2), with the closest choice as a hint."""
-    if kind in RUN_DISPLAYS or (kind.startswith("png:") and kind != "png:"):
-        return
-    import difflib
-
-    if kind == "png:":
-        raise ConfigError("--display png:DIR needs a directory, e.g. --display png:/tmp/frames")
-    close = difflib.get_close_matches(kind.lower(), RUN_DISPLAYS, n=1, cutoff=0.6)
-    hint = f" (did you mean --display {close[0]}?)" if close else ""
-    raise ConfigError(f"--display {kind}: unknown display{hint}; erabox run takes "
-                      f"{', '.join(RUN_DISPLAYS)}")
-
-
-def choose_display_kind(kind: str, config: Config) -> str:
-    """`auto`: the OLED when one answers, else a desktop window, else the terminal, else (a
-    headless box) the OLED's bus if there is one."""
-    if kind != "auto":
-        return kind
-    from erabox.adapters.display import probe_ssd1306
-
-    if probe_ssd1306(config.display):
-        return "ssd1306"
-    if has_desktop():
-        return "window"
-    if sys.stdout.isatty():
-        return "terminal"
-    if Path(f"/dev/i2c-{config.display.i2c_bus}").exists():
-        # Headless with an I2C bus: this is a box whose OLED did not answer yet (loose cable,
-        # slow power-up). Use it anyway: it logs the problem and keeps retrying.
-        return "ssd1306"
-    return "none"
-
-
 def _event_stream(target: str | None) -> tuple[Emit | None, TextIO | None]:
     if not target:
         return None, None
@@ -422,34 +380,6 @@ def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | Non
     return thread
 
 
-def _warn_undrawable_names(config: Config) -> None:
-    """Player colours come from the config: say once if the screen cannot draw one."""
-    from erabox.ui.strings import colour_name
-    from erabox.ui.text import unsupported_characters
-
-    for colour in config.players:
-        missing = unsupported_characters(colour_name(colour, config.language))
-        if missing:
-            log.warning("players: the screen has no glyph for %s in %r; it shows '?' there",
-                        " ".join(sorted(missing)), colour)
-
-
-def _warn_missing_sound_files(config: Config) -> list[str]:
-    """Say at start which configured sound files cannot be read, not only once a sound device
-    opens (the built-in sound plays instead; the audio adapter says so again when it loads)."""
-    audio = config.audio
-    keys = [("audio.gong", audio.gong), ("audio.cry", audio.cry), ("audio.tick", audio.tick)]
-    keys += [(f"era{n}.music", era.music) for n, era in enumerate(audio.eras, start=1)]
-    missing = []
-    for key, name in keys:
-        if name and not (os.path.isfile(name) and os.access(name, os.R_OK)):
-            why = "does not exist" if not os.path.exists(name) else "cannot be read"
-            log.warning("%s: the sound file %s %s; the built-in sound plays instead",
-                        key, name, why)
-            missing.append(name)
-    return missing
-
-
 def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: DisplayPort,
                            audio: AudioPort | None, led: LedPort) -> None:
     """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
@@ -484,8 +414,8 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     config = config if config is not None else load_config(args.config)
     script = read_script(args.script) if args.script else None
 
-    _warn_undrawable_names(config)
-    missing_files = _warn_missing_sound_files(config)
+    warn_undrawable_names(config)
+    missing_files = warn_missing_sound_files(config)
     state_path = resolve_state_path(config)
     log.info("erabox starting: config %s, state file %s", config.source, state_path)
     state_file = StateFile(state_path)

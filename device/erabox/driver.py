@@ -52,14 +52,8 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from erabox.core.settings import (
-    Settings,
-    apply,
-    fit_seats,
-    from_dict,
-    own_game_players,
-    palette,
-)
+from erabox.core.seats import own_game_players
+from erabox.core.settings import Settings, apply, fit_seats, from_dict, palette
 from erabox.core.snapshot import dumps, loads
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
 

@@ -46,7 +46,6 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Call:
     """A timed call, the profile's: its sound; its own prompt (English, Japanese) or None."""
-
     sound: Sound = Sound.CRY
     prompt: tuple[str, str] | None = None
 
@@ -60,8 +59,7 @@ class RealtimeConfig:
     scholar_prompt_s: float = rules.SCHOLAR_PROMPT_S
     calls: tuple[Call, ...] = ()  # the profile's, not keys of the file; () all the box's cry
 
-    def call(self, n: int) -> Call:
-        """The `n`-th timed call (from 0) of the era."""
+    def call(self, n: int) -> Call:  # the `n`-th timed call (from 0) of the era
         return self.calls[n] if n < len(self.calls) else Call()
 
 
@@ -190,14 +188,12 @@ class Config:
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
     eras: int = rules.ERAS  # the game's: its profile's `[[era]]` tables, not a file's key
-    # The game profiles found at start (names, the settings menu's "Game" choices): handed in
-    # by the box (profile_file.available_games), never read from the file.
+    # The game profiles found at start, handed in by the box (profile_file.offer_games), never
+    # read from the file: their names (the menu's "Game"), (name, English, Japanese), (name,
+    # fewest, most players), and (name, "file.toml:line") of those listed as broken.
     games: tuple[str, ...] = ()
-    # ... and their own names, (name, English, Japanese): what "Game" shows for each.
     game_names: tuple[tuple[str, str, str], ...] = ()
-    # ... how many players each can play, (name, fewest, most) ...
     game_players: tuple[tuple[str, int, int], ...] = ()
-    # ... and those whose file cannot be used, (name, "file.toml:line"): listed as broken.
     broken_games: tuple[tuple[str, str], ...] = ()
     realtime: RealtimeConfig = field(default_factory=RealtimeConfig)
     intro: IntroConfig = field(default_factory=IntroConfig)

@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any
 
 from .rules import MAX_SEATS
-from .toml_lines import Path, dotted, key_lines
+from .toml_lines import Path, deepest_line, dotted, key_lines, longest_number_line
 
 MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
 MAX_ROUNDS = 999
@@ -289,34 +289,6 @@ class _Reader:
                                                                       empty=empty))
 
 
-def _deepest_line(text: str) -> int:
-    """The line where `[` and `{` (outside quotes, roughly) nest deepest: where a parser
-    that gave up on the nesting gave up."""
-    depth, deepest, line, at = 0, -1, 1, 1
-    quote = ""
-    for char in text:
-        if char == "\n":
-            line += 1
-        elif quote:
-            quote = "" if char == quote else quote
-        elif char in "\"'":
-            quote = char
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, at = depth, line
-        elif char in "]}":
-            depth -= 1
-    return at
-
-
-def _longest_number_line(text: str) -> int:
-    """The line holding the longest run of digits."""
-    runs = [(len(m.group()), text.count("\n", 0, m.start()) + 1)
-            for m in re.finditer(r"[0-9_]+", text)]
-    return max(runs)[1] if runs else 1
-
-
 def parse_profile(text: str, source: str = "<profile>", default_id: str = "game",
                   base_dir: str | None = None) -> Profile:
     """Parse and check a whole profile, or raise `ProfileError` for its first problem.
@@ -332,11 +304,11 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                          str(exc))
         raise ProfileError(f"{where}: not valid TOML: {problem}") from None
     except RecursionError:
-        raise ProfileError(f"{source}:{_deepest_line(text)}: not valid TOML: arrays or "
+        raise ProfileError(f"{source}:{deepest_line(text)}: not valid TOML: arrays or "
                            "inline tables nested too deeply (the deepest nesting is on "
                            "this line)") from None
     except ValueError:
-        raise ProfileError(f"{source}:{_longest_number_line(text)}: not valid TOML: a "
+        raise ProfileError(f"{source}:{longest_number_line(text)}: not valid TOML: a "
                            "number too long to convert (this line has the longest)") from None
     r = _Reader(source, key_lines(text), base_dir)
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
@@ -452,9 +424,7 @@ def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:
 
 
 def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named: bool
-             ) -> Special:
-    """`named`: the file gave [[variant]] tables (else its one variant is `rounds` itself,
-    whose internal id a message never names)."""
+             ) -> Special:  # named: the file has [[variant]] tables (a message may name one)
     table = r.table(item, at, ("id", "label", "after", "steps", "sound",
                                "passes_start_player"), ("id", "label", "after"))
     label = r.label(table["label"], (*at, "label"))
@@ -462,17 +432,13 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
     if isinstance(after_data, dict):
         ids = tuple(v.id for v in variants)
         r.table(after_data, (*at, "after"), ids, ids)
-        # One variant's list may be empty (the round does not come in that variant)...
         after = tuple(_rounds_list(r, after_data[v.id], (*at, "after", v.id), v, named)
                       for v in variants)
-        if not any(after):  # ... but a special round must come in one of them
-            raise r.error((*at, "after"), "every list is empty: this special round would "
-                          "never come (give the rounds it comes after in one variant at least)")
     else:
-        if after_data == []:
-            raise r.error((*at, "after"), "an empty list: this special round would never "
-                          "come (give the rounds it comes after, e.g. after = [4, 8])")
         after = tuple(_rounds_list(r, after_data, (*at, "after"), v, named) for v in variants)
+    if not any(after):  # one variant's list may be empty (not in that variant), not all
+        raise r.error((*at, "after"), "empty: this special round would never come (give the "
+                      "rounds it comes after, e.g. after = [4, 8], in one variant at least)")
     return Special(id=r.ident(table["id"], (*at, "id")), label=label, after=after,
                    steps=r.labels(table.get("steps", []), (*at, "steps")) or (label,),
                    sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),

@@ -32,12 +32,10 @@ from .model import Button, Gesture, Input, Mode
 from .rules import (
     ERAS,
     FINAL_TICKS_S,  # final ticks switched on without a count in the config
-    MAX_PLAYERS,
     MAX_SEATS,
-    MIN_PLAYERS,
     MIN_SEATS,
-    SEAT_COLOURS,
 )
+from .seats import fitted, seat_colours, seat_range, seated
 
 SETTINGS_SCHEMA = 1
 VOLUME_FLOOR = 0.1  # the menu never sets the box silent: 10 % is its lowest step
@@ -141,59 +139,17 @@ def apply(config: Config, settings: Settings) -> Config:
     return config
 
 
+def fit_seats(settings: Settings, colours: tuple[str, ...],
+              span: tuple[int, int] | None = None) -> Settings:
+    """`settings` seated as the chosen game seats (`seats.fitted`)."""
+    seats, oldest = fitted(settings, colours, span)
+    return settings if seats == settings.seats else replace(settings, seats=seats, oldest=oldest)
+
+
 def palette(config: Config) -> tuple[str, ...]:
     """The colours a seat can take: the game's four, and any others the config names (a game
     for more players adds more of the seat colours, `seat_colours`)."""
     return tuple(dict.fromkeys(config.players + DEFAULT_PLAYERS))
-
-
-def seat_colours(settings: Settings, colours: tuple[str, ...]) -> tuple[str, ...]:
-    """The colours a seat takes in turn: `colours` (the `palette`), and as many of the box's
-    seat colours as the chosen game seats at most (Time of Empires: its four)."""
-    return tuple(dict.fromkeys((*colours, *SEAT_COLOURS[:seat_range(settings)[1]])))
-
-
-def seat_range(settings: Settings) -> tuple[int, int]:
-    """How many players the chosen game seats, (min, max): Time of Empires 2 to 4 (its
-    rulebook), a game profile its `[players]`; a game whose profile was not read, what the
-    box seats at all (choosing it says in the log whether the players fit)."""
-    if not settings.game:
-        return MIN_PLAYERS, MAX_PLAYERS
-    for name, low, high in settings.game_players:
-        if name == settings.game:
-            return low, high
-    return MIN_SEATS, MAX_SEATS
-
-
-def fit_seats(settings: Settings, colours: tuple[str, ...],
-              span: tuple[int, int] | None = None) -> Settings:
-    """`settings` with as many seats as the chosen game seats (`span`: `seat_range`): the
-    last seats leave a table too big; a table too small gets seats with the first colours
-    nobody has. The oldest player stays, unless their seat left (then seat 1 is)."""
-    low, high = seat_range(settings) if span is None else span
-    count = min(max(len(settings.seats), low), high)
-    if count == len(settings.seats):
-        return settings
-    oldest = settings.oldest if settings.oldest < count else 0
-    return replace(settings, seats=_seated(settings.seats, count, colours), oldest=oldest)
-
-
-def own_game_players(players: tuple[str, ...], colours: tuple[str, ...]) -> tuple[str, ...]:
-    """A config's players as Time of Empires seats them (2 to 4): the first four of more, a
-    lone player joined by the first colour nobody has."""
-    return _seated(players, min(max(len(players), MIN_PLAYERS), MAX_PLAYERS), colours)
-
-
-def _seated(seats: tuple[str, ...], count: int, colours: tuple[str, ...]) -> tuple[str, ...]:
-    """`count` seats: the first of `seats`, then new seats with the first of `colours` (and
-    of the box's seat colours) that nobody has."""
-    seated = list(seats[:count])
-    for colour in (*colours, *SEAT_COLOURS):
-        if len(seated) >= count:
-            break
-        if colour not in seated:
-            seated.append(colour)
-    return tuple(seated)
 
 
 # --- the file -----------------------------------------------------------------------------------
@@ -399,7 +355,7 @@ def _change_players(settings: Settings, _number: int, colours: tuple[str, ...]) 
     -> 4 -> 2); a new seat takes the first colour nobody has."""
     low, high = seat_range(settings)
     count = len(settings.seats) + 1 if low <= len(settings.seats) < high else low
-    return replace(settings, seats=_seated(settings.seats, count, colours),
+    return replace(settings, seats=seated(settings.seats, count, colours),
                    oldest=min(settings.oldest, count - 1))
 
 

@@ -176,3 +176,31 @@ def key_lines(text: str) -> dict[Path, int]:
             keyed(table)
             pos += pos == start
     return lines
+
+
+def deepest_line(text: str) -> int:
+    """The line where `[` and `{` (outside quotes, roughly) nest deepest: where a parser
+    that gave up on the nesting gave up."""
+    depth, deepest, line, at = 0, -1, 1, 1
+    quote = ""
+    for char in text:
+        if char == "\n":
+            line += 1
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, line
+        elif char in "]}":
+            depth -= 1
+    return at
+
+
+def longest_number_line(text: str) -> int:
+    """The line holding the longest run of digits."""
+    runs = [(len(m.group()), text.count("\n", 0, m.start()) + 1)
+            for m in re.finditer(r"[0-9_]+", text)]
+    return max(runs)[1] if runs else 1
