@@ -1,0 +1,100 @@
+"""What a new user of a game profile met, checked where the user sees it: the `erabox
+simulate --game` transcript (a `restart` is a power cut), the screen drawn by the renderer,
+and the loop's wake-ups.
+
+- A special round after the last round with more steps than the last phase: a cut during
+  the scoring comes back at the scoring (the save is usable).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from erabox.core.model import Button, Gesture, Input
+from erabox.core.profile import Profile, parse_profile
+from erabox.core.script import ScriptLine
+from erabox.profile_simulate import PlaySimulation
+
+PLAYERS = ("red", "blue", "green")
+N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
+E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)
+BOTH = Input(Button.BOTH, Gesture.HOLD)
+
+# Two rounds of one one-step phase; after the last round a census of three steps (more than
+# the phase has), then one number each.
+TINY = """
+[game]
+id = "tiny"
+name = { en = "Tiny", ja = "小さな" }
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = { en = "Round", ja = "ラウンド" }
+count = 2
+
+[start_player]
+rule = "random"
+
+[[phase]]
+id = "play"
+label = { en = "Play", ja = "プレイ" }
+
+[[special]]
+id = "census"
+label = { en = "Census", ja = "国勢調査" }
+after = [2]
+steps = ["One", "Two", "Three"]
+
+[[special]]
+id = "feast"
+label = { en = "Feast", ja = "宴" }
+after = [1]
+
+[[scoring.category]]
+id = "vp"
+label = { en = "VP", ja = "勝利点" }
+"""
+
+
+def tiny(text: str = TINY) -> Profile:
+    return parse_profile(text, "tiny.toml", default_id="tiny")
+
+
+def play_script(gestures: str, profile: Profile | None = None, seed: int = 0,
+                ) -> tuple[PlaySimulation, list[dict[str, Any]]]:
+    """Gestures one a second: "n" NEXT press, "N" NEXT hold, "e" ERA press, "E" ERA hold,
+    "b" NEXT+ERA held, "r" a power cut (the script's `restart`)."""
+    events: list[dict[str, Any]] = []
+    sim = PlaySimulation(profile or tiny(), PLAYERS, events.append, seed=seed)
+    names = {"n": N_PRESS, "N": N_HOLD, "e": E_PRESS, "E": E_HOLD, "b": BOTH}
+    for t, g in enumerate(gestures, start=1):
+        if g == "r":
+            sim.advance(float(t))
+            sim.restart()
+        else:
+            sim.perform(ScriptLine(float(t), names[g], t))
+    return sim, events
+
+
+# --- 1. a cut in the scoring after a long special round -------------------------------------
+
+
+@pytest.mark.parametrize(("end", "state", "entry"), [("e", "scoring", 1),
+                                                     ("eee", "game_over", 2)])
+def test_a_cut_in_the_scoring_after_a_long_special_round_comes_back_there(
+        caplog: pytest.LogCaptureFixture, end: str, state: str, entry: int) -> None:
+    # start (round 1), the feast, round 2, the census's three steps, the scoring: 4 for red
+    # (and 0 for the others: the final ranking)
+    with caplog.at_level(logging.WARNING, logger="erabox"):
+        sim, events = play_script("e" + "n" + "n" + "nnn" + "n" + "nnnn" + end + "r")
+    assert "unusable" not in caplog.text
+    after_cut = events[[e.get("prompt") for e in events].index("resumed"):]
+    assert not any(e["type"] == "setup" for e in after_cut)  # no fresh game
+    spot = sim.play.spot
+    assert (spot.state.value, spot.entry, spot.sheet[0][0]) == (state, entry, (4,))
