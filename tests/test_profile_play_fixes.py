@@ -4,6 +4,7 @@ and the loop's wake-ups.
 
 - A special round after the last round with more steps than the last phase: a cut during
   the scoring comes back at the scoring (the save is usable).
+- A special round without steps of its own shows its label once, not as title and step.
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ import pytest
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.script import ScriptLine
+from erabox.core.profile_play import screen
 from erabox.profile_simulate import PlaySimulation
+from erabox.ui.panel import Panel
+from erabox.ui.profile_screens import layout_play
+from erabox.ui.text import line_image
 
 PLAYERS = ("red", "blue", "green")
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
@@ -98,3 +103,34 @@ def test_a_cut_in_the_scoring_after_a_long_special_round_comes_back_there(
     assert not any(e["type"] == "setup" for e in after_cut)  # no fresh game
     spot = sim.play.spot
     assert (spot.state.value, spot.entry, spot.sheet[0][0]) == (state, entry, (4,))
+
+
+# --- 5. a special round without steps --------------------------------------------------------
+
+
+def drawn_lines(sim: PlaySimulation, panel: Panel, language: str) -> list[bytes]:
+    """Every text line the screen draws now, as pixels (a line's mask)."""
+    return [item.mask.tobytes() for item in layout_play(screen(sim.play, sim.now), panel,
+                                                         language)]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("panel", [Panel(), Panel(height=32)], ids=["128x64", "128x32"])
+def test_a_special_round_without_steps_shows_its_label_once(panel: Panel,
+                                                            language: str) -> None:
+    sim, _ = play_script("en")  # start, then round 1 is over: the feast (no steps)
+    assert sim.play.spot.state.value == "special"
+    label = line_image("Feast" if language == "en" else "宴").tobytes()
+    lines = drawn_lines(sim, panel, language)
+    assert lines.count(label) == 1
+    if panel.compact:  # not again beside the step's count in the footer
+        assert line_image("1/1").tobytes() in lines
+    # a special round with steps still shows its label and its step
+    sim, _ = play_script("ennn")
+    assert sim.play.spot.state.value == "special"
+    census = "Census" if language == "en" else "国勢調査"
+    if panel.compact:  # the step on its line, the label in the footer with 1/3
+        assert line_image(f"1/3 {census}").tobytes() in drawn_lines(sim, panel, language)
+    else:
+        assert drawn_lines(sim, panel, language).count(line_image(census).tobytes()) == 1
+    assert line_image("One").tobytes() in drawn_lines(sim, panel, language)

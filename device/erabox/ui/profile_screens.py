@@ -239,13 +239,15 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         timer = word(language, "time_up")
     title = _label(screen.title, language)
     text = _label(screen.text, language)
+    once = text == title  # a part without steps of its own: its label is its step, shown once
     if panel.compact:
         items += _text("step", text, MARGIN, 12, panel.inner)
-        footer_text = " ".join(f for f in [*footer, title] if f)
+        footer_text = " ".join(f for f in [*footer, "" if once else title] if f)
     else:
         top = panel.content_top
         items += _text("title", title, MARGIN, top, panel.inner)
-        items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
+        if not once:
+            items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
         footer_y = top + 4 * LINE_PX + 1
         footer_text = " ".join(f for f in footer if f)
     if not panel.compact:
