@@ -73,7 +73,11 @@ BOTH = Input(Button.BOTH, Gesture.HOLD)
 ALL_INPUTS = [Input(b, g) for b in Button for g in Gesture]
 
 
-def undo_gesture(play: Play) -> Input:
+def undo_gesture(play: Play) -> Input | None:
+    """The gesture that undoes the last move forward (None at the final ranking: hold ERA
+    asks "New game?" there, as at Time of Empires')."""
+    if play.spot.state is State.GAME_OVER:
+        return None
     return N_HOLD if play.spot.state in (State.ROUND, State.SPECIAL, State.EVENT) else E_HOLD
 
 
@@ -181,8 +185,9 @@ def test_random_gestures_never_break_undo_or_restore(data: st.DataObject) -> Non
         before = play
         play, _ = checked_step(play, gesture, now)
         moved = play.spot != before.spot and play.history[-1:] == (before.spot,)
-        if moved:  # a move forward: its undo lands exactly where play was
-            undone, _ = checked_step(play, undo_gesture(play), now)
+        undo = undo_gesture(play)
+        if moved and undo is not None:  # a move forward: its undo lands exactly where it was
+            undone, _ = checked_step(play, undo, now)
             assert undone.spot == before.spot
             assert undone.value == before.value
             if len(before.history) < HISTORY:

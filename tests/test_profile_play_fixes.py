@@ -5,6 +5,8 @@ and the loop's wake-ups.
 - A special round after the last round with more steps than the last phase: a cut during
   the scoring comes back at the scoring (the save is usable).
 - A special round without steps of its own shows its label once, not as title and step.
+- The final ranking: hold ERA asks "New game?", as Time of Empires' final ranking does, and
+  its hint says so (the same words).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from erabox.core.profile_play import screen
 from erabox.profile_simulate import PlaySimulation
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
+from erabox.ui.strings import say
 from erabox.ui.text import line_image
 
 PLAYERS = ("red", "blue", "green")
@@ -134,3 +137,30 @@ def test_a_special_round_without_steps_shows_its_label_once(panel: Panel,
     else:
         assert drawn_lines(sim, panel, language).count(line_image(census).tobytes()) == 1
     assert line_image("One").tobytes() in drawn_lines(sim, panel, language)
+
+
+# --- 6. the final ranking's hold ERA -----------------------------------------------------------
+
+TO_RANKING = "e" + "n" + "n" + "nnn" + "n" + "nnnn" + "eee"  # as above: red 4, the others 0
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("panel", [Panel(), Panel(height=32)], ids=["128x64", "128x32"])
+def test_the_final_rankings_hint_says_new_game_as_time_of_empires_does(
+        panel: Panel, language: str) -> None:
+    sim, _ = play_script(TO_RANKING)
+    assert sim.play.spot.state.value == "game_over"
+    hint = say(language, "hint_new_game")  # Time of Empires' final ranking's own hint
+    assert line_image(hint).tobytes() in drawn_lines(sim, panel, language)
+
+
+def test_hold_era_at_the_final_ranking_asks_for_a_new_game() -> None:
+    sim, events = play_script(TO_RANKING + "E")
+    assert sim.play.spot.state.value == "game_over"  # not back at the last number
+    assert screen(sim.play, sim.now).kind == "confirm"
+    sim, events = play_script(TO_RANKING + "En")  # NEXT: no, the ranking stays
+    assert screen(sim.play, sim.now).kind == "game_over"
+    sim, events = play_script(TO_RANKING + "Ee")  # ERA: yes, a fresh game at its setup
+    assert sim.play.spot.state.value == "setup" and sim.play.history == ()
+    assert {k: v for k, v in events[-1].items() if k != "t"} == {"type": "state",
+                                                                 "state": "setup"}

@@ -154,7 +154,7 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     if play.question_until is not None:
         return _answer(play, event, now)
     if button is Button.BOTH and gesture is Gesture.HOLD:
-        return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
+        return _ask_new_game(play, now)
     state = play.spot.state
     if state is State.SCORING and button in (Button.DIAL_UP, Button.DIAL_DOWN):
         return _add(play, 1 if button is Button.DIAL_UP else -1)
@@ -171,6 +171,11 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
     if key == (Button.ERA, Gesture.PRESS):
         return new_play(play.profile, play.players, play.drawn_seat), ()
     return play, ()
+
+
+def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """"New game?" (ERA: yes, NEXT: no; unanswered it closes by itself)."""
+    return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
 
 
 def _moved(play: Play, spot: Spot) -> Play:
@@ -353,5 +358,5 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
-    (State.GAME_OVER, E, H): _undo,  # back to the last number
+    (State.GAME_OVER, E, H): _ask_new_game,  # as at Time of Empires' final ranking
 }

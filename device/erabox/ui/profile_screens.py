@@ -52,8 +52,8 @@ WORDS: dict[str, dict[str, str]] = {
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
-        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: back",
-        "hint_over_more": "NEXT: more  hold ERA: back",
+        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
+        "hint_over_more": "NEXT: more  hold ERA: new game",
         "hint_confirm": "ERA: yes / NEXT: no",
     },
     "ja": {
@@ -64,8 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
-        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
-        "hint_over_more": "NEXT: 次  ERA長押し: 戻す",
+        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
+        "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
     },
 }
