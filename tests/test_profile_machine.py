@@ -151,7 +151,7 @@ GESTURES = [N_PRESS] * 10 + [N_HOLD, E_PRESS, E_PRESS, E_HOLD, BOTH,
 def checked_step(play: Play, event: Input | Tick, now: float
                  ) -> tuple[Play, tuple[PlayEffect, ...]]:
     play, effects = step(play, event, now)
-    due = next_deadline(play)
+    due = next_deadline(play, now)
     assert due is None or due > now, "a deadline left in the past"
     for effect in effects:
         if isinstance(effect, Save):
@@ -178,7 +178,7 @@ def test_random_gestures_never_break_undo_or_restore(data: st.DataObject) -> Non
     for index in range(count):
         gesture = data.draw(st.sampled_from(GESTURES))
         target = now + data.draw(st.sampled_from([0.0, 0.5, 3.0, 60.0, 130.0]))
-        while (due := next_deadline(play)) is not None and due <= target:
+        while (due := next_deadline(play, now)) is not None and due <= target:
             now = max(now, due)
             play, _ = checked_step(play, Tick(), now)
         now = target

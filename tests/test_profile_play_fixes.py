@@ -5,6 +5,8 @@ and the loop's wake-ups.
 - A special round after the last round with more steps than the last phase: a cut during
   the scoring comes back at the scoring (the save is usable).
 - A special round without steps of its own shows its label once, not as title and step.
+- A countdown on the screen moves every second: the loop wakes once a second while one
+  shows, and not at all without one.
 - The final ranking: hold ERA asks "New game?", as Time of Empires' final ranking does, and
   its hint says so (the same words).
 """
@@ -16,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from erabox.core.model import Button, Gesture, Input
+from erabox.core.model import Button, Event, Gesture, Input, Tick
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.script import ScriptLine
-from erabox.core.profile_play import screen
+from erabox.core.profile_play import PlayScreen, screen
 from erabox.profile_simulate import PlaySimulation
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
@@ -164,3 +166,36 @@ def test_hold_era_at_the_final_ranking_asks_for_a_new_game() -> None:
     assert sim.play.spot.state.value == "setup" and sim.play.history == ()
     assert {k: v for k, v in events[-1].items() if k != "t"} == {"type": "state",
                                                                  "state": "setup"}
+
+
+# --- 4. a countdown moves every second --------------------------------------------------------
+
+
+def test_a_countdown_on_the_screen_moves_every_second_and_wakes_the_loop_only_then(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    timed = tiny(TINY.replace('label = { en = "Play", ja = "プレイ" }\n',
+                              'label = { en = "Play", ja = "プレイ" }\ntimer_s = 120\n'))
+    shown: list[tuple[float, int | None]] = []
+
+    def on_screen(model: PlayScreen, t: float) -> None:
+        shown.append((t, model.timer_left))
+
+    sim = PlaySimulation(timed, PLAYERS, lambda event: None, on_screen=on_screen)
+    wakes: list[float] = []
+    stepped = sim.driver.step
+
+    def counting(event: Event, now: float, due: float | None = None) -> None:
+        if isinstance(event, Tick):
+            wakes.append(now)
+        stepped(event, now, due)
+
+    monkeypatch.setattr(sim.driver, "step", counting)
+    sim.perform(ScriptLine(10.0, E_PRESS, 1))  # round 1: two minutes from 10 s
+    sim.advance(20.5)
+    assert shown[-11:] == [(10.0 + s, 120 - s) for s in range(11)]  # 2:00, 1:59 ... 1:50
+    assert wakes == [11.0 + s for s in range(10)]  # one a second, no more
+    sim.advance(140.0)
+    assert shown[-1] == (130.0, None) and screen(sim.play, 140.0).timer_done  # Time!
+    assert len(wakes) == 120  # each second to the gong, then none
+    sim.perform(ScriptLine(141.0, N_PRESS, 2))  # the feast: no countdown
+    assert sim.driver.next_deadline(141.0) is None

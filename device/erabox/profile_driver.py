@@ -218,7 +218,7 @@ class PlayDriver:
     # --- what the loop reads ------------------------------------------------------------------
 
     def next_deadline(self, now: float) -> float | None:
-        return next_deadline(self.play)
+        return next_deadline(self.play, now)
 
     def screen(self, now: float) -> PlayScreen:
         return screen(self.play, now)

@@ -296,10 +296,17 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
-def next_deadline(play: Play) -> float | None:
-    """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only."""
+def next_deadline(play: Play, now: float) -> float | None:
+    """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only.
+
+    While a countdown shows, that includes its next whole second, so the screen changes
+    exactly on the second (one wake-up a second; none without a countdown shown)."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
                          play.save_due) if t is not None]
+    if play.timer_end is not None and play.question_until is None:
+        shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
+        if shown > 1:
+            times.append(play.timer_end - (shown - 1))
     return min(times) if times else None
 
 
