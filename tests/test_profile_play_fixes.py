@@ -5,6 +5,8 @@ and the loop's wake-ups.
 - A special round after the last round with more steps than the last phase: a cut during
   the scoring comes back at the scoring (the save is usable).
 - A special round without steps of its own shows its label once, not as title and step.
+- "New game?" draws the start player of a "random" profile again (`--seed`: the draws follow
+  one another from the seed).
 - A countdown on the screen moves every second: the loop wakes once a second while one
   shows, and not at all without one.
 - The final ranking: hold ERA asks "New game?", as Time of Empires' final ranking does, and
@@ -14,6 +16,7 @@ and the loop's wake-ups.
 from __future__ import annotations
 
 import logging
+import random
 from typing import Any
 
 import pytest
@@ -199,3 +202,23 @@ def test_a_countdown_on_the_screen_moves_every_second_and_wakes_the_loop_only_th
     assert len(wakes) == 120  # each second to the gong, then none
     sim.perform(ScriptLine(141.0, N_PRESS, 2))  # the feast: no countdown
     assert sim.driver.next_deadline(141.0) is None
+
+
+# --- 2. a new game draws its start player again -----------------------------------------------
+
+
+def round_starts(events: list[dict[str, Any]]) -> list[str]:
+    return [e["start_player"] for e in events if e["type"] == "round" and e["round"] == 1]
+
+
+@pytest.mark.parametrize("seed", [1, 3, 5])
+def test_a_new_game_draws_its_start_player_again(seed: int) -> None:
+    draws = random.Random(seed)  # what `--seed` draws from: one draw a game, in turn
+    expected = [PLAYERS[draws.randrange(len(PLAYERS))] for _ in range(3)]
+    assert len(set(expected[:2])) == 2  # a seed whose second game has another start player
+    # a game, "New game?" ERA (yes), a second game, and a third
+    _, events = play_script("e" + "be" + "e" + "be" + "e", seed=seed)
+    assert round_starts(events) == expected
+    # the drawn start player is kept across a cut (the save holds it)
+    sim, events = play_script("e" + "be" + "r" + "e", seed=seed)
+    assert round_starts(events) == expected[:2]

@@ -16,7 +16,8 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
 now)` (a phase's countdown, a question closing itself, a periodic save while a countdown
 or a phase's music runs). Randomness only enters as `drawn_seat`, chosen by the caller (the
-start player of a "random" profile). `snapshot`/`restore` keep a play across a power cut.
+start player of a "random" profile; `spare_seat`, the draw a new game takes: the caller puts
+a fresh one in after it is used). `snapshot`/`restore` keep a play across a power cut.
 """
 
 from __future__ import annotations
@@ -168,8 +169,9 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
     key = (event.button, event.gesture)
     if key == (Button.NEXT, Gesture.PRESS):
         return replace(play, question_until=None), ()
-    if key == (Button.ERA, Gesture.PRESS):
-        return new_play(play.profile, play.players, play.drawn_seat), ()
+    if key == (Button.ERA, Gesture.PRESS):  # a new game: the start player drawn again
+        seat = play.drawn_seat if play.spare_seat is None else play.spare_seat
+        return new_play(play.profile, play.players, seat), ()
     return play, ()
 
 

@@ -70,6 +70,7 @@ class Play:
     players: tuple[str, ...]
     spot: Spot
     drawn_seat: int = 0  # the caller's random draw, for a "random" start player
+    spare_seat: int | None = None  # the caller's next draw: a new game's (not saved)
     history: tuple[Spot, ...] = ()
     # transient: the number being entered, the countdown, a question, a prompt, a save clock
     value: int = 0
