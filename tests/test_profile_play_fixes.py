@@ -7,6 +7,7 @@ and the loop's wake-ups.
 - A special round without steps of its own shows its label once, not as title and step.
 - "New game?" draws the start player of a "random" profile again (`--seed`: the draws follow
   one another from the seed).
+- The setup screen says who was drawn to start (both languages, both panels).
 - A countdown on the screen moves every second: the loop wakes once a second while one
   shows, and not at all without one.
 - The final ranking: hold ERA asks "New game?", as Time of Empires' final ranking does, and
@@ -222,3 +223,42 @@ def test_a_new_game_draws_its_start_player_again(seed: int) -> None:
     # the drawn start player is kept across a cut (the save holds it)
     sim, events = play_script("e" + "be" + "r" + "e", seed=seed)
     assert round_starts(events) == expected[:2]
+
+
+# --- 3. the drawn start player at setup ---------------------------------------------------------
+
+STARTS = {"en": "{n} players  {colour} starts", "ja": "{n}人  スタート: {colour}"}
+COLOUR = {"en": {"red": "red", "blue": "blue", "green": "green"},
+          "ja": {"red": "赤", "blue": "青", "green": "緑"}}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("panel", [Panel(), Panel(height=32)], ids=["128x64", "128x32"])
+def test_the_setup_screen_says_who_was_drawn_to_start(panel: Panel, language: str) -> None:
+    for seed, gestures in ((5, ""), (5, "be"), (1, ""), (1, "be")):
+        draws = random.Random(seed)
+        seats = [draws.randrange(len(PLAYERS)) for _ in range(2)]
+        sim, _ = play_script(gestures, seed=seed)  # the first game, or the next one
+        assert sim.play.spot.state.value == "setup"
+        drawn = PLAYERS[seats[len(gestures) // 2]]
+        line = STARTS[language].format(n=3, colour=COLOUR[language][drawn])
+        assert line_image(line).tobytes() in drawn_lines(sim, panel, language), (seed, line)
+
+
+def test_a_long_variant_keeps_the_drawn_start_player_on_its_line() -> None:
+    text = TINY.replace("count = 2\n", "").replace("[start_player]", """
+[[variant]]
+id = "long"
+label = "Long: 12 rounds"
+rounds = 2
+
+[[variant]]
+id = "short"
+label = "Short: 9 rounds"
+rounds = 2
+
+[start_player]""")
+    sim, _ = play_script("", profile=tiny(text), seed=5)  # green drawn
+    for panel in (Panel(), Panel(height=32)):
+        lines = drawn_lines(sim, panel, "en")
+        assert line_image("Long: 12 rounds  green starts").tobytes() in lines

@@ -95,6 +95,7 @@ class PlayScreen:
     round: int | None = None
     rounds: int | None = None  # known last round, None while open-ended
     start_player: str | None = None
+    drawn: bool = False  # the start player was drawn at random (said at setup)
     next_start_player: str | None = None  # a special round that passes the start player
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
@@ -250,7 +251,7 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes)
+        return replace(base, notes=profile.notes, drawn=profile.start_rule == "random")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)

@@ -274,6 +274,11 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     players = word(language, "players", n=len(screen.totals))
     variant = _label(screen.variant, language)
     first = f"{variant}  {players}" if variant else players
+    if screen.drawn and screen.start_player is not None:  # who was drawn to start round 1
+        starts = word(language, "starts", colour=_colour(screen.start_player, language))
+        first = f"{first}  {starts}"
+        if text_width(drawable(first)) > panel.inner and variant:  # the start player first
+            first = f"{variant}  {starts}"
     hint = word(language, "hint_variant" if screen.variant else "hint_setup")
     if panel.compact:
         return tuple(items + _text("variant", first, MARGIN, 12, panel.inner)
