@@ -24,8 +24,8 @@ import pytest
 
 from erabox.core.model import Button, Event, Gesture, Input, Tick
 from erabox.core.profile import Profile, parse_profile
-from erabox.core.script import ScriptLine
 from erabox.core.profile_play import PlayScreen, screen
+from erabox.core.script import ScriptLine
 from erabox.profile_simulate import PlaySimulation
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
@@ -221,7 +221,7 @@ def test_a_new_game_draws_its_start_player_again(seed: int) -> None:
     _, events = play_script("e" + "be" + "e" + "be" + "e", seed=seed)
     assert round_starts(events) == expected
     # the drawn start player is kept across a cut (the save holds it)
-    sim, events = play_script("e" + "be" + "r" + "e", seed=seed)
+    _, events = play_script("e" + "be" + "r" + "e", seed=seed)
     assert round_starts(events) == expected[:2]
 
 
