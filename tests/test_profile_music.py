@@ -177,7 +177,7 @@ def test_undo_out_of_a_phase_stops_its_music_and_back_into_it_starts_it_again() 
 def test_a_power_cut_resumes_the_music_where_the_last_save_left_it() -> None:
     play = new_play(festival(), PLAYERS)
     play, _ = step(play, E_PRESS, 100.0)
-    assert next_deadline(play) == 105.0  # its place is saved every 5 s while it plays
+    assert next_deadline(play, 100.0) == 105.0  # its place is saved every 5 s while it plays
     saved = None
     for t in (105.0, 110.0, 112.0):
         play, effects = step(play, Tick(), t)
@@ -201,7 +201,7 @@ def test_a_phase_without_music_saves_nothing_more_than_before() -> None:
     text = FESTIVAL.replace('music = "dance.ogg"\n', "")
     play = new_play(parse_profile(text), PLAYERS)
     play, effects = step(play, E_PRESS, 0.0)
-    assert musics(effects) == [] and next_deadline(play) is None
+    assert musics(effects) == [] and next_deadline(play, 0.0) is None
     assert snapshot(play, 3.0)["music_elapsed"] is None
 
 
@@ -288,7 +288,7 @@ def test_random_gestures_keep_the_music_playing_exactly_in_its_phases(
     playing: tuple[str, int, int] | None = None  # the file, and the round and phase it began
     for _ in range(data.draw(st.integers(1, 60), label="gestures")):
         now += data.draw(st.sampled_from([0.0, 0.5, 7.0]))
-        while (due := next_deadline(play)) is not None and due <= now:
+        while (due := next_deadline(play, now)) is not None and due <= now:
             play, effects = step(play, Tick(), due)
             assert musics(effects) == []  # time alone never starts or stops it
         before = play.spot

@@ -11,8 +11,9 @@ The saved record says its kind: a profile's play is `"kind": "profile"` with its
 a Time of Empires game has no kind. A record of the other kind, of another game, or with
 other players is moved aside with one log line naming why, and a fresh play begins.
 
-The start player of a "random" profile is drawn here (the core cannot draw): once for a fresh
-play, kept in the saved record.
+The start player of a "random" profile is drawn here (the core cannot draw): for a fresh play,
+kept in the saved record; and a spare draw the play keeps for a new game ("New game?"),
+drawn again as soon as a new game has taken it.
 """
 
 from __future__ import annotations
@@ -174,9 +175,15 @@ class PlayDriver:
             spot = self.play.spot
             log.info("resumed the saved play of %s: %s, round %s", self.profile.id,
                      spot.state.value, spot.round)
+        self._spare()
         self.apply(effects, now)
         if self.events is not None:
             self.events.play(self.play, now - self.t0)
+
+    def _spare(self) -> None:
+        """A "random" profile's play holds the next draw, for a new game to take."""
+        if self.profile.start_rule == "random" and self.play.spare_seat is None:
+            self.play = replace(self.play, spare_seat=self.draw(len(self.players)))
 
     def parse(self, text: str) -> dict[str, Any]:
         """The saved text as a record of this game's play, or `ValueError` saying why not."""
@@ -196,6 +203,7 @@ class PlayDriver:
         if isinstance(event, Steer):  # a hall steers Time of Empires' running clock only
             return
         self.play, effects = step(self.play, event, now)
+        self._spare()
         self.apply(effects, now)
         if self.events is not None:
             self.events.play(self.play, now - self.t0)
@@ -218,7 +226,7 @@ class PlayDriver:
     # --- what the loop reads ------------------------------------------------------------------
 
     def next_deadline(self, now: float) -> float | None:
-        return next_deadline(self.play)
+        return next_deadline(self.play, now)
 
     def screen(self, now: float) -> PlayScreen:
         return screen(self.play, now)

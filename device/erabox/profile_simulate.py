@@ -42,16 +42,18 @@ class PlayFrameWriter:
         self.display.show(render_play(screen, self.panel, self.language), label=f"{t:.3f}")
 
 
-def drawn_seat(seed: int, players: int) -> int:
-    """The start player a "random" profile begins with, drawn once from `seed`."""
-    return random.Random(seed).randrange(players)
+def seeded_draws(seed: int) -> Callable[[int], int]:
+    """The draws of a "random" profile's start player, one after the other from `seed`: the
+    first game's, then one for each new game (the same seed, the same players)."""
+    draws = random.Random(seed)
+    return draws.randrange
 
 
 class PlaySimulation(ScriptRunner):
     """One simulated play. `on_event` receives each event dict; `on_screen` each new screen.
 
     The same `PlayDriver` as `erabox run --game`, with the state file kept in memory (as the
-    JSON a real file would hold), the start player drawn from `seed`, the clock in `now`.
+    JSON a real file would hold), the start players drawn from `seed`, the clock in `now`.
     """
 
     def __init__(self, profile: Profile, players: tuple[str, ...],
@@ -66,7 +68,7 @@ class PlaySimulation(ScriptRunner):
         self.state = MemoryState()
         self.driver: PlayDriver = PlayDriver(
             Config(players=players), profile, state=self.state, show=self._show,
-            events=self.recorder, draw=lambda count: drawn_seat(seed, count))
+            events=self.recorder, draw=seeded_draws(seed))
         self.driver.start(0.0)
 
     @property

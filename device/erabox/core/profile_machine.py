@@ -16,7 +16,8 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
 now)` (a phase's countdown, a question closing itself, a periodic save while a countdown
 or a phase's music runs). Randomness only enters as `drawn_seat`, chosen by the caller (the
-start player of a "random" profile). `snapshot`/`restore` keep a play across a power cut.
+start player of a "random" profile; `spare_seat`, the draw a new game takes: the caller puts
+a fresh one in after it is used). `snapshot`/`restore` keep a play across a power cut.
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     if play.question_until is not None:
         return _answer(play, event, now)
     if button is Button.BOTH and gesture is Gesture.HOLD:
-        return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
+        return _ask_new_game(play, now)
     state = play.spot.state
     if state is State.SCORING and button in (Button.DIAL_UP, Button.DIAL_DOWN):
         return _add(play, 1 if button is Button.DIAL_UP else -1)
@@ -168,9 +169,15 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
     key = (event.button, event.gesture)
     if key == (Button.NEXT, Gesture.PRESS):
         return replace(play, question_until=None), ()
-    if key == (Button.ERA, Gesture.PRESS):
-        return new_play(play.profile, play.players, play.drawn_seat), ()
+    if key == (Button.ERA, Gesture.PRESS):  # a new game: the start player drawn again
+        seat = play.drawn_seat if play.spare_seat is None else play.spare_seat
+        return new_play(play.profile, play.players, seat), ()
     return play, ()
+
+
+def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """"New game?" (ERA: yes, NEXT: no; unanswered it closes by itself)."""
+    return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
 
 
 def _moved(play: Play, spot: Spot) -> Play:
@@ -353,5 +360,5 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
-    (State.GAME_OVER, E, H): _undo,  # back to the last number
+    (State.GAME_OVER, E, H): _ask_new_game,  # as at Time of Empires' final ranking
 }

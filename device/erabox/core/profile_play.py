@@ -70,6 +70,7 @@ class Play:
     players: tuple[str, ...]
     spot: Spot
     drawn_seat: int = 0  # the caller's random draw, for a "random" start player
+    spare_seat: int | None = None  # the caller's next draw: a new game's (not saved)
     history: tuple[Spot, ...] = ()
     # transient: the number being entered, the countdown, a question, a prompt, a save clock
     value: int = 0
@@ -94,6 +95,7 @@ class PlayScreen:
     round: int | None = None
     rounds: int | None = None  # known last round, None while open-ended
     start_player: str | None = None
+    drawn: bool = False  # the start player was drawn at random (said at setup)
     next_start_player: str | None = None  # a special round that passes the start player
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
@@ -249,7 +251,7 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes)
+        return replace(base, notes=profile.notes, drawn=profile.start_rule == "random")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)
@@ -296,10 +298,17 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
-def next_deadline(play: Play) -> float | None:
-    """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only."""
+def next_deadline(play: Play, now: float) -> float | None:
+    """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only.
+
+    While a countdown shows, that includes its next whole second, so the screen changes
+    exactly on the second (one wake-up a second; none without a countdown shown)."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
                          play.save_due) if t is not None]
+    if play.timer_end is not None and play.question_until is None:
+        shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
+        if shown > 1:
+            times.append(play.timer_end - (shown - 1))
     return min(times) if times else None
 
 

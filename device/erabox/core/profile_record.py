@@ -142,8 +142,11 @@ def _spot_from(data: Any, play: Play) -> Spot:
         raise ValueError(f"this game has no {state.value}s")
     if state is State.SPECIAL:
         high = len(profile.specials[special].steps)
-    else:
+    elif state in (State.ROUND, State.EVENT):
         high = len(profile.phases[phase].steps)
+    else:  # the scoring and the ranking keep the step play left: a phase's or a special's
+        high = max([len(p.steps) for p in profile.phases]
+                   + [len(s.steps) for s in profile.specials])
     event_steps = len(profile.events[event].steps) if profile.events else 1
     return replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))

@@ -52,8 +52,8 @@ WORDS: dict[str, dict[str, str]] = {
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
-        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: back",
-        "hint_over_more": "NEXT: more  hold ERA: back",
+        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
+        "hint_over_more": "NEXT: more  hold ERA: new game",
         "hint_confirm": "ERA: yes / NEXT: no",
     },
     "ja": {
@@ -64,8 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
-        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
-        "hint_over_more": "NEXT: 次  ERA長押し: 戻す",
+        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
+        "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
     },
 }
@@ -239,13 +239,15 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         timer = word(language, "time_up")
     title = _label(screen.title, language)
     text = _label(screen.text, language)
+    once = text == title  # a part without steps of its own: its label is its step, shown once
     if panel.compact:
         items += _text("step", text, MARGIN, 12, panel.inner)
-        footer_text = " ".join(f for f in [*footer, title] if f)
+        footer_text = " ".join(f for f in [*footer, "" if once else title] if f)
     else:
         top = panel.content_top
         items += _text("title", title, MARGIN, top, panel.inner)
-        items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
+        if not once:
+            items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
         footer_y = top + 4 * LINE_PX + 1
         footer_text = " ".join(f for f in footer if f)
     if not panel.compact:
@@ -272,6 +274,11 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     players = word(language, "players", n=len(screen.totals))
     variant = _label(screen.variant, language)
     first = f"{variant}  {players}" if variant else players
+    if screen.drawn and screen.start_player is not None:  # who was drawn to start round 1
+        starts = word(language, "starts", colour=_colour(screen.start_player, language))
+        first = f"{first}  {starts}"
+        if text_width(drawable(first)) > panel.inner and variant:  # the start player first
+            first = f"{variant}  {starts}"
     hint = word(language, "hint_variant" if screen.variant else "hint_setup")
     if panel.compact:
         return tuple(items + _text("variant", first, MARGIN, 12, panel.inner)
