@@ -20,7 +20,8 @@ from erabox.cli import main
 # engine to the box's own introductory era.
 INTRO_PROFILE = Path(__file__).resolve().parent / "profiles" / "time-of-empires-intro.toml"
 XIDIT_YEAR = 1 + 6  # orders, then actions 1..6
-CENSUS = 5  # one reveal per unit type
+CENSUS = 5 + 1  # one reveal per unit type, then what a tie for most gives
+FINAL = 3  # IV Final scoring: how harps give fame (most, a tie for most, a tie for second)
 
 
 def run_game(capsys: pytest.CaptureFixture[str], tmp_path: Any, script: list[str],
@@ -52,7 +53,8 @@ COLOURS5 = "red,blue,green,yellow,purple"
 
 
 def xidit_years(years: int, census_after: tuple[int, ...]) -> list[str]:
-    return ["next press"] * (years * XIDIT_YEAR + len(census_after) * CENSUS)
+    """Every year and census, then the final scoring's harp steps: on to the scoring."""
+    return ["next press"] * (years * XIDIT_YEAR + len(census_after) * CENSUS + FINAL)
 
 
 @pytest.mark.parametrize(("variant_presses", "years", "census_after"),
@@ -71,7 +73,8 @@ def test_xidit_years_start_player_and_census(capsys: pytest.CaptureFixture[str],
     # the start player passes to the left (the next seat) each year
     assert [r["start_player"] for r in rounds] == [players[y % 5] for y in range(years)]
     prompts = of(events, "prompt")
-    assert [(p["prompt"], p["round"]) for p in prompts] == [("census", y) for y in census_after]
+    assert [(p["prompt"], p["round"]) for p in prompts] == [
+        *[("census", y) for y in census_after], ("final-scoring", years)]
     # each census comes after the year's sixth action and before the next year begins
     for year in census_after:
         at = next(i for i, e in enumerate(events) if e["type"] == "prompt" and e["round"] == year)
@@ -79,8 +82,39 @@ def test_xidit_years_start_player_and_census(capsys: pytest.CaptureFixture[str],
         assert (before["round"], before["phase"], before["step"]) == (year, "execution", 6)
         reveals = [e["text"].split(":")[0] for e in events[at:] if e["type"] == "step"
                    and e["phase"] == "census"][:CENSUS]
-        assert reveals == ["Peasants", "Archers", "Infantry", "Priests", "Mages"]
+        assert reveals == ["Peasants", "Archers", "Infantry", "Priests", "Mages",
+                           "A tie for most"]
     assert of(events, "state")[-1]["state"] == "scoring"
+
+
+@pytest.mark.parametrize("players", ["red,blue,green", COLOURS5])
+@pytest.mark.parametrize(("variant_presses", "years", "census_after"),
+                         [(0, 12, (4, 8, 12)), (1, 9, (3, 6, 9))])
+def test_xidit_census_tie_and_harp_fame_before_the_scoring(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, players: str, variant_presses: int,
+        years: int, census_after: tuple[int, ...]) -> None:
+    """The census says what a tie for most gives; after the last year (and its census) the
+    final scoring says how harps give fame, region by region, ties included: then the
+    numbers are asked."""
+    script = (["next press"] * variant_presses + ["era press"]
+              + xidit_years(years, census_after))
+    events = run_game(capsys, tmp_path, script, "--game", "lords-of-xidit",
+                      "--players", players)
+    census = [e["text"] for e in of(events, "step") if e["phase"] == "census"]
+    assert census.count("A tie for most: each tied player takes one of that unit's rewards "
+                        "(gold, harp or guild)") == len(census_after)
+    final = [(e["round"], e["step"], e["text"]) for e in of(events, "step")
+             if e["phase"] == "final-scoring"]
+    assert final == [
+        (years, 1, "Harps, region by region: most harps scores the higher fame, second most "
+                   "the lower"),
+        (years, 2, "Tied for most harps: all of them score the higher; nobody scores the "
+                   "lower"),
+        (years, 3, "Tied for second: all of them score the lower")]
+    at = next(i for i, e in enumerate(events) if e["type"] == "prompt"
+              and e["prompt"] == "final-scoring")
+    assert [e["phase"] for e in events[:at] if e["type"] == "step"][-1] == "census"
+    assert [e["state"] for e in of(events[at:], "state")] == ["scoring"]
 
 
 def test_xidit_titans_awaken_when_the_players_say_and_play_goes_on(
