@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from erabox.core.profile import Category, ProfileError, parse_profile
+from erabox.core.profile import Category, ProfileError, parse_profile, shown_steps
 from erabox.core.toml_lines import dotted, key_lines
 from erabox.profile_file import available_games, read_profile
 
@@ -112,6 +112,43 @@ EXTRA: list[tuple[str, str, int]] = [
     # a special round that would never come
     ('[[special]]\nid = "s"\nlabel = "S"\nafter = []\n', "special[1].after", 19),
 ]
+
+
+PLAY = 'label = { en = "Play", ja = "プレイ" }\n'
+# Steps for some player counts only (MINIMAL is for 2 to 4 players; its steps on line 15).
+STEPS_BAD = [
+    ('steps = [{ en = "A", ja = "A", players_at_most = 9 }]\n',
+     "phase[1].steps[1].players_at_most", "from 1 to 8, got 9"),
+    ('steps = [{ en = "A", ja = "A", players_at_least = 3, players_at_most = 2 }]\n',
+     "phase[1].steps[1].players_at_most", "from 3 to 8, got 2"),
+    ('steps = [{ en = "A", ja = "A", players = 2 }]\n',
+     "phase[1].steps[1].players", "unknown key"),
+    ('steps = [{ ja = "A", players_at_least = 2 }]\n',
+     "phase[1].steps[1]", "missing key 'en'"),
+    ('steps = ["A", { en = "B", ja = "B", players_at_most = 1 }]\n',
+     "phase[1].steps[2].players_at_least", "never shown: this game is for 2 to 4 players"),
+    ('steps = [{ en = "B", ja = "B", players_at_most = 2 }]\n',
+     "phase[1].steps", "no step left with 3 players"),
+]
+
+
+@pytest.mark.parametrize(("steps", "key", "problem"), STEPS_BAD)
+def test_steps_for_some_player_counts_are_checked(steps: str, key: str, problem: str) -> None:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(MINIMAL.replace(PLAY, PLAY + steps), "games/tiny.toml")
+    message = str(caught.value)
+    assert message.startswith(f"games/tiny.toml:15: key '{key}'"), message
+    assert problem in message
+
+
+def test_steps_for_some_player_counts_are_left_out_for_the_others() -> None:
+    profile = parse_profile(MINIMAL.replace(PLAY, PLAY + (
+        'steps = ["All", { en = "Two", ja = "2", players_at_most = 2 },\n'
+        '  { en = "Three up", ja = "3+", players_at_least = 3 }]\n')), "tiny.toml")
+    steps = profile.phases[0].steps
+    assert [s.en for s in shown_steps(steps, 2)] == ["All", "Two"]
+    assert [s.en for s in shown_steps(steps, 3)] == ["All", "Three up"]
+    assert [s.en for s in shown_steps(steps, 4)] == ["All", "Three up"]
 
 
 @pytest.mark.parametrize(("old", "new", "key", "line"), BAD)

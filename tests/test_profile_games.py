@@ -179,27 +179,59 @@ def test_xidit_needs_three_to_five_players(capsys: pytest.CaptureFixture[str],
 
 # --- Hadrian's Wall ---------------------------------------------------------------------------
 
-HADRIAN_YEAR = 5 + 1 + 4  # start-of-year checklist, actions, end-of-year checklist
+def hadrian_year(players: int) -> int:
+    """Start-of-year checklist, actions, end-of-year checklist: the neutral deck's steps
+    (one at the start, two at the end) only for 1 and 2 players."""
+    return 4 + 1 + 3 + (3 if players <= 2 else 0)
+
+
 PENALTY = [0, 1, 3, 5, 7, 9, 12, 15, 18, 22, 22, 22]  # disdain 0..11 (the document's table)
 
 
 def hadrian_game(sheet: list[list[int]]) -> list[str]:
     """`sheet`: per category (honour, faith, valour, discipline, disdain, goals), per player."""
-    return ["era press", *["next press"] * (6 * HADRIAN_YEAR),
+    return ["era press", *["next press"] * (6 * hadrian_year(len(sheet[0]))),
             *points([v for row in sheet for v in row])]
 
 
+SOLO_NEUTRAL = "Solo: reveal 2 cards of the neutral deck"
+TWO_NEUTRAL = "Two players: reveal 1 card of the neutral deck"
+NEUTRAL_FATE = "1 more fate card per resource or soldier on the neutral cards"
+NEUTRAL_BACK = ("Neutral cards: their resources and soldiers back to the supply, the cards "
+                "discarded")
+
+
+@pytest.mark.parametrize(("players", "start_neutral", "end_neutral"), [
+    ("red", [SOLO_NEUTRAL], [NEUTRAL_FATE, NEUTRAL_BACK]),
+    ("red,blue", [TWO_NEUTRAL], [NEUTRAL_FATE, NEUTRAL_BACK]),
+    ("red,blue,green", [], []),
+    ("red,blue,green,yellow,purple", [], []),
+    ("red,blue,green,yellow,purple,orange,white,black", [], [])])
 def test_hadrians_wall_six_years_no_start_player_and_the_checklists(
-        capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
-    events = run_game(capsys, tmp_path, ["era press"] + ["next press"] * (6 * HADRIAN_YEAR),
-                      "--game", "hadrians-wall", "--players", "red,blue")
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, players: str,
+        start_neutral: list[str], end_neutral: list[str]) -> None:
+    """The neutral deck is for 1 and 2 players: 2 cards solo, 1 with two; their extra fate
+    cards and clearing at the end of the year. From 3 players none of it is shown."""
+    seats = len(players.split(","))
+    events = run_game(capsys, tmp_path, ["era press"] + ["next press"] * (6 * hadrian_year(seats)),
+                      "--game", "hadrians-wall", "--players", players)
     rounds = of(events, "round")
     assert [(r["round"], r["start_player"]) for r in rounds] == [(y, None) for y in range(1, 7)]
-    year_one = [(s["phase"], s["step"]) for s in of(events, "step") if s["round"] == 1]
-    assert year_one == ([("start-of-year", n) for n in range(1, 6)] + [("actions", 1)]
-                        + [("end-of-year", n) for n in range(1, 5)])
-    last = [s["text"] for s in of(events, "step") if s["phase"] == "end-of-year"][-1]
-    assert last.startswith("The Picts attack")
+    for year in range(1, 7):
+        steps = [s for s in of(events, "step") if s["round"] == year]
+        start = [s["text"] for s in steps if s["phase"] == "start-of-year"]
+        end = [s["text"] for s in steps if s["phase"] == "end-of-year"]
+        assert [s["phase"] for s in steps] == (["start-of-year"] * len(start) + ["actions"]
+                                               + ["end-of-year"] * len(end))
+        assert start[3:-1] == start_neutral
+        assert len(start) == 4 + len(start_neutral)
+        assert start[-1].startswith("Production")
+        assert [t for t in end if "neutral" in t.lower()] == end_neutral
+        assert end[-1 - len(end_neutral[1:])].startswith("The Picts attack")
+        assert {s["steps"] for s in steps if s["phase"] == "end-of-year"} == {
+            3 + len(end_neutral)}
+    neutral = [s for s in of(events, "step") if "neutral" in s["text"].lower()]
+    assert len(neutral) == 6 * (len(start_neutral) + len(end_neutral))
     assert of(events, "state")[-1]["state"] == "scoring"
 
 
@@ -403,7 +435,7 @@ def test_every_line_has_the_documented_fields(capsys: pytest.CaptureFixture[str]
           "era press", *points([0, 0, 0, 0, 0, 0])], ("altay", "red,blue")),
         (["era press", *["next press"] * 17, *points([1, 2, 3, 4, 5, 6, 7, 8])],
          (str(INTRO_PROFILE), "red,blue")),
-        (["era press", *["next press"] * 60, *points([30, 9, 9, 9, 9, 0])],
+        (["era press", *["next press"] * (6 * hadrian_year(1)), *points([30, 9, 9, 9, 9, 0])],
          ("hadrians-wall", "red")),
     ]
     for script, (game, players) in plays:

@@ -239,7 +239,8 @@ def test_a_power_cut_comes_back_at_the_same_round_phase_step_and_number(
 
 def test_a_power_cut_while_entering_points_loses_only_the_number_being_entered() -> None:
     profile = PROFILES["hadrians-wall"]
-    sim, _ = simulate_lines(profile, COLOURS[:2], ["e"] + ["n"] * 60 + ["n"] * 7 + ["e"]
+    # six years of 11 steps with two players (the neutral deck's three steps included)
+    sim, _ = simulate_lines(profile, COLOURS[:2], ["e"] + ["n"] * 66 + ["n"] * 7 + ["e"]
                             + ["n"] * 3)
     assert sim.play.spot.state is State.SCORING and sim.play.value == 3
     entry = sim.play.spot.entry

@@ -14,7 +14,7 @@ from .model import (
     Prompt,
     ShowPrompt,
 )
-from .profile import MAX_ROUNDS, Profile
+from .profile import MAX_ROUNDS, Profile, shown_steps
 from .profile_play import (
     HISTORY,
     RESUMED_PROMPT_S,
@@ -141,10 +141,10 @@ def _spot_from(data: Any, play: Play) -> Spot:
     if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
         raise ValueError(f"this game has no {state.value}s")
     if state is State.SPECIAL:
-        high = len(profile.specials[special].steps)
+        high = len(shown_steps(profile.specials[special].steps, seats))
     else:
-        high = len(profile.phases[phase].steps)
-    event_steps = len(profile.events[event].steps) if profile.events else 1
+        high = len(shown_steps(profile.phases[phase].steps, seats))
+    event_steps = len(shown_steps(profile.events[event].steps, seats)) if profile.events else 1
     return replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))
 
