@@ -192,7 +192,8 @@ def test_a_special_rounds_messages_name_only_what_the_file_says() -> None:
                         'after = { short = [], long = [4] }\n', "tiny.toml")
     assert one.specials[0].after == ((), (4,))
     # ... but not in any: refused
-    with pytest.raises(ProfileError, match=r"key 'special\[1\].after': empty: this special round would never come"):
+    with pytest.raises(ProfileError, match=r"key 'special\[1\].after': empty: this special "
+                       "round would never come"):
         parse_profile(variants + '\n[[special]]\nid = "s"\nlabel = "S"\n'
                       'after = { short = [], long = [] }\n', "tiny.toml")
 
