@@ -179,11 +179,12 @@ def test_a_special_rounds_messages_name_only_what_the_file_says() -> None:
         parse_profile(MINIMAL + '\n[[special]]\nid = "s"\nlabel = "S"\nafter = [4]\n',
                       "tiny.toml")
     assert str(caught.value) == ("tiny.toml:19: key 'special[1].after[1]': expected a round "
-                                 "number from 1 to 3, got 4")
+                                 "number from 0 (before round 1) to 3, got 4")
     variants = MINIMAL.replace("count = 3\n", "").replace("[[phase]]", (
         '[[variant]]\nid = "short"\nlabel = "Short"\nrounds = 2\n\n'
         '[[variant]]\nid = "long"\nlabel = "Long"\nrounds = 6\n\n[[phase]]'))
-    with pytest.raises(ProfileError, match=r"from 1 to 2 \(the rounds of the variant "
+    with pytest.raises(ProfileError, match=r"from 0 \(before round 1\) to 2 \(the rounds of "
+                                           r"the variant "
                                            r"'short'\), got 4"):
         parse_profile(variants + '\n[[special]]\nid = "s"\nlabel = "S"\nafter = [4]\n',
                       "tiny.toml")

@@ -283,11 +283,18 @@ def test_hadrians_wall_solo_ranks(capsys: pytest.CaptureFixture[str], tmp_path: 
 ALTAY_TURN = 3  # act, discard, draw 5
 
 
+def altay_setup(players: int) -> list[str]:
+    """The setup before round 1: the reduced board (2 or 3 players), factions, start areas,
+    the first settlement."""
+    return ["next press"] * (4 if players <= 3 else 3)
+
+
 def test_altay_random_start_turns_in_seat_order_and_equal_turns_at_the_end(
         capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
     players = ["red", "blue", "green"]
     # Three rounds, then in round 4 the second player to move triggers the end mid-turn.
-    script = ["era press"] + ["next press"] * (3 * 3 * ALTAY_TURN + ALTAY_TURN + 1)
+    script = ["era press", *altay_setup(3)] + ["next press"] * (3 * 3 * ALTAY_TURN + ALTAY_TURN
+                                                                 + 1)
     script += ["era hold", "next press"] + ["next press"] * (ALTAY_TURN * 2 - 1)
     script += ["next press"] * 3  # already scoring: NEXT adds to the number, no new round
     events = run_game(capsys, tmp_path, script, "--game", "altay", "--players",
@@ -319,11 +326,40 @@ def test_altay_random_start_player_follows_the_seed(capsys: pytest.CaptureFixtur
     assert len(firsts) > 1
 
 
+@pytest.mark.parametrize(("players", "board"), [
+    ("red,blue", True), ("red,blue,green", True), ("red,blue,green,yellow", False)])
+def test_altay_setup_before_round_1_factions_clockwise_areas_in_reverse(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, players: str, board: bool) -> None:
+    """Once the start player is drawn, before round 1: with 2 or 3 players the reduced board;
+    factions chosen clockwise from the start player; starting areas in reverse order."""
+    seats = players.split(",")
+    events = run_game(capsys, tmp_path, ["era press", *altay_setup(len(seats)), "next press"],
+                      "--game", "altay", "--players", players, "--seed", "3")
+    prompt = of(events, "prompt")[0]
+    first = of(events, "round")[0]
+    assert (prompt["prompt"], prompt["kind"], prompt["round"]) == ("setup", "special", 0)
+    assert first["round"] == 0 and first["start_player"] in seats
+    steps = [(s["round"], s["text"].split(":")[0]) for s in of(events, "step")]
+    setup = [text for round_, text in steps if round_ == 0]
+    assert setup == ["2 or 3 players"] * board + ["Factions", "Start areas", "Settlement"]
+    factions = next(s["text"] for s in of(events, "step") if s["text"].startswith("Factions"))
+    assert "clockwise from the start player" in factions
+    areas = next(s["text"] for s in of(events, "step") if s["text"].startswith("Start areas"))
+    assert "in reverse order, from the last player" in areas
+    # then round 1, the same start player taking the first turn
+    rounds = of(events, "round")
+    assert [r["round"] for r in rounds] == [0, 1]
+    assert rounds[1]["start_player"] == first["start_player"]
+    assert of(events, "phase")[0]["player"] == first["start_player"]
+    assert [e["sound"] for e in of(events, "sound")] == ["gong"]  # the start, once
+
+
 def altay_game(per_player: list[list[int | list[int]]]) -> list[str]:
     """Per category (technology, wonders as lists, secret, action cards, areas, settlements,
     conquest), per player."""
     # two players: the end is triggered in the first turn, the round is played out
-    script = ["era press", "era hold", "next press"] + ["next press"] * (ALTAY_TURN * 2)
+    script = ["era press", *altay_setup(2), "era hold", "next press"] + ["next press"] * (
+        ALTAY_TURN * 2)
     for row in per_player:
         for value in row:
             script += points(value + [0]) if isinstance(value, list) else points([value])
@@ -431,7 +467,8 @@ def test_every_line_has_the_documented_fields(capsys: pytest.CaptureFixture[str]
                                               tmp_path: Any) -> None:
     seen: set[str] = set()
     plays = [
-        (["era press", "era hold", *["next press"] * 7, *points([3, 4, 0, 0, 0, 0, 0]),
+        (["era press", *altay_setup(2), "era hold", *["next press"] * 7,
+          *points([3, 4, 0, 0, 0, 0, 0]),
           "era press", *points([0, 0, 0, 0, 0, 0])], ("altay", "red,blue")),
         (["era press", *["next press"] * 17, *points([1, 2, 3, 4, 5, 6, 7, 8])],
          (str(INTRO_PROFILE), "red,blue")),

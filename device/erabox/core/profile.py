@@ -103,7 +103,8 @@ class Phase:
 
 @dataclass(frozen=True)
 class Special:
-    """A special round after given rounds (per variant): a prompt with its own steps.
+    """A special round after given rounds (per variant; 0: before round 1, the game's setup,
+    once the start player is known): a prompt with its own steps.
     `passes_start_player`: the player on the start player's left starts the rounds after it."""
 
     id: str
@@ -376,7 +377,9 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     events = tuple(_event(r, item, at) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
-    for key, items in (("phase", phases), ("special", specials), ("event", events)):
+    listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
+        ("phase", phases), ("special", specials), ("event", events)]
+    for key, items in listed:
         for index, item in enumerate(items):
             _check_steps(r, item.steps, (key, index, "steps"), low, high)
     for index, variant in enumerate(variants):
@@ -500,12 +503,12 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
 def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool
                  ) -> tuple[int, ...]:
     last = variant.rounds or MAX_ROUNDS
-    what = f"a list of increasing round numbers from 1 to {last}"
+    what = f"a list of increasing round numbers from 0 (before round 1) to {last}"
     if not isinstance(data, list):
         raise r.expected(path, what, data)
     for index, value in enumerate(data):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
-            raise r.expected((*path, index), f"a round number from 1 to {last}"
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= last:
+            raise r.expected((*path, index), f"a round number from 0 (before round 1) to {last}"
                              + (f" (the rounds of the variant '{variant.id}')" if named
                                 else ""), value)
         if index and value <= data[index - 1]:

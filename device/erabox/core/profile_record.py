@@ -134,7 +134,9 @@ def _spot_from(data: Any, play: Play) -> Spot:
         last_round = _int(data, "last_round", 1, last)
     sheet = _sheet_from(data.get("sheet"), profile, seats)
     spot = Spot(state=state, variant=variant, first_seat=_int(data, "first_seat", 0, seats - 1),
-                round=_int(data, "round", 0 if state is State.SETUP else 1, last),
+                round=_int(data, "round", 0 if state is State.SETUP or (
+                    state is State.SPECIAL and 0 in profile.specials[special].after[variant])
+                    else 1, last),
                 phase=phase, turn=_int(data, "turn", 0, seats - 1), step=0, special=special,
                 event=event, events_done=tuple(done), last_round=last_round,
                 entry=_int(data, "entry", 0, max(0, len(entries(play)) - 1)), sheet=sheet)

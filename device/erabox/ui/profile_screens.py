@@ -50,6 +50,7 @@ WORDS: dict[str, dict[str, str]] = {
         "points": "Points {n}/{count}", "worth": "= {points}", "ranking": "Final ranking",
         "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
         "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
+        "before_first": "Setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
@@ -63,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
         "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
         "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
+        "before_first": "準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
@@ -142,6 +144,8 @@ def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
 
 
 def _round_text(screen: PlayScreen, language: str) -> str:
+    if screen.round == 0:  # a special round before round 1
+        return word(language, "before_first")
     name = screen.round_name.text(language)
     count = "" if screen.rounds is None else f"/{screen.rounds}"
     return f"{name} {screen.round}{count}"
