@@ -278,6 +278,21 @@ def test_hadrians_wall_solo_ranks(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert (place["score"], place["rank"]) == (score, rank)
 
 
+@pytest.mark.parametrize(("honour", "disdain", "score"), [(10, 9, -12), (1, 9, -21),
+                                                          (0, 0, 0)])
+def test_hadrians_wall_solo_score_below_zero_is_given_without_a_rank(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, honour: int, disdain: int,
+        score: int) -> None:
+    """The summary's ranks start at 0 (0-39 Miles): a negative score is said as it is,
+    with no rank; 0 is Miles."""
+    sheet = [[honour], [0], [0], [0], [disdain], [0]]
+    events = run_game(capsys, tmp_path, hadrian_game(sheet), "--game", "hadrians-wall",
+                      "--players", "red")
+    place = of(events, "ranking")[-1]["places"][0]
+    assert place["score"] == score
+    assert place.get("rank") == (None if score < 0 else "Miles")
+
+
 # --- Altay ------------------------------------------------------------------------------------
 
 ALTAY_TURN = 3  # act, discard, draw 5
