@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from erabox.core.profile import Category, ProfileError, parse_profile
+from erabox.core.profile import Category, ProfileError, parse_profile, shown_steps
 from erabox.core.toml_lines import dotted, key_lines
 from erabox.profile_file import available_games, read_profile
 
@@ -114,6 +114,43 @@ EXTRA: list[tuple[str, str, int]] = [
 ]
 
 
+PLAY = 'label = { en = "Play", ja = "プレイ" }\n'
+# Steps for some player counts only (MINIMAL is for 2 to 4 players; its steps on line 15).
+STEPS_BAD = [
+    ('steps = [{ en = "A", ja = "A", players_at_most = 9 }]\n',
+     "phase[1].steps[1].players_at_most", "from 1 to 8, got 9"),
+    ('steps = [{ en = "A", ja = "A", players_at_least = 3, players_at_most = 2 }]\n',
+     "phase[1].steps[1].players_at_most", "from 3 to 8, got 2"),
+    ('steps = [{ en = "A", ja = "A", players = 2 }]\n',
+     "phase[1].steps[1].players", "unknown key"),
+    ('steps = [{ ja = "A", players_at_least = 2 }]\n',
+     "phase[1].steps[1]", "missing key 'en'"),
+    ('steps = ["A", { en = "B", ja = "B", players_at_most = 1 }]\n',
+     "phase[1].steps[2].players_at_least", "never shown: this game is for 2 to 4 players"),
+    ('steps = [{ en = "B", ja = "B", players_at_most = 2 }]\n',
+     "phase[1].steps", "no step left with 3 players"),
+]
+
+
+@pytest.mark.parametrize(("steps", "key", "problem"), STEPS_BAD)
+def test_steps_for_some_player_counts_are_checked(steps: str, key: str, problem: str) -> None:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(MINIMAL.replace(PLAY, PLAY + steps), "games/tiny.toml")
+    message = str(caught.value)
+    assert message.startswith(f"games/tiny.toml:15: key '{key}'"), message
+    assert problem in message
+
+
+def test_steps_for_some_player_counts_are_left_out_for_the_others() -> None:
+    profile = parse_profile(MINIMAL.replace(PLAY, PLAY + (
+        'steps = ["All", { en = "Two", ja = "2", players_at_most = 2 },\n'
+        '  { en = "Three up", ja = "3+", players_at_least = 3 }]\n')), "tiny.toml")
+    steps = profile.phases[0].steps
+    assert [s.en for s in shown_steps(steps, 2)] == ["All", "Two"]
+    assert [s.en for s in shown_steps(steps, 3)] == ["All", "Three up"]
+    assert [s.en for s in shown_steps(steps, 4)] == ["All", "Three up"]
+
+
 @pytest.mark.parametrize(("old", "new", "key", "line"), BAD)
 def test_a_bad_value_names_the_file_line_and_key(old: str, new: str, key: str,
                                                  line: int) -> None:
@@ -142,11 +179,12 @@ def test_a_special_rounds_messages_name_only_what_the_file_says() -> None:
         parse_profile(MINIMAL + '\n[[special]]\nid = "s"\nlabel = "S"\nafter = [4]\n',
                       "tiny.toml")
     assert str(caught.value) == ("tiny.toml:19: key 'special[1].after[1]': expected a round "
-                                 "number from 1 to 3, got 4")
+                                 "number from 0 (before round 1) to 3, got 4")
     variants = MINIMAL.replace("count = 3\n", "").replace("[[phase]]", (
         '[[variant]]\nid = "short"\nlabel = "Short"\nrounds = 2\n\n'
         '[[variant]]\nid = "long"\nlabel = "Long"\nrounds = 6\n\n[[phase]]'))
-    with pytest.raises(ProfileError, match=r"from 1 to 2 \(the rounds of the variant "
+    with pytest.raises(ProfileError, match=r"from 0 \(before round 1\) to 2 \(the rounds of "
+                                           r"the variant "
                                            r"'short'\), got 4"):
         parse_profile(variants + '\n[[special]]\nid = "s"\nlabel = "S"\nafter = [4]\n',
                       "tiny.toml")

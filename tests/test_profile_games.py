@@ -20,7 +20,8 @@ from erabox.cli import main
 # engine to the box's own introductory era.
 INTRO_PROFILE = Path(__file__).resolve().parent / "profiles" / "time-of-empires-intro.toml"
 XIDIT_YEAR = 1 + 6  # orders, then actions 1..6
-CENSUS = 5  # one reveal per unit type
+CENSUS = 5 + 1  # one reveal per unit type, then what a tie for most gives
+FINAL = 3  # IV Final scoring: how harps give fame (most, a tie for most, a tie for second)
 
 
 def run_game(capsys: pytest.CaptureFixture[str], tmp_path: Any, script: list[str],
@@ -52,7 +53,8 @@ COLOURS5 = "red,blue,green,yellow,purple"
 
 
 def xidit_years(years: int, census_after: tuple[int, ...]) -> list[str]:
-    return ["next press"] * (years * XIDIT_YEAR + len(census_after) * CENSUS)
+    """Every year and census, then the final scoring's harp steps: on to the scoring."""
+    return ["next press"] * (years * XIDIT_YEAR + len(census_after) * CENSUS + FINAL)
 
 
 @pytest.mark.parametrize(("variant_presses", "years", "census_after"),
@@ -71,7 +73,8 @@ def test_xidit_years_start_player_and_census(capsys: pytest.CaptureFixture[str],
     # the start player passes to the left (the next seat) each year
     assert [r["start_player"] for r in rounds] == [players[y % 5] for y in range(years)]
     prompts = of(events, "prompt")
-    assert [(p["prompt"], p["round"]) for p in prompts] == [("census", y) for y in census_after]
+    assert [(p["prompt"], p["round"]) for p in prompts] == [
+        *[("census", y) for y in census_after], ("final-scoring", years)]
     # each census comes after the year's sixth action and before the next year begins
     for year in census_after:
         at = next(i for i, e in enumerate(events) if e["type"] == "prompt" and e["round"] == year)
@@ -79,8 +82,39 @@ def test_xidit_years_start_player_and_census(capsys: pytest.CaptureFixture[str],
         assert (before["round"], before["phase"], before["step"]) == (year, "execution", 6)
         reveals = [e["text"].split(":")[0] for e in events[at:] if e["type"] == "step"
                    and e["phase"] == "census"][:CENSUS]
-        assert reveals == ["Peasants", "Archers", "Infantry", "Priests", "Mages"]
+        assert reveals == ["Peasants", "Archers", "Infantry", "Priests", "Mages",
+                           "A tie for most"]
     assert of(events, "state")[-1]["state"] == "scoring"
+
+
+@pytest.mark.parametrize("players", ["red,blue,green", COLOURS5])
+@pytest.mark.parametrize(("variant_presses", "years", "census_after"),
+                         [(0, 12, (4, 8, 12)), (1, 9, (3, 6, 9))])
+def test_xidit_census_tie_and_harp_fame_before_the_scoring(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, players: str, variant_presses: int,
+        years: int, census_after: tuple[int, ...]) -> None:
+    """The census says what a tie for most gives; after the last year (and its census) the
+    final scoring says how harps give fame, region by region, ties included: then the
+    numbers are asked."""
+    script = (["next press"] * variant_presses + ["era press"]
+              + xidit_years(years, census_after))
+    events = run_game(capsys, tmp_path, script, "--game", "lords-of-xidit",
+                      "--players", players)
+    census = [e["text"] for e in of(events, "step") if e["phase"] == "census"]
+    assert census.count("A tie for most: each tied player takes one of that unit's rewards "
+                        "(gold, harp or guild)") == len(census_after)
+    final = [(e["round"], e["step"], e["text"]) for e in of(events, "step")
+             if e["phase"] == "final-scoring"]
+    assert final == [
+        (years, 1, "Harps, region by region: most harps scores the higher fame, second most "
+                   "the lower"),
+        (years, 2, "Tied for most harps: all of them score the higher; nobody scores the "
+                   "lower"),
+        (years, 3, "Tied for second: all of them score the lower")]
+    at = next(i for i, e in enumerate(events) if e["type"] == "prompt"
+              and e["prompt"] == "final-scoring")
+    assert [e["phase"] for e in events[:at] if e["type"] == "step"][-1] == "census"
+    assert [e["state"] for e in of(events[at:], "state")] == ["scoring"]
 
 
 def test_xidit_titans_awaken_when_the_players_say_and_play_goes_on(
@@ -145,27 +179,59 @@ def test_xidit_needs_three_to_five_players(capsys: pytest.CaptureFixture[str],
 
 # --- Hadrian's Wall ---------------------------------------------------------------------------
 
-HADRIAN_YEAR = 5 + 1 + 4  # start-of-year checklist, actions, end-of-year checklist
+def hadrian_year(players: int) -> int:
+    """Start-of-year checklist, actions, end-of-year checklist: the neutral deck's steps
+    (one at the start, two at the end) only for 1 and 2 players."""
+    return 4 + 1 + 3 + (3 if players <= 2 else 0)
+
+
 PENALTY = [0, 1, 3, 5, 7, 9, 12, 15, 18, 22, 22, 22]  # disdain 0..11 (the document's table)
 
 
 def hadrian_game(sheet: list[list[int]]) -> list[str]:
     """`sheet`: per category (honour, faith, valour, discipline, disdain, goals), per player."""
-    return ["era press", *["next press"] * (6 * HADRIAN_YEAR),
+    return ["era press", *["next press"] * (6 * hadrian_year(len(sheet[0]))),
             *points([v for row in sheet for v in row])]
 
 
+SOLO_NEUTRAL = "Solo: reveal 2 cards of the neutral deck"
+TWO_NEUTRAL = "Two players: reveal 1 card of the neutral deck"
+NEUTRAL_FATE = "1 more fate card per resource or soldier on the neutral cards"
+NEUTRAL_BACK = ("Neutral cards: their resources and soldiers back to the supply, the cards "
+                "discarded")
+
+
+@pytest.mark.parametrize(("players", "start_neutral", "end_neutral"), [
+    ("red", [SOLO_NEUTRAL], [NEUTRAL_FATE, NEUTRAL_BACK]),
+    ("red,blue", [TWO_NEUTRAL], [NEUTRAL_FATE, NEUTRAL_BACK]),
+    ("red,blue,green", [], []),
+    ("red,blue,green,yellow,purple", [], []),
+    ("red,blue,green,yellow,purple,orange,white,black", [], [])])
 def test_hadrians_wall_six_years_no_start_player_and_the_checklists(
-        capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
-    events = run_game(capsys, tmp_path, ["era press"] + ["next press"] * (6 * HADRIAN_YEAR),
-                      "--game", "hadrians-wall", "--players", "red,blue")
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, players: str,
+        start_neutral: list[str], end_neutral: list[str]) -> None:
+    """The neutral deck is for 1 and 2 players: 2 cards solo, 1 with two; their extra fate
+    cards and clearing at the end of the year. From 3 players none of it is shown."""
+    seats = len(players.split(","))
+    events = run_game(capsys, tmp_path, ["era press"] + ["next press"] * (6 * hadrian_year(seats)),
+                      "--game", "hadrians-wall", "--players", players)
     rounds = of(events, "round")
     assert [(r["round"], r["start_player"]) for r in rounds] == [(y, None) for y in range(1, 7)]
-    year_one = [(s["phase"], s["step"]) for s in of(events, "step") if s["round"] == 1]
-    assert year_one == ([("start-of-year", n) for n in range(1, 6)] + [("actions", 1)]
-                        + [("end-of-year", n) for n in range(1, 5)])
-    last = [s["text"] for s in of(events, "step") if s["phase"] == "end-of-year"][-1]
-    assert last.startswith("The Picts attack")
+    for year in range(1, 7):
+        steps = [s for s in of(events, "step") if s["round"] == year]
+        start = [s["text"] for s in steps if s["phase"] == "start-of-year"]
+        end = [s["text"] for s in steps if s["phase"] == "end-of-year"]
+        assert [s["phase"] for s in steps] == (["start-of-year"] * len(start) + ["actions"]
+                                               + ["end-of-year"] * len(end))
+        assert start[3:-1] == start_neutral
+        assert len(start) == 4 + len(start_neutral)
+        assert start[-1].startswith("Production")
+        assert [t for t in end if "neutral" in t.lower()] == end_neutral
+        assert end[-1 - len(end_neutral[1:])].startswith("The Picts attack")
+        assert {s["steps"] for s in steps if s["phase"] == "end-of-year"} == {
+            3 + len(end_neutral)}
+    neutral = [s for s in of(events, "step") if "neutral" in s["text"].lower()]
+    assert len(neutral) == 6 * (len(start_neutral) + len(end_neutral))
     assert of(events, "state")[-1]["state"] == "scoring"
 
 
@@ -212,16 +278,38 @@ def test_hadrians_wall_solo_ranks(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert (place["score"], place["rank"]) == (score, rank)
 
 
+@pytest.mark.parametrize(("honour", "disdain", "score"), [(10, 9, -12), (1, 9, -21),
+                                                          (0, 0, 0)])
+def test_hadrians_wall_solo_score_below_zero_is_given_without_a_rank(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, honour: int, disdain: int,
+        score: int) -> None:
+    """The summary's ranks start at 0 (0-39 Miles): a negative score is said as it is,
+    with no rank; 0 is Miles."""
+    sheet = [[honour], [0], [0], [0], [disdain], [0]]
+    events = run_game(capsys, tmp_path, hadrian_game(sheet), "--game", "hadrians-wall",
+                      "--players", "red")
+    place = of(events, "ranking")[-1]["places"][0]
+    assert place["score"] == score
+    assert place.get("rank") == (None if score < 0 else "Miles")
+
+
 # --- Altay ------------------------------------------------------------------------------------
 
 ALTAY_TURN = 3  # act, discard, draw 5
+
+
+def altay_setup(players: int) -> list[str]:
+    """The setup before round 1: the reduced board (2 or 3 players), factions, start areas,
+    the first settlement."""
+    return ["next press"] * (4 if players <= 3 else 3)
 
 
 def test_altay_random_start_turns_in_seat_order_and_equal_turns_at_the_end(
         capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
     players = ["red", "blue", "green"]
     # Three rounds, then in round 4 the second player to move triggers the end mid-turn.
-    script = ["era press"] + ["next press"] * (3 * 3 * ALTAY_TURN + ALTAY_TURN + 1)
+    script = ["era press", *altay_setup(3)] + ["next press"] * (3 * 3 * ALTAY_TURN + ALTAY_TURN
+                                                                 + 1)
     script += ["era hold", "next press"] + ["next press"] * (ALTAY_TURN * 2 - 1)
     script += ["next press"] * 3  # already scoring: NEXT adds to the number, no new round
     events = run_game(capsys, tmp_path, script, "--game", "altay", "--players",
@@ -253,11 +341,40 @@ def test_altay_random_start_player_follows_the_seed(capsys: pytest.CaptureFixtur
     assert len(firsts) > 1
 
 
+@pytest.mark.parametrize(("players", "board"), [
+    ("red,blue", True), ("red,blue,green", True), ("red,blue,green,yellow", False)])
+def test_altay_setup_before_round_1_factions_clockwise_areas_in_reverse(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any, players: str, board: bool) -> None:
+    """Once the start player is drawn, before round 1: with 2 or 3 players the reduced board;
+    factions chosen clockwise from the start player; starting areas in reverse order."""
+    seats = players.split(",")
+    events = run_game(capsys, tmp_path, ["era press", *altay_setup(len(seats)), "next press"],
+                      "--game", "altay", "--players", players, "--seed", "3")
+    prompt = of(events, "prompt")[0]
+    first = of(events, "round")[0]
+    assert (prompt["prompt"], prompt["kind"], prompt["round"]) == ("setup", "special", 0)
+    assert first["round"] == 0 and first["start_player"] in seats
+    steps = [(s["round"], s["text"].split(":")[0]) for s in of(events, "step")]
+    setup = [text for round_, text in steps if round_ == 0]
+    assert setup == ["2 or 3 players"] * board + ["Factions", "Start areas", "Settlement"]
+    factions = next(s["text"] for s in of(events, "step") if s["text"].startswith("Factions"))
+    assert "clockwise from the start player" in factions
+    areas = next(s["text"] for s in of(events, "step") if s["text"].startswith("Start areas"))
+    assert "in reverse order, from the last player" in areas
+    # then round 1, the same start player taking the first turn
+    rounds = of(events, "round")
+    assert [r["round"] for r in rounds] == [0, 1]
+    assert rounds[1]["start_player"] == first["start_player"]
+    assert of(events, "phase")[0]["player"] == first["start_player"]
+    assert [e["sound"] for e in of(events, "sound")] == ["gong"]  # the start, once
+
+
 def altay_game(per_player: list[list[int | list[int]]]) -> list[str]:
     """Per category (technology, wonders as lists, secret, action cards, areas, settlements,
     conquest), per player."""
     # two players: the end is triggered in the first turn, the round is played out
-    script = ["era press", "era hold", "next press"] + ["next press"] * (ALTAY_TURN * 2)
+    script = ["era press", *altay_setup(2), "era hold", "next press"] + ["next press"] * (
+        ALTAY_TURN * 2)
     for row in per_player:
         for value in row:
             script += points(value + [0]) if isinstance(value, list) else points([value])
@@ -365,11 +482,12 @@ def test_every_line_has_the_documented_fields(capsys: pytest.CaptureFixture[str]
                                               tmp_path: Any) -> None:
     seen: set[str] = set()
     plays = [
-        (["era press", "era hold", *["next press"] * 7, *points([3, 4, 0, 0, 0, 0, 0]),
+        (["era press", *altay_setup(2), "era hold", *["next press"] * 7,
+          *points([3, 4, 0, 0, 0, 0, 0]),
           "era press", *points([0, 0, 0, 0, 0, 0])], ("altay", "red,blue")),
         (["era press", *["next press"] * 17, *points([1, 2, 3, 4, 5, 6, 7, 8])],
          (str(INTRO_PROFILE), "red,blue")),
-        (["era press", *["next press"] * 60, *points([30, 9, 9, 9, 9, 0])],
+        (["era press", *["next press"] * (6 * hadrian_year(1)), *points([30, 9, 9, 9, 9, 0])],
          ("hadrians-wall", "red")),
     ]
     for script, (game, players) in plays:

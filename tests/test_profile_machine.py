@@ -158,7 +158,10 @@ def checked_step(play: Play, event: Input | Tick, now: float
             json.dumps(effect.snapshot)
     shown = screen(play, now)
     if shown.kind != "confirm" and play.spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
-        assert shown.round is not None and shown.round >= 1
+        # round 0: a special round set before round 1 (the game's setup)
+        assert shown.round is not None and (shown.round >= 1 or (
+            shown.round == 0 and play.spot.state is State.SPECIAL
+            and 0 in play.profile.specials[play.spot.special].after[play.spot.variant]))
         assert shown.rounds is None or shown.round <= shown.rounds
         assert shown.position is not None and 1 <= shown.position[0] <= shown.position[1]
     assert shown.start_player is None or shown.start_player in play.players
@@ -244,13 +247,28 @@ def test_a_power_cut_comes_back_at_the_same_round_phase_step_and_number(
 
 def test_a_power_cut_while_entering_points_loses_only_the_number_being_entered() -> None:
     profile = PROFILES["hadrians-wall"]
-    sim, _ = simulate_lines(profile, COLOURS[:2], ["e"] + ["n"] * 60 + ["n"] * 7 + ["e"]
+    # six years of 11 steps with two players (the neutral deck's three steps included)
+    sim, _ = simulate_lines(profile, COLOURS[:2], ["e"] + ["n"] * 66 + ["n"] * 7 + ["e"]
                             + ["n"] * 3)
     assert sim.play.spot.state is State.SCORING and sim.play.value == 3
     entry = sim.play.spot.entry
     sim.restart()
     assert sim.play.spot.entry == entry == 1 and sim.play.value == 0
     assert sim.play.spot.sheet[0][0] == (7,)
+
+
+def test_a_power_cut_in_the_setup_before_round_1_resumes_there_and_undo_goes_back() -> None:
+    """Altay's setup comes before round 1 (`after = [0]`): a restart is back at its step,
+    the drawn start player kept; undo from its first step is back at the game's setup."""
+    profile = PROFILES["altay"]
+    sim, _ = simulate_lines(profile, COLOURS[:3], ["e", "n"])
+    spot = sim.play.spot
+    assert (spot.state, spot.round, spot.step) == (State.SPECIAL, 0, 1)
+    starts = screen(sim.play, 2.0).start_player
+    sim.restart()
+    assert sim.play.spot == spot and screen(sim.play, 2.0).start_player == starts
+    sim, _ = simulate_lines(profile, COLOURS[:3], ["e", "N"])
+    assert sim.play.spot.state is State.SETUP
 
 
 # --- a timed phase --------------------------------------------------------------------------

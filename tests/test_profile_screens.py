@@ -11,13 +11,14 @@ from itertools import combinations
 
 import pytest
 
-from erabox.core.profile_play import PlayScreen
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import PlayScreen, State, new_play, screen
 from erabox.profile_file import available_games, load_game
 from erabox.ui.panel import MARGIN, Panel
-from erabox.ui.profile_samples import every_screen
-from erabox.ui.profile_screens import Marks, layout_play, render_play
-from erabox.ui.strings import LANGUAGES
-from erabox.ui.text import unsupported_characters
+from erabox.ui.profile_samples import E_PRESS, N_PRESS, every_screen
+from erabox.ui.profile_screens import Marks, Placed, layout_play, render_play
+from erabox.ui.strings import LANGUAGES, colour_name
+from erabox.ui.text import line_image, unsupported_characters
 
 PANELS = (Panel(), Panel(height=32))
 
@@ -137,3 +138,53 @@ def test_without_marks_a_screen_is_drawn_as_before() -> None:
             assert render_play(shown, panel, "en", Marks()).tobytes() == plain.tobytes()
             marked = render_play(shown, panel, "en", ALL_MARKS)
             assert marked.tobytes() != plain.tobytes()
+
+
+def _hadrian_over(players: tuple[str, ...], sheet: list[list[int]]) -> PlayScreen:
+    """Hadrian's Wall played to its ranking: six years of NEXT, then `sheet` (per category,
+    per player) entered with NEXT presses and confirmed with ERA."""
+    play = new_play(PROFILES["hadrians-wall"], players)
+    play, _ = step(play, E_PRESS, 0.0)
+    while play.spot.state is not State.SCORING:
+        play, _ = step(play, N_PRESS, 0.0)
+    for row in sheet:
+        for value in row:
+            for _ in range(value):
+                play, _ = step(play, N_PRESS, 0.0)
+            play, _ = step(play, E_PRESS, 0.0)
+    assert play.spot.state is State.GAME_OVER
+    return screen(play, 0.0)
+
+
+def _lines(items: list[Placed] | tuple[Placed, ...], role: str) -> list[bytes]:
+    return [i.mask.tobytes() for i in items if i.role == role]
+
+
+@pytest.mark.parametrize(("sheet", "status", "place"), [
+    # 10 honour, 9 disdain (-22): -12 points; the rules summary rates no score below 0
+    ([[10], [0], [0], [0], [9], [0]], {"en": "Score -12", "ja": "得点 -12"}, "1 {} -12"),
+    ([[1], [0], [0], [0], [9], [0]], {"en": "Score -21", "ja": "得点 -21"}, "1 {} -21"),
+    ([[0], [0], [0], [0], [0], [0]], {"en": "Score 0: Miles", "ja": "得点 0：Miles"}, "1 {} 0"),
+    ([[25], [20], [0], [0], [1], [1]],
+     {"en": "Score 45: Centurion", "ja": "得点 45：Centurion"}, "1 {} 45"),
+])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_solo_game_says_the_score_and_its_rank_not_a_winner(
+        sheet: list[list[int]], status: dict[str, str], place: str, language: str) -> None:
+    shown = _hadrian_over(("red",), sheet)
+    items = layout_play(shown, Panel(), language)
+    assert _lines(items, "status") == [line_image(status[language]).tobytes()]
+    colour = colour_name("red", language)
+    assert _lines(items, "place") == [line_image(place.format(colour)).tobytes()]
+
+
+def test_negative_totals_rank_below_positive_ones_and_show_their_sign() -> None:
+    # red 10 honour and 9 disdain (-12), blue 3 honour (3), green 2 disdain (-3)
+    sheet = [[10, 3, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [9, 0, 2], [0, 0, 0]]
+    shown = _hadrian_over(("red", "blue", "green"), sheet)
+    assert [(p[0], p[1], p[2]) for p in shown.places] == [
+        (1, "blue", 3), (2, "green", -3), (3, "red", -12)]
+    items = layout_play(shown, Panel(), "en")
+    assert _lines(items, "status") == [line_image("blue wins!").tobytes()]
+    assert _lines(items, "place") == [line_image(t).tobytes()
+                                      for t in ("1 blue 3", "2 green -3", "3 red -12")]

@@ -52,6 +52,21 @@ class Label:
 
 
 @dataclass(frozen=True)
+class Step(Label):
+    """A step's text shown only with `players_at_least` to `players_at_most` players (the
+    steps of a phase, special round or event without these bounds are plain `Label`s)."""
+
+    players_at_least: int = 1
+    players_at_most: int = MAX_PLAYERS
+
+
+def shown_steps(steps: tuple[Label, ...], players: int) -> tuple[Label, ...]:
+    """The steps shown with `players` players: a `Step` outside its player counts is left out."""
+    return tuple(s for s in steps if not isinstance(s, Step)
+                 or s.players_at_least <= players <= s.players_at_most)
+
+
+@dataclass(frozen=True)
 class Variant:
     """One way to play (a long or a short game): its rounds, None = until an event ends it."""
 
@@ -88,7 +103,8 @@ class Phase:
 
 @dataclass(frozen=True)
 class Special:
-    """A special round after given rounds (per variant): a prompt with its own steps.
+    """A special round after given rounds (per variant; 0: before round 1, the game's setup,
+    once the start player is known): a prompt with its own steps.
     `passes_start_player`: the player on the start player's left starts the rounds after it."""
 
     id: str
@@ -284,6 +300,25 @@ class _Reader:
             texts.append(text.strip())
         return Label(*texts)
 
+    def steps(self, data: Any, path: Path) -> tuple[Label, ...]:
+        """Texts, each optionally `{ en = ..., ja = ..., players_at_least = n,
+        players_at_most = m }`: shown only with so many players."""
+        steps: list[Label] = []
+        for at, item in self.items(data, path, "texts", empty=True):
+            if not isinstance(item, dict) or not ({"players_at_least", "players_at_most"}
+                                                  & item.keys()):
+                steps.append(self.label(item, at))
+                continue
+            self.table(item, at, ("en", "ja", "players_at_least", "players_at_most"),
+                       ("en", "ja"))
+            low = self.integer(item.get("players_at_least", 1), (*at, "players_at_least"), 1,
+                               MAX_PLAYERS)
+            high = self.integer(item.get("players_at_most", MAX_PLAYERS),
+                                (*at, "players_at_most"), low, MAX_PLAYERS)
+            text = self.label({"en": item["en"], "ja": item["ja"]}, at)
+            steps.append(Step(text.en, text.ja, low, high))
+        return tuple(steps)
+
     def labels(self, data: Any, path: Path, *, empty: bool = True) -> tuple[Label, ...]:
         return tuple(self.label(item, at) for at, item in self.items(data, path, "texts",
                                                                       empty=empty))
@@ -342,6 +377,11 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     events = tuple(_event(r, item, at) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
+    listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
+        ("phase", phases), ("special", specials), ("event", events)]
+    for key, items in listed:
+        for index, item in enumerate(items):
+            _check_steps(r, item.steps, (key, index, "steps"), low, high)
     for index, variant in enumerate(variants):
         if variant.rounds is None and not any(e.ends_game for e in events):
             path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
@@ -353,6 +393,20 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, **scoring)
+
+
+def _check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, low: int, high: int
+                 ) -> None:
+    """Every step shown with some player count the game takes, and every count shown a step."""
+    for index, item in enumerate(steps):
+        if isinstance(item, Step) and (item.players_at_most < low
+                                       or item.players_at_least > high):
+            raise r.error((*path, index, "players_at_least"),
+                          f"never shown: this game is for {low} to {high} players")
+    for players in range(low, high + 1):
+        if not shown_steps(steps, players):
+            raise r.error(path, f"no step left with {players} players (each player count the "
+                          "game takes needs one)")
 
 
 def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant, ...]:
@@ -393,7 +447,7 @@ def _phase(r: _Reader, item: Any, at: Path) -> Phase:
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "music", "music_loop"), ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
-    steps = r.labels(table.get("steps", []), (*at, "steps")) or (label,)
+    steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
@@ -440,7 +494,7 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
         raise r.error((*at, "after"), "empty: this special round would never come (give the "
                       "rounds it comes after, e.g. after = [4, 8], in one variant at least)")
     return Special(id=r.ident(table["id"], (*at, "id")), label=label, after=after,
-                   steps=r.labels(table.get("steps", []), (*at, "steps")) or (label,),
+                   steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
                    sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
                    passes_start_player=r.flag(table.get("passes_start_player", False),
                                               (*at, "passes_start_player")))
@@ -449,12 +503,12 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
 def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool
                  ) -> tuple[int, ...]:
     last = variant.rounds or MAX_ROUNDS
-    what = f"a list of increasing round numbers from 1 to {last}"
+    what = f"a list of increasing round numbers from 0 (before round 1) to {last}"
     if not isinstance(data, list):
         raise r.expected(path, what, data)
     for index, value in enumerate(data):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= last:
-            raise r.expected((*path, index), f"a round number from 1 to {last}"
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= last:
+            raise r.expected((*path, index), f"a round number from 0 (before round 1) to {last}"
                              + (f" (the rounds of the variant '{variant.id}')" if named
                                 else ""), value)
         if index and value <= data[index - 1]:
@@ -466,7 +520,7 @@ def _event(r: _Reader, item: Any, at: Path) -> Event:
     table = r.table(item, at, ("id", "label", "steps", "sound", "ends_game"), ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     return Event(id=r.ident(table["id"], (*at, "id")), label=label,
-                 steps=r.labels(table.get("steps", []), (*at, "steps")) or (label,),
+                 steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
                  sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
                  ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")))
 

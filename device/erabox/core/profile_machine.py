@@ -196,9 +196,16 @@ def _next_variant(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]
 
 
 def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA at setup: the gong, then a special round set before round 1 (`after = [0]`), if
+    any, else round 1."""
     spot = replace(play.spot, state=State.ROUND, round=1, phase=0, turn=0, step=0,
                    first_seat=first_seat(play))
-    return _moved(play, spot), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    gong = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    for index, special in enumerate(play.profile.specials):
+        if 0 in special.after[spot.variant]:
+            before = replace(spot, state=State.SPECIAL, round=0, special=index)
+            return _moved(play, before), gong + _sound(special.sound)
+    return _moved(play, spot), gong
 
 
 def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -21,7 +21,7 @@ from .model import (
     Prompt,
     Sound,
 )
-from .profile import Label, Profile
+from .profile import Label, Profile, shown_steps
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
@@ -222,14 +222,15 @@ def ranking(play: Play) -> tuple[scores.RankLine, ...]:
 
 
 def steps_here(play: Play) -> tuple[Label, ...]:
-    """The steps of the phase, special round or event being shown."""
-    profile, spot = play.profile, play.spot
+    """The steps of the phase, special round or event being shown (those for this many
+    players)."""
+    profile, spot, players = play.profile, play.spot, len(play.players)
     if spot.state is State.ROUND:
-        return profile.phases[spot.phase].steps
+        return shown_steps(profile.phases[spot.phase].steps, players)
     if spot.state is State.SPECIAL:
-        return profile.specials[spot.special].steps
+        return shown_steps(profile.specials[spot.special].steps, players)
     if spot.state is State.EVENT:
-        return profile.events[spot.event].steps
+        return shown_steps(profile.events[spot.event].steps, players)
     return ()
 
 

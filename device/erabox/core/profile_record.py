@@ -14,7 +14,7 @@ from .model import (
     Prompt,
     ShowPrompt,
 )
-from .profile import MAX_ROUNDS, Profile
+from .profile import MAX_ROUNDS, Profile, shown_steps
 from .profile_play import (
     HISTORY,
     RESUMED_PROMPT_S,
@@ -134,20 +134,22 @@ def _spot_from(data: Any, play: Play) -> Spot:
         last_round = _int(data, "last_round", 1, last)
     sheet = _sheet_from(data.get("sheet"), profile, seats)
     spot = Spot(state=state, variant=variant, first_seat=_int(data, "first_seat", 0, seats - 1),
-                round=_int(data, "round", 0 if state is State.SETUP else 1, last),
+                round=_int(data, "round", 0 if state is State.SETUP or (
+                    state is State.SPECIAL and 0 in profile.specials[special].after[variant])
+                    else 1, last),
                 phase=phase, turn=_int(data, "turn", 0, seats - 1), step=0, special=special,
                 event=event, events_done=tuple(done), last_round=last_round,
                 entry=_int(data, "entry", 0, max(0, len(entries(play)) - 1)), sheet=sheet)
     if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
         raise ValueError(f"this game has no {state.value}s")
     if state is State.SPECIAL:
-        high = len(profile.specials[special].steps)
+        high = len(shown_steps(profile.specials[special].steps, seats))
     elif state in (State.ROUND, State.EVENT):
-        high = len(profile.phases[phase].steps)
+        high = len(shown_steps(profile.phases[phase].steps, seats))
     else:  # the scoring and the ranking keep the step play left: a phase's or a special's
-        high = max([len(p.steps) for p in profile.phases]
-                   + [len(s.steps) for s in profile.specials])
-    event_steps = len(profile.events[event].steps) if profile.events else 1
+        high = max([len(shown_steps(p.steps, seats)) for p in profile.phases]
+                   + [len(shown_steps(s.steps, seats)) for s in profile.specials])
+    event_steps = len(shown_steps(profile.events[event].steps, seats)) if profile.events else 1
     return replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))
 

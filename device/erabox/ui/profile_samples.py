@@ -2,8 +2,9 @@
 renderer's tests (tests/test_profile_screens.py).
 
 A whole play of each variant, with the most players (and one, for a profile that can be
-played solo), its events, a number in every category, the ranking, "New game?" and
-"Resumed". Pure: the profile machine stepped without a clock.
+played solo, and the fewest that see other steps, for steps shown only to some player
+counts), its events, a number in every category, the ranking, "New game?" and "Resumed".
+Pure: the profile machine stepped without a clock.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from erabox.core.model import Button, Gesture, Input, Prompt
-from erabox.core.profile import Profile
+from erabox.core.profile import Label, Profile, shown_steps
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, asked, new_play, screen
 from erabox.core.rules import SEAT_COLOURS
@@ -21,6 +22,26 @@ from .profile_screens import Marks
 COLOURS = SEAT_COLOURS  # the box seats up to eight: a profile for eight is shown with eight
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 E_HOLD, BOTH = Input(Button.ERA, Gesture.HOLD), Input(Button.BOTH, Gesture.HOLD)
+
+
+def _steps_shown(profile: Profile, players: int) -> tuple[tuple[Label, ...], ...]:
+    return tuple(shown_steps(item.steps, players)
+                 for group in (profile.phases, profile.specials, profile.events)
+                 for item in group)
+
+
+def _seatings(profile: Profile) -> list[tuple[str, ...]]:
+    """The most players, one where the game allows it, and the fewest players that see other
+    steps than these (steps for some player counts only)."""
+    counts = [min(profile.max_players, len(COLOURS))]
+    if profile.min_players == 1:
+        counts.append(1)
+    seen = {_steps_shown(profile, count) for count in counts}
+    for count in range(profile.min_players, profile.max_players + 1):
+        if (steps := _steps_shown(profile, count)) not in seen:
+            seen.add(steps)
+            counts.append(count)
+    return [COLOURS[:count] for count in counts]
 
 
 def every_screen(profile: Profile) -> list[PlayScreen]:
@@ -34,15 +55,16 @@ def every_screen(profile: Profile) -> list[PlayScreen]:
         census after year 4 says year 4)."""
         seen.setdefault(replace(shown, round=1 if shown.round else None), shown)
 
-    players = COLOURS[:min(profile.max_players, len(COLOURS))]
-    solo = [COLOURS[:1]] if profile.min_players == 1 else []
-    for seats in [players, *solo]:
+    for seats in _seatings(profile):
         for variant in range(len(profile.variants)):
             play = new_play(profile, seats)
             for _ in range(variant):
                 play, _ = step(play, N_PRESS, 0.0)
             keep(screen(play, 0.0))
             play, _ = step(play, E_PRESS, 0.0)
+            while play.spot.state is State.SPECIAL and play.spot.round == 0:  # the setup
+                keep(screen(play, 0.0))
+                play, _ = step(play, N_PRESS, 0.0)
             for _ in range(len(profile.events)):
                 play, _ = step(play, E_HOLD, 0.0)
             for _ in range(3000):

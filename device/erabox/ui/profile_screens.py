@@ -49,6 +49,8 @@ WORDS: dict[str, dict[str, str]] = {
         "turn": "{colour}'s turn", "time_up": "Time!", "players": "{n} players",
         "points": "Points {n}/{count}", "worth": "= {points}", "ranking": "Final ranking",
         "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
+        "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
+        "before_first": "Setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
@@ -61,6 +63,8 @@ WORDS: dict[str, dict[str, str]] = {
         "turn": "{colour}の手番", "time_up": "時間切れ", "players": "{n}人",
         "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
+        "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
+        "before_first": "準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
@@ -140,6 +144,8 @@ def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
 
 
 def _round_text(screen: PlayScreen, language: str) -> str:
+    if screen.round == 0:  # a special round before round 1
+        return word(language, "before_first")
     name = screen.round_name.text(language)
     count = "" if screen.rounds is None else f"/{screen.rounds}"
     return f"{name} {screen.round}{count}"
@@ -334,13 +340,14 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     stage): on 128x64 one a line, past five in two columns (eight fit); on 128x32 as many
     as fit on the line, NEXT showing the next of them."""
     winners = [p for p in screen.places if p[0] == 1]
-    if len(winners) == 1:
+    if len(screen.places) == 1:  # solo: the score, and its rank if the profile gives one
+        _, _, score, _, rank = screen.places[0]
+        verdict = (word(language, "solo", score=score) if rank is None else
+                   word(language, "solo_rank", score=score, rank=rank.text(language)))
+    elif len(winners) == 1:
         verdict = word(language, "wins", colour=_colour(winners[0][1], language))
     else:
         verdict = word(language, "shared") if winners else word(language, "ranking")
-    rank = next((p[4] for p in screen.places if p[4] is not None), None)
-    if rank is not None:
-        verdict = f"{verdict} {rank.text(language)}"
     items = _status(screen, panel, language, verdict, marks=marks)
     lines = []
     for place, colour, score, out, _ in screen.places:
