@@ -36,7 +36,7 @@ from typing import Any
 from . import rules
 from .config import Call, Checklist, IntroConfig, PrepNumbers, RealtimeConfig
 from .model import Sound
-from .profile import Label, ProfileError, _Reader, _shown
+from .profile_reader import Label, ProfileError, _Reader, _shown
 from .rules import GUIDE_NUMBERS, GUIDE_TEXTS, GuideRow
 from .toml_lines import Path, key_lines
 

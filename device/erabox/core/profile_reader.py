@@ -1,0 +1,166 @@
+"""The basics of reading a game profile: its error, its texts, and the reader that checks
+each value and places each problem at its key's line (`erabox.core.profile` reads the
+profile's tables with it, `erabox.core.era_profile` Time of Empires' own).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .rules import MAX_SEATS
+from .toml_lines import Path, dotted
+
+MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be used. The message is `file:line: key 'x.y': problem`."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text in English and Japanese."""
+
+    en: str
+    ja: str
+
+    def text(self, language: str) -> str:
+        return self.ja if language == "ja" else self.en
+
+
+@dataclass(frozen=True)
+class Step(Label):
+    """A step's text shown only with `players_at_least` to `players_at_most` players (the
+    steps of a phase, special round or event without these bounds are plain `Label`s)."""
+
+    players_at_least: int = 1
+    players_at_most: int = MAX_PLAYERS
+
+
+def shown_steps(steps: tuple[Label, ...], players: int) -> tuple[Label, ...]:
+    """The steps shown with `players` players: a `Step` outside its player counts is left out."""
+    return tuple(s for s in steps if not isinstance(s, Step)
+                 or s.players_at_least <= players <= s.players_at_most)
+
+
+class _Reader:
+    """Hands out checked values of the parsed data, each error placed at its key's line."""
+
+    def __init__(self, source: str, lines: dict[Path, int], base_dir: str | None = None
+                 ) -> None:
+        self.source = source
+        self.lines = lines
+        self.base_dir = base_dir
+
+    def line(self, path: Path) -> int | None:
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return None
+
+    def error(self, path: Path, problem: str) -> ProfileError:
+        return ProfileError(f"{self.where(path)}: {problem}")
+
+    def where(self, path: Path) -> str:
+        """"file:line: key 'x.y'", for messages."""
+        line = self.line(path)
+        where = f"{self.source}:{line}" if line is not None else self.source
+        return f"{where}: key '{dotted(path) or '(top)'}'"
+
+    def expected(self, path: Path, what: str, got: object) -> ProfileError:
+        return self.error(path, f"expected {what}, got {_shown(got)}")
+
+    def table(self, data: Any, path: Path, known: tuple[str, ...],
+              required: tuple[str, ...] = ()) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise self.expected(path, "a table", data)
+        for key in data:
+            if key not in known:
+                raise self.error((*path, key), "unknown key (known here: "
+                                 + ", ".join(known) + ")")
+        for key in required:
+            if key not in data:
+                raise self.error(path, f"missing key '{key}'")
+        return data
+
+    def items(self, data: Any, path: Path, what: str, *, empty: bool = False
+              ) -> Iterator[tuple[Path, Any]]:
+        if not isinstance(data, list) or (not empty and not data):
+            raise self.expected(path, f"a list of {what}" + ("" if empty else " (at least one)"),
+                                data)
+        for index, item in enumerate(data):
+            yield (*path, index), item
+
+    def integer(self, data: Any, path: Path, low: int, high: int) -> int:
+        if isinstance(data, bool) or not isinstance(data, int) or not low <= data <= high:
+            raise self.expected(path, f"a whole number from {low} to {high}", data)
+        return data
+
+    def number(self, data: Any, path: Path, high: float) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float) or not 0 < data <= high:
+            raise self.expected(path, f"a number of seconds above 0 and at most {high:g}", data)
+        return float(data)
+
+    def flag(self, data: Any, path: Path) -> bool:
+        if not isinstance(data, bool):
+            raise self.expected(path, "true or false", data)
+        return data
+
+    def choice(self, data: Any, path: Path, choices: tuple[str, ...]) -> str:
+        if data not in choices:
+            raise self.expected(path, "one of " + ", ".join(repr(c) for c in choices), data)
+        return str(data)
+
+    def ident(self, data: Any, path: Path) -> str:
+        if not isinstance(data, str) or not _ID.match(data):
+            raise self.expected(path, "an id: lower-case letters, digits, '-' or '_', "
+                                "up to 32", data)
+        return data
+
+    def label(self, data: Any, path: Path) -> Label:
+        """`{ en = "...", ja = "..." }`; a plain string serves both languages."""
+        if isinstance(data, str):
+            data = {"en": data, "ja": data}
+        table = self.table(data, path, ("en", "ja"), ("en", "ja"))
+        texts = []
+        for key in ("en", "ja"):
+            text = table[key]
+            if not isinstance(text, str) or not text.strip() or len(text) > 120 or not all(
+                    ch.isprintable() for ch in text):
+                raise self.expected((*path, key), "a printable text of 1 to 120 characters",
+                                    text)
+            texts.append(text.strip())
+        return Label(*texts)
+
+    def steps(self, data: Any, path: Path) -> tuple[Label, ...]:
+        """Texts, each optionally `{ en = ..., ja = ..., players_at_least = n,
+        players_at_most = m }`: shown only with so many players."""
+        steps: list[Label] = []
+        for at, item in self.items(data, path, "texts", empty=True):
+            if not isinstance(item, dict) or not ({"players_at_least", "players_at_most"}
+                                                  & item.keys()):
+                steps.append(self.label(item, at))
+                continue
+            self.table(item, at, ("en", "ja", "players_at_least", "players_at_most"),
+                       ("en", "ja"))
+            low = self.integer(item.get("players_at_least", 1), (*at, "players_at_least"), 1,
+                               MAX_PLAYERS)
+            high = self.integer(item.get("players_at_most", MAX_PLAYERS),
+                                (*at, "players_at_most"), low, MAX_PLAYERS)
+            text = self.label({"en": item["en"], "ja": item["ja"]}, at)
+            steps.append(Step(text.en, text.ja, low, high))
+        return tuple(steps)
+
+    def labels(self, data: Any, path: Path, *, empty: bool = True) -> tuple[Label, ...]:
+        return tuple(self.label(item, at) for at, item in self.items(data, path, "texts",
+                                                                      empty=empty))
+
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
