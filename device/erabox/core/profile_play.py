@@ -109,6 +109,7 @@ class PlayScreen:
     ending: bool = False  # the event that ends the game has happened
     prompt: Prompt | None = None
     page: int = 0  # which page of `places` a panel too small for all of them shows (wraps)
+    event: Label | None = None  # the event ERA hold would start here (None: none can be)
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------
@@ -267,6 +268,7 @@ def screen(play: Play, now: float) -> PlayScreen:
             following = play.players[(seat + 1) % len(play.players)]
         return replace(base, kind=spot.state.value, round=spot.round, title=title,
                        text=steps[index], position=(index + 1, len(steps)),
+                       event=next_event(play),
                        player=None if turn is None else play.players[turn],
                        timer_left=left, timer_done=play.timer_done,
                        next_start_player=following)
@@ -287,6 +289,15 @@ def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None],
         return ()
     return tuple((line.place, play.players[line.seat], line.score, line.out_after, line.rank)
                  for line in ranking(play))
+
+
+def next_event(play: Play) -> Label | None:
+    """The label of the event ERA hold starts now: the first not yet happened, during a
+    round (None elsewhere, or when every event has happened)."""
+    if play.spot.state is not State.ROUND:
+        return None
+    return next((e.label for e in play.profile.events
+                 if e.id not in play.spot.events_done), None)
 
 
 def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:

@@ -43,6 +43,7 @@ def every_screen(profile: Profile) -> list[PlayScreen]:
                 play, _ = step(play, N_PRESS, 0.0)
             keep(screen(play, 0.0))
             play, _ = step(play, E_PRESS, 0.0)
+            keep(screen(play, 0.0))  # before the events: the round hints the first of them
             for _ in range(len(profile.events)):
                 play, _ = step(play, E_HOLD, 0.0)
             for _ in range(3000):

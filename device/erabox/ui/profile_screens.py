@@ -38,7 +38,7 @@ from .glyphs import (
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
 from .strings import check_language, colour_name, say
-from .text import LINE_PX, drawable, fit_text, line_image, text_width
+from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
 GAP = 4  # px between items side by side
 
@@ -51,7 +51,7 @@ WORDS: dict[str, dict[str, str]] = {
         "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
-        "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
+        "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: back",
         "hint_over_more": "NEXT: more  hold ERA: back",
         "hint_confirm": "ERA: yes / NEXT: no",
@@ -63,7 +63,7 @@ WORDS: dict[str, dict[str, str]] = {
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
-        "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
+        "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
         "hint_over_more": "NEXT: 次  ERA長押し: 戻す",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
@@ -95,6 +95,7 @@ class Placed:
     y: int
     mask: Image.Image
     abbreviated: bool = False
+    text: str = ""  # what the mask reads (the tests read screens by it)
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -114,7 +115,7 @@ def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
     for index, line in enumerate(block.lines):
         last = index == len(block.lines) - 1
         out.append(Placed(role, x, y + index * LINE_PX * block.scale,
-                          line_image(line, block.scale), block.abbreviated and last))
+                          line_image(line, block.scale), block.abbreviated and last, line))
     return out
 
 
@@ -122,7 +123,7 @@ def _right(role: str, text: str, y: int, panel: Panel, edge: int | None = None) 
     """One line of `text` ending at the right margin (or at x `edge`)."""
     text = drawable(text)
     end = panel.width - MARGIN if edge is None else edge
-    return Placed(role, end - text_width(text), y, line_image(text))
+    return Placed(role, end - text_width(text), y, line_image(text), text=text)
 
 
 def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
@@ -239,14 +240,23 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         timer = word(language, "time_up")
     title = _label(screen.title, language)
     text = _label(screen.text, language)
-    if panel.compact:
+    event = ("" if screen.event is None
+             else word(language, "hint_event", event=screen.event.text(language)))
+    if panel.compact:  # an event that can start takes the title's place in the footer
         items += _text("step", text, MARGIN, 12, panel.inner)
-        footer_text = " ".join(f for f in [*footer, title] if f)
-    else:
+        footer_text = " ".join(f for f in [*footer, event or title] if f)
+    else:  # an event that can start: its hint in a row of its own under a step of two
+        # lines at most, else in the footer (the footer row is never the step's)
         top = panel.content_top
         items += _text("title", title, MARGIN, top, panel.inner)
-        items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
-        footer_y = top + 4 * LINE_PX + 1
+        own_row = bool(event) and len(wrap(drawable(text), panel.inner, 1)) <= 2
+        items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner,
+                       lines=2 if own_row else 3)
+        footer_y = top + (3 if own_row else 4) * LINE_PX + 1
+        if own_row:
+            items += _text("event_hint", event, MARGIN, top + 4 * LINE_PX + 1, panel.inner)
+        elif event:
+            footer = [*footer, event]
         footer_text = " ".join(f for f in footer if f)
     if not panel.compact:
         if timer:
