@@ -48,3 +48,43 @@ def test_a_round_names_the_event_hold_era_starts_and_how_to_undo(
     assert "ERA" not in " ".join(shown(play, BIG, language)).replace("NEXT", "")
     play = press(play, *[N_PRESS] * 5)
     assert titans not in " | ".join(shown(play, BIG, language))
+
+
+def notes_read(play: Play, panel: Panel, language: str) -> tuple[str, list[list[str]]]:
+    """Every page of the setup screen (NEXT hold turns them) until it comes round again:
+    the notes' text read on them (spaces aside), and each page's lines."""
+    pages: list[list[str]] = []
+    read = ""
+    for _ in range(20):
+        lines = shown(play, panel, language)
+        if pages and lines == pages[0]:
+            break
+        pages.append(lines)
+        items = layout_play(screen(play, 0.0), panel, language)
+        read += "".join(i.text for i in sorted(items, key=lambda i: i.y) if i.role == "notes")
+        play = press(play, N_HOLD)
+    return read.replace(" ", ""), pages
+
+
+@pytest.mark.parametrize("panel", [BIG, SMALL], ids=["128x64", "128x32"])
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_setup_notes_are_read_whole_on_both_panels(panel: Panel, language: str) -> None:
+    play = xidit()
+    read, pages = notes_read(play, panel, language)
+    for note in play.profile.notes:
+        assert note.text(language).replace(" ", "") in read
+    assert len(pages) > 1
+    more = "hold NEXT" if language == "en" else "NEXT長押し"
+    assert all(any(more in line for line in page) for page in pages)
+    start = "ERA: start" if language == "en" else "ERA: 開始"
+    assert all(any(start in line for line in page) for page in pages)
+    # NEXT still chooses the variant, from any page
+    turned = press(play, N_HOLD, N_PRESS)
+    assert turned.spot.variant == 1
+
+
+def test_the_shipped_notes_speak_to_the_table() -> None:
+    for name in ("altay", "hadrians-wall", "lords-of-xidit"):
+        for note in load_game(name, []).notes:
+            for said in ("not given", "is given", "most named", "記載なし"):
+                assert said not in note.en and said not in note.ja, (name, note)

@@ -332,8 +332,8 @@ def _choose_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _next_page(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """NEXT at the final ranking: its next page, where the panel cannot show every place
-    (the screen wraps round)."""
+    """NEXT at the final ranking, NEXT hold at setup: the next page of the ranking or of the
+    notes, where the panel cannot show them whole (the screen wraps round)."""
     return replace(play, page=play.page + 1), ()
 
 
@@ -341,6 +341,7 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SETUP, N, P): _next_variant,  # long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
     (State.SETUP, E, H): _choose_game,  # the box's settings menu: another game
+    (State.SETUP, N, H): _next_page,  # the notes' next page, where they do not fit
     (State.ROUND, N, P): _forward,  # next step, turn, phase, special round, round
     (State.ROUND, N, H): _undo,
     (State.ROUND, E, H): _start_event,  # the next event not yet happened

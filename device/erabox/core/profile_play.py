@@ -80,7 +80,7 @@ class Play:
     prompt_until: float | None = None
     save_due: float | None = None
     music_since: float | None = None  # when the phase's music began (its running time 0)
-    page: int = 0  # the final ranking's page shown: NEXT turns it (a small panel pages it)
+    page: int = 0  # the notes' or the final ranking's page shown (a small panel pages them)
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ class PlayScreen:
     notes: tuple[Label, ...] = ()
     ending: bool = False  # the event that ends the game has happened
     prompt: Prompt | None = None
-    page: int = 0  # which page of `places` a panel too small for all of them shows (wraps)
+    page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
     event: Label | None = None  # the event ERA hold would start here (None: none can be)
 
 
@@ -250,7 +250,7 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes)
+        return replace(base, notes=profile.notes, page=play.page)
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)

@@ -18,6 +18,7 @@ from erabox.core.rules import SEAT_COLOURS
 
 from .profile_screens import Marks
 
+NOTE_PAGES = 3  # setup screens shown for a profile with notes: the first pages of them
 COLOURS = SEAT_COLOURS  # the box seats up to eight: a profile for eight is shown with eight
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 E_HOLD, BOTH = Input(Button.ERA, Gesture.HOLD), Input(Button.BOTH, Gesture.HOLD)
@@ -42,6 +43,9 @@ def every_screen(profile: Profile) -> list[PlayScreen]:
             for _ in range(variant):
                 play, _ = step(play, N_PRESS, 0.0)
             keep(screen(play, 0.0))
+            if profile.notes and variant == 0:  # the notes' next pages (NEXT hold)
+                for page in range(1, NOTE_PAGES):
+                    keep(replace(screen(play, 0.0), page=page))
             play, _ = step(play, E_PRESS, 0.0)
             keep(screen(play, 0.0))  # before the events: the round hints the first of them
             for _ in range(len(profile.events)):
@@ -77,7 +81,9 @@ def gallery_screens(profile: Profile) -> list[tuple[str, PlayScreen]]:
     for shown in every_screen(profile):
         solo = bool(shown.places) and shown.places[0][4] is not None
         variant = shown.variant if shown.kind == State.SETUP.value else None
-        key = (shown.kind, variant, shown.title, shown.text, shown.prompt, shown.ending, solo)
+        page = shown.page if shown.kind == State.SETUP.value else 0
+        key = (shown.kind, variant, shown.title, shown.text, shown.prompt, shown.ending, solo,
+               page)
         if key in seen:
             continue
         seen.add(key)

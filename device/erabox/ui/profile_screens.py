@@ -55,6 +55,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: back",
         "hint_over_more": "NEXT: more  hold ERA: back",
         "hint_confirm": "ERA: yes / NEXT: no",
+        "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
+        "notes_page": "Notes {n}/{count}", "hint_more_page": "{n}/{count} hold NEXT: more",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -67,6 +69,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 戻す",
         "hint_over_more": "NEXT: 次  ERA長押し: 戻す",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
+        "hint_notes": "NEXT長押し: 注意", "hint_more": "NEXT長押し: 続き",
+        "notes_page": "注意 {n}/{count}", "hint_more_page": "{n}/{count} NEXT長押し: 続き",
     },
 }
 
@@ -278,20 +282,41 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
            ) -> tuple[Placed, ...]:
-    items = _status(screen, panel, language, screen.game.text(language), marks=marks)
     players = word(language, "players", n=len(screen.totals))
     variant = _label(screen.variant, language)
     first = f"{variant}  {players}" if variant else players
     hint = word(language, "hint_variant" if screen.variant else "hint_setup")
-    if panel.compact:
-        return tuple(items + _text("variant", first, MARGIN, 12, panel.inner)
-                     + _hint(hint, panel))
+    lines = [line for note in screen.notes
+             for line in wrap(drawable(note.text(language)), panel.inner)]
+    if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
+        page = screen.page % (len(lines) + 1)
+        if page == 0:
+            more = word(language, "hint_notes") if lines else ""
+            items = _status(screen, panel, language, screen.game.text(language), more,
+                            marks=marks)
+            items += _text("variant", first, MARGIN, 12, panel.inner)
+        else:
+            items = _status(screen, panel, language,
+                            word(language, "notes_page", n=page, count=len(lines)),
+                            word(language, "hint_more"), marks=marks)
+            items += _text("notes", lines[page - 1], MARGIN, 12, panel.inner)
+        return tuple(items + _hint(hint, panel))
+    items = _status(screen, panel, language, screen.game.text(language), marks=marks)
     top = panel.content_top
     items += _text("variant", first, MARGIN, top, panel.inner)
-    notes = " / ".join(n.text(language) for n in screen.notes)
-    if notes:
-        items += _text("notes", notes, MARGIN, top + LINE_PX + 1, panel.inner, lines=4)
+    if len(lines) > NOTE_ROWS:  # pages of one row fewer, the last row saying how to turn
+        count = -(-len(lines) // (NOTE_ROWS - 1))
+        page = screen.page % count
+        lines = lines[page * (NOTE_ROWS - 1):(page + 1) * (NOTE_ROWS - 1)]
+        items += _text("notes_more", word(language, "hint_more_page", n=page + 1,
+                                          count=count),
+                       MARGIN, top + NOTE_ROWS * LINE_PX + 1, panel.inner)
+    for index, line in enumerate(lines):
+        items += _text("notes", line, MARGIN, top + (index + 1) * LINE_PX + 1, panel.inner)
     return tuple(items + _hint(hint, panel))
+
+
+NOTE_ROWS = 4  # the rows under the variant on 128x64
 
 
 def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
