@@ -88,3 +88,31 @@ def test_the_shipped_notes_speak_to_the_table() -> None:
         for note in load_game(name, []).notes:
             for said in ("not given", "is given", "most named", "記載なし"):
                 assert said not in note.en and said not in note.ja, (name, note)
+
+
+def test_the_numbers_left_out_never_change_the_ranking() -> None:
+    """Random Xidit scorings with many ties: asking only what `needed` wants, in the
+    scoring's order, ranks exactly as the whole sheet does (and leaves some out)."""
+    import random
+
+    from erabox.core import profile_scores as scores
+    profile = load_game("lords-of-xidit", [])
+    rng = random.Random(31)
+    skipped = 0
+    for _ in range(400):
+        players = rng.randint(3, 5)
+        start = rng.randrange(players)
+        full = tuple(tuple((rng.randint(0, 3),) for _ in range(players))
+                     for _ in profile.categories)
+        rows = [[None] * players for _ in profile.categories]
+        for category in range(len(profile.categories)):
+            for seat in range(players):
+                sheet = tuple(tuple(row) for row in rows)
+                if scores.needed(profile, sheet, start, category, seat):
+                    rows[category][seat] = full[category][seat]
+                else:
+                    skipped += 1
+        asked = tuple(tuple(row) for row in rows)
+        assert scores.ranking(profile, asked, start) == scores.ranking(profile, full, start)
+    assert skipped > 400
+

@@ -57,6 +57,7 @@ from .profile_play import (
     entries,
     first_seat,
     new_play,
+    next_entry,
     phase_music,
     rounds,
     screen,
@@ -236,7 +237,10 @@ def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     if not play.profile.categories:
         return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
-    return _moved(play, replace(play.spot, state=State.SCORING, entry=0)), end
+    entry = next_entry(play, play.spot.sheet, 0)
+    if entry is None:  # nothing can change the ranking (not with a shipped profile)
+        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
+    return _moved(play, replace(play.spot, state=State.SCORING, entry=entry)), end
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -306,8 +310,10 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         effects.append(Entered(category.id, play.players[seat], play.value,
                                category.points(play.value),
                                scores.total(profile, sheet, seat)))
-    entry = spot.entry if more else spot.entry + 1
-    if entry < len(entries(play)):
+    # the next number that can still change the ranking (an out player's later criteria,
+    # a tie-break no tie needs, are not asked)
+    entry = spot.entry if more else next_entry(play, sheet, spot.entry + 1)
+    if entry is not None:
         return _moved(play, replace(spot, sheet=sheet, entry=entry)), tuple(effects)
     play = _moved(play, replace(spot, sheet=sheet, state=State.GAME_OVER))
     effects.append(Ranked(_places(play)))

@@ -208,6 +208,27 @@ def entries(play: Play) -> tuple[tuple[int, int], ...]:
                  for s in range(len(play.players)))
 
 
+def wanted(play: Play, sheet: scores.Sheet, entry: int) -> bool:
+    """Is entry `entry` asked: can its number still change the ranking (profile_scores)?"""
+    category, seat = entries(play)[entry]
+    return scores.needed(play.profile, sheet, start_seat(play), category, seat)
+
+
+def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
+    """The first entry from `entry` on that is asked (None: the scoring is done)."""
+    return next((e for e in range(entry, len(entries(play))) if wanted(play, sheet, e)),
+                None)
+
+
+def scoring_position(play: Play) -> tuple[int, int]:
+    """(n, count) of the number asked: the numbers entered before it, and those still to ask
+    as far as the sheet tells (the count falls as the numbers show what cannot matter)."""
+    spot, order = play.spot, entries(play)
+    done = sum(1 for c, s in order[:spot.entry] if spot.sheet[c][s] is not None)
+    left = sum(1 for e in range(spot.entry + 1, len(order)) if wanted(play, spot.sheet, e))
+    return done + 1, done + 1 + left
+
+
 def asked(play: Play) -> tuple[int, int] | None:
     """The (category, seat) being asked in `scoring`."""
     if play.spot.state is not State.SCORING:
@@ -279,7 +300,7 @@ def screen(play: Play, now: float) -> PlayScreen:
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=play.value,
                        points=category.points(play.value),
-                       position=(spot.entry + 1, len(entries(play))))
+                       position=scoring_position(play))
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page)
 

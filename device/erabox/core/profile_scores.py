@@ -131,3 +131,130 @@ def _eliminations(profile: Profile, sheet: Sheet, start: int | None,
         lines.extend(RankLine(line.place + offset, line.seat, line.score, line.out_after)
                      for line in group)
     return tuple(lines)
+
+
+# --- which numbers can still change the ranking -----------------------------------------------
+
+
+def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, seat: int) -> bool:
+    """Can the number of `category` for `seat` change the ranking, as far as the sheet tells
+    (None: not asked yet, or left out; unknown numbers are taken as anything)? Left out are
+    the stage categories of a player already out before that stage, and a tie-break's number
+    for a player no one can be tied with where the order between them matters. Sound: a
+    number that might matter is always asked."""
+    players = _players(sheet)
+    cat = profile.categories[category]
+    ids = {c.id: i for i, c in enumerate(profile.categories)}
+    in_stage = [k for k, s in enumerate(profile.stages) if ids[s.category] == category]
+    in_rules = [j for j, r in enumerate(profile.tie_breaks)
+                if any(ids[c] == category for c in r.categories)]
+    if profile.order == "eliminations":
+        stages = _stages_known(profile, sheet, start, players)
+    else:
+        if cat.counts:
+            return True
+        stages = [(None, frozenset(range(players)), frozenset(), True)]
+    if not in_stage and not in_rules:
+        return True
+    if any(seat in stages[k][1] for k in in_stage):
+        return True
+    for stage_category, still, sure, last in stages:
+        if seat not in still:
+            continue
+        for j in in_rules:
+            for other in still - {seat}:
+                if not last and seat in sure and other in sure:
+                    continue  # both go on whatever their order
+                if _may_tie(profile, sheet, start, stage_category, seat, other, j, ids):
+                    return True
+    return False
+
+
+_StageKnown = tuple[int | None, frozenset[int], frozenset[int], bool]
+
+
+def _stages_known(profile: Profile, sheet: Sheet, start: int | None,
+                  players: int) -> list[_StageKnown]:
+    """For each stage: its category, the players who may still be in, those sure to stay in
+    after it, and whether it is the last."""
+    ids = {c.id: i for i, c in enumerate(profile.categories)}
+    maybe, sure = frozenset(range(players)), frozenset(range(players))
+    count = players
+    out: list[_StageKnown] = []
+    for number, stage in enumerate(profile.stages, start=1):
+        category = ids[stage.category]
+        last = number == len(profile.stages)
+        kept = count - (0 if last else min(stage.out(players), count - 1))
+
+        def ahead(q: int, p: int, category: int = category) -> bool | None:
+            return _ahead(profile, sheet, start, category, q, p, ids)
+
+        def least(p: int) -> int:
+            """At least this many of those in are ranked before `p` (if `p` is in)."""
+            slots = count - len(sure | {p})  # the places the unsure ones fill
+            unsure = maybe - sure - {p}
+            return (sum(1 for q in sure - {p} if ahead(q, p))
+                    + max(0, slots - sum(1 for q in unsure if not ahead(q, p))))
+
+        def most(p: int) -> int:
+            """At most this many of those in are ranked before `p` (`p` sure to be in)."""
+            slots = count - len(sure)
+            return (sum(1 for q in sure - {p} if ahead(q, p) is not False)
+                    + min(slots, sum(1 for q in maybe - sure if ahead(q, p) is not False)))
+
+        gone = frozenset(p for p in maybe if least(p) >= kept)
+        stays = frozenset(p for p in sure if most(p) < kept)
+        out.append((category, maybe, stays, last))
+        maybe, sure, count = maybe - gone, stays, kept
+    return out
+
+
+def _score(profile: Profile, sheet: Sheet, category: int | None, seat: int) -> int | None:
+    """A seat's score at a stage (None: the total), None while a number in it is unknown."""
+    if category is None:
+        if any(sheet[i][seat] is None for i, c in enumerate(profile.categories) if c.counts):
+            return None
+        return total(profile, sheet, seat)
+    if sheet[category][seat] is None:
+        return None
+    return category_points(profile, sheet, category, seat)
+
+
+def _rule_known(profile: Profile, sheet: Sheet, start: int | None, seat: int, rule: TieBreak,
+                ids: dict[str, int]) -> int | None:
+    if any(sheet[ids[c]][seat] is None for c in rule.categories):
+        return None
+    return _rule_key(profile, sheet, seat, start, _players(sheet), rule, ids)
+
+
+def _ahead(profile: Profile, sheet: Sheet, start: int | None, category: int | None, q: int,
+           p: int, ids: dict[str, int]) -> bool | None:
+    """Is `q` ranked before `p` at a stage (None: the numbers known cannot tell yet)?"""
+    sq, sp = _score(profile, sheet, category, q), _score(profile, sheet, category, p)
+    if sq is None or sp is None:
+        return None
+    if sq != sp:
+        return sq > sp
+    for rule in profile.tie_breaks:
+        kq = _rule_known(profile, sheet, start, q, rule, ids)
+        kp = _rule_known(profile, sheet, start, p, rule, ids)
+        if kq is None or kp is None:
+            return None
+        if kq != kp:
+            return kq < kp
+    return q < p
+
+
+def _may_tie(profile: Profile, sheet: Sheet, start: int | None, category: int | None,
+             seat: int, other: int, rule: int, ids: dict[str, int]) -> bool:
+    """May `seat` and `other` be equal at a stage on the score and the tie-breaks before
+    `rule` (so that `rule` may have to order them)?"""
+    a, b = _score(profile, sheet, category, seat), _score(profile, sheet, category, other)
+    if a is not None and b is not None and a != b:
+        return False
+    for earlier in profile.tie_breaks[:rule]:
+        a = _rule_known(profile, sheet, start, seat, earlier, ids)
+        b = _rule_known(profile, sheet, start, other, earlier, ids)
+        if a is not None and b is not None and a != b:
+            return False
+    return True

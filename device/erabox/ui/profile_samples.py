@@ -60,7 +60,10 @@ def every_screen(profile: Profile) -> list[PlayScreen]:
                     if play.profile.categories[at[0]].each and play.spot.sheet[at[0]][at[1]]:
                         pass  # one value was entered: ERA on 0 ends the list
                     else:
-                        for _ in range(7 * at[1] + 12):  # a different number for each
+                        # a different number for each (the first two tie where players
+                        # are put out, so that a tie-break is asked and shown)
+                        tie = profile.order == "eliminations" and at[1] == 1
+                        for _ in range(7 * (0 if tie else at[1]) + 12):
                             play, _ = step(play, N_PRESS, 0.0)
                         keep(screen(play, 0.0))
                 play, _ = step(play, E_PRESS if at is not None else N_PRESS, 0.0)
