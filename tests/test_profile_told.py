@@ -116,3 +116,61 @@ def test_the_numbers_left_out_never_change_the_ranking() -> None:
         assert scores.ranking(profile, asked, start) == scores.ranking(profile, full, start)
     assert skipped > 400
 
+
+def scored(play: Play, values: list[int]) -> Play:
+    """Played to the scoring (NEXT through every step), then `values` entered as asked."""
+    from erabox.core.profile_play import State
+    play = press(play, E_PRESS)
+    while play.spot.state is not State.SCORING:
+        play = press(play, N_PRESS)
+    for value in values:
+        play = press(play, *[N_PRESS] * value, E_PRESS)
+    assert play.spot.state is State.GAME_OVER
+    return play
+
+
+def pages_read(play: Play, panel: Panel, language: str) -> list[list[str]]:
+    """The final ranking's pages (NEXT turns them), until it comes round again."""
+    pages: list[list[str]] = []
+    for _ in range(40):
+        lines = shown(play, panel, language)
+        if pages and lines == pages[0]:
+            return pages
+        pages.append(lines)
+        play = press(play, N_PRESS)
+    raise AssertionError("the pages never come round")
+
+
+def ranking_text(play: Play, panel: Panel, language: str) -> str:
+    """The places as read page after page (the verdict and the hint aside)."""
+    return " ".join(" ".join(page[1:-1]) for page in pages_read(play, panel, language))
+
+
+@pytest.mark.parametrize("panel", [BIG, SMALL], ids=["128x64", "128x32"])
+def test_the_final_ranking_says_what_decided_each_place_and_tie(panel: Panel) -> None:
+    # yellow and purple out after the 1st criterion; red and blue tie on the 2nd with equal
+    # units: red sits further from the start player (blue), blue is out with green
+    play = scored(xidit(("red", "blue", "green", "yellow", "purple")),
+                  [5, 3, 8, 1, 2, 4, 4, 2, 7, 1, 2, 2])
+    read = ranking_text(play, panel, "en")
+    for said in ("1 red 7 on 3rd criterion (tile 3)",
+                 "2 blue 4 on 2nd criterion (tile 2); out at stage 2; tie broken by the seat"
+                 " furthest from the start player",
+                 "3 green 2 on 2nd criterion (tile 2); out at stage 2",
+                 "4 purple 2 on 1st criterion (tile 1); out at stage 1",
+                 "5 yellow 1 on 1st criterion (tile 1); out at stage 1"):
+        assert said in read, read
+    assert "tie" not in read.split("3 green")[1]
+    ja = ranking_text(play, panel, "ja").replace(" ", "")
+    assert "2位青：第2の評価で4、2段階目で脱落、同点はスタートから遠い席で決着" in ja, ja
+    if panel.compact:
+        assert len(pages_read(play, panel, "en")) > 5  # NEXT still pages, a line a page
+
+
+def test_a_tie_on_the_total_says_which_tie_break_settled_it() -> None:
+    hadrian = new_play(load_game("hadrians-wall", []), ("red", "blue"))
+    # honour, faith, valour, discipline, disdain, goals; both 10 points, red fewer disdain
+    play = scored(hadrian, [3, 3, 2, 2, 2, 2, 2, 2, 1, 2, 2, 4])
+    read = ranking_text(play, BIG, "en")
+    assert "1 red 10; tie broken by fewer Disdain (count)" in read, read
+    assert "2 blue 10; tie broken by fewer Disdain (count)" in read

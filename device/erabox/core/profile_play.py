@@ -110,6 +110,9 @@ class PlayScreen:
     prompt: Prompt | None = None
     page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
     event: Label | None = None  # the event ERA hold would start here (None: none can be)
+    # for each of `places`: what decided it (the category whose points ranked it, None for
+    # the total; the tie-break that told it apart from an equal score; True: none did)
+    decided: tuple[tuple[Label | None, Label | None, bool], ...] = ()
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------
@@ -302,7 +305,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                        points=category.points(play.value),
                        position=scoring_position(play))
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
-                   page=play.page)
+                   page=play.page, decided=_decided(play))
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:
@@ -319,6 +322,40 @@ def next_event(play: Play) -> Label | None:
         return None
     return next((e.label for e in play.profile.events
                  if e.id not in play.spot.events_done), None)
+
+
+_SEAT_RULES = {
+    "furthest_from_start": Label("the seat furthest from the start player",
+                                 "スタートから遠い席"),
+    "closest_to_start": Label("the seat closest to the start player", "スタートに近い席"),
+}
+
+
+def rule_label(profile: Profile, index: int) -> Label:
+    """A tie-break in words: "more Units in hand (for ties)", or the seat rule."""
+    rule = profile.tie_breaks[index]
+    if rule.kind == "seat":
+        return _SEAT_RULES[rule.seat]
+    labels = {c.id: c.label for c in profile.categories}
+    en = " + ".join(labels[c].en for c in rule.categories)
+    ja = "・".join(labels[c].ja for c in rule.categories)
+    more = rule.kind == "more"
+    return Label(f"{'more' if more else 'fewer'} {en}", f"{ja}が{'多い' if more else '少ない'}")
+
+
+def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:
+    profile = play.profile
+    if not profile.categories:
+        return ()
+    labels = {c.id: c.label for c in profile.categories}
+    out: list[tuple[Label | None, Label | None, bool]] = []
+    for line in ranking(play):
+        by = (None if line.stage is None
+              else labels[profile.stages[line.stage - 1].category])
+        tie = (rule_label(profile, line.tie)
+               if line.tie is not None and line.tie != scores.UNBROKEN else None)
+        out.append((by, tie, line.tie == scores.UNBROKEN))
+    return tuple(out)
 
 
 def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:

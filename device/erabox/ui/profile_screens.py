@@ -57,6 +57,9 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_confirm": "ERA: yes / NEXT: no",
         "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
         "notes_page": "Notes {n}/{count}", "hint_more_page": "{n}/{count} hold NEXT: more",
+        "by": "{score} on {category}", "out_at": "out at stage {n}",
+        "tie_by": "tie broken by {rule}", "tie_shared": "tied, place shared", "and": "; ",
+        "place": "{place} {colour} ",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -71,6 +74,9 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_confirm": "ERA: はい / NEXT: いいえ",
         "hint_notes": "NEXT長押し: 注意", "hint_more": "NEXT長押し: 続き",
         "notes_page": "注意 {n}/{count}", "hint_more_page": "{n}/{count} NEXT長押し: 続き",
+        "by": "{category}で{score}", "out_at": "{n}段階目で脱落",
+        "tie_by": "同点は{rule}で決着", "tie_shared": "同点で同順位", "and": "、",
+        "place": "{place}位{colour}：",
     },
 }
 
@@ -370,6 +376,9 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     if rank is not None:
         verdict = f"{verdict} {rank.text(language)}"
     items = _status(screen, panel, language, verdict, marks=marks)
+    if any(by is not None or tie is not None or unbroken
+           for by, tie, unbroken in screen.decided):
+        return tuple(items + _explained(screen, panel, language))
     lines = []
     for place, colour, score, out, _ in screen.places:
         line = f"{place} {_colour(colour, language)} {score}"
@@ -390,6 +399,54 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
+
+
+def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:
+    """The places each with what decided it ("2 blue 4 on 2nd criterion; out at stage 2;
+    tie broken by ..."), wrapped: on 128x64 as many whole places as the content rows hold
+    a page, on 128x32 a line a page (short places side by side); NEXT turns the pages."""
+    blocks = [wrap(drawable(_why(screen, index, language)), panel.inner)
+              for index in range(len(screen.places))]
+    pages: list[list[str]] = []
+    if panel.compact:
+        whole = False  # the last page holds whole places only: a short one may join it
+        for block in blocks:
+            joined = f"{pages[-1][0]}  {block[0]}" if pages else ""
+            if len(block) == 1 and whole and text_width(joined) <= panel.inner:
+                pages[-1] = [joined]
+            else:
+                pages += [[row] for row in block]
+                whole = len(block) == 1
+    else:
+        for block in blocks:
+            if pages and len(pages[-1]) + len(block) <= ROWS_OF_PLACES:
+                pages[-1] += block
+            else:
+                pages.append(list(block))
+    rows = pages[screen.page % len(pages)]
+    top = 12 if panel.compact else panel.content_top
+    items: list[Placed] = []
+    for index, row in enumerate(rows[:1] if panel.compact else rows[:ROWS_OF_PLACES]):
+        items += _text("places" if panel.compact else "place", row, MARGIN,
+                       top + index * LINE_PX, panel.inner)
+    hint = "hint_over_more" if len(pages) > 1 else "hint_over"
+    return items + _hint(word(language, hint), panel)
+
+
+def _why(screen: PlayScreen, index: int, language: str) -> str:
+    """One place and what decided it, in words."""
+    place, colour, score, out, _ = screen.places[index]
+    by, tie, unbroken = screen.decided[index]
+    head = word(language, "place", place=place, colour=_colour(colour, language))
+    parts = [head + (str(score) if by is None else
+                     word(language, "by", score=score, category=by.text(language)))]
+    if out is not None:
+        parts.append(word(language, "out_at", n=out))
+    if tie is not None:
+        parts.append(word(language, "tie_by", rule=tie.text(language)))
+    elif unbroken:
+        parts.append(word(language, "tie_shared"))
+    return word(language, "and").join(parts)
 
 
 def _pages(lines: list[str], width: int) -> list[str]:
