@@ -256,17 +256,18 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         items += _text("step", text, MARGIN, 12, panel.inner)
         footer_text = " ".join(f for f in [*footer, event or title] if f)
     else:  # an event that can start: its hint in a row of its own under a step of two
-        # lines at most, else in the footer (the footer row is never the step's)
+        # lines at most, else in the title's row (the step says what to do)
         top = panel.content_top
-        items += _text("title", title, MARGIN, top, panel.inner)
         own_row = bool(event) and len(wrap(drawable(text), panel.inner, 1)) <= 2
+        if event and not own_row:
+            items += _text("event_hint", event, MARGIN, top, panel.inner)
+        else:
+            items += _text("title", title, MARGIN, top, panel.inner)
         items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner,
                        lines=2 if own_row else 3)
         footer_y = top + (3 if own_row else 4) * LINE_PX + 1
         if own_row:
             items += _text("event_hint", event, MARGIN, top + 4 * LINE_PX + 1, panel.inner)
-        elif event:
-            footer = [*footer, event]
         footer_text = " ".join(f for f in footer if f)
     if not panel.compact:
         if timer:
@@ -310,12 +311,22 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     items = _status(screen, panel, language, screen.game.text(language), marks=marks)
     top = panel.content_top
     items += _text("variant", first, MARGIN, top, panel.inner)
-    if len(lines) > NOTE_ROWS:  # pages of one row fewer, the last row saying how to turn
-        count = -(-len(lines) // (NOTE_ROWS - 1))
-        page = screen.page % count
-        lines = lines[page * (NOTE_ROWS - 1):(page + 1) * (NOTE_ROWS - 1)]
+    if len(lines) > NOTE_ROWS:  # pages of one row fewer, the last row saying how to turn;
+        # a note starts a page unless it would not fit one anyway, or shares it whole
+        pages: list[list[str]] = []
+        for note in screen.notes:
+            block = wrap(drawable(note.text(language)), panel.inner)
+            if pages and (len(pages[-1]) + len(block) <= NOTE_ROWS - 1
+                          or len(block) > NOTE_ROWS - 1):
+                pages[-1] += block
+            else:
+                pages.append(list(block))
+        pages = [rows[i:i + NOTE_ROWS - 1] for rows in pages
+                 for i in range(0, len(rows), NOTE_ROWS - 1)]
+        page = screen.page % len(pages)
+        lines = pages[page]
         items += _text("notes_more", word(language, "hint_more_page", n=page + 1,
-                                          count=count),
+                                          count=len(pages)),
                        MARGIN, top + NOTE_ROWS * LINE_PX + 1, panel.inner)
     for index, line in enumerate(lines):
         items += _text("notes", line, MARGIN, top + (index + 1) * LINE_PX + 1, panel.inner)
