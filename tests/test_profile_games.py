@@ -131,19 +131,31 @@ def test_xidit_titans_awaken_when_the_players_say_and_play_goes_on(
     assert [e["sound"] for e in of(events, "sound")].count("gong") == 2  # start, Titans
 
 
-def xidit_scoring(players: int, criteria: list[list[int]], units: list[int]) -> list[str]:
+def xidit_scoring(criteria: list[list[int]], units: list[int]) -> list[str]:
+    """A whole game, then the numbers the scoring asks, in its order: by criterion, then the
+    units (only those that can change the ranking are asked)."""
     years = xidit_years(12, (4, 8, 12))
     values = [v for row in criteria for v in row] + units
-    assert len(values) == 4 * players
     return ["era press", *years, *points(values)]
+
+
+def asked_of(events: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(e["category"], e["player"]) for e in of(events, "points")]
 
 
 def test_xidit_five_players_two_out_after_each_of_the_first_two_criteria(
         capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
     # red blue green yellow purple; after year 12 the start player is blue (11 seats on)
-    criteria = [[5, 3, 8, 1, 2], [4, 4, 2, 9, 1], [7, 1, 3, 3, 6]]
-    events = run_game(capsys, tmp_path, xidit_scoring(5, criteria, [2, 2, 2, 2, 2]),
+    # yellow and purple are out after the 1st criterion, green after the 2nd: their later
+    # criteria are not asked; red and blue tie on the 2nd, so both are asked the 3rd and
+    # their units
+    criteria = [[5, 3, 8, 1, 2], [4, 4, 2], [7, 1]]
+    events = run_game(capsys, tmp_path, xidit_scoring(criteria, [2, 2]),
                       "--game", "lords-of-xidit", "--players", COLOURS5)
+    assert asked_of(events) == [
+        *[("criterion-1", c) for c in COLOURS5.split(",")],
+        ("criterion-2", "red"), ("criterion-2", "blue"), ("criterion-2", "green"),
+        ("criterion-3", "red"), ("criterion-3", "blue"), ("units", "red"), ("units", "blue")]
     ranking = of(events, "ranking")[-1]
     assert [(p["player"], p["place"], p.get("out_after")) for p in ranking["places"]] == [
         ("red", 1, None),
@@ -156,15 +168,34 @@ def test_xidit_five_players_two_out_after_each_of_the_first_two_criteria(
 
 def test_xidit_four_players_one_out_each_time_ties_to_more_units(
         capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
-    criteria = [[3, 3, 5, 6], [2, 5, 4, 1], [6, 1, 6, 9]]
-    units = [1, 4, 0, 2]
-    events = run_game(capsys, tmp_path, xidit_scoring(4, criteria, units),
+    # red and blue tie on the 1st, to be told apart by the units asked last: both are asked
+    # the 2nd and the 3rd; yellow, last on the 2nd whichever of them is in, is not asked
+    # the 3rd, nor the units (tied with nobody). Green ties with red on the 3rd, but once
+    # red's units show red out after the 1st, green's units cannot matter
+    criteria = [[3, 3, 5, 6], [2, 5, 4, 1], [6, 1, 6]]
+    units = [1, 4]
+    events = run_game(capsys, tmp_path, xidit_scoring(criteria, units),
                       "--game", "lords-of-xidit", "--players", "red,blue,green,yellow")
+    assert asked_of(events)[8:] == [
+        ("criterion-3", "red"), ("criterion-3", "blue"), ("criterion-3", "green"),
+        ("units", "red"), ("units", "blue")]
     places = of(events, "ranking")[-1]["places"]
     # 1st: red and blue tie on 3, blue has more units: red is out. 2nd (blue 5, green 4,
     # yellow 1): yellow out. 3rd: green 6 beats blue 1.
     assert [(p["player"], p.get("out_after")) for p in places] == [
         ("green", None), ("blue", None), ("yellow", 2), ("red", 1)]
+
+
+def test_xidit_asks_no_criterion_of_a_player_already_out_nor_units_without_a_tie(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    # green is out after the 1st criterion, blue after the 2nd: 6 numbers of 12
+    events = run_game(capsys, tmp_path, xidit_scoring([[5, 3, 1], [4, 2], [7]], []),
+                      "--game", "lords-of-xidit", "--players", "red,blue,green")
+    assert asked_of(events) == [
+        ("criterion-1", "red"), ("criterion-1", "blue"), ("criterion-1", "green"),
+        ("criterion-2", "red"), ("criterion-2", "blue"), ("criterion-3", "red")]
+    assert [(p["player"], p.get("out_after")) for p in of(events, "ranking")[-1]["places"]] == [
+        ("red", None), ("blue", 2), ("green", 1)]
 
 
 def test_xidit_needs_three_to_five_players(capsys: pytest.CaptureFixture[str],

@@ -58,6 +58,7 @@ from .profile_play import (
     entries,
     first_seat,
     new_play,
+    next_entry,
     phase_music,
     rounds,
     screen,
@@ -250,7 +251,10 @@ def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     if not play.profile.categories:
         return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
-    return _moved(play, replace(play.spot, state=State.SCORING, entry=0)), end
+    entry = next_entry(play, play.spot.sheet, 0)
+    if entry is None:  # nothing can change the ranking (not with a shipped profile)
+        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
+    return _moved(play, replace(play.spot, state=State.SCORING, entry=entry)), end
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -320,8 +324,10 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         effects.append(Entered(category.id, play.players[seat], play.value,
                                category.points(play.value),
                                scores.total(profile, sheet, seat)))
-    entry = spot.entry if more else spot.entry + 1
-    if entry < len(entries(play)):
+    # the next number that can still change the ranking (an out player's later criteria,
+    # a tie-break no tie needs, are not asked)
+    entry = spot.entry if more else next_entry(play, sheet, spot.entry + 1)
+    if entry is not None:
         return _moved(play, replace(spot, sheet=sheet, entry=entry)), tuple(effects)
     play = _moved(play, replace(spot, sheet=sheet, state=State.GAME_OVER))
     effects.append(Ranked(_places(play)))
@@ -346,8 +352,8 @@ def _choose_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _next_page(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """NEXT at the final ranking: its next page, where the panel cannot show every place
-    (the screen wraps round)."""
+    """NEXT at the final ranking, NEXT hold at setup: the next page of the ranking or of the
+    notes, where the panel cannot show them whole (the screen wraps round)."""
     return replace(play, page=play.page + 1), ()
 
 
@@ -355,6 +361,7 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SETUP, N, P): _next_variant,  # long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
     (State.SETUP, E, H): _choose_game,  # the box's settings menu: another game
+    (State.SETUP, N, H): _next_page,  # the notes' next page, where they do not fit
     (State.ROUND, N, P): _forward,  # next step, turn, phase, special round, round
     (State.ROUND, N, H): _undo,
     (State.ROUND, E, H): _start_event,  # the next event not yet happened

@@ -81,7 +81,7 @@ class Play:
     prompt_until: float | None = None
     save_due: float | None = None
     music_since: float | None = None  # when the phase's music began (its running time 0)
-    page: int = 0  # the final ranking's page shown: NEXT turns it (a small panel pages it)
+    page: int = 0  # the notes' or the final ranking's page shown (a small panel pages them)
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,11 @@ class PlayScreen:
     notes: tuple[Label, ...] = ()
     ending: bool = False  # the event that ends the game has happened
     prompt: Prompt | None = None
-    page: int = 0  # which page of `places` a panel too small for all of them shows (wraps)
+    page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
+    event: Label | None = None  # the event ERA hold would start here (None: none can be)
+    # for each of `places`: what decided it (the category whose points ranked it, None for
+    # the total; the tie-break that told it apart from an equal score; True: none did)
+    decided: tuple[tuple[Label | None, Label | None, bool], ...] = ()
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------
@@ -209,6 +213,27 @@ def entries(play: Play) -> tuple[tuple[int, int], ...]:
                  for s in range(len(play.players)))
 
 
+def wanted(play: Play, sheet: scores.Sheet, entry: int) -> bool:
+    """Is entry `entry` asked: can its number still change the ranking (profile_scores)?"""
+    category, seat = entries(play)[entry]
+    return scores.needed(play.profile, sheet, start_seat(play), category, seat)
+
+
+def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
+    """The first entry from `entry` on that is asked (None: the scoring is done)."""
+    return next((e for e in range(entry, len(entries(play))) if wanted(play, sheet, e)),
+                None)
+
+
+def scoring_position(play: Play) -> tuple[int, int]:
+    """(n, count) of the number asked: the numbers entered before it, and those still to ask
+    as far as the sheet tells (the count falls as the numbers show what cannot matter)."""
+    spot, order = play.spot, entries(play)
+    done = sum(1 for c, s in order[:spot.entry] if spot.sheet[c][s] is not None)
+    left = sum(1 for e in range(spot.entry + 1, len(order)) if wanted(play, spot.sheet, e))
+    return done + 1, done + 1 + left
+
+
 def asked(play: Play) -> tuple[int, int] | None:
     """The (category, seat) being asked in `scoring`."""
     if play.spot.state is not State.SCORING:
@@ -252,7 +277,8 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes, drawn=profile.start_rule == "random")
+        return replace(base, notes=profile.notes, drawn=profile.start_rule == "random",
+                       page=play.page)
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)
@@ -270,6 +296,7 @@ def screen(play: Play, now: float) -> PlayScreen:
             following = play.players[(seat + 1) % len(play.players)]
         return replace(base, kind=spot.state.value, round=spot.round, title=title,
                        text=steps[index], position=(index + 1, len(steps)),
+                       event=next_event(play),
                        player=None if turn is None else play.players[turn],
                        timer_left=left, timer_done=play.timer_done,
                        next_start_player=following)
@@ -280,9 +307,9 @@ def screen(play: Play, now: float) -> PlayScreen:
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=play.value,
                        points=category.points(play.value),
-                       position=(spot.entry + 1, len(entries(play))))
+                       position=scoring_position(play))
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
-                   page=play.page)
+                   page=play.page, decided=_decided(play))
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:
@@ -290,6 +317,49 @@ def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None],
         return ()
     return tuple((line.place, play.players[line.seat], line.score, line.out_after, line.rank)
                  for line in ranking(play))
+
+
+def next_event(play: Play) -> Label | None:
+    """The label of the event ERA hold starts now: the first not yet happened, during a
+    round (None elsewhere, or when every event has happened)."""
+    if play.spot.state is not State.ROUND:
+        return None
+    return next((e.label for e in play.profile.events
+                 if e.id not in play.spot.events_done), None)
+
+
+_SEAT_RULES = {
+    "furthest_from_start": Label("the seat furthest from the start player",
+                                 "スタートから遠い席"),
+    "closest_to_start": Label("the seat closest to the start player", "スタートに近い席"),
+}
+
+
+def rule_label(profile: Profile, index: int) -> Label:
+    """A tie-break in words: "more Units in hand (for ties)", or the seat rule."""
+    rule = profile.tie_breaks[index]
+    if rule.kind == "seat":
+        return _SEAT_RULES[rule.seat]
+    labels = {c.id: c.label for c in profile.categories}
+    en = " + ".join(labels[c].en for c in rule.categories)
+    ja = "・".join(labels[c].ja for c in rule.categories)
+    more = rule.kind == "more"
+    return Label(f"{'more' if more else 'fewer'} {en}", f"{ja}が{'多い' if more else '少ない'}")
+
+
+def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:
+    profile = play.profile
+    if not profile.categories:
+        return ()
+    labels = {c.id: c.label for c in profile.categories}
+    out: list[tuple[Label | None, Label | None, bool]] = []
+    for line in ranking(play):
+        by = (None if line.stage is None
+              else labels[profile.stages[line.stage - 1].category])
+        tie = (rule_label(profile, line.tie)
+               if line.tie is not None and line.tie != scores.UNBROKEN else None)
+        out.append((by, tie, line.tie == scores.UNBROKEN))
+    return tuple(out)
 
 
 def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:

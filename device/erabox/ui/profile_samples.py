@@ -19,6 +19,7 @@ from erabox.core.rules import SEAT_COLOURS
 
 from .profile_screens import Marks
 
+NOTE_PAGES = 3  # setup screens shown for a profile with notes: the first pages of them
 COLOURS = SEAT_COLOURS  # the box seats up to eight: a profile for eight is shown with eight
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 E_HOLD, BOTH = Input(Button.ERA, Gesture.HOLD), Input(Button.BOTH, Gesture.HOLD)
@@ -61,10 +62,14 @@ def every_screen(profile: Profile) -> list[PlayScreen]:
             for _ in range(variant):
                 play, _ = step(play, N_PRESS, 0.0)
             keep(screen(play, 0.0))
+            if profile.notes and variant == 0:  # the notes' next pages (NEXT hold)
+                for page in range(1, NOTE_PAGES):
+                    keep(replace(screen(play, 0.0), page=page))
             play, _ = step(play, E_PRESS, 0.0)
             while play.spot.state is State.SPECIAL and play.spot.round == 0:  # the setup
                 keep(screen(play, 0.0))
                 play, _ = step(play, N_PRESS, 0.0)
+            keep(screen(play, 0.0))  # before the events: the round hints the first of them
             for _ in range(len(profile.events)):
                 play, _ = step(play, E_HOLD, 0.0)
             for _ in range(3000):
@@ -77,7 +82,10 @@ def every_screen(profile: Profile) -> list[PlayScreen]:
                     if play.profile.categories[at[0]].each and play.spot.sheet[at[0]][at[1]]:
                         pass  # one value was entered: ERA on 0 ends the list
                     else:
-                        for _ in range(7 * at[1] + 12):  # a different number for each
+                        # a different number for each (the first two tie where players
+                        # are put out, so that a tie-break is asked and shown)
+                        tie = profile.order == "eliminations" and at[1] == 1
+                        for _ in range(7 * (0 if tie else at[1]) + 12):
                             play, _ = step(play, N_PRESS, 0.0)
                         keep(screen(play, 0.0))
                 play, _ = step(play, E_PRESS if at is not None else N_PRESS, 0.0)
@@ -98,7 +106,9 @@ def gallery_screens(profile: Profile) -> list[tuple[str, PlayScreen]]:
     for shown in every_screen(profile):
         solo = bool(shown.places) and shown.places[0][4] is not None
         variant = shown.variant if shown.kind == State.SETUP.value else None
-        key = (shown.kind, variant, shown.title, shown.text, shown.prompt, shown.ending, solo)
+        page = shown.page if shown.kind == State.SETUP.value else 0
+        key = (shown.kind, variant, shown.title, shown.text, shown.prompt, shown.ending, solo,
+               page)
         if key in seen:
             continue
         seen.add(key)

@@ -38,7 +38,7 @@ from .glyphs import (
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
 from .strings import check_language, colour_name, say
-from .text import LINE_PX, drawable, fit_text, line_image, text_width
+from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
 GAP = 4  # px between items side by side
 
@@ -53,10 +53,15 @@ WORDS: dict[str, dict[str, str]] = {
         "before_first": "Setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
-        "hint_step": "NEXT: next  hold: undo", "hint_event": "hold ERA: event",
+        "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
         "hint_over_more": "NEXT: more  hold ERA: new game",
         "hint_confirm": "ERA: yes / NEXT: no",
+        "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
+        "notes_page": "Notes {n}/{count}", "hint_more_page": "{n}/{count} hold NEXT: more",
+        "by": "{score} on {category}", "out_at": "out at stage {n}",
+        "tie_by": "tie broken by {rule}", "tie_shared": "tied, place shared", "and": "; ",
+        "place": "{place} {colour} ",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -67,10 +72,15 @@ WORDS: dict[str, dict[str, str]] = {
         "before_first": "準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
-        "hint_step": "NEXT: 次へ 長押し: 戻す", "hint_event": "ERA長押し: イベント",
+        "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
         "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
+        "hint_notes": "NEXT長押し: 注意", "hint_more": "NEXT長押し: 続き",
+        "notes_page": "注意 {n}/{count}", "hint_more_page": "{n}/{count} NEXT長押し: 続き",
+        "by": "{category}で{score}", "out_at": "{n}段階目で脱落",
+        "tie_by": "同点は{rule}で決着", "tie_shared": "同点で同順位", "and": "、",
+        "place": "{place}位{colour}：",
     },
 }
 
@@ -99,6 +109,7 @@ class Placed:
     y: int
     mask: Image.Image
     abbreviated: bool = False
+    text: str = ""  # what the mask reads (the tests read screens by it)
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -118,7 +129,7 @@ def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
     for index, line in enumerate(block.lines):
         last = index == len(block.lines) - 1
         out.append(Placed(role, x, y + index * LINE_PX * block.scale,
-                          line_image(line, block.scale), block.abbreviated and last))
+                          line_image(line, block.scale), block.abbreviated and last, line))
     return out
 
 
@@ -126,7 +137,7 @@ def _right(role: str, text: str, y: int, panel: Panel, edge: int | None = None) 
     """One line of `text` ending at the right margin (or at x `edge`)."""
     text = drawable(text)
     end = panel.width - MARGIN if edge is None else edge
-    return Placed(role, end - text_width(text), y, line_image(text))
+    return Placed(role, end - text_width(text), y, line_image(text), text=text)
 
 
 def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
@@ -246,15 +257,26 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     title = _label(screen.title, language)
     text = _label(screen.text, language)
     once = text == title  # a part without steps of its own: its label is its step, shown once
-    if panel.compact:
+    event = ("" if screen.event is None
+             else word(language, "hint_event", event=screen.event.text(language)))
+    if panel.compact:  # an event that can start takes the title's place in the footer
         items += _text("step", text, MARGIN, 12, panel.inner)
-        footer_text = " ".join(f for f in [*footer, "" if once else title] if f)
-    else:
+        footer_text = " ".join(f for f in [*footer, event or ("" if once else title)] if f)
+    else:  # an event that can start: its hint in a row of its own under a step of two
+        # lines at most, else in the title's row (the step says what to do)
         top = panel.content_top
-        items += _text("title", title, MARGIN, top, panel.inner)
-        if not once:
-            items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner, lines=3)
-        footer_y = top + 4 * LINE_PX + 1
+        own_row = bool(event) and len(wrap(drawable(text), panel.inner, 1)) <= 2
+        title_shown = not (event and not own_row)
+        if title_shown:
+            items += _text("title", title, MARGIN, top, panel.inner)
+        else:
+            items += _text("event_hint", event, MARGIN, top, panel.inner)
+        if not (once and title_shown):
+            items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner,
+                           lines=2 if own_row else 3)
+        footer_y = top + (3 if own_row else 4) * LINE_PX + 1
+        if own_row:
+            items += _text("event_hint", event, MARGIN, top + 4 * LINE_PX + 1, panel.inner)
         footer_text = " ".join(f for f in footer if f)
     if not panel.compact:
         if timer:
@@ -276,7 +298,6 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
            ) -> tuple[Placed, ...]:
-    items = _status(screen, panel, language, screen.game.text(language), marks=marks)
     players = word(language, "players", n=len(screen.totals))
     variant = _label(screen.variant, language)
     first = f"{variant}  {players}" if variant else players
@@ -286,15 +307,47 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         if text_width(drawable(first)) > panel.inner and variant:  # the start player first
             first = f"{variant}  {starts}"
     hint = word(language, "hint_variant" if screen.variant else "hint_setup")
-    if panel.compact:
-        return tuple(items + _text("variant", first, MARGIN, 12, panel.inner)
-                     + _hint(hint, panel))
+    lines = [line for note in screen.notes
+             for line in wrap(drawable(note.text(language)), panel.inner)]
+    if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
+        page = screen.page % (len(lines) + 1)
+        if page == 0:
+            more = word(language, "hint_notes") if lines else ""
+            items = _status(screen, panel, language, screen.game.text(language), more,
+                            marks=marks)
+            items += _text("variant", first, MARGIN, 12, panel.inner)
+        else:
+            items = _status(screen, panel, language,
+                            word(language, "notes_page", n=page, count=len(lines)),
+                            word(language, "hint_more"), marks=marks)
+            items += _text("notes", lines[page - 1], MARGIN, 12, panel.inner)
+        return tuple(items + _hint(hint, panel))
+    items = _status(screen, panel, language, screen.game.text(language), marks=marks)
     top = panel.content_top
     items += _text("variant", first, MARGIN, top, panel.inner)
-    notes = " / ".join(n.text(language) for n in screen.notes)
-    if notes:
-        items += _text("notes", notes, MARGIN, top + LINE_PX + 1, panel.inner, lines=4)
+    if len(lines) > NOTE_ROWS:  # pages of one row fewer, the last row saying how to turn;
+        # a note starts a page unless it would not fit one anyway, or shares it whole
+        pages: list[list[str]] = []
+        for note in screen.notes:
+            block = wrap(drawable(note.text(language)), panel.inner)
+            if pages and (len(pages[-1]) + len(block) <= NOTE_ROWS - 1
+                          or len(block) > NOTE_ROWS - 1):
+                pages[-1] += block
+            else:
+                pages.append(list(block))
+        pages = [rows[i:i + NOTE_ROWS - 1] for rows in pages
+                 for i in range(0, len(rows), NOTE_ROWS - 1)]
+        page = screen.page % len(pages)
+        lines = pages[page]
+        items += _text("notes_more", word(language, "hint_more_page", n=page + 1,
+                                          count=len(pages)),
+                       MARGIN, top + NOTE_ROWS * LINE_PX + 1, panel.inner)
+    for index, line in enumerate(lines):
+        items += _text("notes", line, MARGIN, top + (index + 1) * LINE_PX + 1, panel.inner)
     return tuple(items + _hint(hint, panel))
+
+
+NOTE_ROWS = 4  # the rows under the variant on 128x64
 
 
 def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
@@ -349,6 +402,9 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     else:
         verdict = word(language, "shared") if winners else word(language, "ranking")
     items = _status(screen, panel, language, verdict, marks=marks)
+    if any(by is not None or tie is not None or unbroken
+           for by, tie, unbroken in screen.decided):
+        return tuple(items + _explained(screen, panel, language))
     lines = []
     for place, colour, score, out, _ in screen.places:
         line = f"{place} {_colour(colour, language)} {score}"
@@ -369,6 +425,54 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
+
+
+def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:
+    """The places each with what decided it ("2 blue 4 on 2nd criterion; out at stage 2;
+    tie broken by ..."), wrapped: on 128x64 as many whole places as the content rows hold
+    a page, on 128x32 a line a page (short places side by side); NEXT turns the pages."""
+    blocks = [wrap(drawable(_why(screen, index, language)), panel.inner)
+              for index in range(len(screen.places))]
+    pages: list[list[str]] = []
+    if panel.compact:
+        whole = False  # the last page holds whole places only: a short one may join it
+        for block in blocks:
+            joined = f"{pages[-1][0]}  {block[0]}" if pages else ""
+            if len(block) == 1 and whole and text_width(joined) <= panel.inner:
+                pages[-1] = [joined]
+            else:
+                pages += [[row] for row in block]
+                whole = len(block) == 1
+    else:
+        for block in blocks:
+            if pages and len(pages[-1]) + len(block) <= ROWS_OF_PLACES:
+                pages[-1] += block
+            else:
+                pages.append(list(block))
+    rows = pages[screen.page % len(pages)]
+    top = 12 if panel.compact else panel.content_top
+    items: list[Placed] = []
+    for index, row in enumerate(rows[:1] if panel.compact else rows[:ROWS_OF_PLACES]):
+        items += _text("places" if panel.compact else "place", row, MARGIN,
+                       top + index * LINE_PX, panel.inner)
+    hint = "hint_over_more" if len(pages) > 1 else "hint_over"
+    return items + _hint(word(language, hint), panel)
+
+
+def _why(screen: PlayScreen, index: int, language: str) -> str:
+    """One place and what decided it, in words."""
+    place, colour, score, out, _ = screen.places[index]
+    by, tie, unbroken = screen.decided[index]
+    head = word(language, "place", place=place, colour=_colour(colour, language))
+    parts = [head + (str(score) if by is None else
+                     word(language, "by", score=score, category=by.text(language)))]
+    if out is not None:
+        parts.append(word(language, "out_at", n=out))
+    if tie is not None:
+        parts.append(word(language, "tie_by", rule=tie.text(language)))
+    elif unbroken:
+        parts.append(word(language, "tie_shared"))
+    return word(language, "and").join(parts)
 
 
 def _pages(lines: list[str], width: int) -> list[str]:
