@@ -27,6 +27,7 @@ import numpy as np
 import soundfile
 
 from audio_analysis import locate, read_raw, sound_spans
+from erabox.adapters.mixer import PARKED_WITHIN_S
 from erabox.core.config import AudioConfig
 
 RATE = 44100
@@ -114,8 +115,13 @@ def test_score_keeps_its_place_through_a_pause_and_a_restart(tmp_path: Path) -> 
              for probe in (first.stop - EDGE - 2 * PIECE, first.stop - EDGE - PIECE)]
     assert abs(began[1] - began[0]) <= 2 / RATE, began  # no jump within the stretch
     paused = next(e for e in states if e["state"] == "paused")
-    # (one sample of slack: a start exactly one period early differs from it by float rounding)
-    assert -MIXER_PERIOD_S - 1 / RATE <= began[0] <= float(paused["elapsed"]), (began, paused)
+    # The score is parked at 0:00 during the lead-in and only resumed at the gong, without a
+    # seek under the mixer's lock, when the worker gets to it within PARKED_WITHIN_S (a loaded
+    # machine: CI saw two periods): it may then run that much behind the clock, by design
+    # (adapters/mixer.py). Plus a period either way for where SDL's period starts, and one
+    # sample of slack (float rounding).
+    low = -PARKED_WITHIN_S - MIXER_PERIOD_S - 1 / RATE
+    assert low <= began[0] <= float(paused["elapsed"]), (began, paused)
 
     # Pause and resume: the music goes on from the sample where it stopped.
     before = first.stop - EDGE - PIECE
