@@ -22,7 +22,7 @@ from erabox.core.model import Button, Gesture, Input, PlaySound, Save, Sound, Ti
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import Play, PlayEffect, State, new_play, next_deadline
-from erabox.core.profile_record import restore, snapshot
+from erabox.core.profile_record import restore
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)

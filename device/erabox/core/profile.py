@@ -87,8 +87,9 @@ class Special:
     label: Label
     after: tuple[tuple[int, ...], ...]  # per variant, in the order of `Profile.variants`
     steps: tuple[Label, ...]
-    sound: str = "none"
+    sound: str = "none"  # "none", "gong", "cry", or the path of the profile's own file
     passes_start_player: bool = False
+    sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,9 @@ class Event:
     id: str
     label: Label
     steps: tuple[Label, ...]
-    sound: str = "none"
+    sound: str = "none"  # as a special round's
     ends_game: bool = False
+    sound_key: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -354,14 +356,15 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
                       for v in variants)
     else:
         after = tuple(_rounds_list(r, after_data, (*at, "after"), v, named) for v in variants)
+    sound, key = _sound(r, table, at)
     if not any(after):  # one variant's list may be empty (not in that variant), not all
         raise r.error((*at, "after"), "empty: this special round would never come (give the "
                       "rounds it comes after, e.g. after = [4, 8], in one variant at least)")
     return Special(id=r.ident(table["id"], (*at, "id")), label=label, after=after,
                    steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
-                   sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
                    passes_start_player=r.flag(table.get("passes_start_player", False),
-                                              (*at, "passes_start_player")))
+                                              (*at, "passes_start_player")),
+                   sound=sound, sound_key=key)
 
 
 def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool
@@ -383,10 +386,18 @@ def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: boo
 def _event(r: _Reader, item: Any, at: Path) -> Event:
     table = r.table(item, at, ("id", "label", "steps", "sound", "ends_game"), ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
+    sound, key = _sound(r, table, at)
     return Event(id=r.ident(table["id"], (*at, "id")), label=label,
                  steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
-                 sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
-                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")))
+                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")),
+                 sound=sound, sound_key=key)
+
+
+def _sound(r: _Reader, table: dict[str, Any], at: Path) -> tuple[str, str]:
+    """A special round's or event's `sound`: one of `SOUNDS`, or the profile's own file
+    (relative to the profile's folder), with where it was named for a warning."""
+    sound = r.sound(table.get("sound", "none"), (*at, "sound"), SOUNDS)
+    return sound, "" if sound in SOUNDS else r.where((*at, "sound"))
 
 
 def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:

@@ -293,8 +293,14 @@ def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
+    """A special round's or event's sound: the box's gong or cry, or the profile's own file
+    (played as the cry is, which stands in for it), or none."""
+    if name == "none":
+        return ()
     sound = _SOUNDS.get(name)
-    return () if sound is None else (PlaySound(sound, 0), FlashCue(sound))
+    if sound is None:
+        return PlaySound(Sound.CRY, 0, file=name), FlashCue(Sound.CRY)
+    return PlaySound(sound, 0), FlashCue(sound)
 
 
 def _start_event(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
