@@ -32,8 +32,10 @@ import pytest
 from erabox.adapters.audio import Audio
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, LoadSound, PlayCue
-from erabox.core.config import AudioConfig, Call
+from erabox.core.config import AudioConfig, Call, Config, RealtimeConfig
 from erabox.core.era_profile import parse_era_profile
+from erabox.core.game import new_game
+from erabox.core.machine import step as machine_step
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -42,10 +44,16 @@ from erabox.core.model import (
     PlaySound,
     PrepareSounds,
     Sound,
+    Tick,
 )
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import new_play, prepare_sounds
+from erabox.core.record import restore as restore_game
+from erabox.core.record import snapshot as game_snapshot
+from erabox.core.view import opening
+from erabox.driver import MemoryState
+from erabox.profile_driver import PlayDriver
 from erabox.profile_file import missing_music, own_game_profile, read_profile
 
 SHIPPED = Path(__file__).resolve().parent.parent / "device/erabox/games/time-of-empires.toml"
@@ -192,6 +200,47 @@ def test_the_special_round_and_the_event_play_their_own_files() -> None:
     play, effects = step(play, N_PRESS, 3.0)  # the parade after day 1
     assert [e for e in effects if isinstance(e, PlaySound)] == [
         PlaySound(Sound.CRY, 0, "/games/horn.wav")]
+
+
+def test_the_games_hand_their_own_sounds_to_the_sound_when_set_up_and_restored(
+        tmp_path: Path) -> None:
+    heard: list[object] = []
+
+    class Sound_:
+        problem = None
+
+        def apply(self, effects: Any, now: float) -> None:
+            heard.extend(e for e in effects if isinstance(e, PrepareSounds | PlaySound))
+
+    profile = parse_profile(FAIR, "/games/fair.toml", base_dir="/games")
+    state = MemoryState()
+    driver = PlayDriver(Config(players=("red", "blue")), profile, state=state,
+                        audio=Sound_())  # type: ignore[arg-type]
+    driver.start(0.0)
+    driver.step(E_PRESS, 1.0)
+    driver.power_cut(2.0)
+    ready = PrepareSounds(("/games/horn.wav", "/sounds/bell.ogg"))
+    assert heard == [ready, PlaySound(Sound.GONG, 0), ready]  # set up; the start; restored
+    # Time of Empires: its setup screen, and a game restored
+    config = Config(realtime=RealtimeConfig(calls=(Call(file="/g/horn.wav"), Call())))
+    game = new_game(config)
+    assert PrepareSounds(("/g/horn.wav",)) in opening(game, 0.0)
+    assert PrepareSounds(("/g/horn.wav",)) not in opening(new_game(Config()), 0.0)
+    _, effects = restore_game(game_snapshot(game, 0.0), config, 10.0)
+    assert PrepareSounds(("/g/horn.wav",)) in effects
+
+
+def test_a_real_time_call_names_its_own_file_when_it_sounds() -> None:
+    config = Config(realtime=RealtimeConfig(length_s=60.0, scholar_cues_s=(20.0, 40.0),
+                                            calls=(Call(file="/g/horn.wav"), Call()),
+                                            lead_in_s=0, final_ticks_s=0))
+    game = new_game(config)
+    sounds: list[PlaySound] = []
+    game, effects = machine_step(game, E_PRESS, 0.0)
+    for t in (19.5, 20.0, 39.5, 40.0):
+        game, effects = machine_step(game, Tick(), t)
+        sounds += [e for e in effects if isinstance(e, PlaySound)]
+    assert sounds == [PlaySound(Sound.CRY, 1, "/g/horn.wav"), PlaySound(Sound.CRY, 1)]
 
 
 # --- the audio plan and adapter ---------------------------------------------------------------
