@@ -14,8 +14,9 @@ count, era and mode, and the wonders and bonus tokens it counts) is the profile'
 (`rules.GUIDE_TEXTS`, in English and Japanese). So is the scoring checklist's play: which
 steps give points and how many times a step's number counts (`Config.checklist`). The number
 of eras (1 to `MAX_ERAS`: `Config.eras`) and each real-time call's sound (the box's gong, cry
-or tick, or a sound file of the profile's own, beside it: `Call.file`) and prompt (the box's "Appoint scholars!" or the profile's own text, English and
-Japanese: `RealtimeConfig.calls`) are the profile's too, so a profile in this format may
+or tick, or a sound file of the profile's own, beside it: `Call.file`) and prompt (the box's
+"Appoint scholars!" or the profile's own text, English and Japanese:
+`RealtimeConfig.calls`) are the profile's too, so a profile in this format may
 describe another real-time game (README's second example). The seats, the checklist's six
 steps (their texts are the box's), the final tie-break and the introductory call (the cry,
 "Appoint scholars") are checked against the ones this engine plays (`rules.py`): a profile
