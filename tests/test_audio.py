@@ -151,6 +151,7 @@ def _effect(spec: list[Any]) -> object:
         MusicAction,
         PlaySound,
         PrepareMusic,
+        PrepareSounds,
         SetVolume,
         Sound,
     )
@@ -158,8 +159,10 @@ def _effect(spec: list[Any]) -> object:
     kind = spec[0]
     if kind == "music":
         return Music(MusicAction(f"music_{spec[1]}"), spec[2], Mode(spec[3]), float(spec[4]))
-    if kind == "sound":
-        return PlaySound(Sound(spec[1]), spec[2])
+    if kind == "sound":  # ["sound", cue, era] or ["sound", cue, era, a profile's own file]
+        return PlaySound(Sound(spec[1]), spec[2], *spec[3:])
+    if kind == "prepare_sounds":
+        return PrepareSounds(tuple(spec[1]))
     if kind == "volume":
         return SetVolume(spec[1])
     if kind == "prepare":
@@ -257,6 +260,8 @@ def _scenario_main(spec_file: str) -> None:
                 return audio.loaded is not None and Path(audio.loaded).name == name
 
             wait_until(prepared, f"{step[1]} to be opened in the background")
+        elif kind == "wait_sound_loaded":  # ["wait_sound_loaded", path]: decoded ahead
+            wait_until(lambda path=step[1]: path in audio.sounds_loaded, f"{step[1]} decoded")
         elif kind == "pull_device":  # the sound card goes away behind the adapter's back
             pygame.mixer.quit()
         elif kind == "retry_now":
@@ -595,6 +600,37 @@ def test_unreadable_files_are_reported_once_and_the_built_in_plays(tmp_path: Pat
     start = aa.sound_spans(rec.stream)[0].start
     position, score = aa.locate(rec.stream[start:start + 4410], _read_wav(sounds / "era1.ogg"))
     assert position == 0 and score > 0.99
+
+
+HORN = chirp(0.4, 500, 900, 0.4)  # a game profile's own sound
+
+
+def test_a_profiles_own_sound_is_decoded_ahead_and_plays_at_once_on_its_call(
+        tmp_path: Path) -> None:
+    """Decoded when the game is set up (`PrepareSounds`), played on its call like the box's
+    cue; one that cannot be read is said once and the cry it stands for plays."""
+    sounds = make_sounds(tmp_path / "sounds")
+    horn = aa.write_wav(tmp_path / "horn.wav", HORN, RATE)  # the stdlib's `wave`
+    missing = tmp_path / "nowhere.ogg"
+    rec = record(tmp_path, [
+        ["apply", ["prepare_sounds", [str(horn), str(missing)]]],
+        ["wait_sound_loaded", str(horn)],
+        ["wait", 0.2],
+        ["apply", ["sound", "cry", 1, str(horn)], "horn"],
+        ["wait", 0.8],
+        ["apply", ["sound", "cry", 1, str(missing)], "cry"],
+        ["wait", 0.8],
+    ], sounds=sounds, audio={"volume": 1.0})
+    assert not rec.errors and rec.problem is None
+    horns = aa.find_cue(rec.stream, HORN[:4410], RATE, threshold=0.8)
+    cries = aa.find_cue(rec.stream, CRY[:4410], RATE, threshold=0.8)
+    assert len(horns) == 1 and len(cries) == 1
+    # as soon as the box's cues: within a couple of buffers of the effect
+    assert 0 <= rec.seconds(horns[0] - rec.marks["horn"]) < 0.25
+    assert 0 <= rec.seconds(cries[0] - rec.marks["cry"]) < 0.25
+    errors = rec.logged("ERROR")
+    assert len(errors) == 1 and errors[0].startswith(f"cannot play sound file {missing}: ")
+    assert errors[0].endswith("; the box's cue plays instead"), errors
 
 
 def test_no_sound_device_keeps_running_silent_with_one_warning(tmp_path: Path) -> None:

@@ -54,8 +54,12 @@ class SlowMixer:
         self._note(f"load_cue {sound.value}")
         return 1.0
 
-    def play_cue(self, sound: Sound) -> None:
-        self._note(f"play_cue {sound.value}")
+    def load_sound(self, path: str) -> float:
+        self._note(f"load_sound {Path(path).name}")
+        return 1.0
+
+    def play_cue(self, sound: Sound, file: str = "") -> None:
+        self._note(f"play_cue {sound.value}" + (f" {Path(file).name}" if file else ""))
 
     def set_cue_gain(self, gain: float) -> None:
         self._note("set_cue_gain")

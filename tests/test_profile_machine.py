@@ -66,6 +66,9 @@ def harvest() -> Profile:
 PROFILES: dict[str, Profile] = {name: load_game(name, []) for name in available_games([])
                                if name != "time-of-empires"}  # the box's own game
 PROFILES["harvest"] = harvest()
+PROFILES["harvest-next"] = parse_profile(  # its sowing ends by itself (timer_end = "next")
+    readme_example().replace("timer_s = 120", 'timer_s = 120\ntimer_end = "next"'),
+    "harvest-next.toml", default_id="harvest-next")
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)

@@ -53,6 +53,7 @@ from erabox.core.profile_play import (
     ShowPlay,
     new_play,
     next_deadline,
+    prepare_sounds,
     screen,
 )
 from erabox.core.profile_record import restore, snapshot
@@ -176,7 +177,7 @@ class PlayDriver:
             log.info("resumed the saved play of %s: %s, round %s", self.profile.id,
                      spot.state.value, spot.round)
         self._spare()
-        self.apply(effects, now)
+        self.apply((*prepare_sounds(self.profile), *effects), now)  # own sounds decoded first
         if self.events is not None:
             self.events.play(self.play, now - self.t0)
 

@@ -183,15 +183,17 @@ def _parse_game(text: str, name: str, where: Traversable) -> Profile | EraProfil
     except ProfileError:
         era_kind = False  # parse_profile says where the TOML goes wrong
     if era_kind:
-        return parse_era_profile(text, name, default_id=stem or "game")
+        return parse_era_profile(text, name, default_id=stem or "game",
+                                 base_dir=str(Path(str(where)).parent))
     return parse_profile(text, name, default_id=stem or "game",
                          base_dir=str(Path(str(where)).parent))
 
 
 def missing_music(profile: Profile) -> list[str]:
-    """The phase music files of `profile` that cannot be read, each said in the log with the
-    key and line naming it. The play goes on without them (as with a missing era music file:
-    the screen marks it)."""
+    """The phase music files and the special rounds' and events' own sound files of
+    `profile` that cannot be read, each said in the log with the key and line naming it.
+    The play goes on without them (as with a missing era music file: the screen marks it),
+    the box's cry sounding instead of a missing own sound."""
     missing = []
     for phase in profile.phases:
         music = phase.music
@@ -202,6 +204,22 @@ def missing_music(profile: Profile) -> list[str]:
             log.warning("%s: the sound file %s %s; the phase plays without music", music.key,
                         music.path, why)
             missing.append(music.path)
+    own = [(s.sound, s.sound_key) for s in profile.specials if s.sound_key] + [
+        (e.sound, e.sound_key) for e in profile.events if e.sound_key]
+    return missing + [path for path in missing_sounds(own) if path not in missing]
+
+
+def missing_sounds(files: Iterable[tuple[str, str]]) -> list[str]:
+    """Of a profile's own sound files, (path, "file:line: key"), those that cannot be read,
+    each said once in the log: the box's cry sounds instead (checked again, and decoded, by
+    the sound when the game is set up: `erabox.adapters.audio`)."""
+    missing: list[str] = []
+    for path, key in files:
+        if path not in missing and not _readable(path):
+            why = "does not exist" if not os.path.lexists(path) else "cannot be read"
+            log.warning("%s: the sound file %s %s; the box's cry sounds instead", key, path,
+                        why)
+            missing.append(path)
     return missing
 
 
@@ -247,9 +265,13 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
     folders = list(folders)
     if game:
         found = find_game(game, folders, shipped)
-        return found if isinstance(found, EraProfile) else None
+        if not isinstance(found, EraProfile):
+            return None
+        missing_sounds(found.sound_files)
+        return found
     own = find_game(OWN_GAME, folders, shipped)
     if not isinstance(own, EraProfile):
         raise ProfileError(f"{own.source}: the box's own game needs a profile in eras "
                            "([[era]] tables, as the shipped time-of-empires.toml)")
+    missing_sounds(own.sound_files)
     return own

@@ -36,6 +36,7 @@ from ..core import rules
 from ..core.audio_plan import (
     AudioPlan,
     Command,
+    LoadSound,
     PauseMusic,
     PlayCue,
     PrepareStream,
@@ -121,6 +122,7 @@ class Audio:
         self._checked_files: set[str] = set()
         self._unexpected: set[str] = set()
         self.loaded: str | None = None  # the music file opened for streaming (for tests)
+        self.sounds_loaded: set[str] = set()  # a profile's own sounds decoded (for tests)
         # Woken by a put ("look again") or at the deadline `_round` returns.
         self._worker = NewestWorker[None]("erabox-audio", self._round, again=Again.TIMER)
         self._try_open(notify=False)
@@ -177,7 +179,7 @@ class Audio:
 
     def _cue(self, command: PlayCue | SetCueGain) -> None:
         if isinstance(command, PlayCue):
-            self._mixer.play_cue(command.sound)
+            self._mixer.play_cue(command.sound, command.file)
         else:
             self._mixer.set_cue_gain(command.gain)
 
@@ -212,8 +214,27 @@ class Audio:
             mixer.stop_music(command.fade_s)
         elif isinstance(command, SetMusicGain):
             mixer.set_music_gain(command.gain)
+        elif isinstance(command, LoadSound):
+            self._load_sound(command.path)
         elif isinstance(command, PlayCue | SetCueGain):  # from a replay after a reopen
             self._cue(command)
+
+    def _load_sound(self, path: str) -> None:
+        """Decode a game profile's own sound (on the worker, when the game is set up: never
+        when its call is due); one that cannot be: said once, the box's cue stands in."""
+        try:
+            loud = self._mixer.load_sound(path)
+        except FileProblem as exc:
+            if path not in self._bad_files:
+                self._bad_files.add(path)
+                self._log.error("cannot play sound file %s: %s; the box's cue plays instead",
+                                path, reason(exc))
+            with self._plan_lock:
+                self._plan.file_failed(path, self._clock())
+            return
+        with self._plan_lock:
+            self._plan.sound_loaded(path, loud)
+        self.sounds_loaded.add(path)
 
     def _plan_gain(self) -> float:
         with self._plan_lock:

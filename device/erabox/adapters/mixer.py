@@ -152,7 +152,8 @@ class Mixer(Protocol):
     def open(self, config: AudioConfig) -> str: ...  # a description for the log
     def close(self) -> None: ...
     def load_cue(self, sound: Sound, path: str) -> float: ...  # how long it is loud (s)
-    def play_cue(self, sound: Sound) -> None: ...
+    def load_sound(self, path: str) -> float: ...  # a profile's own sound: how long loud
+    def play_cue(self, sound: Sound, file: str = "") -> None: ...
     def set_cue_gain(self, gain: float) -> None: ...
     def check(self, path: str) -> None: ...  # readable? (headers only)
     # open for streaming, letting other music go; with `start`, park it there (paused, silent)
@@ -172,6 +173,7 @@ class PygameMixer:
         self._opener = opener
         self._clock = clock
         self._cues: dict[Sound, Any] = {}
+        self._own: dict[str, Any] = {}  # a game profile's own sounds, decoded, by path
         self._loaded: str | None = None
         self._parked: tuple[str, float, bool] | None = None  # (path, position, loop), paused
         self._fading_until = 0.0
@@ -193,6 +195,7 @@ class PygameMixer:
     def close(self) -> None:
         """Drop every mixer object, then close the mixer (objects must not outlive it)."""
         self._cues = {}
+        self._own = {}
         self._loaded = None
         self._parked = None
         pygame = load_pygame()
@@ -205,17 +208,29 @@ class PygameMixer:
         pygame.mixer.quit()
 
     def load_cue(self, sound: Sound, path: str) -> float:
-        pygame = load_pygame()
-        try:
-            _regular(path)
-            cue = pygame.mixer.Sound(path)
-        except (pygame.error, OSError) as exc:
-            raise FileProblem(reason(exc)) from None
+        cue = self._decode(path)
         self._cues[sound] = cue
         return loud_seconds(cue.get_raw(), self._rate)
 
-    def play_cue(self, sound: Sound) -> None:
-        cue = self._cues.get(sound)
+    def load_sound(self, path: str) -> float:
+        """Decode a game profile's own sound whole, ahead of its call (`play_cue`'s `file`)."""
+        sound = self._decode(path)
+        self._own[path] = sound
+        return loud_seconds(sound.get_raw(), self._rate)
+
+    def _decode(self, path: str) -> Any:
+        pygame = load_pygame()
+        try:
+            _regular(path)
+            return pygame.mixer.Sound(path)
+        except (pygame.error, OSError) as exc:
+            raise FileProblem(reason(exc)) from None
+
+    def play_cue(self, sound: Sound, file: str = "") -> None:
+        """Play `sound`, or the own sound `file` decoded by `load_sound`, on `sound`'s
+        channel (a file not decoded: `sound` itself)."""
+        cue = self._own.get(file) if file else None
+        cue = cue if cue is not None else self._cues.get(sound)
         if cue is not None:
             load_pygame().mixer.Channel(CUE_CHANNELS[sound]).play(cue)
 

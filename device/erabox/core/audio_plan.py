@@ -29,7 +29,16 @@ from typing import Literal
 
 from . import rules
 from .config import AudioConfig
-from .model import Mode, Music, MusicAction, PlaySound, PrepareMusic, SetVolume, Sound
+from .model import (
+    Mode,
+    Music,
+    MusicAction,
+    PlaySound,
+    PrepareMusic,
+    PrepareSounds,
+    SetVolume,
+    Sound,
+)
 from .music_score import score_segments
 
 DUCKING_CUES = frozenset({Sound.GONG, Sound.CRY})
@@ -52,9 +61,19 @@ MusicKind = Literal["loop", "timed", "track"]
 
 @dataclass(frozen=True)
 class PlayCue:
-    """Play this cue now, on its own channel (a tick never cuts a gong)."""
+    """Play this cue now, on its own channel (a tick never cuts a gong); `file`: a profile's
+    own sound, decoded ahead (`LoadSound`), played on `sound`'s channel instead of it."""
 
     sound: Sound
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class LoadSound:
+    """Decode a game profile's own sound file (on the worker, before it can be called for):
+    the adapter reports `sound_loaded` or `file_failed`."""
+
+    path: str
 
 
 @dataclass(frozen=True)
@@ -112,7 +131,7 @@ class StopMusic:
 
 
 Command = (PlayCue | SetCueGain | SetMusicGain | PrepareStream | StartMusic | PauseMusic
-           | ResumeMusic | StopMusic)
+           | ResumeMusic | StopMusic | LoadSound)
 MUSIC_COMMANDS = (PrepareStream, StartMusic, PauseMusic, ResumeMusic, StopMusic, SetMusicGain)
 
 
@@ -252,6 +271,8 @@ class AudioPlan:
         self._ramp: _Ramp | None = None
         self._next_step: float | None = None
         self._cues_end: float | None = None  # when the last ducking cue stops being loud
+        self._own: set[str] = set()  # a game profile's own sound files asked for
+        self._own_loud: dict[str, float] = {}  # ... those decoded: how long each is loud
 
     # --- questions ------------------------------------------------------------------------------
 
@@ -309,6 +330,11 @@ class AudioPlan:
         """How long `sound` stays loud (it ducks the music that long)."""
         self._loud[sound] = max(loud_s, 0.0)
 
+    def sound_loaded(self, path: str, loud_s: float) -> None:
+        """A profile's own sound file is decoded: from now on it plays when called for."""
+        if path in self._own:
+            self._own_loud[path] = max(loud_s, 0.0)
+
     def apply(self, effect: object, now: float) -> list[Command]:
         """The mixer commands for one effect (effects that are not about sound give none)."""
         if isinstance(effect, PlaySound):
@@ -320,6 +346,10 @@ class AudioPlan:
             self._variant = effect.variant
             self._wanted = _Source(effect.era, effect.mode)
             return self._prepare(self._wanted)
+        if isinstance(effect, PrepareSounds):
+            new = [f for f in dict.fromkeys(effect.files) if f not in self._own | self._bad]
+            self._own.update(new)
+            return [LoadSound(f) for f in new]
         if isinstance(effect, SetVolume):
             self.master = _clamp(float(effect.level))
             if effect.music is not None:
@@ -358,6 +388,9 @@ class AudioPlan:
     def file_failed(self, path: str, now: float) -> list[Command]:
         """`path` cannot be read: never try it again, and play what stands in for it."""
         self._bad.add(path)
+        if path in self._own:  # a profile's own sound: the box's cue plays when it is due
+            self._own_loud.pop(path, None)
+            return []
         commands: list[Command] = []
         if self._prepared == path:
             self._prepared = None
@@ -381,6 +414,7 @@ class AudioPlan:
         self._next_step = None
         self._cues_end = None
         self._duck_db = 0.0
+        self._own_loud.clear()  # decoded on the lost device: decoded again when it reopens
 
     def reopened(self, now: float) -> list[Command]:
         """The device (re)opened: the gains, and the music where the era is now (undimmed: the
@@ -394,7 +428,7 @@ class AudioPlan:
             commands += self._prepare(memo.source)
         elif self._wanted is not None:
             commands += self._prepare(self._wanted)
-        return commands
+        return commands + [LoadSound(f) for f in sorted(self._own - self._bad)]
 
     # --- effects --------------------------------------------------------------------------------
 
@@ -402,10 +436,13 @@ class AudioPlan:
         choice = self.choose(effect.era, self._modes.get(effect.era, Mode.REALTIME))
         if choice is not None and choice.kind == "track":
             return []  # the era's soundtrack carries its own cues
-        commands: list[Command] = [PlayCue(effect.sound)]
+        # A profile's own file plays once decoded; until then, or if it cannot be, the cue
+        # it stands for does (never decoded here: this runs when the call is due).
+        own = effect.file if effect.file in self._own_loud else ""
+        commands: list[Command] = [PlayCue(effect.sound, own)]
         duck = self.config.duck_db
         if effect.sound in DUCKING_CUES and duck > 0:
-            ends = now + self._loud.get(effect.sound, 0.0)
+            ends = now + (self._own_loud[own] if own else self._loud.get(effect.sound, 0.0))
             self._cues_end = max(self._cues_end or 0.0, ends)
             target = -duck
             if self._duck_db > target and (self._ramp is None or self._ramp.to_db != target):

@@ -26,15 +26,13 @@ from .model import Mode, Sound
 
 LANGUAGES = ("en", "ja")
 DEFAULT_PLAYERS = ("red", "blue", "green", "yellow")
-# The colours a player list names as plain strings (the box knows how to say each: ui/strings.py).
-# Anything else is a typo unless written explicitly as a name of the table's own: { name = "Aiko" }.
+# Colours a player list names as plain strings (the box says each: ui/strings.py); anything
+# else is a typo unless written explicitly as a name of the table's own: { name = "Aiko" }.
 KNOWN_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "purple", "orange", "pink",
                  "brown", "grey", "gray")
 MUSIC_KINDS = ("loop", "track")
-# "score": real-time eras play the through-composed 540 s score (sounds/era<N>_score.ogg),
-# positioned at running time; "synth": the short synthesised loops everywhere (~20 MB less
-# on the SD card: the scores may then be deleted).
-MUSIC_STYLES = ("score", "synth")
+# "score": real-time eras play the 540 s score (sounds/era<N>_score.ogg) at running time;
+MUSIC_STYLES = ("score", "synth")  # "synth": short loops everywhere (the scores may go)
 SCORE_VARIANTS = 3  # versions of each era's built-in score (sounds/README.md)
 POINTS_ENTRIES = ("totals", "steps")  # era totals (the default) or per scoring step
 
@@ -45,9 +43,11 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Call:
-    """A timed call, the profile's: its sound; its own prompt (English, Japanese) or None."""
+    """A timed call, the profile's: its sound; its own prompt (English, Japanese) or None;
+    `file`: its own sound file, played instead of `sound` (which stands in when it cannot)."""
     sound: Sound = Sound.CRY
     prompt: tuple[str, str] | None = None
+    file: str = ""
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ count, era and mode, and the wonders and bonus tokens it counts) is the profile'
 (`rules.GUIDE_TEXTS`, in English and Japanese). So is the scoring checklist's play: which
 steps give points and how many times a step's number counts (`Config.checklist`). The number
 of eras (1 to `MAX_ERAS`: `Config.eras`) and each real-time call's sound (the box's gong, cry
-or tick) and prompt (the box's "Appoint scholars!" or the profile's own text, English and
-Japanese: `RealtimeConfig.calls`) are the profile's too, so a profile in this format may
+or tick, or a sound file of the profile's own, beside it: `Call.file`) and prompt (the box's
+"Appoint scholars!" or the profile's own text, English and Japanese:
+`RealtimeConfig.calls`) are the profile's too, so a profile in this format may
 describe another real-time game (README's second example). The seats, the checklist's six
 steps (their texts are the box's), the final tie-break and the introductory call (the cry,
 "Appoint scholars") are checked against the ones this engine plays (`rules.py`): a profile
@@ -67,6 +68,7 @@ class EraProfile:
     intro: IntroConfig
     prep: PrepNumbers
     checklist: Checklist
+    sound_files: tuple[tuple[str, str], ...] = ()  # (a call's own file, "file:line: key")
 
 
 def is_era_profile(data: dict[str, Any]) -> bool:
@@ -74,11 +76,12 @@ def is_era_profile(data: dict[str, Any]) -> bool:
     return "era" in data
 
 
-def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "game"
-                      ) -> EraProfile:
-    """Parse and check a whole profile of this kind, or raise `ProfileError`."""
+def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "game",
+                      base_dir: str | None = None) -> EraProfile:
+    """Parse and check a whole profile of this kind, or raise `ProfileError`. `base_dir`:
+    the profile's folder, where a call's relative sound file name points."""
     data = tomllib.loads(text.removeprefix("\ufeff"))  # the caller has checked it parses
-    r = _Reader(source, key_lines(text.removeprefix("\ufeff")))
+    r = _Reader(source, key_lines(text.removeprefix("\ufeff")), base_dir)
     top = r.table(data, (), ("game", "players", "era", "setup", "preparation", "realtime",
                              "intro", "scoring"),
                   ("game", "players", "era", "realtime", "intro", "scoring"))
@@ -104,11 +107,13 @@ def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "g
                        steps=_guide(r, top.get("preparation", {}), "preparation", len(eras)))
 
     realtime = _realtime(r, top["realtime"])
+    files = tuple((c.file, r.where(("realtime", "call", n, "sound")))
+                  for n, c in enumerate(realtime.calls) if c.file)
     intro = _intro(r, top["intro"])
     checklist = _scoring(r, top["scoring"])
     return EraProfile(id=profile_id, name=name, source=source, min_players=low,
                       max_players=high, eras=len(eras), realtime=realtime, intro=intro, prep=prep,
-                      checklist=checklist)
+                      checklist=checklist, sound_files=files)
 
 
 def _guide(r: _Reader, data: Any, name: str, eras: int) -> tuple[GuideRow, ...]:
@@ -158,17 +163,22 @@ def _call(r: _Reader, item: Any, at: Path, when: str, sounds: tuple[str, ...] = 
     """A timed call's table and what it sounds and shows: `sound`, one of `sounds`; `prompt`,
     "scholars" (the box's) or, with `own_text`, the profile's `{ en = "...", ja = "..." }`."""
     call = r.table(item, at, (when, "sound", "prompt"), (when,))
-    sound = Sound(r.choice(call.get("sound", "cry"), (*at, "sound"), sounds))
+    if own_text:  # a real-time call: the box's cue, or a sound file of the profile's own
+        named = r.sound(call.get("sound", "cry"), (*at, "sound"), sounds)
+    else:
+        named = r.choice(call.get("sound", "cry"), (*at, "sound"), sounds)
+    # an own file is played as the cry is (its channel, the music ducked; it stands in)
+    sound, file = (Sound(named), "") if named in sounds else (Sound.CRY, named)
     prompt = call.get("prompt", "scholars")
     if not (own_text and isinstance(prompt, dict)):
         r.choice(prompt, (*at, "prompt"), CALL_PROMPTS)
-        return call, Call(sound)
+        return call, Call(sound, file=file)
     label = r.label(prompt, (*at, "prompt"))
     for key, text in (("en", label.en), ("ja", label.ja)):
         if len(text) > MAX_PROMPT:
             raise r.expected((*at, "prompt", key), f"a text of at most {MAX_PROMPT} characters "
                              "(it is shown over the clock)", text)
-    return call, Call(sound, (label.en, label.ja))
+    return call, Call(sound, (label.en, label.ja), file)
 
 
 def _realtime(r: _Reader, data: Any) -> RealtimeConfig:

@@ -7,6 +7,7 @@ dicts in time order; the caller decides where they go (stdout, a file, a list in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import PurePath
 from typing import Any
 
 from .config import ButtonsConfig
@@ -49,8 +50,9 @@ class EventRecorder:
     def effects(self, effects: Iterable[Effect], t: float) -> None:
         for effect in effects:
             if isinstance(effect, PlaySound):
-                self._emit({"t": _t(t), "type": "sound", "sound": effect.sound.value,
-                            "era": effect.era})
+                cue = {"t": _t(t), "type": "sound", "sound": effect.sound.value,
+                       "era": effect.era}  # a call's own file: its name too
+                self._emit({**cue, "file": PurePath(effect.file).name} if effect.file else cue)
             elif isinstance(effect, Music):
                 self._emit({"t": _t(t), "type": "sound", "sound": effect.action.value,
                             "era": effect.era})

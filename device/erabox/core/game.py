@@ -20,6 +20,7 @@ from .model import (
     FlashCue,
     Mode,
     Phase,
+    PrepareSounds,
     Prompt,
     Question,
     Sound,
@@ -145,6 +146,12 @@ def timeline(config: Config) -> tuple[Cue, ...]:
     cues.append(Cue(rt.length_s, Sound.GONG, ends_era=True))
     # At equal times a call comes before a tick; the end gong is last by construction.
     return tuple(sorted(cues, key=lambda c: (c.at, 2 if c.ends_era else 0 if c.recorded else 1)))
+
+
+def prepare_sounds(config: Config) -> tuple[Effect, ...]:
+    """The timed calls' own sound files to decode before an era can start (none: nothing)."""
+    files = tuple(dict.fromkeys(c.file for c in config.realtime.calls if c.file))
+    return (PrepareSounds(files),) if files else ()
 
 
 # --- queries ----------------------------------------------------------------------------------

@@ -137,10 +137,14 @@ Event = Input | Tick | Steer
 
 @dataclass(frozen=True)
 class PlaySound:
-    """Play a cue now. `era` lets an adapter pick per-era sounds or skip cues a track carries."""
+    """Play a cue now. `era` lets an adapter pick per-era sounds or skip cues a track carries.
+    `file`: a game profile's own sound file played instead, decoded ahead (`PrepareSounds`);
+    `sound`, the box's cue it stands for, is its channel, ducks the music like it, and plays
+    when the file cannot."""
 
     sound: Sound
     era: int
+    file: str = ""
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,15 @@ class PrepareMusic:
     era: int
     mode: Mode
     variant: int = 1  # which version of the era scores (config.SCORE_VARIANTS) plays
+
+
+@dataclass(frozen=True)
+class PrepareSounds:
+    """Decode these sound files of the game's profile now, off the loop thread, so that a
+    `PlaySound` naming one plays it at once (its setup screen is open, or the game was
+    restored: no call comes before these are ready, or the box's cue stands in)."""
+
+    files: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -255,8 +268,8 @@ class Standings:
     places: tuple[tuple[int, str, int, int | None], ...]
 
 
-Effect = (PlaySound | Music | PrepareMusic | SetVolume | FlashCue | ShowPrompt | Save
-          | SaveSettings | Show | Scored | Standings)
+Effect = (PlaySound | Music | PrepareMusic | PrepareSounds | SetVolume | FlashCue | ShowPrompt
+          | Save | SaveSettings | Show | Scored | Standings)
 
 
 # --- the screen model -------------------------------------------------------------------------

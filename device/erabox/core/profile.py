@@ -34,6 +34,7 @@ MAX_VALUE = 999  # the largest number a player can enter for one category (as th
 MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "none", "random", "fixed")
 SOUNDS = ("none", "gong", "cry")
+TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by itself
 ORDERS = ("total", "eliminations")
 SEAT_RULES = ("furthest_from_start", "closest_to_start")
 
@@ -61,8 +62,10 @@ class PhaseMusic:
 class Phase:
     """A part of every round. `each_player`: played once per player in turn order from the
     start player (a turn), its steps shown for each. `timer_s`: a countdown when the phase
-    (or turn) begins, with a gong when it runs out if `gong`. `music`: plays from the
-    phase's start until play leaves it (an event shown over it does not)."""
+    (or turn) begins, with a gong when it runs out if `gong`; `timer_end` "next": the phase
+    (or turn) then ends by itself, as NEXT on its last step would ("wait": it waits for NEXT).
+    `music`: plays from the phase's start until play leaves it (an event shown over it does
+    not)."""
 
     id: str
     label: Label
@@ -71,6 +74,7 @@ class Phase:
     timer_s: float | None = None
     gong: bool = True
     music: PhaseMusic | None = None
+    timer_end: str = "wait"
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,9 @@ class Special:
     label: Label
     after: tuple[tuple[int, ...], ...]  # per variant, in the order of `Profile.variants`
     steps: tuple[Label, ...]
-    sound: str = "none"
+    sound: str = "none"  # "none", "gong", "cry", or the path of the profile's own file
     passes_start_player: bool = False
+    sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
 
 
 @dataclass(frozen=True)
@@ -95,8 +100,9 @@ class Event:
     id: str
     label: Label
     steps: tuple[Label, ...]
-    sound: str = "none"
+    sound: str = "none"  # as a special round's
     ends_game: bool = False
+    sound_key: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -301,18 +307,22 @@ def _unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:
 
 def _phase(r: _Reader, item: Any, at: Path) -> Phase:
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
-                               "music", "music_loop"), ("id", "label"))
+                               "timer_end", "music", "music_loop"), ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
+    if "timer_end" in table and timer is None:
+        raise r.error((*at, "timer_end"), "timer_end needs a timer (timer_s)")
     return Phase(id=r.ident(table["id"], (*at, "id")), label=label, steps=steps,
                  each_player=r.flag(table.get("each_player", False), (*at, "each_player")),
                  timer_s=None if timer is None else r.number(timer, (*at, "timer_s"),
                                                              MAX_TIMER_S),
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
-                 music=_music(r, table, at))
+                 music=_music(r, table, at),
+                 timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
+                                    TIMER_ENDS))
 
 
 def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:
@@ -346,14 +356,15 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
                       for v in variants)
     else:
         after = tuple(_rounds_list(r, after_data, (*at, "after"), v, named) for v in variants)
+    sound, key = _sound(r, table, at)
     if not any(after):  # one variant's list may be empty (not in that variant), not all
         raise r.error((*at, "after"), "empty: this special round would never come (give the "
                       "rounds it comes after, e.g. after = [4, 8], in one variant at least)")
     return Special(id=r.ident(table["id"], (*at, "id")), label=label, after=after,
                    steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
-                   sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
                    passes_start_player=r.flag(table.get("passes_start_player", False),
-                                              (*at, "passes_start_player")))
+                                              (*at, "passes_start_player")),
+                   sound=sound, sound_key=key)
 
 
 def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool
@@ -375,10 +386,18 @@ def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: boo
 def _event(r: _Reader, item: Any, at: Path) -> Event:
     table = r.table(item, at, ("id", "label", "steps", "sound", "ends_game"), ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
+    sound, key = _sound(r, table, at)
     return Event(id=r.ident(table["id"], (*at, "id")), label=label,
                  steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
-                 sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
-                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")))
+                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")),
+                 sound=sound, sound_key=key)
+
+
+def _sound(r: _Reader, table: dict[str, Any], at: Path) -> tuple[str, str]:
+    """A special round's or event's `sound`: one of `SOUNDS`, or the profile's own file
+    (relative to the profile's folder), with where it was named for a warning."""
+    sound = r.sound(table.get("sound", "none"), (*at, "sound"), SOUNDS)
+    return sound, "" if sound in SOUNDS else r.where((*at, "sound"))
 
 
 def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:

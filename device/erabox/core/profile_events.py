@@ -41,7 +41,9 @@ class PlayRecorder:
 
     def effects(self, effects: Iterable[PlayEffect], t: float) -> None:
         for effect in effects:
-            if isinstance(effect, PlaySound):
+            if isinstance(effect, PlaySound) and effect.file:  # the profile's own sound
+                self._line(t, "sound", sound=effect.sound.value, file=PurePath(effect.file).name)
+            elif isinstance(effect, PlaySound):
                 self._line(t, "sound", sound=effect.sound.value)
             elif isinstance(effect, Music):  # a phase's music: its file, and where in it
                 self._line(t, "sound", sound=effect.action.value,

@@ -73,6 +73,8 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
     """Fire what fell due by `now`, then apply `event` (an `Input`, or a `Tick`)."""
     before = play
     play, effects = _advance(play, now)
+    if any(isinstance(e, Save) for e in effects):
+        before = play  # a countdown that ran out moved play on, and saved it
     if isinstance(event, Input):
         handled, more = _on_input(play, event, now)
         if handled.spot != play.spot:  # on disk before anyone hears or sees the change
@@ -93,16 +95,33 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
 
 def _advance(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     effects: list[PlayEffect] = []
-    if play.timer_end is not None and play.timer_end <= now + EPS:
-        phase = play.profile.phases[play.spot.phase]
-        play = replace(play, timer_end=None, timer_done=True, save_due=None)
-        if phase.gong:
-            effects += [PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)]
+    while play.timer_end is not None and play.timer_end <= now + EPS:
+        play, more = _timer_out(play, play.timer_end, now)
+        effects += more
     if play.question_until is not None and play.question_until <= now + EPS:
         play = replace(play, question_until=None)
     if play.prompt_until is not None and play.prompt_until <= now + EPS:
         play = replace(play, prompt=None, prompt_until=None)
     return play, tuple(effects)
+
+
+def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The countdown ran out at `at` (handled at `now`): the gong; with `timer_end = "next"`
+    the phase (or turn) ends by itself, as NEXT on its last step would, and what comes next
+    starts at `at`, not when this was handled (a timed phase after it counts from `at`).
+    Under an event the phase ends when the event does (`_forward`)."""
+    phase = play.profile.phases[play.spot.phase]
+    done = replace(play, timer_end=None, timer_done=True, save_due=None)
+    gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    ring = gong if phase.gong else ()
+    if phase.timer_end != "next" or play.spot.state is not State.ROUND:
+        return done, ring
+    moved, more = _after_phase(done)
+    moved = _phase_timer(done, moved, at)
+    moved, music = _phase_music(done, moved, at, now)
+    if any(isinstance(e, PlaySound) and e.sound is Sound.GONG for e in more):
+        ring = ()  # the scoring's gong is the countdown's too
+    return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
 def _phase_timer(before: Play, play: Play, now: float) -> Play:
@@ -131,19 +150,23 @@ def _music_key(play: Play) -> tuple[int, int] | None:
     return None if play.profile.phases[spot.phase].music is None else (spot.round, spot.phase)
 
 
-def _phase_music(before: Play, play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+def _phase_music(before: Play, play: Play, now: float, heard: float | None = None
+                 ) -> tuple[Play, tuple[PlayEffect, ...]]:
     """A phase with music starts it from the beginning when the phase begins (also when undo
-    comes back into it); leaving the phase stops it (a short fade); a new game stops it."""
+    comes back into it); leaving the phase stops it (a short fade); a new game stops it.
+    `now`: when the change happened; `heard`: when it is handled (a countdown's end handled
+    late starts the next phase's music that much into it)."""
+    heard = now if heard is None else heard
     since = before.music_since
     old = None if since is None else _music_key(before)
     new = _music_key(play)
     effects: list[PlayEffect] = []
     if new != old:
         if since is not None:
-            effects.append(phase_music(before, MusicAction.STOP, now - since))
+            effects.append(phase_music(before, MusicAction.STOP, heard - since))
         since = None
         if new is not None:
-            effects.append(phase_music(play, MusicAction.START, 0.0))
+            effects.append(phase_music(play, MusicAction.START, max(0.0, heard - now)))
             since = now
     save_due = play.save_due
     if since is not None and save_due is None:  # its place is saved while it plays
@@ -219,17 +242,29 @@ def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         back = replace(spot, state=State.ROUND, event_step=0)
         if profile.events[spot.event].ends_game:
             back = replace(back, last_round=spot.round)
+        if play.timer_done and profile.phases[spot.phase].timer_end == "next":
+            # its countdown ran out under the event: the phase ends as the event does (one
+            # move, which one undo takes back to the event's last step)
+            moved, effects = _after_phase(replace(play, spot=back))
+            return replace(moved, history=(*play.history, spot)[-HISTORY:]), effects
         return _moved(play, back), ()
     if spot.step + 1 < len(steps_here(play)):
         return _moved(play, replace(spot, step=spot.step + 1)), ()
     if spot.state is State.ROUND:
-        phase = profile.phases[spot.phase]
-        if phase.each_player and spot.turn + 1 < len(play.players):
-            return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
-        if spot.phase + 1 < len(profile.phases):
-            return _moved(play, replace(spot, phase=spot.phase + 1, turn=0, step=0)), ()
-        return _after_round(play, -1)
+        return _after_phase(play)
     return _after_round(play, spot.special)
+
+
+def _after_phase(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """After a phase's (or turn's) last step, or its countdown run out: the next turn or
+    phase; after the round's last, the special rounds due, then on."""
+    profile, spot = play.profile, play.spot
+    phase = profile.phases[spot.phase]
+    if phase.each_player and spot.turn + 1 < len(play.players):
+        return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
+    if spot.phase + 1 < len(profile.phases):
+        return _moved(play, replace(spot, phase=spot.phase + 1, turn=0, step=0)), ()
+    return _after_round(play, -1)
 
 
 def _after_round(play: Play, done: int) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -258,8 +293,14 @@ def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
+    """A special round's or event's sound: the box's gong or cry, or the profile's own file
+    (played as the cry is, which stands in for it), or none."""
+    if name == "none":
+        return ()
     sound = _SOUNDS.get(name)
-    return () if sound is None else (PlaySound(sound, 0), FlashCue(sound))
+    if sound is None:
+        return PlaySound(Sound.CRY, 0, file=name), FlashCue(Sound.CRY)
+    return PlaySound(sound, 0), FlashCue(sound)
 
 
 def _start_event(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -18,6 +18,7 @@ from .model import (
     Mode,
     Music,
     MusicAction,
+    PrepareSounds,
     Prompt,
     Sound,
 )
@@ -360,6 +361,15 @@ def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:
                if line.tie is not None and line.tie != scores.UNBROKEN else None)
         out.append((by, tie, line.tie == scores.UNBROKEN))
     return tuple(out)
+
+
+def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
+    """The special rounds' and events' own sound files to decode when the play is set up or
+    comes back (none: nothing)."""
+    named = [(s.sound, s.sound_key) for s in profile.specials] + [
+        (e.sound, e.sound_key) for e in profile.events]
+    files = tuple(dict.fromkeys(sound for sound, key in named if key))
+    return (PrepareSounds(files),) if files else ()
 
 
 def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from .rules import MAX_SEATS
@@ -15,6 +16,8 @@ from .toml_lines import Path, dotted
 
 MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+MAX_PATH = 4096  # the longest sound file name
+SOUND_FILES = (".ogg", ".wav", ".flac", ".mp3")  # what a profile's own sound file may be
 
 
 class ProfileError(ValueError):
@@ -104,6 +107,22 @@ class _Reader:
         if isinstance(data, bool) or not isinstance(data, int | float) or not 0 < data <= high:
             raise self.expected(path, f"a number of seconds above 0 and at most {high:g}", data)
         return float(data)
+
+    def sound(self, data: Any, path: Path, cues: tuple[str, ...]) -> str:
+        """One of the box's `cues`, or the name of a sound file of the profile's own, made
+        relative to the profile's folder (`SOUND_FILES`: a typo of a cue is an error, not
+        a file that is missing)."""
+        if data in cues:
+            return str(data)
+        if (not isinstance(data, str) or not data.strip() or len(data) > MAX_PATH
+                or not data.isprintable() or not data.strip().lower().endswith(SOUND_FILES)):
+            raise self.expected(path, "one of " + ", ".join(repr(c) for c in cues)
+                                + ", or a sound file's name (" + ", ".join(SOUND_FILES) + ")",
+                                data)
+        name = PurePath(data.strip())
+        if not name.is_absolute() and self.base_dir is not None:
+            name = PurePath(self.base_dir) / name
+        return str(name)
 
     def flag(self, data: Any, path: Path) -> bool:
         if not isinstance(data, bool):

@@ -24,6 +24,7 @@ from .game import (
     elapsed,
     guide_steps,
     new_game,
+    prepare_sounds,
     score_variant,
     scoring_step_at,
     sheet,
@@ -131,7 +132,8 @@ def restore(
                     scoring.totals(book)))):
             entry = replace(entry, tie=None)
         game = replace(game, entry=entry if config.keep_score else None)
-    effects: list[Effect] = [SetVolume(game.volume, music=game.config.audio.music_level)]
+    effects: list[Effect] = [SetVolume(game.volume, music=game.config.audio.music_level),
+                             *prepare_sounds(game.config)]
     prompt = Prompt.RESUMED
     if phase is Phase.LEAD_IN:  # the era had not begun: set it up again
         game = replace(game, phase=Phase.SETUP)

@@ -201,7 +201,8 @@ def fire_cue(game: Game, now: float) -> tuple[Game, tuple[Effect, ...]]:
     index = game.cues_done
     cue = timeline(game.config)[index]
     game = replace(game, cues_done=index + 1, armed=None, sounded_ahead=None)
-    sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era),)
+    file = "" if cue.call is None else game.config.realtime.call(cue.call).file
+    sound: tuple[Effect, ...] = (PlaySound(cue.sound, game.era, file),)
     if not cue.recorded:
         return game, sound
     # A gong or a cry is a cue the table must act on: it closes any open question.

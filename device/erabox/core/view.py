@@ -19,6 +19,7 @@ from .game import (
     elapsed,
     guide_steps,
     in_guide,
+    prepare_sounds,
     score_variant,
     scoring_step_at,
     screen_kind,
@@ -37,7 +38,8 @@ def opening(game: Game, now: float) -> tuple[Effect, ...]:
     """What a fresh game hands the adapters before its first input: the volume, the first
     era's music to get ready, and the screen."""
     return (SetVolume(game.volume, music=game.config.audio.music_level),
-            PrepareMusic(game.era, game.mode, score_variant(game)), Show(screen(game, now)))
+            PrepareMusic(game.era, game.mode, score_variant(game)),
+            *prepare_sounds(game.config), Show(screen(game, now)))
 
 
 def describe(game: Game, now: float) -> dict[str, Any]:
