@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,7 @@ class TimedCard:
         self._run_until(self.now)
         return False
 
-    def load(self, config: Config) -> dict[str, Any] | None:
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
         return None
 
     def close(self) -> None:

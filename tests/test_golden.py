@@ -217,7 +217,7 @@ def test_a_state_file_of_the_earlier_version_resumes(path: Path) -> None:
 @pytest.mark.parametrize("path", PROFILE_SCENARIOS, ids=lambda p: p.stem)
 def test_a_recorded_profile_play_prints_the_same_lines(path: Path, tmp_path: Path) -> None:
     from erabox.profile_file import read_profile
-    from erabox.profile_simulate import simulate_profile
+
 
     scenario = json.loads(path.read_text(encoding="utf-8"))
     source = Path(scenario["source"])
@@ -225,10 +225,9 @@ def test_a_recorded_profile_play_prints_the_same_lines(path: Path, tmp_path: Pat
     copy.write_text(scenario["profile_text"], encoding="utf-8")
     profile = read_profile(copy)
     out = io.StringIO()
-    simulate_profile(profile, tuple(scenario["players"]), lines_of(scenario["lines"]),
-                     scenario["until"],
-                     lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
-                     scenario["seed"])
+    simulate(Config(players=tuple(scenario["players"])), lines_of(scenario["lines"]),
+             scenario["until"], lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+             profile=profile, seed=scenario["seed"])
     expected = scenario["output"].replace(str(source.parent), str(tmp_path))
     assert out.getvalue() == expected
 
@@ -236,15 +235,14 @@ def test_a_recorded_profile_play_prints_the_same_lines(path: Path, tmp_path: Pat
 @pytest.mark.parametrize("path", PROFILE_STATES, ids=lambda p: p.name.split(".")[0])
 def test_a_profile_state_file_of_the_earlier_version_resumes(path: Path) -> None:
     from erabox.profile_file import load_game
-    from erabox.profile_simulate import PlaySimulation
 
     name = path.name.split(".")[0]
     setup = json.loads((GOLDEN / "states" / f"{name}.config.json").read_text(encoding="utf-8"))
     after = (GOLDEN / "states" / f"{name}.after.txt").read_text(encoding="utf-8")
     out = io.StringIO()
-    sim = PlaySimulation(load_game(setup["game"], []), tuple(setup["players"]),
-                         lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
-                         setup["seed"])
+    sim = Simulation(Config(players=tuple(setup["players"])),
+                     lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+                     profile=load_game(setup["game"], []), seed=setup["seed"])
     sim.state.text = path.read_text(encoding="utf-8")
     sim.restart()
     sim.run(parse_script(after, "after"), None)

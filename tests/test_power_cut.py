@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import pytest
@@ -304,7 +305,7 @@ class RecordingStateFile:
     def __init__(self, log: list[str]) -> None:
         self.log = log
 
-    def load(self, config: Config) -> None:
+    def load_as(self, parse: Callable[[str], dict[str, object]]) -> None:
         return None
 
     def save(self, snapshot: dict[str, object]) -> None:

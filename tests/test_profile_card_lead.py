@@ -17,8 +17,7 @@ import pytest
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import parse_profile
-from erabox.driver import MemoryState
-from erabox.profile_driver import DURABLE_WAIT_S, PlayDriver
+from erabox.driver import DURABLE_WAIT_S, Driver, MemoryState
 
 PLAYERS = ("red", "blue")
 GAME = """
@@ -61,8 +60,8 @@ def play(card: SlowCard) -> list[str]:
         def apply(self, effects: Any, now: float) -> None:
             sounds.extend(e.sound.value for e in effects if hasattr(e, "sound"))
 
-    driver = PlayDriver(Config(players=PLAYERS), parse_profile(GAME, "fair.toml"), state=card,
-                        audio=Ear())  # type: ignore[arg-type]
+    driver = Driver(Config(players=PLAYERS), profile=parse_profile(GAME, "fair.toml"),
+                    state=card, audio=Ear())  # type: ignore[arg-type]
     driver.start(0.0)
     for t, button in ((1.0, Button.ERA), (2.0, Button.NEXT)):  # round 1, then its end: the cry
         event = Input(button, Gesture.PRESS)

@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file",
      "erabox.profile_file"),  # parts, and the files read at start
     ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest",
-     "erabox.profile_simulate", "erabox.profile_driver", "erabox.screen_worker",
+     "erabox.which_game", "erabox.screen_worker",
      "erabox.hall_director"),  # drivers; the hall's director
     ("erabox.app",),  # the composition root of `erabox run`
     ("erabox.benchmarks", "erabox.bench"),  # `erabox bench`: runs the app in-process

@@ -60,7 +60,7 @@ from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.driver import Driver, json_lines
+from erabox.driver import Driver, json_lines, system_draw
 from erabox.ports import (
     AudioPort,
     BoxObserver,
@@ -70,7 +70,6 @@ from erabox.ports import (
     InboxItem,
     LedPort,
     PowerCut,
-    RecordStore,
     Redraw,
     SaveNow,
     SettingsStore,
@@ -78,18 +77,11 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
-from erabox.profile_driver import (
-    GameDriver,
-    PlayDriver,
-    chosen_game,
-    game_to_play,
-    mark_refused,
-    system_draw,
-)
 from erabox.screen_worker import PlayFrame, ScreenWorker
 from erabox.script_file import read_script
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
+from erabox.which_game import chosen_game, game_to_play, mark_refused
 
 if TYPE_CHECKING:
     from erabox.adapters.audio import Audio
@@ -138,7 +130,7 @@ class Box:
         self.clock = clock
         self.observer = observer
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
-        self.driver: GameDriver = (self._own_game(clock()) if profile is None
+        self.driver: Driver = (self._own_game(clock()) if profile is None
                                    else self._profile_game(profile_config or config, profile,
                                                            clock()))
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
@@ -156,20 +148,19 @@ class Box:
                       show=self._show, events=events, observer=self.observer,
                       clock=self.clock, t0=t0)
 
-    def _profile_game(self, config: Config, profile: Profile, t0: float) -> PlayDriver:
+    def _profile_game(self, config: Config, profile: Profile, t0: float) -> Driver:
         """A driver for a game profile (the state file reads its record back through the
         play's own check)."""
         state, _, audio, led, _, play_events, draw = self._parts
-        assert isinstance(state, RecordStore), state
-        return PlayDriver(config, profile, state=state, audio=audio, led=led, show=self._show,
-                          events=play_events, draw=draw, t0=t0)
+        return Driver(config, profile=profile, state=state, audio=audio, led=led,
+                      show=self._show, events=play_events, draw=draw, t0=t0)
 
     def _switch(self, name: str, now: float) -> None:
         """Another game was chosen: "" Time of Empires (its settings menu open, where the
         game is chosen), else the profile `name`, fresh either way."""
         before = self.driver
         if name:
-            assert isinstance(before, Driver)
+            assert before.profile is None  # the menu that chose it is Time of Empires'
             config = before.game.config  # the settings laid over the file: players, language
             try:
                 profile = chosen_game(name, config, self.find_profile)
@@ -201,13 +192,16 @@ class Box:
     @property
     def game(self) -> Game:
         """The game as the loop last left it (an immutable value: safe to read anywhere).
-        Time of Empires only: a profile's play is `box.driver.play`."""
-        assert isinstance(self.driver, Driver), "a game profile is played: see driver.play"
-        return self.driver.game
+        Time of Empires only: a profile's play is `box.driver.game` too, a `Play`."""
+        assert self.driver.profile is None, "a game profile is played: see driver.game"
+        game: Game = self.driver.game
+        return game
 
     def own_game(self) -> Game | None:
         """The Time of Empires game played now (None while a game profile is played)."""
-        return self.driver.game if isinstance(self.driver, Driver) else None
+        driver = self.driver  # read once: the loop thread may switch games
+        game: Game | None = driver.game if driver.profile is None else None
+        return game
 
     @property
     def ready_at(self) -> float:

@@ -5,8 +5,8 @@ so a whole 27-minute game takes milliseconds and every event lands on its exact 
 A `restart` line reloads the game from the last snapshot the core asked to save, through the
 same JSON text a real state file would hold.
 
-`ScriptRunner` is that loop for any `GameDriver` (the seam `erabox run` uses too): Time of
-Empires' `Driver` here, a game profile's `PlayDriver` in `profile_simulate.py`.
+One `Simulation` for every game: the same `Driver` as `erabox run`, playing Time of Empires or,
+with `profile`, a game profile's play (`--game`; its random start players drawn from `seed`).
 """
 
 from __future__ import annotations
@@ -15,23 +15,58 @@ from collections.abc import Callable
 from typing import Any
 
 from erabox.core.config import Config
+from erabox.core.engine import AnyScreen, Recorder
 from erabox.core.events import EventRecorder
-from erabox.core.machine import Game
-from erabox.core.model import Input, Screen, Tick
+from erabox.core.model import Input, Tick
+from erabox.core.profile import Profile
+from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.driver import Driver, MemorySettings, MemoryState
-from erabox.profile_driver import GameDriver
+from erabox.driver import Driver, MemorySettings, MemoryState, seeded_draws
 from erabox.workers import ChangedOnly
 
 DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
 
+OnScreen = Callable[[Any, float], None]
+"""Receives each new screen model (either game's) with its virtual time."""
 
-class ScriptRunner:
-    """A game's driver on a virtual clock: `now` jumps from deadline to deadline and from
-    script line to script line. Subclasses build `driver` and start it."""
 
-    driver: GameDriver
-    now: float = 0.0
+class Simulation:
+    """One simulated box. `on_event` receives each event dict; `on_screen` each new screen.
+
+    The same `Driver` as `erabox run`, with the state and settings files kept in memory (as the
+    JSON a real file would hold) and the clock in `now`. `profile`: play that game profile for
+    `config`'s players (None: Time of Empires); `seed`: its random start players' draws.
+    """
+
+    def __init__(self, config: Config, on_event: Callable[[dict[str, Any]], None],
+                 on_screen: OnScreen | None = None, *, profile: Profile | None = None,
+                 seed: int = 0) -> None:
+        self.config = config
+        self.on_event = on_event
+        self.on_screen = on_screen
+        self.now = 0.0
+        self.recorder: Recorder[Any] = (EventRecorder(on_event, config.buttons.hold_s)
+                                        if profile is None else PlayRecorder(on_event))
+        self.state = MemoryState()
+        self.settings = MemorySettings()
+        self._screens = ChangedOnly[AnyScreen]()
+        self.driver = Driver(config, profile=profile, state=self.state, settings=self.settings,
+                             show=self._show, events=self.recorder, draw=seeded_draws(seed))
+        self.driver.start(0.0)
+
+    @property
+    def game(self) -> Any:
+        """The game as it stands: a `machine.Game`, or a profile's `profile_play.Play`."""
+        return self.driver.game
+
+    @property
+    def saved_text(self) -> str | None:
+        """The "state file": JSON text of the last save."""
+        return self.state.text
+
+    def _show(self, screen_model: AnyScreen, t: float) -> None:
+        if self._screens.changed(screen_model) and self.on_screen is not None:
+            self.on_screen(screen_model, t)
 
     def advance(self, until: float) -> None:
         """Fire every deadline up to and including `until`."""
@@ -54,7 +89,8 @@ class ScriptRunner:
         return True
 
     def restart(self) -> None:
-        """A power cut now: what was saved is all that survives."""
+        """A power cut now: what was saved is all that survives (the screen is drawn anew)."""
+        self._screens.forget()
         self.driver.power_cut(self.now)
 
     def run(self, script: list[ScriptLine], until: float | None) -> None:
@@ -70,45 +106,10 @@ class ScriptRunner:
         self.advance(until)
 
 
-class Simulation(ScriptRunner):
-    """One simulated box. `on_event` receives each event dict; `on_screen` each new screen.
-
-    The same `Driver` as `erabox run`, with the state and settings files kept in memory (as the
-    JSON a real file would hold) and the clock in `now`.
-    """
-
-    def __init__(self, config: Config, on_event: Callable[[dict[str, Any]], None],
-                 on_screen: Callable[[Screen, float], None] | None = None) -> None:
-        self.config = config
-        self.on_event = on_event
-        self.on_screen = on_screen
-        self.now = 0.0
-        self.recorder = EventRecorder(on_event, config.buttons.hold_s)
-        self.state = MemoryState()
-        self.settings = MemorySettings()
-        self._screens = ChangedOnly[Screen]()
-        self.driver: Driver = Driver(config, state=self.state, settings=self.settings,
-                                     show=self._show, events=self.recorder)
-        self.driver.start(0.0)
-
-    @property
-    def game(self) -> Game:
-        return self.driver.game
-
-    def _show(self, screen_model: Screen, t: float) -> None:
-        if self._screens.changed(screen_model) and self.on_screen is not None:
-            self.on_screen(screen_model, t)
-
-    def restart(self) -> None:
-        """A power cut now: what was saved is all that survives (the screen is drawn anew)."""
-        self._screens.forget()
-        super().restart()
-
-
 def simulate(config: Config, script: list[ScriptLine], until: float | None,
-             on_event: Callable[[dict[str, Any]], None],
-             on_screen: Callable[[Screen, float], None] | None = None) -> Simulation:
+             on_event: Callable[[dict[str, Any]], None], on_screen: OnScreen | None = None,
+             *, profile: Profile | None = None, seed: int = 0) -> Simulation:
     """Run a whole script; stop at `until` (default: 700 s after the last line) or `end`."""
-    sim = Simulation(config, on_event, on_screen)
+    sim = Simulation(config, on_event, on_screen, profile=profile, seed=seed)
     sim.run(script, until)
     return sim

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from erabox.core.engine import AnyEffect
 from erabox.core.machine import Game
-from erabox.core.model import Button, Effect, Input, Music, Phase, PlaySound, SetVolume, Tick
+from erabox.core.model import Button, Input, Music, Phase, PlaySound, SetVolume, Tick
 from erabox.ports import BoxView, SimulatedInput, Stop
 
 T = TypeVar("T")
@@ -95,7 +96,7 @@ class TraceLog:
         if isinstance(event, Input):
             self._record("state", t, game)
 
-    def applied(self, effects: Sequence[Effect], due: float | None, now: float,
+    def applied(self, effects: Sequence[AnyEffect], due: float | None, now: float,
                 t: float) -> None:
         if due is not None:
             for effect in effects:
