@@ -33,7 +33,7 @@ from erabox.core.machine import (
 )
 from erabox.core.model import Button, Gesture, Input, Mode, Phase, PlaySound, Tick
 from erabox.core.timers import SAVE_EVERY_S, SAVE_SLACK_S
-from erabox.driver import Driver
+from erabox.run.driver import Driver
 
 ERA = Config(guide=False, default_mode=Mode.REALTIME, realtime=RealtimeConfig(
     length_s=25.0, scholar_cues_s=(7.3, 15.05, 20.0), lead_in_s=0, final_ticks_s=0))

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Phase
 from erabox.core.profile_play import PlayScreen
-from erabox.profile_file import available_games, load_game, offer_games
+from erabox.files.games import available_games, load_game, offer_games
+from erabox.run.app import Box
 from erabox.ui.layout import layout
 
 MINE = """\
@@ -125,7 +125,7 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
 def test_the_box_draws_a_profile_screen_in_the_language_it_runs_in(tmp_path: Path) -> None:
     from PIL import Image
 
-    from erabox.app import ScreenWorker
+    from erabox.run.app import ScreenWorker
     from erabox.ui.panel import Panel
     from erabox.ui.profile_screens import render_play
 

@@ -333,7 +333,7 @@ class RecordingAudio:
 
 
 def test_the_loop_has_a_press_on_disk_before_its_cry_sounds() -> None:
-    from erabox.app import Box as Loop
+    from erabox.run.app import Box as Loop
 
     log: list[str] = []
     loop = Loop(INTRO, state_file=RecordingStateFile(log),  # type: ignore[arg-type]
@@ -346,7 +346,7 @@ def test_the_loop_has_a_press_on_disk_before_its_cry_sounds() -> None:
 
 
 def test_the_loop_has_an_armed_cue_on_disk_before_it_sounds() -> None:
-    from erabox.app import Box as Loop
+    from erabox.run.app import Box as Loop
 
     log: list[str] = []
     loop = Loop(REALTIME, state_file=RecordingStateFile(log),  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ import pytest
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import parse_profile
-from erabox.driver import DURABLE_WAIT_S, Driver, MemoryState
+from erabox.run.driver import DURABLE_WAIT_S, Driver, MemoryState
 
 PLAYERS = ("red", "blue")
 GAME = """

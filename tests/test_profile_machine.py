@@ -44,8 +44,8 @@ from erabox.core.profile_record import (
     snapshot,
 )
 from erabox.core.script import ScriptLine
-from erabox.profile_file import SYSTEM_GAMES, available_games, game_folders, load_game
-from erabox.simulate import Simulation
+from erabox.files.games import SYSTEM_GAMES, available_games, game_folders, load_game
+from erabox.run.simulate import Simulation
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white", "black", "orange")

@@ -30,8 +30,8 @@ from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayEffect, State, new_play, next_deadline
 from erabox.core.profile_record import restore, snapshot
-from erabox.driver import Driver, MemoryState
-from erabox.profile_file import missing_music, read_profile
+from erabox.files.games import missing_music, read_profile
+from erabox.run.driver import Driver, MemoryState
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)

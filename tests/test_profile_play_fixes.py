@@ -27,7 +27,7 @@ from erabox.core.model import Button, Event, Gesture, Input, Tick
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.profile_play import PlayScreen, screen
 from erabox.core.script import ScriptLine
-from erabox.simulate import Simulation
+from erabox.run.simulate import Simulation
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 from erabox.ui.profile_screens import word as profile_word

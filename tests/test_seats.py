@@ -14,7 +14,6 @@ import pytest
 
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.cli import main
 from erabox.core import settings as s
 from erabox.core.config import Config, ConfigError, parse_config
@@ -23,8 +22,9 @@ from erabox.core.profile_machine import step
 from erabox.core.profile_play import State, asked, new_play, screen
 from erabox.core.profile_record import restore, snapshot
 from erabox.core.rules import SEAT_COLOURS
-from erabox.driver import Driver, MemoryState
-from erabox.profile_file import load_game, offer_games
+from erabox.files.games import load_game, offer_games
+from erabox.run.app import Box
+from erabox.run.driver import Driver, MemoryState
 from erabox.ui.layout import layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen

@@ -19,14 +19,14 @@ import pytest
 
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import ProfileError
-from erabox.profile_file import load_game, offer_games
+from erabox.files.games import load_game, offer_games
+from erabox.run.app import Box
+from erabox.run.which_game import game_to_play
 from erabox.ui.layout import layout
-from erabox.which_game import game_to_play
 from test_run import daemon_env, read_events
 
 ERA_HOLD = Input(Button.ERA, Gesture.HOLD)
@@ -222,7 +222,7 @@ def test_any_error_of_a_profile_file_is_one_clear_line_naming_it(
         tmp_path: Path, monkeypatch: Any) -> None:
     """A check the parser misses (here: a parser that raises KeyError) still gives one
     ProfileError naming the file: listed as broken, never a traceback at start."""
-    import erabox.profile_file as profile_file
+    import erabox.files.games as profile_file
 
     def missed(*_args: Any, **_kwargs: Any) -> None:
         raise KeyError("oops")

@@ -15,19 +15,19 @@ from typing import TYPE_CHECKING
 
 from erabox import __version__
 from erabox.adapters.state_file import StateInUse
-from erabox.config_file import load_config
 from erabox.core.config import Config, ConfigError
 from erabox.core.profile import Profile, ProfileError
 from erabox.core.script import ScriptError, ScriptLine
-from erabox.script_file import read_script
+from erabox.files.config import load_config
+from erabox.files.script import read_script
 
 if TYPE_CHECKING:
-    from erabox.frames import FrameWriter
+    from erabox.run.frames import FrameWriter
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from erabox.driver import json_lines
-    from erabox.simulate import simulate
+    from erabox.run.driver import json_lines
+    from erabox.run.simulate import simulate
 
     config = load_config(args.config, game=args.game)  # Time of Empires' numbers: its profile
     script = read_script(args.script, sys.stdin.buffer) if args.script else []
@@ -45,7 +45,7 @@ def frames(args: argparse.Namespace, config: Config) -> FrameWriter | None:
     """`--frames DIR`: each distinct screen as a PNG (None: not asked for)."""
     if not args.frames:
         return None
-    from erabox.frames import FrameWriter
+    from erabox.run.frames import FrameWriter
     from erabox.ui.panel import Panel
 
     return FrameWriter(Path(args.frames), config.language, Panel.of(config.display))
@@ -53,8 +53,8 @@ def frames(args: argparse.Namespace, config: Config) -> FrameWriter | None:
 
 def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptLine]) -> int:
     """`erabox simulate --game`: a game profile played from the script."""
-    from erabox.driver import json_lines
-    from erabox.simulate import simulate
+    from erabox.run.driver import json_lines
+    from erabox.run.simulate import simulate
 
     profile = game_profile(config.game, config)
     players = config.players
@@ -83,14 +83,14 @@ def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptL
 
 def game_profile(game: str, config: Config) -> Profile:
     """The profile `--game` or the config's `game` names (`ProfileError` if unusable)."""
-    from erabox.profile_file import game_folders, load_game
+    from erabox.files.games import game_folders, load_game
 
     source = config.source if config.source != "<defaults>" else None
     return load_game(game, game_folders(source))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from erabox.app import run
+    from erabox.run.app import run
 
     config = load_config(args.config, game=args.game)
     # --game: checked here (a game that cannot be played stops the command, exit 2); which
@@ -100,19 +100,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from erabox.bench import main as bench_main
+    from erabox.benchmarks.bench import main as bench_main
 
     return bench_main(args)
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
-    from erabox.selftest import main as selftest_main
+    from erabox.run.selftest import main as selftest_main
 
     return selftest_main(args)
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
-    from erabox.hall_director import main as hall_main
+    from erabox.run.hall_director import main as hall_main
 
     return hall_main(args)
 

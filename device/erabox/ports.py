@@ -1,6 +1,6 @@
 """The ports: what the box's loop needs from each of its parts, as typed Protocols.
 
-The loop (`erabox.app.Box`) and the screen worker only ever talk to these; the adapters in
+The loop (`erabox.run.app.Box`) and the screen worker only ever talk to these; the adapters in
 `erabox.adapters` implement them (pygame's mixer, the OLED or a window or the terminal,
 gpiozero buttons and LED, the state file), and tests or benchmarks may pass their own.
 

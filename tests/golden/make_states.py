@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "device"))
 
 from erabox.core.config import Config  # noqa: E402
 from erabox.core.script import parse_script  # noqa: E402
-from erabox.simulate import Simulation  # noqa: E402
+from erabox.run.simulate import Simulation  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "states"
 
@@ -97,8 +97,8 @@ PROFILES = {
 def play_profile(name: str, game: str, players: tuple[str, ...], script: str, cut: float,
                  after: str) -> None:
     from erabox.core.config import Config
-    from erabox.profile_file import load_game
-    from erabox.simulate import Simulation
+    from erabox.files.games import load_game
+    from erabox.run.simulate import Simulation
 
     profile = load_game(game, [])
     sim = Simulation(Config(players=players), lambda e: None, profile=profile)

@@ -77,7 +77,7 @@ def _write(directory: Path, record: dict[str, Any]) -> None:
 
 def install(directory: str) -> None:
     """Wrap the simulations so every run is written to `directory`."""
-    import erabox.simulate as simulate_module
+    import erabox.run.simulate as simulate_module
 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""Run the real daemon (`erabox.app.run`) in this process and act on it like a player.
+"""Run the real daemon (`erabox.run.app.run`) in this process and act on it like a player.
 
 `run_in_process` starts `erabox run` exactly as the command line does (config file, mock pins,
 pygame's mixer on SDL's `dummy` driver unless `SDL_AUDIODRIVER` says otherwise, no display),
@@ -306,7 +306,7 @@ def run_in_process(config_text: str, scenario: Callable[[Session], T], workdir: 
     an exception it raises is re-raised here after the daemon has shut down cleanly. `events`
     is the daemon's `--events` file (none by default).
     """
-    from erabox.app import run
+    from erabox.run.app import run
 
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = workdir / "erabox.toml"

@@ -1,6 +1,6 @@
 """The pure game as the driver sees it: one seam, two games.
 
-`erabox.driver.Driver` runs any game through an `Engine`: it starts one fresh or from a saved
+`erabox.run.driver.Driver` runs any game through an `Engine`: it starts one fresh or from a saved
 record, steps it (`step(state, event, now) -> (state, effects)`), asks it for its next
 deadline, its screen and its record, and applies the effects by one rule. Two engines:
 

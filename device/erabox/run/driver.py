@@ -17,8 +17,8 @@ Time of Empires game has no kind. A record of another kind, of another game, or 
 players is set aside with one log line naming why, and a fresh game begins.
 
 Also here: the JSON-lines writer of the event stream, for both commands.
-`Box` (device/erabox/app.py) runs a `Driver` on its loop thread against the real clock; `Simulation`
-(device/erabox/simulate.py) runs one on a virtual clock.
+`Box` (run/app.py) runs a `Driver` on its loop thread against the real clock; `Simulation`
+(run/simulate.py) runs one on a virtual clock.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class Driver:
             self.engine = EmpiresEngine(config)
             self.missing_files: list[str] = []  # the config's sound files are the box's
         else:
-            from erabox.profile_file import missing_music
+            from erabox.files.games import missing_music
 
             self.engine = ProfileEngine(profile, config)
             self.missing_files = missing_music(profile)  # said in the log, marked on screen

@@ -10,7 +10,7 @@ from pathlib import Path
 from erabox.adapters.files import FileRefused, read_regular
 from erabox.core.config import Config, ConfigError, parse_config
 from erabox.core.profile import ProfileError
-from erabox.profile_file import game_folders, own_game_profile
+from erabox.files.games import game_folders, own_game_profile
 
 SYSTEM_CONFIG = Path("/etc/erabox/erabox.toml")
 MAX_CONFIG_BYTES = 1024 * 1024  # a config is a few kB; refuse to read a disk

@@ -9,12 +9,12 @@ Threads and who owns what:
   the mixer starts a cue at its next period, so the cue lands centred on its time. The game
   never sees time go back: a press in that window is stamped at the deadline. What a step
   does (the effects in the box's order, a power-cut restart, the last save) is
-  `erabox.driver.Driver`, shared with `erabox simulate`.
+  `erabox.run.driver.Driver`, shared with `erabox simulate`.
   The loop also runs Python's older garbage collections itself, just before it waits and only
   when the pass fits before its next wake-up (`adapters/collector.py`): a long pass started by
   any other thread would hold the GIL while a cue is due.
 - gpiozero's and our buttons thread only put `Input`s on the inbox.
-- the screen worker (a `erabox.workers.NewestWorker`) renders the newest screen model and
+- the screen worker (a `erabox.adapters.workers.NewestWorker`) renders the newest screen model and
   hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
   delays a cue.
 - signals become inbox items on a small thread (`adapters/signals.py`), so they act at once
@@ -49,7 +49,6 @@ from erabox.adapters.parts import (
 )
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile, resolve_state_path
-from erabox.config_file import load_config
 from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import Config, ConfigError
@@ -60,7 +59,8 @@ from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.driver import Driver, json_lines, system_draw
+from erabox.files.config import load_config
+from erabox.files.script import read_script
 from erabox.ports import (
     AudioPort,
     BoxObserver,
@@ -77,11 +77,11 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
-from erabox.screen_worker import PlayFrame, ScreenWorker
-from erabox.script_file import read_script
+from erabox.run.driver import Driver, json_lines, system_draw
+from erabox.run.screen_worker import PlayFrame, ScreenWorker
+from erabox.run.which_game import chosen_game, game_to_play, mark_refused
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
-from erabox.which_game import chosen_game, game_to_play, mark_refused
 
 if TYPE_CHECKING:
     from erabox.adapters.audio import Audio
@@ -377,7 +377,7 @@ def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | Non
 def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: DisplayPort,
                            audio: AudioPort | None, led: LedPort) -> None:
     """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
-    from erabox.selftest import held_at_power_up, run_selftest
+    from erabox.run.selftest import held_at_power_up, run_selftest
 
     if not held_at_power_up(config, choice.factory):
         return
@@ -419,7 +419,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         state_file.close()
         raise
     # The games the settings menu offers: found now, handed to the core as data.
-    from erabox.profile_file import game_folders, load_game, offer_games
+    from erabox.files.games import game_folders, load_game, offer_games
 
     folders = game_folders(config.source if config.source != "<defaults>" else None)
     config = offer_games(config, folders)

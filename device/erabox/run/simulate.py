@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from erabox.adapters.workers import ChangedOnly
 from erabox.core.config import Config
 from erabox.core.engine import AnyScreen, Recorder
 from erabox.core.events import EventRecorder
@@ -21,8 +22,7 @@ from erabox.core.model import Input, Tick
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.driver import Driver, MemorySettings, MemoryState, seeded_draws
-from erabox.workers import ChangedOnly
+from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
 
 DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
 

@@ -16,7 +16,7 @@ from erabox.adapters.settings_file import SettingsFile
 from erabox.core.config import Config, ConfigError
 from erabox.core.profile import Profile, ProfileError
 from erabox.core.settings import apply as apply_settings
-from erabox.profile_file import error_place
+from erabox.files.games import error_place
 
 log = logging.getLogger("erabox")
 

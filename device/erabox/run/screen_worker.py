@@ -10,12 +10,12 @@ import logging
 import time
 from dataclasses import dataclass
 
+from erabox.adapters.workers import ChangedOnly, NewestWorker
 from erabox.core.care import Look
 from erabox.core.model import Screen
 from erabox.core.profile_play import PlayScreen
 from erabox.ports import BoxObserver, DisplayPort
 from erabox.ui.panel import Panel
-from erabox.workers import ChangedOnly, NewestWorker
 
 log = logging.getLogger("erabox")
 
