@@ -17,12 +17,12 @@ from gpiozero.pins.mock import MockFactory
 from erabox.adapters.buttons import Buttons
 from erabox.adapters.display import NullDisplay, frame_bytes
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box, ScreenWorker, Stop
 from erabox.benchmarks.harness import TraceLog
 from erabox.core.config import parse_config
 from erabox.core.events import EventRecorder
 from erabox.core.machine import guide_steps
 from erabox.core.model import Phase
+from erabox.run.app import Box, ScreenWorker, Stop
 from erabox.ui.render import render
 
 CONFIG = """

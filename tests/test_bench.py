@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from erabox import bench
+from erabox.benchmarks import bench
 from erabox.benchmarks import output as output_module
 from erabox.benchmarks.cues import scheduled_time
 from erabox.benchmarks.soak import check_cues
@@ -21,7 +21,7 @@ from erabox.core.config import parse_config
 from erabox.core.machine import timeline
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.script import ScriptLine
-from erabox.simulate import simulate
+from erabox.run.simulate import simulate
 
 TINY = bench.Plan(eras=1, era_length_s=2, pauses_per_era=1, pause_s=0.2, gestures=6,
                   cpu_window_s=1.0, starts=1, rss_era_s=0.5, render_samples=10,

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from erabox.core.machine import (
 )
 from erabox.core.model import Button, Gesture, Input, Mode, Phase, PlaySound, Tick
 from erabox.core.timers import SAVE_EVERY_S, SAVE_SLACK_S
-from erabox.driver import Driver
+from erabox.run.driver import Driver
 
 ERA = Config(guide=False, default_mode=Mode.REALTIME, realtime=RealtimeConfig(
     length_s=25.0, scholar_cues_s=(7.3, 15.05, 20.0), lead_in_s=0, final_ticks_s=0))
@@ -83,7 +84,7 @@ class TimedCard:
         self._run_until(self.now)
         return False
 
-    def load(self, config: Config) -> dict[str, Any] | None:
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
         return None
 
     def close(self) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from erabox.adapters.display import NullDisplay, frame_bytes
-from erabox.app import ScreenWorker
 from erabox.core import care
 from erabox.core.care import BLANK_AFTER_S, DIM_AFTER_S, SHIFT_EVERY_S, Level, Look
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
+from erabox.run.app import ScreenWorker
 from erabox.ui.look import apply_look
 from erabox.ui.render import render
 
@@ -159,9 +159,9 @@ def run_box(idle_s: float, tmp_path: object) -> tuple[Mode, list[Look]]:
     from pathlib import Path
 
     from erabox.adapters.state_file import StateFile
-    from erabox.app import Box, Stop
     from erabox.core.config import Config
     from erabox.core.model import Button, Gesture, Input
+    from erabox.run.app import Box, Stop
 
     clock = [0.0]
     looks: list[Look] = []
@@ -193,9 +193,9 @@ def test_a_whole_game_with_an_introductory_round_left_idle_20_minutes(
     from pathlib import Path
 
     from erabox.adapters.state_file import StateFile
-    from erabox.app import Box, Redraw, Stop
     from erabox.core.config import Config
     from erabox.core.model import Button, Gesture, Input
+    from erabox.run.app import Box, Redraw, Stop
 
     clock = [0.0]
     looks: list[tuple[float, Screen, Look, int]] = []

@@ -42,7 +42,8 @@ def test_an_unknown_command_still_gets_the_top_level_usage() -> None:
 def test_run_reads_the_config_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`erabox run` reads its config once and hands it on: a file changed between two reads
     could start the box with one config and its game from another."""
-    from erabox import app, config_file
+    from erabox.files import config as config_file
+    from erabox.run import app
 
     conf = tmp_path / "erabox.toml"
     conf.write_text('language = "ja"\n')

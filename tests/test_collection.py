@@ -18,12 +18,12 @@ import pytest
 from tests.test_output_lead import HeardAudio, VirtualClock, VirtualInbox
 
 from erabox.adapters.collector import INCREMENTAL, OUT_OF_REACH, LoopCollector
-from erabox.app import Box
 from erabox.core.collection import FIRST_GUESS_S, MARGIN, MIN_SLACK_S, due_generation, fits
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
-from erabox.driver import MemoryState
 from erabox.ports import Stop
+from erabox.run.app import Box
+from erabox.run.driver import MemoryState
 
 generational = pytest.mark.skipif(INCREMENTAL, reason="Python 3.14+ collects incrementally")
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from erabox.config_file import load_config
 from erabox.core.config import (
     AudioConfig,
     ButtonsConfig,
@@ -24,6 +23,7 @@ from erabox.core.config import (
     parse_config,
 )
 from erabox.core.model import Mode
+from erabox.files.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = "/etc/erabox/test.toml"

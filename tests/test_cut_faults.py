@@ -46,7 +46,7 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.snapshot import SnapshotError, dumps, loads
-from erabox.driver import DURABLE_WAIT_S, Driver, MemoryState
+from erabox.run.driver import DURABLE_WAIT_S, Driver, MemoryState
 from test_state_faults import BAD_FILES, GOOD, running
 
 CFG = Config()

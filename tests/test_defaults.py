@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = r"""
 import dataclasses, json, sys
-from erabox.config_file import load_config
+from erabox.files.config import load_config
 from erabox.core.config import Config, parse_config
 from erabox.core.model import Mode, Phase, Screen
 from erabox.core.script import parse_script
-from erabox.simulate import simulate
+from erabox.run.simulate import simulate
 from erabox.ui.samples import sample_screens
 
 def run(config_text, script, until):

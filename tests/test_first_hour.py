@@ -174,8 +174,8 @@ def test_a_missing_sound_file_is_named_at_start(tmp_path: Path) -> None:
 
 def test_a_missing_sound_file_is_marked_on_the_screen(tmp_path: Path) -> None:
     from erabox.adapters.state_file import StateFile
-    from erabox.app import Box
     from erabox.core.config import Config
+    from erabox.run.app import Box
     from erabox.ui.layout import layout
 
     marks: list[dict[str, object]] = []

@@ -13,7 +13,7 @@ from erabox.adapters.display import frame_bytes
 from erabox.core.config import Config
 from erabox.core.model import Phase, Screen
 from erabox.core.script import parse_script
-from erabox.simulate import simulate
+from erabox.run.simulate import simulate
 from erabox.ui.render import render
 
 # Era I real-time (a pause and a NEXT hint in it) entering points (red 6, the rest 0) and the
@@ -86,7 +86,7 @@ def test_frames_are_one_png_per_distinct_screen_of_a_whole_game(tmp_path: Path) 
 
 def test_frames_of_a_128x32_panel_are_its_layouts(tmp_path: Path) -> None:
     """`simulate --frames` with `[display] height = 32` writes the 128x32 layouts."""
-    from erabox.config_file import load_config
+    from erabox.files.config import load_config
     from erabox.ui.panel import Panel
 
     config_file = tmp_path / "erabox.toml"

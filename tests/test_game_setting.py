@@ -9,14 +9,12 @@ from pathlib import Path
 
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Phase
 from erabox.core.profile_play import PlayScreen
-from erabox.driver import Driver
-from erabox.profile_driver import PlayDriver
-from erabox.profile_file import available_games, load_game, offer_games
+from erabox.files.games import available_games, load_game, offer_games
+from erabox.run.app import Box
 from erabox.ui.layout import layout
 
 MINE = """\
@@ -95,9 +93,9 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     for language, name in (("en", "Mine"), ("ja", "自作")):
         value = next(i for i in layout(shown, language=language).items if i.role == "value")
         assert value.source == name  # type: ignore[union-attr]
-    assert isinstance(box.driver, Driver)  # not before the menu closes
+    assert box.driver.profile is None  # not before the menu closes
     press(ERA_HOLD)  # the menu closes: Mine begins, fresh
-    assert isinstance(box.driver, PlayDriver) and box.driver.profile.id == "mine"
+    assert box.driver.profile is not None and box.driver.profile.id == "mine"
     play = box.driver.screen(clock[0])
     assert isinstance(play, PlayScreen) and play.kind == "setup"
     press(ERA_PRESS)
@@ -119,7 +117,7 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     press(Input(Button.NEXT, Gesture.HOLD))  # undo: back to setup
     assert box.driver.screen(clock[0]).kind == "setup"
     press(ERA_HOLD)
-    assert isinstance(box.driver, Driver)
+    assert box.driver.profile is None
     assert box.game.menu is not None and box.game.phase is Phase.SETUP
     state.close()
 
@@ -127,7 +125,7 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
 def test_the_box_draws_a_profile_screen_in_the_language_it_runs_in(tmp_path: Path) -> None:
     from PIL import Image
 
-    from erabox.app import ScreenWorker
+    from erabox.run.app import ScreenWorker
     from erabox.ui.panel import Panel
     from erabox.ui.profile_screens import render_play
 

@@ -27,7 +27,7 @@ from erabox.cli import main
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.script import End, Restart, ScriptLine, parse_script
-from erabox.simulate import Simulation, simulate
+from erabox.run.simulate import Simulation, simulate
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SCENARIOS = sorted((GOLDEN / "scenarios").glob("toe-*.json"))
@@ -184,7 +184,7 @@ def test_the_shipped_profile_holds_the_numbers_every_scenario_played() -> None:
     """The scenarios built in-process ran with the default numbers; those are exactly what
     games/time-of-empires.toml says, so the profile's path plays them the same."""
     from erabox.core.era_profile import EraProfile
-    from erabox.profile_file import available_games, read_game
+    from erabox.files.games import available_games, read_game
 
     own = read_game(available_games([])["time-of-empires"].where)
     defaults = Config()
@@ -216,8 +216,8 @@ def test_a_state_file_of_the_earlier_version_resumes(path: Path) -> None:
 
 @pytest.mark.parametrize("path", PROFILE_SCENARIOS, ids=lambda p: p.stem)
 def test_a_recorded_profile_play_prints_the_same_lines(path: Path, tmp_path: Path) -> None:
-    from erabox.profile_file import read_profile
-    from erabox.profile_simulate import simulate_profile
+    from erabox.files.games import read_profile
+
 
     scenario = json.loads(path.read_text(encoding="utf-8"))
     source = Path(scenario["source"])
@@ -225,26 +225,24 @@ def test_a_recorded_profile_play_prints_the_same_lines(path: Path, tmp_path: Pat
     copy.write_text(scenario["profile_text"], encoding="utf-8")
     profile = read_profile(copy)
     out = io.StringIO()
-    simulate_profile(profile, tuple(scenario["players"]), lines_of(scenario["lines"]),
-                     scenario["until"],
-                     lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
-                     scenario["seed"])
+    simulate(Config(players=tuple(scenario["players"])), lines_of(scenario["lines"]),
+             scenario["until"], lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+             profile=profile, seed=scenario["seed"])
     expected = scenario["output"].replace(str(source.parent), str(tmp_path))
     assert out.getvalue() == expected
 
 
 @pytest.mark.parametrize("path", PROFILE_STATES, ids=lambda p: p.name.split(".")[0])
 def test_a_profile_state_file_of_the_earlier_version_resumes(path: Path) -> None:
-    from erabox.profile_file import load_game
-    from erabox.profile_simulate import PlaySimulation
+    from erabox.files.games import load_game
 
     name = path.name.split(".")[0]
     setup = json.loads((GOLDEN / "states" / f"{name}.config.json").read_text(encoding="utf-8"))
     after = (GOLDEN / "states" / f"{name}.after.txt").read_text(encoding="utf-8")
     out = io.StringIO()
-    sim = PlaySimulation(load_game(setup["game"], []), tuple(setup["players"]),
-                         lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
-                         setup["seed"])
+    sim = Simulation(Config(players=tuple(setup["players"])),
+                     lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+                     profile=load_game(setup["game"], []), seed=setup["seed"])
     sim.state.text = path.read_text(encoding="utf-8")
     sim.restart()
     sim.run(parse_script(after, "after"), None)

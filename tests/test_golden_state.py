@@ -12,7 +12,7 @@ from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config
 from erabox.core.model import Phase, Prompt
-from erabox.driver import Driver
+from erabox.run.driver import Driver
 
 GOLDEN = Path(__file__).parent / "golden" / "state-v1"
 

@@ -165,7 +165,7 @@ def test_hall_config_reads_and_checks_its_keys() -> None:
 
 
 def test_a_box_without_hall_imports_nothing_of_it() -> None:
-    probe = ("import sys, erabox.cli, erabox.app\n"
+    probe = ("import sys, erabox.cli, erabox.run.app\n"
              "print(sorted(m for m in sys.modules if 'paho' in m or m.endswith('hall')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True)

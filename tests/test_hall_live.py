@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from erabox.adapters.hall import make_client
 from erabox.core.config import HallConfig
 from erabox.core.model import SteerAction
-from erabox.hall_director import Director
+from erabox.run.hall_director import Director
 from hall_net import (
     HALL,
     KEY,

@@ -9,12 +9,12 @@ from gpiozero.pins.mock import MockFactory
 
 from erabox.adapters.buttons import Buttons
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.core.care import Look
 from erabox.core.config import ButtonsConfig, Config
 from erabox.core.gestures import GestureRecogniser
 from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.ports import Chord, Stop
+from erabox.run.app import Box
 from erabox.ui.layout import layout
 
 NEXT, ERA = Button.NEXT, Button.ERA
@@ -111,8 +111,8 @@ def test_a_hold_on_a_dark_screen_wakes_it_so_its_progress_is_seen(tmp_path: Path
 
 
 def test_a_game_profiles_screen_gets_the_holds_progress_and_the_marks(tmp_path: Path) -> None:
-    from erabox.profile_file import load_game
-    from erabox.screen_worker import PlayFrame
+    from erabox.files.games import load_game
+    from erabox.run.screen_worker import PlayFrame
 
     drawn: list[tuple[object, dict[str, bool]]] = []
 

@@ -3,7 +3,7 @@
 A fresh Debian or Pi OS Lite lacks some of them (GLib: pygame's mixer then does not load and the
 service runs silent). The wheels installed here are read for their linked libraries (DT_NEEDED of
 every bundled .so, minus what the wheels bundle themselves); each must map to a Debian package
-(erabox.syslibs) that `install.sh --list-packages` names. Removing a package from install.sh,
+(erabox.files.syslibs) that `install.sh --list-packages` names. Removing a package from install.sh,
 or a dependency bringing a new system library, fails this test. The same check runs on the
 aarch64 wheels in `make wheelhouse`.
 """
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from erabox.core.config import AudioConfig
-from erabox.syslibs import SONAME_PACKAGES, install_hint, needed_libraries
+from erabox.files.syslibs import SONAME_PACKAGES, install_hint, needed_libraries
 
 REPO = Path(__file__).resolve().parent.parent
 INSTALL = REPO / "tools" / "install.sh"
@@ -73,7 +73,7 @@ def test_every_library_the_wheels_link_is_installed_by_install_sh() -> None:
     from_system = {lib: by for lib, by in needed.items() if lib not in bundled}
     assert "libgthread-2.0.so.0" in from_system  # the one that made the service silent
     unknown = {lib: by for lib, by in from_system.items() if lib not in SONAME_PACKAGES}
-    assert not unknown, f"libraries with no package in device/erabox/syslibs.py: {unknown}"
+    assert not unknown, f"libraries with no package in device/erabox/files/syslibs.py: {unknown}"
     packages = install_packages()
     missing = {lib: SONAME_PACKAGES[lib] for lib in from_system
                if SONAME_PACKAGES[lib] not in packages}

@@ -38,8 +38,8 @@ def loaded_heavy(modules: list[str]) -> list[str]:
 
 
 def test_the_box_process_does_not_load_openssl() -> None:
-    modules = ["erabox.cli", "erabox.app", "erabox.driver", "erabox.profile_driver",
-               "erabox.screen_worker", *(f"erabox.adapters.{name}" for name in ADAPTERS)]
+    modules = ["erabox.cli", "erabox.run.app", "erabox.run.driver", "erabox.run.which_game",
+               "erabox.run.screen_worker", *(f"erabox.adapters.{name}" for name in ADAPTERS)]
     assert loaded_heavy(modules) == []
 
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from erabox.app import Box
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import AudioConfig, Config
 from erabox.core.events import EventRecorder
 from erabox.core.model import Button, Effect, Gesture, Input, PlaySound, Sound, Tick
-from erabox.driver import MemoryState
 from erabox.ports import InboxItem, Stop
+from erabox.run.app import Box
+from erabox.run.driver import MemoryState
 
 
 class VirtualClock:

@@ -21,7 +21,7 @@ from erabox.cli import main
 from erabox.core.config import Config
 from erabox.core.era_profile import EraProfile, parse_era_profile
 from erabox.core.profile import ProfileError
-from erabox.profile_file import available_games, game_folders, offer_games, shipped_games
+from erabox.files.games import available_games, game_folders, offer_games, shipped_games
 from test_run import daemon_env, read_events
 
 SHIPPED = shipped_games() / "time-of-empires.toml"
@@ -126,7 +126,7 @@ def test_erabox_run_plays_the_copy_on_its_own_clock(tmp_path: Path) -> None:
 def test_the_six_minute_copy_reaches_the_running_box(tmp_path: Path) -> None:
     """`erabox run` reads the config through the same path: its game's numbers are the
     copy's (the whole 6:00 era in real time is `make test-deep`'s, below)."""
-    from erabox.config_file import load_config
+    from erabox.files.config import load_config
 
     config = load_config(str(beside_a_config(tmp_path, six_minute_era(shipped_text()))),
                          environ={})

@@ -52,9 +52,8 @@ from erabox.core.profile_play import new_play, prepare_sounds
 from erabox.core.record import restore as restore_game
 from erabox.core.record import snapshot as game_snapshot
 from erabox.core.view import opening
-from erabox.driver import MemoryState
-from erabox.profile_driver import PlayDriver
-from erabox.profile_file import missing_music, own_game_profile, read_profile
+from erabox.files.games import missing_music, own_game_profile, read_profile
+from erabox.run.driver import Driver, MemoryState
 
 SHIPPED = Path(__file__).resolve().parent.parent / "device/erabox/games/time-of-empires.toml"
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)
@@ -214,8 +213,8 @@ def test_the_games_hand_their_own_sounds_to_the_sound_when_set_up_and_restored(
 
     profile = parse_profile(FAIR, "/games/fair.toml", base_dir="/games")
     state = MemoryState()
-    driver = PlayDriver(Config(players=("red", "blue")), profile, state=state,
-                        audio=Sound_())  # type: ignore[arg-type]
+    driver = Driver(Config(players=("red", "blue")), profile=profile, state=state,
+                    audio=Sound_())  # type: ignore[arg-type]
     driver.start(0.0)
     driver.step(E_PRESS, 1.0)
     driver.power_cut(2.0)

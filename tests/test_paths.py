@@ -29,14 +29,14 @@ import pytest
 from erabox.adapters.files import FileRefused, read_regular
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile, resolve_state_path
-from erabox.config_file import load_config
 from erabox.core import settings as menu
 from erabox.core.config import Config, ConfigError
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.script import ScriptError
 from erabox.core.snapshot import dumps
-from erabox.profile_file import load_game
-from erabox.script_file import read_script
+from erabox.files.config import load_config
+from erabox.files.games import load_game
+from erabox.files.script import read_script
 from test_state_faults import GOOD, running
 
 CFG = Config()
@@ -416,7 +416,7 @@ def test_the_state_schema_is_the_integer_1(schema: object, tmp_path: Path) -> No
 def _profile_record() -> tuple[dict[str, Any], Any, tuple[str, ...]]:
     from erabox.core.profile_play import new_play
     from erabox.core.profile_record import snapshot
-    from erabox.profile_file import read_profile, shipped_games
+    from erabox.files.games import read_profile, shipped_games
 
     folder = shipped_games()
     name = sorted(item.name for item in folder.iterdir() if item.name.endswith(".toml"))[0]

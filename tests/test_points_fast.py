@@ -20,7 +20,7 @@ from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.points import Entry, Stage, entry_step
 from erabox.core.script import parse_script
-from erabox.simulate import Simulation, simulate
+from erabox.run.simulate import Simulation, simulate
 
 CFG = Config()
 START = CFG.realtime.lead_in_s + CFG.realtime.length_s + 1.0  # the era's scoring is open

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import pytest
@@ -304,7 +305,7 @@ class RecordingStateFile:
     def __init__(self, log: list[str]) -> None:
         self.log = log
 
-    def load(self, config: Config) -> None:
+    def load_as(self, parse: Callable[[str], dict[str, object]]) -> None:
         return None
 
     def save(self, snapshot: dict[str, object]) -> None:
@@ -332,7 +333,7 @@ class RecordingAudio:
 
 
 def test_the_loop_has_a_press_on_disk_before_its_cry_sounds() -> None:
-    from erabox.app import Box as Loop
+    from erabox.run.app import Box as Loop
 
     log: list[str] = []
     loop = Loop(INTRO, state_file=RecordingStateFile(log),  # type: ignore[arg-type]
@@ -345,7 +346,7 @@ def test_the_loop_has_a_press_on_disk_before_its_cry_sounds() -> None:
 
 
 def test_the_loop_has_an_armed_cue_on_disk_before_it_sounds() -> None:
-    from erabox.app import Box as Loop
+    from erabox.run.app import Box as Loop
 
     log: list[str] = []
     loop = Loop(REALTIME, state_file=RecordingStateFile(log),  # type: ignore[arg-type]

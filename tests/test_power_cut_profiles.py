@@ -18,7 +18,7 @@ from erabox.core.config import Config
 from erabox.core.era_profile import EraProfile, parse_era_profile
 from erabox.core.machine import new_game, timeline
 from erabox.core.model import Button, Gesture, Input, Mode, Phase
-from erabox.profile_file import shipped_games
+from erabox.files.games import shipped_games
 from test_power_cut_exhaustive import (
     AFTER_MS,
     END,

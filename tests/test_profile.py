@@ -14,7 +14,7 @@ import pytest
 
 from erabox.core.profile import Category, ProfileError, parse_profile, shown_steps
 from erabox.core.toml_lines import dotted, key_lines
-from erabox.profile_file import available_games, read_profile
+from erabox.files.games import available_games, read_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("altay", "hadrians-wall", "lords-of-xidit")

@@ -2,9 +2,9 @@
 
 A special round's cry is a press's sound: the press's record goes to disk first, so a cut
 after the cry comes back with the round called. Time of Empires' driver waits for that record
-as long as the card's measured writes take (`record.sounded_lead`); a profile's driver does the
-same. The store here is a card that needs `needs` seconds to make a save durable: its flush
-answers True only when given that long.
+as long as the card's measured writes take (`record.sounded_lead`); the one driver plays a
+profile by the same rule. The store here is a card that needs `needs` seconds to make a save
+durable: its flush answers True only when given that long.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import pytest
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import parse_profile
-from erabox.driver import MemoryState
-from erabox.profile_driver import DURABLE_WAIT_S, PlayDriver
+from erabox.run.driver import DURABLE_WAIT_S, Driver, MemoryState
 
 PLAYERS = ("red", "blue")
 GAME = """
@@ -61,8 +60,8 @@ def play(card: SlowCard) -> list[str]:
         def apply(self, effects: Any, now: float) -> None:
             sounds.extend(e.sound.value for e in effects if hasattr(e, "sound"))
 
-    driver = PlayDriver(Config(players=PLAYERS), parse_profile(GAME, "fair.toml"), state=card,
-                        audio=Ear())  # type: ignore[arg-type]
+    driver = Driver(Config(players=PLAYERS), profile=parse_profile(GAME, "fair.toml"),
+                    state=card, audio=Ear())  # type: ignore[arg-type]
     driver.start(0.0)
     for t, button in ((1.0, Button.ERA), (2.0, Button.NEXT)):  # round 1, then its end: the cry
         event = Input(button, Gesture.PRESS)
@@ -86,3 +85,14 @@ def test_a_card_slower_than_the_bound_is_logged() -> None:
     card = SlowCard(3.0)  # 6 s a save: past the 5 s bound
     assert play(card)  # the cry still goes out (never held longer than the bound) ...
     assert max(card.asked) == pytest.approx(5.0)
+
+
+def test_a_profile_play_on_a_slow_card_says_so_and_names_the_press(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Time of Empires' whole rule: the card's measured lead is logged, and a record that
+    missed names what it held (here a press in the profile's game)."""
+    with caplog.at_level(logging.INFO, logger="erabox"):
+        play(SlowCard(3.0))
+    assert "durable writes take up to 3.000 s on this card" in caplog.text
+    game = parse_profile(GAME, "fair.toml").id
+    assert f"a save that must be on disk first (a press in {game}) took longer" in caplog.text

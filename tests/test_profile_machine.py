@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from erabox.cli import main
+from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, PlaySound, Prompt, Save, Sound, Tick
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.profile_machine import (
@@ -43,8 +44,8 @@ from erabox.core.profile_record import (
     snapshot,
 )
 from erabox.core.script import ScriptLine
-from erabox.profile_file import SYSTEM_GAMES, available_games, game_folders, load_game
-from erabox.profile_simulate import PlaySimulation
+from erabox.files.games import SYSTEM_GAMES, available_games, game_folders, load_game
+from erabox.run.simulate import Simulation
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white", "black", "orange")
@@ -211,11 +212,11 @@ def test_random_gestures_never_break_undo_or_restore(data: st.DataObject) -> Non
 
 
 def simulate_lines(profile: Profile, players: tuple[str, ...], gestures: list[str],
-                   ) -> tuple[PlaySimulation, list[dict[str, Any]]]:
+                   ) -> tuple[Simulation, list[dict[str, Any]]]:
     """Run gestures one a second ("n" NEXT press, "N" hold, "e" ERA press, "E" hold,
     "r" a power cut)."""
     events: list[dict[str, Any]] = []
-    sim = PlaySimulation(profile, players, events.append)
+    sim = Simulation(Config(players=players), events.append, profile=profile)
     names = {"n": N_PRESS, "N": N_HOLD, "e": E_PRESS, "E": E_HOLD}
     for t, g in enumerate(gestures, start=1):
         if g == "r":
@@ -239,13 +240,13 @@ def test_a_power_cut_comes_back_at_the_same_round_phase_step_and_number(
     gestures = gestures[:cut_after]
     plain, _ = simulate_lines(profile, players, gestures)
     cut, events = simulate_lines(profile, players, [*gestures, "r"])
-    same_place(cut.play, plain.play, cut.now)
+    same_place(cut.game, plain.game, cut.now)
     assert events[-1] == {"t": cut.now, "type": "prompt", "prompt": "resumed"}
     # and on from there: the same
     more = ["n", "n", "N", "n", "E", "n"]
     plain2, _ = simulate_lines(profile, players, [*gestures, *more])
     cut2, _ = simulate_lines(profile, players, [*gestures, "r", *more])
-    same_place(cut2.play, plain2.play, cut2.now)
+    same_place(cut2.game, plain2.game, cut2.now)
 
 
 def test_a_power_cut_while_entering_points_loses_only_the_number_being_entered() -> None:
@@ -253,11 +254,11 @@ def test_a_power_cut_while_entering_points_loses_only_the_number_being_entered()
     # six years of 11 steps with two players (the neutral deck's three steps included)
     sim, _ = simulate_lines(profile, COLOURS[:2], ["e"] + ["n"] * 66 + ["n"] * 7 + ["e"]
                             + ["n"] * 3)
-    assert sim.play.spot.state is State.SCORING and sim.play.value == 3
-    entry = sim.play.spot.entry
+    assert sim.game.spot.state is State.SCORING and sim.game.value == 3
+    entry = sim.game.spot.entry
     sim.restart()
-    assert sim.play.spot.entry == entry == 1 and sim.play.value == 0
-    assert sim.play.spot.sheet[0][0] == (7,)
+    assert sim.game.spot.entry == entry == 1 and sim.game.value == 0
+    assert sim.game.spot.sheet[0][0] == (7,)
 
 
 def test_a_power_cut_in_the_setup_before_round_1_resumes_there_and_undo_goes_back() -> None:
@@ -265,13 +266,13 @@ def test_a_power_cut_in_the_setup_before_round_1_resumes_there_and_undo_goes_bac
     the drawn start player kept; undo from its first step is back at the game's setup."""
     profile = PROFILES["altay"]
     sim, _ = simulate_lines(profile, COLOURS[:3], ["e", "n"])
-    spot = sim.play.spot
+    spot = sim.game.spot
     assert (spot.state, spot.round, spot.step) == (State.SPECIAL, 0, 1)
-    starts = screen(sim.play, 2.0).start_player
+    starts = screen(sim.game, 2.0).start_player
     sim.restart()
-    assert sim.play.spot == spot and screen(sim.play, 2.0).start_player == starts
+    assert sim.game.spot == spot and screen(sim.game, 2.0).start_player == starts
     sim, _ = simulate_lines(profile, COLOURS[:3], ["e", "N"])
-    assert sim.play.spot.state is State.SETUP
+    assert sim.game.spot.state is State.SETUP
 
 
 # --- a timed phase --------------------------------------------------------------------------
@@ -280,20 +281,20 @@ def test_a_power_cut_in_the_setup_before_round_1_resumes_there_and_undo_goes_bac
 def test_a_timed_phase_counts_down_and_strikes_the_gong_across_a_power_cut() -> None:
     profile = PROFILES["harvest"]
     events: list[dict[str, Any]] = []
-    sim = PlaySimulation(profile, COLOURS[:2], events.append)
+    sim = Simulation(Config(players=COLOURS[:2]), events.append, profile=profile)
     sim.perform(ScriptLine(10.0, E_PRESS, 1))  # season 1: sow, two minutes from now
-    assert screen(sim.play, 10.0).timer_left == 120
-    assert screen(sim.play, 70.5).timer_left == 60  # whole seconds, rounded up
+    assert screen(sim.game, 10.0).timer_left == 120
+    assert screen(sim.game, 70.5).timer_left == 60  # whole seconds, rounded up
     sim.advance(72.0)
     sim.restart()  # the last save was at 70 s (every 5 s while a countdown runs): 60 s left
-    assert screen(sim.play, 72.0).timer_left == 60
+    assert screen(sim.game, 72.0).timer_left == 60
     sim.advance(200.0)
     gongs = [e["t"] for e in events if e["type"] == "sound" and e["sound"] == "gong"]
     assert gongs == [10.0, 132.0]  # the start, then the countdown's end
-    assert screen(sim.play, 200.0).timer_done
+    assert screen(sim.game, 200.0).timer_done
     # the next phase has no countdown; the next season's sow starts a fresh one
     sim.perform(ScriptLine(201.0, N_PRESS, 2))
-    assert screen(sim.play, 201.0).timer_left is None
+    assert screen(sim.game, 201.0).timer_left is None
 
 
 def test_undo_back_into_a_timed_phase_starts_its_countdown_again() -> None:

@@ -30,9 +30,8 @@ from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayEffect, State, new_play, next_deadline
 from erabox.core.profile_record import restore, snapshot
-from erabox.driver import MemoryState
-from erabox.profile_driver import PlayDriver
-from erabox.profile_file import missing_music, read_profile
+from erabox.files.games import missing_music, read_profile
+from erabox.run.driver import Driver, MemoryState
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)
@@ -126,7 +125,7 @@ def test_a_missing_music_file_is_said_with_its_key_and_line_and_the_box_goes_on(
         assert missing_music(profile) == ["/music/feast.flac"]
     assert (f"{tmp_path / 'festival.toml'}:23: key 'phase[2].music': the sound file "
             "/music/feast.flac does not exist; the phase plays without music") in caplog.text
-    driver = PlayDriver(Config(players=PLAYERS), profile, state=MemoryState())
+    driver = Driver(Config(players=PLAYERS), profile=profile, state=MemoryState())
     assert driver.missing_files == ["/music/feast.flac"]  # the screen's missing-file mark
 
 
@@ -324,8 +323,8 @@ def test_the_driver_hands_the_music_to_the_sound_and_silences_it_at_a_power_cut(
         def apply(self, effects: Any, now: float) -> None:
             heard.extend(e for e in effects if isinstance(e, Music))
 
-    driver = PlayDriver(Config(players=PLAYERS), festival(), state=MemoryState(),
-                        audio=Sound())  # type: ignore[arg-type]
+    driver = Driver(Config(players=PLAYERS), profile=festival(), state=MemoryState(),
+                    audio=Sound())  # type: ignore[arg-type]
     driver.start(0.0)
     driver.step(E_PRESS, 1.0)
     driver.step(Tick(), 6.0)  # the periodic save: the music's place

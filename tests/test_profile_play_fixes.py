@@ -22,11 +22,12 @@ from typing import Any
 
 import pytest
 
+from erabox.core.config import Config
 from erabox.core.model import Button, Event, Gesture, Input, Tick
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.profile_play import PlayScreen, screen
 from erabox.core.script import ScriptLine
-from erabox.profile_simulate import PlaySimulation
+from erabox.run.simulate import Simulation
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 from erabox.ui.profile_screens import word as profile_word
@@ -82,11 +83,12 @@ def tiny(text: str = TINY) -> Profile:
 
 
 def play_script(gestures: str, profile: Profile | None = None, seed: int = 0,
-                ) -> tuple[PlaySimulation, list[dict[str, Any]]]:
+                ) -> tuple[Simulation, list[dict[str, Any]]]:
     """Gestures one a second: "n" NEXT press, "N" NEXT hold, "e" ERA press, "E" ERA hold,
     "b" NEXT+ERA held, "r" a power cut (the script's `restart`)."""
     events: list[dict[str, Any]] = []
-    sim = PlaySimulation(profile or tiny(), PLAYERS, events.append, seed=seed)
+    sim = Simulation(Config(players=PLAYERS), events.append, profile=profile or tiny(),
+                     seed=seed)
     names = {"n": N_PRESS, "N": N_HOLD, "e": E_PRESS, "E": E_HOLD, "b": BOTH}
     for t, g in enumerate(gestures, start=1):
         if g == "r":
@@ -111,16 +113,16 @@ def test_a_cut_in_the_scoring_after_a_long_special_round_comes_back_there(
     assert "unusable" not in caplog.text
     after_cut = events[[e.get("prompt") for e in events].index("resumed"):]
     assert not any(e["type"] == "setup" for e in after_cut)  # no fresh game
-    spot = sim.play.spot
+    spot = sim.game.spot
     assert (spot.state.value, spot.entry, spot.sheet[0][0]) == (state, entry, (4,))
 
 
 # --- 5. a special round without steps --------------------------------------------------------
 
 
-def drawn_lines(sim: PlaySimulation, panel: Panel, language: str) -> list[bytes]:
+def drawn_lines(sim: Simulation, panel: Panel, language: str) -> list[bytes]:
     """Every text line the screen draws now, as pixels (a line's mask)."""
-    return [item.mask.tobytes() for item in layout_play(screen(sim.play, sim.now), panel,
+    return [item.mask.tobytes() for item in layout_play(screen(sim.game, sim.now), panel,
                                                          language)]
 
 
@@ -129,7 +131,7 @@ def drawn_lines(sim: PlaySimulation, panel: Panel, language: str) -> list[bytes]
 def test_a_special_round_without_steps_shows_its_label_once(panel: Panel,
                                                             language: str) -> None:
     sim, _ = play_script("en")  # start, then round 1 is over: the feast (no steps)
-    assert sim.play.spot.state.value == "special"
+    assert sim.game.spot.state.value == "special"
     label = line_image("Feast" if language == "en" else "宴").tobytes()
     lines = drawn_lines(sim, panel, language)
     assert lines.count(label) == 1
@@ -137,7 +139,7 @@ def test_a_special_round_without_steps_shows_its_label_once(panel: Panel,
         assert line_image("1/1").tobytes() in lines
     # a special round with steps still shows its label and its step
     sim, _ = play_script("ennn")
-    assert sim.play.spot.state.value == "special"
+    assert sim.game.spot.state.value == "special"
     census = "Census" if language == "en" else "国勢調査"
     if panel.compact:  # the step on its line, the label in the footer with 1/3
         assert line_image(f"1/3 {census}").tobytes() in drawn_lines(sim, panel, language)
@@ -156,7 +158,7 @@ TO_RANKING = "e" + "n" + "n" + "nnn" + "n" + "nnnn" + "eee"  # as above: red 4, 
 def test_the_final_rankings_hint_says_new_game_as_time_of_empires_does(
         panel: Panel, language: str) -> None:
     sim, _ = play_script(TO_RANKING)
-    assert sim.play.spot.state.value == "game_over"
+    assert sim.game.spot.state.value == "game_over"
     hint = say(language, "hint_new_game")  # Time of Empires' final ranking's own hint
     # ... or, where the ranking has more pages than the panel shows (the ties explained),
     # with "NEXT: more" before it
@@ -168,12 +170,12 @@ def test_the_final_rankings_hint_says_new_game_as_time_of_empires_does(
 
 def test_hold_era_at_the_final_ranking_asks_for_a_new_game() -> None:
     sim, events = play_script(TO_RANKING + "E")
-    assert sim.play.spot.state.value == "game_over"  # not back at the last number
-    assert screen(sim.play, sim.now).kind == "confirm"
+    assert sim.game.spot.state.value == "game_over"  # not back at the last number
+    assert screen(sim.game, sim.now).kind == "confirm"
     sim, events = play_script(TO_RANKING + "En")  # NEXT: no, the ranking stays
-    assert screen(sim.play, sim.now).kind == "game_over"
+    assert screen(sim.game, sim.now).kind == "game_over"
     sim, events = play_script(TO_RANKING + "Ee")  # ERA: yes, a fresh game at its setup
-    assert sim.play.spot.state.value == "setup" and sim.play.history == ()
+    assert sim.game.spot.state.value == "setup" and sim.game.history == ()
     assert {k: v for k, v in events[-1].items() if k != "t"} == {"type": "state",
                                                                  "state": "setup"}
 
@@ -190,7 +192,7 @@ def test_a_countdown_on_the_screen_moves_every_second_and_wakes_the_loop_only_th
     def on_screen(model: PlayScreen, t: float) -> None:
         shown.append((t, model.timer_left))
 
-    sim = PlaySimulation(timed, PLAYERS, lambda event: None, on_screen=on_screen)
+    sim = Simulation(Config(players=PLAYERS), lambda event: None, on_screen, profile=timed)
     wakes: list[float] = []
     stepped = sim.driver.step
 
@@ -205,7 +207,7 @@ def test_a_countdown_on_the_screen_moves_every_second_and_wakes_the_loop_only_th
     assert shown[-11:] == [(10.0 + s, 120 - s) for s in range(11)]  # 2:00, 1:59 ... 1:50
     assert wakes == [11.0 + s for s in range(10)]  # one a second, no more
     sim.advance(140.0)
-    assert shown[-1] == (130.0, None) and screen(sim.play, 140.0).timer_done  # Time!
+    assert shown[-1] == (130.0, None) and screen(sim.game, 140.0).timer_done  # Time!
     assert len(wakes) == 120  # each second to the gong, then none
     sim.perform(ScriptLine(141.0, N_PRESS, 2))  # the feast: no countdown
     assert sim.driver.next_deadline(141.0) is None
@@ -245,7 +247,7 @@ def test_the_setup_screen_says_who_was_drawn_to_start(panel: Panel, language: st
         draws = random.Random(seed)
         seats = [draws.randrange(len(PLAYERS)) for _ in range(2)]
         sim, _ = play_script(gestures, seed=seed)  # the first game, or the next one
-        assert sim.play.spot.state.value == "setup"
+        assert sim.game.spot.state.value == "setup"
         drawn = PLAYERS[seats[len(gestures) // 2]]
         line = STARTS[language].format(n=3, colour=COLOUR[language][drawn])
         assert line_image(line).tobytes() in drawn_lines(sim, panel, language), (seed, line)

@@ -13,7 +13,7 @@ import pytest
 
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, new_play, screen
-from erabox.profile_file import available_games, load_game
+from erabox.files.games import available_games, load_game
 from erabox.ui.panel import MARGIN, Panel
 from erabox.ui.profile_samples import E_PRESS, N_PRESS, every_screen
 from erabox.ui.profile_screens import Marks, Placed, layout_play, render_play

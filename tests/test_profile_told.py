@@ -10,7 +10,7 @@ import pytest
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import Play, new_play, screen
-from erabox.profile_file import load_game
+from erabox.files.games import load_game
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 

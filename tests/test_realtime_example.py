@@ -23,7 +23,7 @@ from erabox.core.profile import ProfileError
 from erabox.core.record import snapshot
 from erabox.core.snapshot import SnapshotError, loads
 from erabox.core.view import screen
-from erabox.profile_file import shipped_games
+from erabox.files.games import shipped_games
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from erabox.ui.strings import era_name

@@ -256,8 +256,8 @@ def test_a_128x32_panel_in_the_config_is_drawn_at_128x32(tmp_path: Path) -> None
         with Image.open(file) as image:
             assert image.size == (128, 32), file.name
     # The first frame is the first screen (the preparation guide) as the 128x32 layout draws it.
-    from erabox.config_file import load_config
-    from erabox.simulate import simulate
+    from erabox.files.config import load_config
+    from erabox.run.simulate import simulate
     from erabox.ui.panel import Panel
     from erabox.ui.render import render
 

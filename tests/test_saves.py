@@ -28,7 +28,7 @@ from erabox.core import settings as menu
 from erabox.core.config import Config, Mode, RealtimeConfig
 from erabox.core.model import Button, Gesture, Input, Tick
 from erabox.core.snapshot import dumps, loads
-from erabox.driver import Driver
+from erabox.run.driver import Driver
 from test_state_faults import GOOD, running
 
 CFG = Config()

@@ -14,7 +14,6 @@ import pytest
 
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.cli import main
 from erabox.core import settings as s
 from erabox.core.config import Config, ConfigError, parse_config
@@ -23,9 +22,9 @@ from erabox.core.profile_machine import step
 from erabox.core.profile_play import State, asked, new_play, screen
 from erabox.core.profile_record import restore, snapshot
 from erabox.core.rules import SEAT_COLOURS
-from erabox.driver import Driver, MemoryState
-from erabox.profile_driver import PlayDriver
-from erabox.profile_file import load_game, offer_games
+from erabox.files.games import load_game, offer_games
+from erabox.run.app import Box
+from erabox.run.driver import Driver, MemoryState
 from erabox.ui.layout import layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen
@@ -279,12 +278,12 @@ def test_five_players_chosen_with_the_buttons_play_lords_of_xidit(tmp_path: Path
     for language in LANGUAGES:  # the menu is drawn over the setup of five
         assert layout(box.driver.screen(clock[0]), language=language).items
     press(Button.ERA, Gesture.HOLD)  # the menu closes: Lords of Xidit, with five
-    assert isinstance(box.driver, PlayDriver) and box.driver.play.players == EIGHT[:5]
+    assert box.driver.profile is not None and box.driver.game.players == EIGHT[:5]
     press(Button.ERA, Gesture.HOLD)  # at its setup: back to the menu, to choose again
     for _ in range(len(config.games) + 1):
         if go_to("game") == "":
             break
         press(Button.ERA)
     press(Button.ERA, Gesture.HOLD)
-    assert isinstance(box.driver, Driver) and box.game.config.players == EIGHT[:4]
+    assert box.driver.profile is None and box.game.config.players == EIGHT[:4]
     state.close()

@@ -20,7 +20,7 @@ from erabox.adapters.cue_led import CueLed
 from erabox.adapters.display import frame_bytes
 from erabox.core.config import Config, parse_config
 from erabox.core.model import PlaySound, SetVolume
-from erabox.selftest import PATTERNS, held_at_power_up, pattern_image, run_selftest
+from erabox.run.selftest import PATTERNS, held_at_power_up, pattern_image, run_selftest
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,11 +22,11 @@ from gpiozero.pins.mock import MockFactory
 from erabox.adapters.buttons import SimulatedButtons
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box, PowerCut, Stop
 from erabox.core.config import Config
 from erabox.core.events import EventRecorder
 from erabox.core.machine import state_name
 from erabox.core.model import Button, Gesture, Input, Phase, Prompt
+from erabox.run.app import Box, PowerCut, Stop
 
 N, E = Button.NEXT, Button.ERA
 P, H = Gesture.PRESS, Gesture.HOLD

@@ -17,9 +17,9 @@ import pytest
 from erabox.adapters import state_file as state_file_module
 from erabox.adapters.display import NullDisplay
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box, Redraw, ScreenWorker, Stop
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
+from erabox.run.app import Box, Redraw, ScreenWorker, Stop
 from test_run import SHORT_ERA, daemon_env, read_events, start_daemon, wait_for
 
 LONG_ERA = SHORT_ERA.replace("length_s = 4", "length_s = 600").replace("[1.5, 3]", "[300]")

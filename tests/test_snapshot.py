@@ -170,7 +170,7 @@ def test_unusable_file_is_moved_aside_with_one_warning(
 
 def test_unusable_file_gives_the_box_a_fresh_game(state_path: Path,
                                                   caplog: pytest.LogCaptureFixture) -> None:
-    from erabox.app import Box
+    from erabox.run.app import Box
 
     state_path.parent.mkdir(parents=True)
     state_path.write_text(BROKEN["unknown schema version"], encoding="utf-8")
@@ -185,7 +185,7 @@ def test_unusable_file_gives_the_box_a_fresh_game(state_path: Path,
 
 
 def test_a_good_file_gives_the_box_its_game_back(state_path: Path) -> None:
-    from erabox.app import Box
+    from erabox.run.app import Box
 
     state_path.parent.mkdir(parents=True)
     state_path.write_text(dumps(SNAPSHOTS["intro_round 4"]), encoding="utf-8")

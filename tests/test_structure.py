@@ -18,14 +18,11 @@ PACKAGE = ROOT / "device" / "erabox"
 
 LAYERS: list[tuple[str, ...]] = [
     ("erabox", "erabox.core"),  # the pure core, and the package's own constants (`erabox` alone)
-    ("erabox.ui", "erabox.ports", "erabox.workers"),  # pixels; the ports; thread helpers
-    ("erabox.adapters", "erabox.syslibs", "erabox.config_file", "erabox.script_file",
-     "erabox.profile_file"),  # parts, and the files read at start
-    ("erabox.driver", "erabox.frames", "erabox.simulate", "erabox.selftest",
-     "erabox.profile_simulate", "erabox.profile_driver", "erabox.screen_worker",
-     "erabox.hall_director"),  # drivers; the hall's director
-    ("erabox.app",),  # the composition root of `erabox run`
-    ("erabox.benchmarks", "erabox.bench"),  # `erabox bench`: runs the app in-process
+    ("erabox.ui", "erabox.ports", "erabox.adapters.workers"),  # pixels; the ports; thread helpers
+    ("erabox.adapters", "erabox.files"),  # parts, and the files read at start
+    ("erabox.run",),  # the one driver, simulate, which game plays, selftest; the hall's director
+    ("erabox.run.app",),  # the composition root of `erabox run`
+    ("erabox.benchmarks",),  # `erabox bench`: runs the app in-process
     ("erabox.cli", "erabox.__main__", "erabox.launch"),  # the command line
 ]
 
@@ -136,12 +133,12 @@ def test_a_new_top_level_module_needs_a_layer() -> None:
 def test_the_checker_sees_an_upward_import_and_a_cycle(tmp_path: Path) -> None:
     """The checks above can fail: an adapter importing the app, and two modules importing
     each other, are both found."""
-    known = {"erabox.app", "erabox.adapters.window", "erabox.adapters.display",
+    known = {"erabox.run.app", "erabox.adapters.window", "erabox.adapters.display",
              "erabox.adapters.oled", "erabox.ports"}
     window = tmp_path / "window.py"
-    window.write_text("def run():\n    from erabox.app import Stop\n", encoding="utf-8")
-    assert imports_of("erabox.adapters.window", window, known) == {"erabox.app"}
-    assert layer_of("erabox.app") > layer_of("erabox.adapters.window")
+    window.write_text("def run():\n    from erabox.run.app import Stop\n", encoding="utf-8")
+    assert imports_of("erabox.adapters.window", window, known) == {"erabox.run.app"}
+    assert layer_of("erabox.run.app") > layer_of("erabox.adapters.window")
     oled = tmp_path / "oled.py"
     oled.write_text("from .display import frame_bytes\n", encoding="utf-8")
     assert imports_of("erabox.adapters.oled", oled, known) == {"erabox.adapters.display"}

@@ -437,7 +437,7 @@ button.pin.drive_low()
 assert button.is_pressed
 callback = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(lambda x: x + 1)
 assert callback(41) == 42  # libffi closures without W+X memory
-import adafruit_ssd1306, erabox.app, erabox.cli  # noqa: F401
+import adafruit_ssd1306, erabox.run.app, erabox.cli  # noqa: F401
 while channel.get_busy():
     pygame.time.wait(10)
 pygame.mixer.quit()

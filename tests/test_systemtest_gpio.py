@@ -24,7 +24,7 @@ def made(**changes: Any) -> dict[str, Any]:
 
 def run_check(tmp_path: Path, driven: dict[str, Any], logged: list[list[str]]) -> list[str]:
     (tmp_path / "made.json").write_text(json.dumps(driven))
-    lines = ["2026-11-24 03:59:00,000 INFO erabox.app: ready"]
+    lines = ["2026-11-24 03:59:00,000 INFO erabox.run.app: ready"]
     lines += [json.dumps({"t": 1.0 + i, "type": "input", "button": b, "gesture": g})
               for i, (b, g) in enumerate(logged)]
     lines.append(json.dumps({"t": 9.0, "type": "sound", "sound": "tick", "era": 1}))

@@ -24,7 +24,7 @@ from erabox.core.machine import ARM_LEAD_S
 from erabox.core.model import Mode
 from erabox.core.points import positions
 from erabox.core.script import parse_script
-from erabox.simulate import simulate
+from erabox.run.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 # The preparation guide has its own tests (test_machine.py, test_points_game.py): here each

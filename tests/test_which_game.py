@@ -19,14 +19,13 @@ import pytest
 
 from erabox.adapters.settings_file import SettingsFile
 from erabox.adapters.state_file import StateFile
-from erabox.app import Box
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import ProfileError
-from erabox.driver import Driver
-from erabox.profile_driver import game_to_play
-from erabox.profile_file import load_game, offer_games
+from erabox.files.games import load_game, offer_games
+from erabox.run.app import Box
+from erabox.run.which_game import game_to_play
 from erabox.ui.layout import layout
 from test_run import daemon_env, read_events
 
@@ -184,7 +183,7 @@ def test_a_game_chosen_in_the_menu_brings_the_players_into_its_range(tmp_path: P
     assert box.game.settings is not None and len(box.game.settings.seats) == 3
     assert "for 3-5 players only" not in shown_text(box, clock, "en")
     press(box, clock, ERA_HOLD)
-    assert not isinstance(box.driver, Driver) and box.driver.profile.id == "lords-of-xidit"
+    assert box.driver.profile is not None and box.driver.profile.id == "lords-of-xidit"
     box.driver.state.close()
 
 
@@ -215,7 +214,7 @@ def test_a_broken_profile_is_listed_as_broken_and_never_stops_the_box(tmp_path: 
             in shown_text(box, clock, "en"))
     assert "circled 誤り: circled.toml:25 直すか別のゲームを選ぶ" in shown_text(box, clock, "ja")
     press(box, clock, ERA_HOLD)
-    assert box.game.menu is not None and isinstance(box.driver, Driver)
+    assert box.game.menu is not None and box.driver.profile is None
     box.driver.state.close()
 
 
@@ -223,7 +222,7 @@ def test_any_error_of_a_profile_file_is_one_clear_line_naming_it(
         tmp_path: Path, monkeypatch: Any) -> None:
     """A check the parser misses (here: a parser that raises KeyError) still gives one
     ProfileError naming the file: listed as broken, never a traceback at start."""
-    import erabox.profile_file as profile_file
+    import erabox.files.games as profile_file
 
     def missed(*_args: Any, **_kwargs: Any) -> None:
         raise KeyError("oops")
@@ -288,7 +287,7 @@ def test_a_game_whose_file_broke_since_the_start_opens_the_menu_again(tmp_path: 
         press(box, clock, ERA_PRESS)
     mine.write_text("[game\n", encoding="utf-8")  # broken while the box runs
     press(box, clock, ERA_HOLD)
-    assert isinstance(box.driver, Driver) and box.game.menu is not None
+    assert box.driver.profile is None and box.game.menu is not None
     assert "broken: mine.toml:1 fix it or choose another game" in shown_text(box, clock, "en")
     box.driver.state.close()
 

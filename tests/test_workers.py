@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from erabox.workers import Again, ChangedOnly, NewestWorker
+from erabox.adapters.workers import Again, ChangedOnly, NewestWorker
 
 
 def test_a_busy_worker_handles_only_the_newest_value() -> None:

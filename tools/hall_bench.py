@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from erabox.adapters.hall import HallLink  # noqa: E402
 from erabox.core.config import HallConfig  # noqa: E402
 from erabox.core.model import Steer, SteerAction  # noqa: E402
-from erabox.hall_director import Director  # noqa: E402
+from erabox.run.hall_director import Director  # noqa: E402
 from hall_net import HALL, KEY, Broker, box_config, spawn_proxy, stop  # noqa: E402
 
 ERABOX = str(Path(sys.executable).parent / "erabox")

@@ -106,7 +106,7 @@ packages="python3 python3-venv i2c-tools alsa-utils"
 # images (Pi OS Lite, Debian minbase) lack some, and a missing one fails only at import: without
 # libglib2.0-0 pygame's mixer (its MIDI library links GLib) does not load and the service runs
 # silent. tests/test_install.py checks that every library the installed wheels need is covered
-# here (device/erabox/syslibs.py maps library names to packages); if one is missing all the same, the
+# here (device/erabox/files/syslibs.py maps library names to packages); if one is missing all the same, the
 # box names its package in the log and in `systemctl status erabox`.
 packages="$packages libglib2.0-0 libx11-6 zlib1g libstdc++6 libgcc-s1 libc6"
 

@@ -37,7 +37,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "device"))  # the erabox package, installed or not
 
-from erabox.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
+from erabox.files.syslibs import SONAME_PACKAGES, needed_libraries  # noqa: E402
 
 sys.path.insert(0, str(REPO / "tools"))
 import debs  # noqa: E402
@@ -118,7 +118,8 @@ def library_problems(dest: Path, machine: str) -> list[str]:
             continue
         package = SONAME_PACKAGES.get(lib)
         if package is None:
-            problems.append(f"{lib} (linked by {wheel}) has no package in device/erabox/syslibs.py")
+            problems.append(f"{lib} (linked by {wheel}) has no package in "
+                            "device/erabox/files/syslibs.py")
         elif package not in packages:
             problems.append(f"{lib} (linked by {wheel}): install.sh does not install {package}")
         else:

@@ -11,19 +11,23 @@ import argparse
 import difflib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from erabox import __version__
 from erabox.adapters.state_file import StateInUse
-from erabox.config_file import load_config
 from erabox.core.config import Config, ConfigError
 from erabox.core.profile import Profile, ProfileError
 from erabox.core.script import ScriptError, ScriptLine
-from erabox.script_file import read_script
+from erabox.files.config import load_config
+from erabox.files.script import read_script
+
+if TYPE_CHECKING:
+    from erabox.run.frames import FrameWriter
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from erabox.driver import json_lines
-    from erabox.simulate import simulate
+    from erabox.run.driver import json_lines
+    from erabox.run.simulate import simulate
 
     config = load_config(args.config, game=args.game)  # Time of Empires' numbers: its profile
     script = read_script(args.script, sys.stdin.buffer) if args.script else []
@@ -32,21 +36,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.players or args.seed is not None:
         raise ConfigError("--players and --seed go with --game (a game profile); Time of "
                           "Empires takes its players from the config")
-    on_screen = None
-    if args.frames:
-        from erabox.frames import FrameWriter
-        from erabox.ui.panel import Panel
-
-        on_screen = FrameWriter(Path(args.frames), config.language, Panel.of(config.display))
-    simulate(config, script, args.until, json_lines(sys.stdout), on_screen)
+    simulate(config, script, args.until, json_lines(sys.stdout), frames(args, config))
     sys.stdout.flush()
     return 0
 
 
+def frames(args: argparse.Namespace, config: Config) -> FrameWriter | None:
+    """`--frames DIR`: each distinct screen as a PNG (None: not asked for)."""
+    if not args.frames:
+        return None
+    from erabox.run.frames import FrameWriter
+    from erabox.ui.panel import Panel
+
+    return FrameWriter(Path(args.frames), config.language, Panel.of(config.display))
+
+
 def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptLine]) -> int:
     """`erabox simulate --game`: a game profile played from the script."""
-    from erabox.driver import json_lines
-    from erabox.profile_simulate import simulate_profile
+    from erabox.run.driver import json_lines
+    from erabox.run.simulate import simulate
 
     profile = game_profile(config.game, config)
     players = config.players
@@ -66,29 +74,23 @@ def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptL
                 else f"{profile.min_players} to {profile.max_players}")
         raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, "
                           f"not {len(players)} (give them with --players a,b,c)")
-    on_screen = None
-    if args.frames:
-        from erabox.profile_simulate import PlayFrameWriter
-        from erabox.ui.panel import Panel
-
-        on_screen = PlayFrameWriter(Path(args.frames), config.language,
-                                    Panel.of(config.display))
-    simulate_profile(profile, players, script, args.until, json_lines(sys.stdout),
-                     seed=args.seed or 0, on_screen=on_screen)
+    # The players as given; the rest of Time of Empires' config is not the profile's.
+    simulate(Config(players=players), script, args.until, json_lines(sys.stdout),
+             frames(args, config), profile=profile, seed=args.seed or 0)
     sys.stdout.flush()
     return 0
 
 
 def game_profile(game: str, config: Config) -> Profile:
     """The profile `--game` or the config's `game` names (`ProfileError` if unusable)."""
-    from erabox.profile_file import game_folders, load_game
+    from erabox.files.games import game_folders, load_game
 
     source = config.source if config.source != "<defaults>" else None
     return load_game(game, game_folders(source))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from erabox.app import run
+    from erabox.run.app import run
 
     config = load_config(args.config, game=args.game)
     # --game: checked here (a game that cannot be played stops the command, exit 2); which
@@ -98,19 +100,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from erabox.bench import main as bench_main
+    from erabox.benchmarks.bench import main as bench_main
 
     return bench_main(args)
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
-    from erabox.selftest import main as selftest_main
+    from erabox.run.selftest import main as selftest_main
 
     return selftest_main(args)
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
-    from erabox.hall_director import main as hall_main
+    from erabox.run.hall_director import main as hall_main
 
     return hall_main(args)
 

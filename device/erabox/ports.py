@@ -1,6 +1,6 @@
 """The ports: what the box's loop needs from each of its parts, as typed Protocols.
 
-The loop (`erabox.app.Box`) and the screen worker only ever talk to these; the adapters in
+The loop (`erabox.run.app.Box`) and the screen worker only ever talk to these; the adapters in
 `erabox.adapters` implement them (pygame's mixer, the OLED or a window or the terminal,
 gpiozero buttons and LED, the state file), and tests or benchmarks may pass their own.
 
@@ -17,13 +17,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from PIL import Image
 
 from erabox.core.config import Config
+from erabox.core.engine import AnyEffect
 from erabox.core.machine import Game
-from erabox.core.model import Button, Effect, Input, Steer, Tick
+from erabox.core.model import Button, Input, Steer, Tick
 from erabox.core.settings import Settings
 
 # --- what the loop's inbox carries ------------------------------------------------------------
@@ -72,7 +73,7 @@ Post = Callable[[InboxItem], None]
 class AudioPort(Protocol):
     """Music and cues, driven by the core's effects (`erabox.adapters.audio.Audio`)."""
 
-    def apply(self, effects: Sequence[Effect], now: float) -> None:
+    def apply(self, effects: Sequence[AnyEffect], now: float) -> None:
         """Play what `effects` ask for; ignore the ones that are not about sound.
 
         Called on the loop thread with every step's effects, `now` being the loop's monotonic
@@ -124,8 +125,10 @@ class LedPort(Protocol):
 class StateStore(Protocol):
     """Where the running game is saved, to come back after a power cut (the state file)."""
 
-    def load(self, config: Config) -> dict[str, Any] | None:
-        """The saved snapshot, or None when there is none or it was unusable."""
+    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
+        """The saved record as `parse` reads it (the game's own check: `Engine.parse`), or
+        None when there is none or `parse` raised `ValueError` (the record is then set aside,
+        with one warning)."""
         ...
 
     def save(self, snapshot: dict[str, Any]) -> None:
@@ -144,17 +147,6 @@ class StateStore(Protocol):
     @property
     def problem(self) -> str | None:
         """Why saving fails ("cannot save: ..."), for the screen's mark; None = saving works."""
-        ...
-
-
-@runtime_checkable
-class RecordStore(StateStore, Protocol):
-    """A state store that reads its record back through the caller's own check (a game
-    profile's play is not a Time of Empires game: `erabox.profile_driver`)."""
-
-    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
-        """`parse` of the saved text, or None when there is none or `parse` raised
-        `ValueError` (the record is then set aside, with one warning)."""
         ...
 
 
@@ -251,7 +243,7 @@ class BoxObserver(Protocol):
         """Loop thread: `event`'s step has just replaced the game with `game` (at `t`)."""
         ...
 
-    def applied(self, effects: Sequence[Effect], due: float | None, now: float,
+    def applied(self, effects: Sequence[AnyEffect], due: float | None, now: float,
                 t: float) -> None:
         """Loop thread: `effects` went to the audio port at `t` (before LED, save and screen).
 

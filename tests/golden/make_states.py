@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "device"))
 
 from erabox.core.config import Config  # noqa: E402
 from erabox.core.script import parse_script  # noqa: E402
-from erabox.simulate import Simulation  # noqa: E402
+from erabox.run.simulate import Simulation  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "states"
 
@@ -96,11 +96,12 @@ PROFILES = {
 
 def play_profile(name: str, game: str, players: tuple[str, ...], script: str, cut: float,
                  after: str) -> None:
-    from erabox.profile_file import load_game
-    from erabox.profile_simulate import PlaySimulation
+    from erabox.core.config import Config
+    from erabox.files.games import load_game
+    from erabox.run.simulate import Simulation
 
     profile = load_game(game, [])
-    sim = PlaySimulation(profile, players, lambda e: None, 0)
+    sim = Simulation(Config(players=players), lambda e: None, profile=profile)
     sim.run(parse_script(script, name), cut)
     text = sim.saved_text
     assert text is not None, name
@@ -110,8 +111,9 @@ def play_profile(name: str, game: str, players: tuple[str, ...], script: str, cu
         encoding="utf-8")
     (HERE / f"{name}.after.txt").write_text(after, encoding="utf-8")
     out = io.StringIO()
-    again = PlaySimulation(profile, players,
-                           lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"), 0)
+    again = Simulation(Config(players=players),
+                       lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+                       profile=profile)
     again.state.text = text
     again.restart()
     again.run(parse_script(after, "after"), None)

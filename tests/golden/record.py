@@ -77,16 +77,16 @@ def _write(directory: Path, record: dict[str, Any]) -> None:
 
 def install(directory: str) -> None:
     """Wrap the simulations so every run is written to `directory`."""
-    import erabox.profile_simulate as profile_simulate
-    import erabox.simulate as simulate_module
+    import erabox.run.simulate as simulate_module
 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     real = simulate_module.simulate
-    real_profile = profile_simulate.simulate_profile
 
     def simulate(config: Any, script: list[Any], until: float | None, on_event: Any,
-                 on_screen: Any = None) -> Any:
+                 on_screen: Any = None, *, profile: Any = None, seed: int = 0) -> Any:
+        if profile is not None:
+            return simulate_profile(profile, config, script, until, on_event, seed, on_screen)
         printed = io.StringIO()
 
         def both(event: dict[str, Any]) -> None:
@@ -99,16 +99,16 @@ def install(directory: str) -> None:
                      "output": printed.getvalue()})
         return sim
 
-    def simulate_profile(profile: Any, players: tuple[str, ...], script: list[Any],
-                         until: float | None, on_event: Any, seed: int = 0,
-                         on_screen: Any = None) -> Any:
+    def simulate_profile(profile: Any, config: Any, script: list[Any], until: float | None,
+                         on_event: Any, seed: int, on_screen: Any) -> Any:
+        players = config.players
         printed = io.StringIO()
 
         def both(event: dict[str, Any]) -> None:
             printed.write(json.dumps(event, ensure_ascii=False) + "\n")
             on_event(event)
 
-        sim = real_profile(profile, players, script, until, both, seed, on_screen)
+        sim = real(config, script, until, both, on_screen, profile=profile, seed=seed)
         source = str(getattr(profile, "source", ""))
         try:
             text = Path(source).read_text(encoding="utf-8")
@@ -121,7 +121,6 @@ def install(directory: str) -> None:
         return sim
 
     simulate_module.simulate = simulate  # type: ignore[assignment]
-    profile_simulate.simulate_profile = simulate_profile  # type: ignore[assignment]
 
 
 def keep(directory: str) -> None:

@@ -15,7 +15,7 @@ What to play, from where and how loud is decided by the pure planner
   next is opened.
 - **The worker** also steps the planner's ducking ramps and, while there is no device, tries to
   open it again every few seconds (the supervisor): when it opens, the cues are loaded and the
-  planner replays the music where the era is now. It is a `erabox.workers.NewestWorker` used as
+  planner replays the music where the era is now. It is a `workers.NewestWorker` used as
   a timer (`Again.TIMER`): a put means "look again" (the ordered command queue is this module's
   own), and each round returns the seconds until the next ramp step or retry.
 
@@ -48,7 +48,6 @@ from ..core.audio_plan import (
     score_file,
 )
 from ..core.config import SCORE_VARIANTS, AudioConfig
-from ..workers import Again, NewestWorker
 from .mixer import (
     CUE_CHANNELS,
     Clock,
@@ -60,6 +59,7 @@ from .mixer import (
     open_mixer,
     reason,
 )
+from .workers import Again, NewestWorker
 
 RETRY_S = 3.0  # how often a missing sound device is looked for again
 

@@ -4,7 +4,7 @@
 both, docs/behaviour.md) from gpiozero `DigitalInputDevice`s (pulled up: pressed = active). Not
 gpiozero's `Button`: its hold timing is the recogniser's job, and each `Button` keeps a hold
 thread that wakes ten times a second. gpiozero's callbacks only record the edge (a few
-microseconds under a lock); one thread of ours (a `erabox.workers.NewestWorker` used as a
+microseconds under a lock); one thread of ours (a `erabox.adapters.workers.NewestWorker` used as a
 timer: woken by an edge, or at the recogniser's next deadline) is the only caller of
 `on_input`, so gestures arrive in order and never on gpiozero's threads.
 
@@ -33,11 +33,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from erabox.adapters.workers import Again, NewestWorker
 from erabox.core.config import ButtonsConfig
 from erabox.core.gestures import CHORD, GestureRecogniser
 from erabox.core.model import Button, Gesture, Input
 from erabox.ports import SimulatedInput
-from erabox.workers import Again, NewestWorker
 
 from .pins import ButtonsError
 

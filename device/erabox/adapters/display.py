@@ -13,7 +13,7 @@ height = 32`). Each backend is opened for one size and refuses frames of another
 `open_display(kind, config)` picks one by the `--display` names. "window" and "auto" belong to
 the app (it knows whether a desktop is there); it can call `probe_ssd1306` for "auto".
 
-Every backend skips a frame identical to the one before (`erabox.workers.ChangedOnly`, the one
+Every backend skips a frame identical to the one before (`workers.ChangedOnly`, the one
 helper for it): the game redraws often (every tick), but the picture changes at most once a
 second, and on the real panel each frame costs ~1 KiB of I2C traffic.
 """
@@ -31,9 +31,9 @@ from typing import TextIO
 
 from PIL import Image
 
+from erabox.adapters.workers import ChangedOnly
 from erabox.core.config import DisplayConfig
 from erabox.ports import DisplayPort
-from erabox.workers import ChangedOnly
 
 from .packed_frames import frame_bytes, frame_image
 

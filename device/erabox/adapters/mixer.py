@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..core.config import AudioConfig
 from ..core.model import Sound
-from ..syslibs import install_hint
+from ..files.syslibs import install_hint
 from . import alsa_quiet, channel_ends
 from .files import FileRefused, check_regular
 

@@ -8,7 +8,7 @@ Two layers, as on the wire:
   `unlock`, `writeto`, `readfrom_into`, plus `scan`). Our own, so Blinka's board detection
   is never needed to find the bus. Tests pass an emulated bus instead.
 - `Ssd1306Display`: the `DisplayPort` for the panel. `show()` only hands the frame to a worker
-  thread (`erabox.workers.NewestWorker`) and returns at once: a full frame is ~1 KiB of I2C
+  thread (`erabox.adapters.workers.NewestWorker`) and returns at once: a full frame is ~1 KiB of I2C
   (about 25 ms at 400 kHz, far more on a struggling bus), and the game loop must never wait for
   it. What the worker is handed is the panel's wanted state, (newest frame, contrast): it sends
   what differs from what the panel has (stale frames in between are dropped). It looks for the
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
-from erabox.workers import Again, NewestWorker
+from erabox.adapters.workers import Again, NewestWorker
 
 from .packed_frames import frame_bytes, frame_image
 

@@ -1,7 +1,7 @@
 """Choosing gpiozero's pin factory, and the error of a pin the box cannot use.
 
 Every GPIO part (buttons, dial, cue LED) takes its pin factory from the composition root
-(`erabox.app`), which chooses it once here; nothing sets gpiozero's global `Device.pin_factory`.
+(`erabox.run.app`), which chooses it once here; nothing sets gpiozero's global `Device.pin_factory`.
 """
 
 from __future__ import annotations

@@ -26,9 +26,9 @@ from typing import Any
 
 from erabox.adapters.in_place import write_in_place
 from erabox.adapters.state_file import RETRY_S, StateFile, load_guarded, write_atomically
+from erabox.adapters.workers import NewestWorker
 from erabox.core.config import Config
 from erabox.core.settings import Settings, loads
-from erabox.workers import NewestWorker
 
 log = logging.getLogger("erabox.settings")
 

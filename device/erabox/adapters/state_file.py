@@ -51,9 +51,9 @@ from typing import Any, TypeVar
 
 from erabox.adapters.files import FileRefused, kind_of, read_regular
 from erabox.adapters.in_place import write_in_place
+from erabox.adapters.workers import NewestWorker
 from erabox.core.config import Config
 from erabox.core.snapshot import dumps, loads
-from erabox.workers import NewestWorker
 
 log = logging.getLogger("erabox.state")
 

@@ -1,4 +1,4 @@
-"""Run the real daemon (`erabox.app.run`) in this process and act on it like a player.
+"""Run the real daemon (`erabox.run.app.run`) in this process and act on it like a player.
 
 `run_in_process` starts `erabox run` exactly as the command line does (config file, mock pins,
 pygame's mixer on SDL's `dummy` driver unless `SDL_AUDIODRIVER` says otherwise, no display),
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from erabox.core.engine import AnyEffect
 from erabox.core.machine import Game
-from erabox.core.model import Button, Effect, Input, Music, Phase, PlaySound, SetVolume, Tick
+from erabox.core.model import Button, Input, Music, Phase, PlaySound, SetVolume, Tick
 from erabox.ports import BoxView, SimulatedInput, Stop
 
 T = TypeVar("T")
@@ -95,7 +96,7 @@ class TraceLog:
         if isinstance(event, Input):
             self._record("state", t, game)
 
-    def applied(self, effects: Sequence[Effect], due: float | None, now: float,
+    def applied(self, effects: Sequence[AnyEffect], due: float | None, now: float,
                 t: float) -> None:
         if due is not None:
             for effect in effects:
@@ -305,7 +306,7 @@ def run_in_process(config_text: str, scenario: Callable[[Session], T], workdir: 
     an exception it raises is re-raised here after the daemon has shut down cleanly. `events`
     is the daemon's `--events` file (none by default).
     """
-    from erabox.app import run
+    from erabox.run.app import run
 
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = workdir / "erabox.toml"

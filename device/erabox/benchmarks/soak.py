@@ -196,7 +196,7 @@ def virtual_soak(hours: float, rng: random.Random, mean_gap_s: float = 25.0) -> 
     The real `Simulation` of `erabox simulate` runs it (deadlines via `next_deadline`, inputs
     at their times); every distinct screen is also rendered, as the box would draw it.
     """
-    from erabox.simulate import Simulation
+    from erabox.run.simulate import Simulation
     from erabox.ui.render import render
 
     config = parse_config("", "<defaults>")

@@ -188,7 +188,7 @@ class Config:
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
     eras: int = rules.ERAS  # the game's: its profile's `[[era]]` tables, not a file's key
-    # The game profiles found at start, handed in by the box (profile_file.offer_games), never
+    # The game profiles found at start, handed in by the box (files/games.py: offer_games), never
     # read from the file: their names (the menu's "Game"), (name, English, Japanese), (name,
     # fewest, most players), and (name, "file.toml:line") of those listed as broken.
     games: tuple[str, ...] = ()

@@ -23,7 +23,7 @@ steps (their texts are the box's), the final tie-break and the introductory call
 that changes them is refused with the file, line and key, until the engine takes them from
 the profile too.
 
-Pure: parses text; finding and reading the file is `erabox.profile_file`'s job. Every problem
+Pure: parses text; finding and reading the file is `erabox.files.games`'s job. Every problem
 raises `ProfileError` naming the file, the line and the key.
 """
 

@@ -47,7 +47,8 @@ class EventRecorder:
             gestures, seconds = gestures + 1, seconds + TAP_S
         self._scoring = (era, gestures, seconds)
 
-    def effects(self, effects: Iterable[Effect], t: float) -> None:
+    def effects(self, effects: Iterable[object], t: float) -> None:
+        """A line for each sound, prompt, number and ranking (other effects are not lines)."""
         for effect in effects:
             if isinstance(effect, PlaySound):
                 cue = {"t": _t(t), "type": "sound", "sound": effect.sound.value,
@@ -87,6 +88,10 @@ class EventRecorder:
             self._last_state = key
             self._emit({"t": _t(t), "type": "state", **fields})
         self.guide(game, t)
+
+    def seen(self, game: Game, t: float, now: float) -> None:
+        """The game after a step (`state`): the driver's call to either game's stream."""
+        self.state(game, t, now)
 
     def _scored(self, fields: dict[str, Any], t: float, kept: bool) -> None:
         """An `entry` line when an era's scoring ends: the gestures and button time it took

@@ -7,7 +7,7 @@ come after given rounds (with their own steps), the events the players start wit
 optional per-phase timers and music, and how the final points are entered and ranked. The format is
 documented, key by key, in docs/profiles.md; `profile_machine.py` plays it.
 
-This module only parses text; finding and reading files is `erabox.profile_file`'s job.
+This module only parses text; finding and reading files is `erabox.files.games`'s job.
 Every problem raises `ProfileError` naming the file, the line and the key: tomllib gives no
 line numbers for keys, so `key_lines` finds them in the text itself.
 """

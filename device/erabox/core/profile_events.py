@@ -107,6 +107,10 @@ class PlayRecorder:
         else:
             self._forget("step")
 
+    def seen(self, play: Play, t: float, now: float) -> None:
+        """The play after a step (`play`; its stamp is its clock): the driver's call."""
+        self.play(play, t)
+
     def step(self, effects: Iterable[PlayEffect], play: Play, t: float) -> None:
         """Everything one step produced: its sounds and numbers, then the position."""
         self.effects(effects, t)

@@ -42,7 +42,7 @@ MARKS_GAME = "lords-of-xidit"  # the profile the marks are shown over
 
 def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
     """(id, English name, its screens) of every shipped game profile, by id (read as
-    `erabox.profile_file` reads them: the package's `games/*.toml`)."""
+    `erabox.files.games` reads them: the package's `games/*.toml`)."""
     import tomllib
     from importlib import resources
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from erabox.core.model import Screen
+from erabox.core.profile_play import PlayScreen
 
 from .glyphs import big_text_image, icon_image
 from .layout import DigitsItem, ProgressItem, TextItem, layout
@@ -82,3 +83,18 @@ def render(screen: Screen, *, language: str = "en", no_sound: bool = False,
             mask = icon_image(item.rows)
             image.paste(1, (item.box.x, item.box.y, item.box.right, item.box.bottom), mask)
     return image
+
+
+def draw(screen: Screen | PlayScreen, panel: Panel, language: str, *, no_sound: bool = False,
+         no_save: bool = False, no_file: bool = False,
+         hold_progress: float | None = None) -> Image.Image:
+    """Either game's screen as a new mode "1" image: Time of Empires' (`render`, in the
+    game's own language first: the settings on the box may have changed it), or a game
+    profile's (`profile_screens.render_play`, in `language`; `hold_progress`: how far NEXT+ERA
+    are held toward "New game?")."""
+    if isinstance(screen, Screen):
+        return render(screen, language=screen.language or language, no_sound=no_sound,
+                      no_save=no_save, no_file=no_file, panel=panel)
+    from .profile_screens import Marks, render_play
+
+    return render_play(screen, panel, language, Marks(no_sound, no_save, no_file, hold_progress))

@@ -1,59 +1,53 @@
-"""The one driver core of `erabox run` and `erabox simulate`.
+"""The one driver of `erabox run` and `erabox simulate`, for every game.
 
-Both drive the same pure game (`erabox.core.machine`) the same way; only their clocks and
-parts differ. `Driver` holds what they share:
+Both drive a pure game (`erabox.core.engine`: Time of Empires, or a game profile's play)
+the same way; only their clocks and parts differ. `Driver` holds what they share:
 
 - starting or restarting: the settings and the saved game are read back through their stores
-  (a real file for `run`, the JSON text in memory for `simulate`), or a fresh game begins;
-- a step: `step(game, event, now)`, then its effects applied in the box's order: sound first
-  (it is what must be on time), then the LED, the saves, the screen, the event stream;
+  (a real file for `run`, the JSON text in memory for `simulate`), or a fresh game begins (a
+  profile's start player drawn here: the core cannot draw);
+- a step: `engine.step(game, event, now)`, then its effects applied by one rule: a save that
+  must be on disk first is (docs/power-cuts.md), then sound (it is what must be on time), the
+  LED, the saves, the screen, the event stream;
 - a power cut (a script's `restart`): silence, flush, and come back from the store;
 - the end: a last save.
 
+The saved record says its kind: a profile's play is `"kind": "profile"` with its game's id, a
+Time of Empires game has no kind. A record of another kind, of another game, or with other
+players is set aside with one log line naming why, and a fresh game begins.
+
 Also here: the JSON-lines writer of the event stream, for both commands.
-`Box` (device/erabox/app.py) runs a `Driver` on its loop thread against the real clock; `Simulation`
-(device/erabox/simulate.py) runs one on a virtual clock.
+`Box` (run/app.py) runs a `Driver` on its loop thread against the real clock; `Simulation`
+(run/simulate.py) runs one on a virtual clock.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
 from erabox.core.config import Config
-from erabox.core.events import Emit, EventRecorder
-from erabox.core.machine import (
-    Game,
-    new_game,
-    next_deadline,
-    opening,
-    restore,
-    screen,
-    snapshot,
-    snapshot_at_stop,
-    sounded_lead,
-    step,
-    with_write_time,
+from erabox.core.engine import (
+    AnyEffect,
+    AnyScreen,
+    Effects,
+    EmpiresEngine,
+    Engine,
+    ProfileEngine,
+    Recorder,
+    shown,
 )
-from erabox.core.model import (
-    Effect,
-    FlashCue,
-    Input,
-    Music,
-    MusicAction,
-    Save,
-    SaveSettings,
-    Screen,
-    Show,
-    Steer,
-    Tick,
-)
+from erabox.core.events import Emit
+from erabox.core.model import FlashCue, Input, Save, SaveSettings, Screen, Steer, Tick
+from erabox.core.profile import Profile
+from erabox.core.record import card_lead, clean_write_s
 from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from erabox.core.seats import own_game_players
-from erabox.core.settings import Settings, apply, fit_seats, from_dict, palette
+from erabox.core.settings import Settings, from_dict, palette
 from erabox.core.snapshot import dumps, loads
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
 
@@ -61,22 +55,35 @@ log = logging.getLogger("erabox")
 
 # Longest wait for a save that must be on disk first (a press's, a cue's "armed" and "sounded"
 # records): below machine.ARM_LEAD_S, so an "armed" record that makes it is on disk before its
-# cue; on a card measured slower, `sounded_lead` (a press's sound waits for its record). A save
-# that misses it is logged: the guarantee holds while the card writes in time.
+# cue; on a card measured slower, `record.card_lead` (a press's sound waits for its record). A
+# save that misses it is logged: the guarantee holds while the card writes in time.
 DURABLE_WAIT_S = 0.4
 # A call's "sounded" record is written `record.sounded_lead` ahead of the call (it follows the
 # card's measured write time, the state store's `write_s`), and the loop waits for it until the
 # call's time at most (`Save.by`): a slow card never makes a call late; a record that misses its
 # call is logged like any other.
 
-ShowScreen = Callable[[Screen, float], None]
-"""Hands a screen model to whatever draws it, with the step's time."""
+ShowScreen = Callable[[Any, float], None]
+"""Hands a screen model (either game's) to whatever draws it, with the step's time."""
+
+
+def system_draw(players: int) -> int:
+    """The start player of a "random" profile: a seat drawn from the system's randomness."""
+    return random.SystemRandom().randrange(players)
+
+
+def seeded_draws(seed: int) -> Callable[[int], int]:
+    """The draws of a "random" profile's start player, one after the other from `seed`: the
+    first game's, then one for each new game (the same seed, the same players)."""
+    return random.Random(seed).randrange
 
 
 class Driver:
-    """The game and what applying its effects means; the caller owns the clock and the thread.
+    """A game and what applying its effects means; the caller owns the clock and the thread.
 
-    Times given to the event stream are `now - t0` (`t0`: when the box was ready).
+    `profile`: play that game profile (for `config`'s players); None: Time of Empires (which
+    seats 2 to 4 of them). `draw` draws a profile's start player. Times given to the event
+    stream are `now - t0` (`t0`: when the box was ready).
     """
 
     def __init__(
@@ -84,22 +91,35 @@ class Driver:
         config: Config,
         *,
         state: StateStore,
+        profile: Profile | None = None,
         settings: SettingsStore | None = None,
         audio: AudioPort | None = None,
         led: LedPort | None = None,
         show: ShowScreen | None = None,
-        events: EventRecorder | None = None,
+        events: Recorder[Any] | None = None,
         observer: BoxObserver | None = None,
         clock: Callable[[], float] | None = None,
+        draw: Callable[[int], int] = system_draw,
         t0: float = 0.0,
     ) -> None:
-        seated = own_game_players(config.players, palette(config))
-        if seated != config.players:  # a table for another game: Time of Empires seats 2-4
-            log.warning("Time of Empires is for %d to %d players, not %d: it seats %s (choose "
-                        "a game for more in the settings, or set `players` in the config)",
-                        MIN_PLAYERS, MAX_PLAYERS, len(config.players), ", ".join(seated))
-            config = replace(config, players=seated)
+        self.engine: Engine[Any]
+        if profile is None:
+            seated = own_game_players(config.players, palette(config))
+            if seated != config.players:  # a table for another game
+                log.warning("Time of Empires is for %d to %d players, not %d: it seats %s "
+                            "(choose a game for more in the settings, or set `players` in the "
+                            "config)", MIN_PLAYERS, MAX_PLAYERS, len(config.players),
+                            ", ".join(seated))
+                config = replace(config, players=seated)
+            self.engine = EmpiresEngine(config)
+            self.missing_files: list[str] = []  # the config's sound files are the box's
+        else:
+            from erabox.files.games import missing_music
+
+            self.engine = ProfileEngine(profile, config)
+            self.missing_files = missing_music(profile)  # said in the log, marked on screen
         self.config = config
+        self.profile = profile
         self.state = state
         self.settings = settings
         self.audio = audio
@@ -108,14 +128,15 @@ class Driver:
         self.events = events
         self.observer = observer
         self.clock = clock  # only read for the observer's timestamps
+        self.draw = draw
         self.t0 = t0
-        self.game: Game = new_game(config)
-        # The game the settings menu chose, once it closed on another game than this one
-        # (a profile's name or file): the box then plays that (`Box`).
+        # The game as it stands: a `machine.Game`, or a profile's `profile_play.Play`.
+        self.game: Any = self.engine.fresh(0.0, 0)[0]  # replaced by `start`
+        # Another game wanted, once a step asked for it: a profile's name or file, or ""
+        # (Time of Empires' settings menu, where a game is chosen): the box then plays that.
         self.switch_to: str | None = None
-        # The game's own sound files that cannot be read: none (the config's are the box's).
-        self.missing_files: list[str] = []
-        self._lead_logged = sounded_lead(self.game)
+        self._card_s = 0.0  # the card's measured durable-write time (`_follow_card`)
+        self._lead_logged = card_lead(0.0)
         # A call's "sounded" record not yet on disk when the loop stopped waiting for it, and
         # the call's time (`Save.by`): checked again, without waiting, when the call falls due.
         self._owed: tuple[float, dict[str, Any]] | None = None
@@ -127,26 +148,23 @@ class Driver:
         """Come back from the saved game, or start a fresh one (with the chosen settings);
         `fresh`: a fresh one whatever was saved (another game was being played)."""
         chosen = None if self.settings is None else self.settings.load(self.config)
-        if chosen is not None:  # seats chosen for another game: as many as this one seats
-            chosen = fit_seats(chosen, palette(self.config), (MIN_PLAYERS, MAX_PLAYERS))
-        # Checked against the cue list the era runs with (the settings can change its ticks).
-        saved = None if fresh else self.state.load(
-            self.config if chosen is None else apply(self.config, chosen))
+        engine = self.engine = self.engine.settled(chosen)
+        saved = None if fresh else self.state.load_as(engine.parse)
+        effects: Effects
         if saved is None:
-            self.game = new_game(self.config, settings=chosen)
-            effects: tuple[Effect, ...] = opening(self.game, now)
+            seat = self.draw(engine.seats) if engine.seats else 0
+            self.game, effects = engine.fresh(now, seat)
         else:
-            self.game, effects = restore(saved, self.config, now, settings=chosen)
-            log.info("resumed the saved game: era %s, %s, %s", saved["era"], saved["mode"],
-                     saved["phase"])
+            self.game, effects = engine.restore(saved, now)
+            log.info("%s", engine.resumed(self.game, saved))
+        self._spare()
         self._follow_card()
         self.apply(effects, now)
         if self.events is not None:
-            self.events.state(self.game, now - self.t0, now)
+            self.events.seen(self.game, now - self.t0, now)
 
     def step(self, event: Input | Tick | Steer, now: float, due: float | None = None) -> None:
         """One step of the game at `now`; `due` is the deadline that fired a `Tick`."""
-        in_menu = self.game.menu is not None
         self._follow_card()
         if self._owed is not None and now >= self._owed[0] - 1e-6:
             by, record = self._owed
@@ -155,30 +173,40 @@ class Driver:
                 self._missed(record, by - self._ahead_at)
             elif self.state.problem is not None:
                 self._unsaved(record, self.state.problem)
-        self.game, effects = step(self.game, event, now)
-        if in_menu and self.game.menu is None and self.game.config.game:
-            self.switch_to = self.game.config.game  # the menu closed on a game profile
+        before = self.game
+        self.game, effects = self.engine.step(before, event, now)
+        self._spare()
+        wanted = self.engine.switch_to(before, self.game, effects)
+        if wanted is not None:
+            self.switch_to = wanted
         if self.observer is not None and not isinstance(event, Steer):
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)
         self._follow_card()  # the next deadline the loop reads uses what the card just did
         if self.events is not None:
-            self.events.state(self.game, now - self.t0, now)
+            self.events.seen(self.game, now - self.t0, now)
+
+    def _spare(self) -> None:
+        """A "random" profile's play holds the next draw, for a new game to take."""
+        seats = self.engine.spare(self.game)
+        if seats is not None:
+            self.game = self.engine.with_spare(self.game, self.draw(seats))
 
     def _follow_card(self) -> None:
         """The game takes the card's measured durable-write time (the store's `write_s`; a
-        store that does not measure counts as instant): a call's "sounded" lead follows it, and
-        a change of that lead (the window in which a cut shows a call instead of sounding it)
-        is logged."""
+        store that does not measure counts as instant): a call's "sounded" lead and a press's
+        wait for its record follow it, and a change of that lead (the window in which a cut
+        shows a call instead of sounding it) is logged."""
         write_s = getattr(self.state, "write_s", 0.0)
         if not isinstance(write_s, float):
             return
-        self.game = with_write_time(self.game, write_s)
-        lead = sounded_lead(self.game)
+        self.game = self.engine.with_write_time(self.game, write_s)
+        self._card_s = clean_write_s(write_s)
+        lead = card_lead(self._card_s)
         if abs(lead - self._lead_logged) >= 0.05:
             log.info("durable writes take up to %.3f s on this card: a call is recorded as "
                      "sounded %.2f s ahead (a power cut in that window shows it instead of "
-                     "sounding it)", self.game.write_s, lead)
+                     "sounding it)", self._card_s, lead)
             self._lead_logged = lead
 
     def input(self, event: Input, now: float) -> None:
@@ -191,44 +219,44 @@ class Driver:
     def power_cut(self, now: float) -> None:
         """A script's `restart`: silence, forget, and come back from what was saved."""
         if self.audio is not None:
-            self.audio.apply((Music(MusicAction.STOP, self.game.era, self.game.mode, 0.0),), now)
+            self.audio.apply((self.engine.silence(self.game),), now)
         self.state.flush()
         self.start(now)
 
     def shutdown(self, now: float) -> None:
         """The last save, written before returning. A clean stop knows that no cue is being
-        handed to the mixer: it saves no cue armed (`snapshot_at_stop`)."""
-        self.state.save(snapshot_at_stop(self.game, now))
+        handed to the mixer: Time of Empires saves no cue armed (`snapshot_at_stop`)."""
+        self.state.save(self.engine.snapshot_at_stop(self.game, now))
         self.state.close()
 
-    # --- what the loop reads (the `GameDriver` seam, shared with a profile's `PlayDriver`) ---
+    # --- what the loop reads ----------------------------------------------------------------------
 
     def next_deadline(self, now: float) -> float | None:
-        return next_deadline(self.game, now)
+        return self.engine.next_deadline(self.game, now)
 
-    def screen(self, now: float) -> Screen:
-        return screen(self.game, now)
+    def screen(self, now: float) -> AnyScreen:
+        return self.engine.screen(self.game, now)
 
     def care_screen(self, shown: object) -> Screen | None:
-        """The box's own screens are what OLED care reads (None: not one of ours)."""
-        return shown if isinstance(shown, Screen) else None
+        """What OLED care reads of a screen (None: not one of this game's)."""
+        return self.engine.care_view(shown)
 
     def save_now(self, now: float) -> None:
-        self.state.save(snapshot(self.game, now))
+        self.state.save(self.engine.snapshot(self.game, now))
 
     @property
     def contrast(self) -> int:
         """The panel's contrast as the game runs it (the settings may change it)."""
-        return self.game.config.display.contrast
+        return self.engine.contrast(self.game)
 
     @property
     def language(self) -> str:
         """The language the game runs in (the settings may change it)."""
-        return self.game.config.language
+        return self.engine.language(self.game)
 
     # --- effects --------------------------------------------------------------------------------
 
-    def apply(self, effects: tuple[Effect, ...], now: float, due: float | None = None) -> None:
+    def apply(self, effects: Effects, now: float, due: float | None = None) -> None:
         """Effects in order, with one rule for power cuts: a `Save(durable=True)` is on disk
         before anything after it happens (docs/power-cuts.md). Between such saves: sound first
         (it is what must be on time), then LED, saves, screen, event stream."""
@@ -241,7 +269,7 @@ class Driver:
                 # Bounded: a card that hangs must not hold the box for longer than this, and a
                 # record written ahead of a call must not hold back the call.
                 # On a slow card as long as its writes take (the lead of a call's record).
-                wait = max(DURABLE_WAIT_S, sounded_lead(self.game))
+                wait = max(DURABLE_WAIT_S, card_lead(self._card_s))
                 if effect.by is not None:
                     wait = min(wait, max(effect.by - self._observed(now), 0.0))
                 if self.state.flush(timeout=wait):
@@ -267,9 +295,11 @@ class Driver:
                     "a power cut now may %s", _what(record), problem,
                     "repeat a cry or the end gong, or a press's change")
 
-    def _apply_part(self, effects: tuple[Effect, ...], now: float, due: float | None) -> None:
+    def _apply_part(self, effects: tuple[AnyEffect, ...], now: float, due: float | None
+                    ) -> None:
         if self.audio is not None:
-            # All of them: screens too tell the mixer each era's mode before its first cue.
+            # All of them: screens too tell the mixer each era's mode before its first cue
+            # (effects that are not about sound, a profile's own, are ignored there).
             self.audio.apply(effects, now)
         if self.observer is not None:
             self.observer.applied(effects, due, now, self._observed(now))
@@ -280,9 +310,9 @@ class Driver:
                 self.state.save(effect.snapshot)
             elif isinstance(effect, SaveSettings) and self.settings is not None:
                 self.settings.save(effect.settings)
-        shows = [e for e in effects if isinstance(e, Show)]
-        if shows and self.show is not None:
-            self.show(shows[-1].screen, now)
+        drawn = shown(effects)
+        if drawn is not None and self.show is not None:
+            self.show(drawn, now)
         if self.events is not None:
             self.events.effects(effects, now - self.t0)
 
@@ -295,6 +325,8 @@ def _what(record: dict[str, Any]) -> str:
         return f"cue {record['armed']} armed"
     if record.get("sounded") is not None:
         return f"cue {record['sounded']} sounded"
+    if record.get("kind") == "profile":
+        return f"a press in {record.get('game')}"
     return f"{record.get('phase')}, era {record.get('era')}"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from erabox.adapters.files import FileRefused, read_regular
 from erabox.core.config import Config, ConfigError, parse_config
 from erabox.core.profile import ProfileError
-from erabox.profile_file import game_folders, own_game_profile
+from erabox.files.games import game_folders, own_game_profile
 
 SYSTEM_CONFIG = Path("/etc/erabox/erabox.toml")
 MAX_CONFIG_BYTES = 1024 * 1024  # a config is a few kB; refuse to read a disk
@@ -78,7 +78,7 @@ def _with_own_game(config: Config, text: str, source: str | None, base_dir: str 
         if game is not None:
             raise  # --game: the command line names it, the command stops (exit 2)
         # The config's game: when it is played, the box says why it cannot be on its screen
-        # (profile_driver.game_to_play); a file of a game not played stops nothing.
+        # (which_game.game_to_play); a file of a game not played stops nothing.
         own = None
     if own is not None:  # the game named is the box's own, in eras
         config = replace(config, game="")

@@ -318,8 +318,8 @@ def main(args: Any) -> int:
     from erabox.adapters.cue_led import CueLed
     from erabox.adapters.display import DisplayError, open_display
     from erabox.adapters.pins import default_pin_factory
-    from erabox.config_file import load_config
     from erabox.core.config import ConfigError
+    from erabox.files.config import load_config
 
     logging.basicConfig(level=os.environ.get("ERABOX_LOG", "WARNING").upper(),
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)

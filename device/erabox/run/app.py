@@ -9,12 +9,12 @@ Threads and who owns what:
   the mixer starts a cue at its next period, so the cue lands centred on its time. The game
   never sees time go back: a press in that window is stamped at the deadline. What a step
   does (the effects in the box's order, a power-cut restart, the last save) is
-  `erabox.driver.Driver`, shared with `erabox simulate`.
+  `erabox.run.driver.Driver`, shared with `erabox simulate`.
   The loop also runs Python's older garbage collections itself, just before it waits and only
   when the pass fits before its next wake-up (`adapters/collector.py`): a long pass started by
   any other thread would hold the GIL while a cue is due.
 - gpiozero's and our buttons thread only put `Input`s on the inbox.
-- the screen worker (a `erabox.workers.NewestWorker`) renders the newest screen model and
+- the screen worker (a `erabox.adapters.workers.NewestWorker`) renders the newest screen model and
   hands it to the display (whose own worker may take 25 ms per I2C frame): a slow screen never
   delays a cue.
 - signals become inbox items on a small thread (`adapters/signals.py`), so they act at once
@@ -49,7 +49,6 @@ from erabox.adapters.parts import (
 )
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile, resolve_state_path
-from erabox.config_file import load_config
 from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import Config, ConfigError
@@ -60,7 +59,8 @@ from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.driver import Driver, json_lines
+from erabox.files.config import load_config
+from erabox.files.script import read_script
 from erabox.ports import (
     AudioPort,
     BoxObserver,
@@ -70,7 +70,6 @@ from erabox.ports import (
     InboxItem,
     LedPort,
     PowerCut,
-    RecordStore,
     Redraw,
     SaveNow,
     SettingsStore,
@@ -78,16 +77,9 @@ from erabox.ports import (
     StateStore,
     Stop,
 )
-from erabox.profile_driver import (
-    GameDriver,
-    PlayDriver,
-    chosen_game,
-    game_to_play,
-    mark_refused,
-    system_draw,
-)
-from erabox.screen_worker import PlayFrame, ScreenWorker
-from erabox.script_file import read_script
+from erabox.run.driver import Driver, json_lines, system_draw
+from erabox.run.screen_worker import PlayFrame, ScreenWorker
+from erabox.run.which_game import chosen_game, game_to_play, mark_refused
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
 
@@ -138,7 +130,7 @@ class Box:
         self.clock = clock
         self.observer = observer
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
-        self.driver: GameDriver = (self._own_game(clock()) if profile is None
+        self.driver: Driver = (self._own_game(clock()) if profile is None
                                    else self._profile_game(profile_config or config, profile,
                                                            clock()))
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
@@ -156,20 +148,19 @@ class Box:
                       show=self._show, events=events, observer=self.observer,
                       clock=self.clock, t0=t0)
 
-    def _profile_game(self, config: Config, profile: Profile, t0: float) -> PlayDriver:
+    def _profile_game(self, config: Config, profile: Profile, t0: float) -> Driver:
         """A driver for a game profile (the state file reads its record back through the
         play's own check)."""
         state, _, audio, led, _, play_events, draw = self._parts
-        assert isinstance(state, RecordStore), state
-        return PlayDriver(config, profile, state=state, audio=audio, led=led, show=self._show,
-                          events=play_events, draw=draw, t0=t0)
+        return Driver(config, profile=profile, state=state, audio=audio, led=led,
+                      show=self._show, events=play_events, draw=draw, t0=t0)
 
     def _switch(self, name: str, now: float) -> None:
         """Another game was chosen: "" Time of Empires (its settings menu open, where the
         game is chosen), else the profile `name`, fresh either way."""
         before = self.driver
         if name:
-            assert isinstance(before, Driver)
+            assert before.profile is None  # the menu that chose it is Time of Empires'
             config = before.game.config  # the settings laid over the file: players, language
             try:
                 profile = chosen_game(name, config, self.find_profile)
@@ -201,13 +192,16 @@ class Box:
     @property
     def game(self) -> Game:
         """The game as the loop last left it (an immutable value: safe to read anywhere).
-        Time of Empires only: a profile's play is `box.driver.play`."""
-        assert isinstance(self.driver, Driver), "a game profile is played: see driver.play"
-        return self.driver.game
+        Time of Empires only: a profile's play is `box.driver.game` too, a `Play`."""
+        assert self.driver.profile is None, "a game profile is played: see driver.game"
+        game: Game = self.driver.game
+        return game
 
     def own_game(self) -> Game | None:
         """The Time of Empires game played now (None while a game profile is played)."""
-        return self.driver.game if isinstance(self.driver, Driver) else None
+        driver = self.driver  # read once: the loop thread may switch games
+        game: Game | None = driver.game if driver.profile is None else None
+        return game
 
     @property
     def ready_at(self) -> float:
@@ -383,7 +377,7 @@ def _script_player(lines: list[ScriptLine], box: Box, pins: SimulatedInput | Non
 def _selftest_if_next_held(config: Config, choice: PinFactoryChoice, display: DisplayPort,
                            audio: AudioPort | None, led: LedPort) -> None:
     """NEXT held while the box powers up: the self-test on the box's own screen (log too)."""
-    from erabox.selftest import held_at_power_up, run_selftest
+    from erabox.run.selftest import held_at_power_up, run_selftest
 
     if not held_at_power_up(config, choice.factory):
         return
@@ -425,7 +419,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         state_file.close()
         raise
     # The games the settings menu offers: found now, handed to the core as data.
-    from erabox.profile_file import game_folders, load_game, offer_games
+    from erabox.files.games import game_folders, load_game, offer_games
 
     folders = game_folders(config.source if config.source != "<defaults>" else None)
     config = offer_games(config, folders)

@@ -29,10 +29,10 @@ from collections.abc import Callable
 from typing import Any
 
 from erabox.adapters.hall import HallError, connect, make_client, read_secret, topics
-from erabox.config_file import load_config
 from erabox.core.config import ConfigError, HallConfig
 from erabox.core.hall import Command, HallState, Rejected, decode, encode, next_command
 from erabox.core.model import SteerAction
+from erabox.files.config import load_config
 
 log = logging.getLogger("erabox.hall")
 

@@ -10,12 +10,12 @@ import logging
 import time
 from dataclasses import dataclass
 
+from erabox.adapters.workers import ChangedOnly, NewestWorker
 from erabox.core.care import Look
 from erabox.core.model import Screen
 from erabox.core.profile_play import PlayScreen
 from erabox.ports import BoxObserver, DisplayPort
 from erabox.ui.panel import Panel
-from erabox.workers import ChangedOnly, NewestWorker
 
 log = logging.getLogger("erabox")
 
@@ -41,9 +41,9 @@ class ScreenWorker:
     def __init__(self, display: DisplayPort, language: str,
                  observer: BoxObserver | None = None, panel: Panel | None = None) -> None:
         from erabox.ui.look import apply_look
-        from erabox.ui.render import render
+        from erabox.ui.render import draw
 
-        self._render = render
+        self._render = draw
         self._panel = panel or Panel()  # the panel's size and layouts (from the config)
         self._apply_look = apply_look
         self._display = display
@@ -87,16 +87,13 @@ class ScreenWorker:
         if not self._drawn.changed((screen_model, no_sound, look, no_save, no_file)):
             return
         try:
-            if isinstance(screen_model, PlayFrame):  # a game profile's screen
-                from erabox.ui.profile_screens import Marks, render_play
-
-                marks = Marks(no_sound, no_save, no_file, screen_model.hold_progress)
-                image = render_play(screen_model.screen, self._panel, screen_model.language,
-                                    marks)
-            else:
-                language = screen_model.language or self._language  # settings may change it
-                image = self._render(screen_model, language=language, no_sound=no_sound,
-                                     no_save=no_save, no_file=no_file, panel=self._panel)
+            if isinstance(screen_model, PlayFrame):  # a game profile's, in its language
+                image = self._render(screen_model.screen, self._panel, screen_model.language,
+                                     no_sound=no_sound, no_save=no_save, no_file=no_file,
+                                     hold_progress=screen_model.hold_progress)
+            else:  # Time of Empires' (its own language first: the settings may change it)
+                image = self._render(screen_model, self._panel, self._language,
+                                     no_sound=no_sound, no_save=no_save, no_file=no_file)
             self._display.show(self._apply_look(image, look))
             self.frames += 1
         except Exception:  # a drawing bug must not take the box down

@@ -1,0 +1,307 @@
+"""The pure game as the driver sees it: one seam, two games.
+
+`erabox.run.driver.Driver` runs any game through an `Engine`: it starts one fresh or from a saved
+record, steps it (`step(state, event, now) -> (state, effects)`), asks it for its next
+deadline, its screen and its record, and applies the effects by one rule. Two engines:
+
+- `EmpiresEngine`: Time of Empires (`machine.py`, `record.py`, `view.py`); its state a `Game`;
+- `ProfileEngine`: a game profile's round-based play (`profile_machine.py`,
+  `profile_record.py`, `profile_play.py`); its state a `Play`.
+
+Everything here is pure: what the driver needs from the outside (the chosen settings, a
+drawn start player, the card's measured write time) is handed in as data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
+
+from . import machine, profile_machine, profile_play, profile_record
+from .config import Config
+from .jsontext import json_object
+from .model import Event, Input, Mode, Music, MusicAction, Phase, Screen, Show, Steer
+from .profile import Profile
+from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
+from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .settings import Settings, apply, fit_seats, palette
+from .snapshot import loads
+
+S = TypeVar("S")
+S_in = TypeVar("S_in", contravariant=True)
+AnyEffect = PlayEffect  # every effect either game gives (a profile's are Time of Empires' and more)
+Effects = tuple[AnyEffect, ...]
+AnyScreen = Screen | PlayScreen  # what either game shows
+
+
+class Engine(Protocol[S]):
+    """A game as a driver runs it; `S` is the game's state, an immutable value."""
+
+    @property
+    def config(self) -> Config:
+        """The config the game runs with (the chosen settings are read against it)."""
+        ...
+
+    @property
+    def seats(self) -> int:
+        """A fresh game's start player is drawn from this many seats (0: none is drawn)."""
+        ...
+
+    def settled(self, chosen: Settings | None) -> Engine[S]:
+        """This game with the settings chosen on the box (None: none chosen)."""
+        ...
+
+    def parse(self, text: str) -> dict[str, Any]:
+        """A saved text as this game's record, or `ValueError` saying why it is not one."""
+        ...
+
+    def fresh(self, now: float, seat: int) -> tuple[S, Effects]:
+        """A fresh game and its opening effects; `seat`: the drawn start player."""
+        ...
+
+    def restore(self, saved: dict[str, Any], now: float) -> tuple[S, Effects]:
+        """The game a record (`parse`d) holds, and the effects of coming back to it."""
+        ...
+
+    def resumed(self, state: S, saved: dict[str, Any]) -> str:
+        """Where a restored game stands (`saved`: its record), for the log."""
+        ...
+
+    def step(self, state: S, event: Event, now: float) -> tuple[S, Effects]: ...
+
+    def spare(self, state: S) -> int | None:
+        """A draw the game wants to keep for a new game: from how many seats (None: none)."""
+        ...
+
+    def with_spare(self, state: S, seat: int) -> S: ...
+
+    def with_write_time(self, state: S, write_s: float) -> S:
+        """The game knowing the card's measured durable-write time."""
+        ...
+
+    def next_deadline(self, state: S, now: float) -> float | None: ...
+
+    def screen(self, state: S, now: float) -> AnyScreen: ...
+
+    def care_view(self, shown: object) -> Screen | None:
+        """What OLED care reads of a screen this game shows (None: not one of its own)."""
+        ...
+
+    def snapshot(self, state: S, now: float) -> dict[str, Any]: ...
+
+    def snapshot_at_stop(self, state: S, now: float) -> dict[str, Any]:
+        """The record of a clean stop."""
+        ...
+
+    def silence(self, state: S) -> Music:
+        """The music stopped, as a power cut stops it."""
+        ...
+
+    def switch_to(self, before: S, after: S, effects: Effects) -> str | None:
+        """Another game the step asked for: a profile's name, "" Time of Empires' menu."""
+        ...
+
+    def language(self, state: S) -> str: ...
+
+    def contrast(self, state: S) -> int: ...
+
+
+class Recorder(Protocol[S_in]):
+    """The event stream of a game (`events.EventRecorder`, `profile_events.PlayRecorder`)."""
+
+    def input(self, event: Input, t: float) -> None: ...
+
+    def effects(self, effects: Iterable[AnyEffect], t: float) -> None: ...
+
+    def seen(self, state: S_in, t: float, now: float) -> None:
+        """The game after a step, stamped `t` (`now`: the game's own clock)."""
+        ...
+
+
+# --- Time of Empires ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EmpiresEngine:
+    """Time of Empires: its state a `machine.Game`. `config` seats 2 to 4 (`own_seats`)."""
+
+    config: Config
+    chosen: Settings | None = None
+    seats: int = 0
+
+    def settled(self, chosen: Settings | None) -> EmpiresEngine:
+        if chosen is not None:  # seats chosen for another game: as many as this one seats
+            chosen = fit_seats(chosen, palette(self.config), (MIN_PLAYERS, MAX_PLAYERS))
+        return replace(self, chosen=chosen)
+
+    def parse(self, text: str) -> dict[str, Any]:
+        # Checked against the cue list the era runs with (the settings can change its ticks).
+        return loads(text, self.config if self.chosen is None
+                     else apply(self.config, self.chosen))
+
+    def fresh(self, now: float, seat: int) -> tuple[machine.Game, Effects]:
+        game = machine.new_game(self.config, settings=self.chosen)
+        return game, machine.opening(game, now)
+
+    def restore(self, saved: dict[str, Any], now: float) -> tuple[machine.Game, Effects]:
+        return machine.restore(saved, self.config, now, settings=self.chosen)
+
+    def resumed(self, state: machine.Game, saved: dict[str, Any]) -> str:
+        return f"resumed the saved game: era {saved['era']}, {saved['mode']}, {saved['phase']}"
+
+    def step(self, state: machine.Game, event: Event, now: float
+             ) -> tuple[machine.Game, Effects]:
+        return machine.step(state, event, now)
+
+    def spare(self, state: machine.Game) -> int | None:
+        return None
+
+    def with_spare(self, state: machine.Game, seat: int) -> machine.Game:
+        return state
+
+    def with_write_time(self, state: machine.Game, write_s: float) -> machine.Game:
+        return machine.with_write_time(state, write_s)
+
+    def next_deadline(self, state: machine.Game, now: float) -> float | None:
+        return machine.next_deadline(state, now)
+
+    def screen(self, state: machine.Game, now: float) -> Screen:
+        return machine.screen(state, now)
+
+    def care_view(self, shown: object) -> Screen | None:
+        return shown if isinstance(shown, Screen) else None
+
+    def snapshot(self, state: machine.Game, now: float) -> dict[str, Any]:
+        return machine.snapshot(state, now)
+
+    def snapshot_at_stop(self, state: machine.Game, now: float) -> dict[str, Any]:
+        # A clean stop knows that no cue is being handed to the mixer: no cue armed.
+        return machine.snapshot_at_stop(state, now)
+
+    def silence(self, state: machine.Game) -> Music:
+        return Music(MusicAction.STOP, state.era, state.mode, 0.0)
+
+    def switch_to(self, before: machine.Game, after: machine.Game, effects: Effects
+                  ) -> str | None:
+        if before.menu is not None and after.menu is None and after.config.game:
+            return after.config.game  # the settings menu closed on a game profile
+        return None
+
+    def language(self, state: machine.Game) -> str:
+        return state.config.language  # the settings may change it
+
+    def contrast(self, state: machine.Game) -> int:
+        return state.config.display.contrast
+
+
+# --- a game profile -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProfileEngine:
+    """A game profile's play: its state a `profile_play.Play`, for `config`'s players.
+
+    Its saved record says its kind (`"kind": "profile"`) and its game's id: a record of Time
+    of Empires, of another game or with other players is not this play's (`parse`)."""
+
+    profile: Profile
+    config: Config
+
+    @property
+    def seats(self) -> int:
+        return len(self.config.players)
+
+    def settled(self, chosen: Settings | None) -> ProfileEngine:
+        return self  # the box's settings are laid over the config before the play starts
+
+    def parse(self, text: str) -> dict[str, Any]:
+        saved = json_object(text)
+        if saved.get("kind") != "profile":
+            raise ValueError(f"it holds a Time of Empires game, not a play of {self.profile.id}")
+        if saved.get("game") != self.profile.id:
+            raise ValueError(f"it holds a play of {str(saved.get('game'))[:40]!r}, "
+                             f"not of {self.profile.id!r}")
+        try:
+            profile_record.restore(saved, self.profile, self.config.players, 0.0)  # checked
+        except (TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise ValueError(f"a value of the wrong type ({exc})") from None
+        return saved
+
+    def fresh(self, now: float, seat: int) -> tuple[Play, Effects]:
+        play = profile_play.new_play(self.profile, self.config.players, seat)
+        # the profile's own sounds decoded first, before any press can call for them
+        return play, (*profile_play.prepare_sounds(self.profile),
+                      ShowPlay(profile_play.screen(play, now)))
+
+    def restore(self, saved: dict[str, Any], now: float) -> tuple[Play, Effects]:
+        play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
+        return play, (*profile_play.prepare_sounds(self.profile), *effects)
+
+    def resumed(self, state: Play, saved: dict[str, Any]) -> str:
+        return (f"resumed the saved play of {self.profile.id}: {state.spot.state.value}, "
+                f"round {state.spot.round}")
+
+    def step(self, state: Play, event: Event, now: float) -> tuple[Play, Effects]:
+        if isinstance(event, Steer):  # a hall steers Time of Empires' running clock only
+            return state, ()
+        return profile_machine.step(state, event, now)
+
+    def spare(self, state: Play) -> int | None:
+        # A "random" profile's play holds the next draw, for a new game to take.
+        wanted = self.profile.start_rule == "random" and state.spare_seat is None
+        return len(self.config.players) if wanted else None
+
+    def with_spare(self, state: Play, seat: int) -> Play:
+        return replace(state, spare_seat=seat)
+
+    def with_write_time(self, state: Play, write_s: float) -> Play:
+        return state  # a press's record waits as long as the card takes: the driver's rule
+
+    def next_deadline(self, state: Play, now: float) -> float | None:
+        return profile_play.next_deadline(state, now)
+
+    def screen(self, state: Play, now: float) -> PlayScreen:
+        return profile_play.screen(state, now)
+
+    def care_view(self, shown: object) -> Screen | None:
+        """A running countdown, a question or a prompt keeps the screen bright (like a running
+        era); a new step, turn or round is activity."""
+        if not isinstance(shown, PlayScreen):
+            return None
+        if shown.kind == "confirm":
+            kind = Phase.CONFIRM
+        elif shown.timer_left is not None and not shown.timer_done:
+            kind = Phase.RUNNING
+        elif shown.kind == "game_over":
+            kind = Phase.GAME_OVER
+        else:
+            kind = Phase.INTRO_ROUND
+        where = shown.position[0] if shown.position is not None else None
+        return Screen(kind=kind, era=1, mode=Mode.INTRO, round=shown.round, prompt=shown.prompt,
+                      scoring_step=where)
+
+    def snapshot(self, state: Play, now: float) -> dict[str, Any]:
+        return profile_record.snapshot(state, now)
+
+    def snapshot_at_stop(self, state: Play, now: float) -> dict[str, Any]:
+        return profile_record.snapshot(state, now)
+
+    def silence(self, state: Play) -> Music:
+        return Music(MusicAction.STOP, 0, Mode.INTRO, 0.0)
+
+    def switch_to(self, before: Play, after: Play, effects: Effects) -> str | None:
+        # ERA held at setup: the box's settings menu, where another game is chosen.
+        return "" if any(isinstance(e, ChooseGame) for e in effects) else None
+
+    def language(self, state: Play) -> str:
+        return self.config.language
+
+    def contrast(self, state: Play) -> int:
+        return self.config.display.contrast
+
+
+def shown(effects: Effects) -> AnyScreen | None:
+    """The last screen the effects ask to draw (None: none)."""
+    screens = [e.screen for e in effects if isinstance(e, Show | ShowPlay)]
+    return screens[-1] if screens else None

@@ -1,0 +1,24 @@
+"""`erabox simulate --frames DIR`: every distinct screen of a simulated game as a PNG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from erabox.adapters.display import PngDisplay
+from erabox.core.engine import AnyScreen
+from erabox.ui.panel import Panel
+from erabox.ui.render import draw
+
+
+class FrameWriter:
+    """Renders each new screen model (either game's) and writes it as `DIR/NNNN-<t>.png`
+    (t: virtual seconds). Screens that differ as data but draw the same pixels are written
+    once."""
+
+    def __init__(self, directory: Path, language: str, panel: Panel | None = None) -> None:
+        self.panel = panel or Panel()
+        self.display = PngDisplay(directory, self.panel.size)
+        self.language = language
+
+    def __call__(self, screen: AnyScreen, t: float) -> None:
+        self.display.show(draw(screen, self.panel, self.language), label=f"{t:.3f}")

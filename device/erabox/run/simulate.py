@@ -1,0 +1,115 @@
+"""`erabox simulate`: the real game core on a virtual clock, as fast as the machine allows.
+
+The loop jumps from deadline to deadline (`next_deadline`) and from script line to script line,
+so a whole 27-minute game takes milliseconds and every event lands on its exact time.
+A `restart` line reloads the game from the last snapshot the core asked to save, through the
+same JSON text a real state file would hold.
+
+One `Simulation` for every game: the same `Driver` as `erabox run`, playing Time of Empires or,
+with `profile`, a game profile's play (`--game`; its random start players drawn from `seed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from erabox.adapters.workers import ChangedOnly
+from erabox.core.config import Config
+from erabox.core.engine import AnyScreen, Recorder
+from erabox.core.events import EventRecorder
+from erabox.core.model import Input, Tick
+from erabox.core.profile import Profile
+from erabox.core.profile_events import PlayRecorder
+from erabox.core.script import End, Restart, ScriptLine
+from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
+
+DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
+
+OnScreen = Callable[[Any, float], None]
+"""Receives each new screen model (either game's) with its virtual time."""
+
+
+class Simulation:
+    """One simulated box. `on_event` receives each event dict; `on_screen` each new screen.
+
+    The same `Driver` as `erabox run`, with the state and settings files kept in memory (as the
+    JSON a real file would hold) and the clock in `now`. `profile`: play that game profile for
+    `config`'s players (None: Time of Empires); `seed`: its random start players' draws.
+    """
+
+    def __init__(self, config: Config, on_event: Callable[[dict[str, Any]], None],
+                 on_screen: OnScreen | None = None, *, profile: Profile | None = None,
+                 seed: int = 0) -> None:
+        self.config = config
+        self.on_event = on_event
+        self.on_screen = on_screen
+        self.now = 0.0
+        self.recorder: Recorder[Any] = (EventRecorder(on_event, config.buttons.hold_s)
+                                        if profile is None else PlayRecorder(on_event))
+        self.state = MemoryState()
+        self.settings = MemorySettings()
+        self._screens = ChangedOnly[AnyScreen]()
+        self.driver = Driver(config, profile=profile, state=self.state, settings=self.settings,
+                             show=self._show, events=self.recorder, draw=seeded_draws(seed))
+        self.driver.start(0.0)
+
+    @property
+    def game(self) -> Any:
+        """The game as it stands: a `machine.Game`, or a profile's `profile_play.Play`."""
+        return self.driver.game
+
+    @property
+    def saved_text(self) -> str | None:
+        """The "state file": JSON text of the last save."""
+        return self.state.text
+
+    def _show(self, screen_model: AnyScreen, t: float) -> None:
+        if self._screens.changed(screen_model) and self.on_screen is not None:
+            self.on_screen(screen_model, t)
+
+    def advance(self, until: float) -> None:
+        """Fire every deadline up to and including `until`."""
+        while (due := self.driver.next_deadline(self.now)) is not None and due <= until:
+            self.now = max(self.now, due)
+            self.driver.step(Tick(), self.now, due)
+        self.now = max(self.now, until)
+
+    def perform(self, line: ScriptLine) -> bool:
+        """Run one script line at its time. False when the script says `end`."""
+        self.advance(line.at)
+        action = line.action
+        if isinstance(action, End):
+            return False
+        if isinstance(action, Restart):
+            self.restart()
+        elif isinstance(action, Input):
+            self.driver.input(action, self.now)
+            self.driver.step(action, self.now)
+        return True
+
+    def restart(self) -> None:
+        """A power cut now: what was saved is all that survives (the screen is drawn anew)."""
+        self._screens.forget()
+        self.driver.power_cut(self.now)
+
+    def run(self, script: list[ScriptLine], until: float | None) -> None:
+        """Run a whole script; stop at `until` (default: 700 s after the last line) or
+        `end`."""
+        if until is None:
+            until = (script[-1].at if script else 0.0) + DEFAULT_TAIL_S
+        for line in script:
+            if line.at > until:
+                break
+            if not self.perform(line):
+                return
+        self.advance(until)
+
+
+def simulate(config: Config, script: list[ScriptLine], until: float | None,
+             on_event: Callable[[dict[str, Any]], None], on_screen: OnScreen | None = None,
+             *, profile: Profile | None = None, seed: int = 0) -> Simulation:
+    """Run a whole script; stop at `until` (default: 700 s after the last line) or `end`."""
+    sim = Simulation(config, on_event, on_screen, profile=profile, seed=seed)
+    sim.run(script, until)
+    return sim
