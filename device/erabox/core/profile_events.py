@@ -18,9 +18,9 @@ from .profile_play import (
     PlayEffect,
     Ranked,
     State,
+    next_start_player,
     rounds,
     start_player,
-    start_seat,
     step_index,
     steps_here,
     turn_seat,
@@ -84,10 +84,10 @@ class PlayRecorder:
             item = (profile.specials[spot.special] if state is State.SPECIAL
                     else profile.events[spot.event])
             extra: dict[str, Any] = {}
-            seat = start_seat(play)
-            if (state is State.SPECIAL and seat is not None
+            following = next_start_player(play)
+            if (state is State.SPECIAL and following is not None
                     and profile.specials[spot.special].passes_start_player):
-                extra["next_start_player"] = play.players[(seat + 1) % len(play.players)]
+                extra["next_start_player"] = following
             self._changed(t, "prompt", prompt=item.id, kind=state.value, round=spot.round,
                           start_player=start_player(play), **extra)
         else:

@@ -184,12 +184,26 @@ def start_seat(play: Play) -> int | None:
     if profile.start_rule == "none":
         return None
     seat = spot.first_seat if spot.state is not State.SETUP else first_seat(play)
-    if profile.start_rule == "pass_left":
-        seat += max(0, spot.round - 1)
+    moves = 0
+    if profile.start_rule in ("pass_left", "pass_right", "chosen"):
+        moves += max(0, spot.round - 1)
     for special in profile.specials:
         if special.passes_start_player:
-            seat += sum(1 for r in special.after[spot.variant] if r < spot.round)
-    return seat % len(play.players)
+            moves += sum(1 for r in special.after[spot.variant] if r < spot.round)
+    return (seat + passing(profile) * moves) % len(play.players)
+
+
+def passing(profile: Profile) -> int:
+    """Which way the start player passes: +1 to the next seat, -1 (`pass_right`) to the
+    previous one (a special round that passes it follows the same way)."""
+    return -1 if profile.start_rule == "pass_right" else 1
+
+
+def next_start_player(play: Play) -> str | None:
+    """Who starts the round after this one (a special round that passes the start player
+    says so): the start passes the rule's way, and once more for the special round."""
+    later = replace(play, spot=replace(play.spot, round=play.spot.round + 1))
+    return start_player(later)
 
 
 def start_player(play: Play) -> str | None:
@@ -291,9 +305,7 @@ def screen(play: Play, now: float) -> PlayScreen:
             left = max(0, math.ceil(play.timer_end - now - EPS))
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
-        following = None
-        if passes and (seat := start_seat(play)) is not None:
-            following = play.players[(seat + 1) % len(play.players)]
+        following = next_start_player(play) if passes else None
         return replace(base, kind=spot.state.value, round=spot.round, title=title,
                        text=steps[index], position=(index + 1, len(steps)),
                        event=next_event(play),
