@@ -13,6 +13,7 @@ format"), played through the pure machine and through `erabox simulate --game`:
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -155,3 +156,137 @@ def test_an_unknown_start_rule_names_the_file_line_key_and_the_new_rules() -> No
     with pytest.raises(ProfileError, match=r"ring\.toml:15: key 'start_player\.rule': "
                        r"expected one of .*'pass_right'"):
         profile(rule="pass_up")
+
+
+# --- endings ----------------------------------------------------------------------------------
+
+
+def ending(ends: str) -> str:
+    """The base game (start passing left) with a `gong` event ending it as `ends` says."""
+    return text(more=f'\n[[event]]\nid = "end"\nlabel = "The end"\n{ends}\n')
+
+
+def test_ends_game_true_is_the_older_spelling_of_ends_round() -> None:
+    old = parse_profile(ending("ends_game = true"), "ring.toml")
+    new = parse_profile(ending('ends = "round"'), "ring.toml")
+    assert old.events[0].ends == new.events[0].ends == "round"
+    assert parse_profile(ending("ends_game = false"), "ring.toml").events[0].ends == ""
+
+
+@pytest.mark.parametrize(("ends", "line", "key", "problem"), [
+    ('ends = "later"', 35, "event[1].ends", "expected one of 'round', 'now', 'one_more_turn'"),
+    ('ends = "now"\nends_game = true', 36, "event[1].ends_game", "not both"),
+])
+def test_a_wrong_ending_names_the_file_line_and_key(ends: str, line: int, key: str,
+                                                    problem: str) -> None:
+    with pytest.raises(ProfileError,
+                       match=rf"ring\.toml:{line}: key '{re.escape(key)}': .*{problem}"):
+        parse_profile(ending(ends), "ring.toml")
+
+
+def test_one_more_turn_needs_a_phase_played_in_turns() -> None:
+    toml = ending('ends = "one_more_turn"').replace("each_player = true\n", "")
+    with pytest.raises(ProfileError, match=r"ring\.toml:34: key 'event\[1\]\.ends': .*"
+                       "each_player = true"):
+        parse_profile(toml, "ring.toml")
+
+
+def test_until_event_takes_any_ending() -> None:
+    toml = ending('ends = "now"').replace("count = 4", 'count = "until_event"')
+    assert parse_profile(toml, "ring.toml").variants[0].rounds is None
+
+
+def ended(ends: str, gestures: str) -> Play:
+    return played(parse_profile(ending(ends), "ring.toml"), gestures)
+
+
+def test_ends_round_plays_the_round_out() -> None:
+    # round 1: draw, then red's turn: the event; blue and green still play round 1
+    play = ended('ends = "round"', "en" + "E" + "n")
+    assert play.spot.state is State.ROUND and turn_seat(play) == 0
+    play = played_on(play, "nn")
+    assert turn_seat(play) == 2
+    assert played_on(play, "n").spot.state is State.SCORING
+
+
+def played_on(play: Play, gestures: str) -> Play:
+    for g in gestures:
+        play, _ = step(play, GESTURES[g], 0.0)
+    return play
+
+
+def test_ends_now_goes_straight_to_the_scoring_after_its_steps() -> None:
+    play = ended('ends = "now"', "en" + "E")
+    assert play.spot.state is State.EVENT
+    play, effects = step(play, GESTURES["n"], 0.0)
+    assert play.spot.state is State.SCORING and play.spot.last_round == 1
+    assert any(getattr(e, "sound", None) is not None for e in effects)  # the end's gong
+    back = played_on(play, "E")  # ERA hold on 0: back to the event's last step
+    assert back.spot.state is State.EVENT
+
+
+def test_one_more_turn_gives_everyone_exactly_one_more_turn_from_the_next_player() -> None:
+    # round 2 starts with blue: draw, blue's turn, green's turn: the event in green's turn
+    play = ended('ends = "one_more_turn"', "e" + "n" * 4 + "n" + "n" + "E" + "n")
+    assert play.spot.round == 2 and turn_seat(play) == 2 and play.spot.state is State.ROUND
+    seats = []
+    play = played_on(play, "n")  # green's turn ends (one step)
+    while play.spot.state is State.ROUND:
+        turn = turn_seat(play)
+        assert turn is not None
+        seats.append(PLAYERS[turn])
+        assert screen_of(play).last_turns
+        play = played_on(play, "n")
+    assert seats == ["red", "blue", "green"]  # the one who triggered it plays last
+    assert play.spot.state is State.SCORING and play.spot.round == 2
+
+
+def screen_of(play: Play) -> Any:
+    from erabox.core.profile_play import screen
+    return screen(play, 0.0)
+
+
+def test_one_more_turn_waits_for_a_turn_and_survives_a_power_cut() -> None:
+    from erabox.core.profile_play import next_event
+    from erabox.core.profile_record import restore, snapshot
+    prof = parse_profile(ending('ends = "one_more_turn"'), "ring.toml")
+    play = played(prof, "e")  # the draw: nobody's turn
+    assert next_event(play) is None and played_on(play, "E") == play
+    play = played_on(play, "nE" + "n" + "nn")  # red's turn: the event; then blue's, green's
+    record = json.loads(json.dumps(snapshot(play, 0.0)))
+    assert record["spot"]["final_turn"] == 3 and record["spot"]["turn"] == 2
+    back, _ = restore(record, prof, PLAYERS, 0.0)
+    assert back.spot == play.spot
+    assert played_on(back, "n").spot.state is State.ROUND  # red's last turn
+    assert played_on(back, "nn").spot.state is State.SCORING
+
+
+def test_simulate_plays_one_more_turn(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # round 1: draw, red's turn, blue's turn: the event; green, red, blue, then scoring
+    lines = simulate(tmp_path, ending('ends = "one_more_turn"\nsound = "gong"'),
+                     "enn" + "E" + "n" + "n" + "nnn", capsys)
+    end = next(e for e in lines if e["type"] == "ending")
+    assert end["last_turn"] == "blue"
+    turns = [e["player"] for e in lines if e["type"] == "phase" and e["t"] > end["t"]]
+    assert turns == ["green", "red", "blue"]
+    state = [e for e in lines if e["type"] == "state"][-1]
+    assert state["state"] == "scoring" and state["t"] == 9.0
+
+
+def test_simulate_plays_ends_now(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = simulate(tmp_path, ending('ends = "now"'), "en" + "E" + "n", capsys)
+    assert [e["state"] for e in lines if e["type"] == "state"] == [
+        "setup", "round", "event", "scoring"]
+    assert [e["t"] for e in lines if e["type"] == "sound"] == [1.0, 4.0]  # start, end
+
+
+def test_the_screen_says_whose_last_turn_it_is() -> None:
+    from erabox.ui.panel import Panel
+    from erabox.ui.profile_screens import layout_play
+    play = ended('ends = "one_more_turn"', "en" + "E" + "n" + "n")  # blue's last turn next
+    for panel, language, said in [(Panel(), "en", "1/1 blue's last turn"),
+                                  (Panel(height=32), "ja", "1/1 青の最後の手番")]:
+        footer = next(i for i in layout_play(screen_of(play), panel, language)
+                      if i.role == "footer")
+        assert footer.text.startswith(said)

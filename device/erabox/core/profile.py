@@ -34,6 +34,7 @@ MAX_VALUE = 999  # the largest number a player can enter for one category (as th
 MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "pass_right", "none", "random", "fixed")
 SOUNDS = ("none", "gong", "cry")
+ENDS = ("round", "now", "one_more_turn")
 ORDERS = ("total", "eliminations")
 SEAT_RULES = ("furthest_from_start", "closest_to_start")
 
@@ -90,13 +91,15 @@ class Special:
 @dataclass(frozen=True)
 class Event:
     """Something the players see happen, not set to a round: started with a hold, once a game.
-    `ends_game`: the round it happens in is the last one (everyone gets the same turns)."""
+    `ends`: "" (not the end), "round" (the round it happens in is the last: everyone gets the
+    same turns), "now" (straight to the scoring after its steps) or "one_more_turn" (every
+    player one more turn of the phase it happens in, from the next player on)."""
 
     id: str
     label: Label
     steps: tuple[Label, ...]
     sound: str = "none"
-    ends_game: bool = False
+    ends: str = ""
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                      r.items(top.get("special", []), ("special",), "[[special]] tables",
                              empty=True))
     _unique(r, [(s.id, ("special", i, "id")) for i, s in enumerate(specials)])
-    events = tuple(_event(r, item, at) for at, item in
+    turns = any(p.each_player for p in phases)
+    events = tuple(_event(r, item, at, turns) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
     listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
@@ -239,11 +243,11 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
         for index, item in enumerate(items):
             _check_steps(r, item.steps, (key, index, "steps"), low, high)
     for index, variant in enumerate(variants):
-        if variant.rounds is None and not any(e.ends_game for e in events):
+        if variant.rounds is None and not any(e.ends for e in events):
             path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
                                                                                  "count")
-            raise r.error(path, "no round count and no [[event]] with ends_game = true: "
-                          "the game would never end")
+            raise r.error(path, "no round count and no [[event]] that ends the game (ends = "
+                          "\"round\", \"now\" or \"one_more_turn\"): the game would never end")
 
     scoring = _scoring(r, top.get("scoring", {}), high)
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
@@ -372,13 +376,25 @@ def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: boo
     return tuple(data)
 
 
-def _event(r: _Reader, item: Any, at: Path) -> Event:
-    table = r.table(item, at, ("id", "label", "steps", "sound", "ends_game"), ("id", "label"))
+def _event(r: _Reader, item: Any, at: Path, turns: bool) -> Event:
+    """An event; `turns`: the profile has a phase played in turns (`one_more_turn` needs one)."""
+    table = r.table(item, at, ("id", "label", "steps", "sound", "ends", "ends_game"),
+                    ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
+    ends = ""
+    if "ends" in table:
+        if "ends_game" in table:
+            raise r.error((*at, "ends_game"), "give 'ends' or its older spelling 'ends_game' "
+                          "(= ends = \"round\"), not both")
+        ends = r.choice(table["ends"], (*at, "ends"), ENDS)
+        if ends == "one_more_turn" and not turns:
+            raise r.error((*at, "ends"), "\"one_more_turn\" counts turns: it needs a "
+                          "[[phase]] with each_player = true")
+    elif r.flag(table.get("ends_game", False), (*at, "ends_game")):
+        ends = "round"
     return Event(id=r.ident(table["id"], (*at, "id")), label=label,
                  steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
-                 sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS),
-                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")))
+                 sound=r.choice(table.get("sound", "none"), (*at, "sound"), SOUNDS), ends=ends)
 
 
 def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:

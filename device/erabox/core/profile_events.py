@@ -21,6 +21,7 @@ from .profile_play import (
     next_start_player,
     rounds,
     start_player,
+    start_seat,
     step_index,
     steps_here,
     turn_seat,
@@ -72,8 +73,11 @@ class PlayRecorder:
         if state in (State.ROUND, State.SPECIAL, State.EVENT):
             self._changed(t, "round", round=spot.round, rounds=rounds(play),
                           start_player=start_player(play))
-        if spot.last_round is not None:
-            self._changed(t, "ending", last_round=spot.last_round)
+        if spot.last_round is not None:  # with the last turns: whose turn is the last
+            last: dict[str, Any] = {} if spot.final_turn is None else {
+                "last_turn": play.players[((start_seat(play) or 0) + spot.final_turn)
+                                          % len(play.players)]}
+            self._changed(t, "ending", last_round=spot.last_round, **last)
         else:
             self._forget("ending")
         if state is State.ROUND:

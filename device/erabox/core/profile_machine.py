@@ -62,6 +62,7 @@ from .profile_play import (
     phase_music,
     rounds,
     screen,
+    startable,
     steps_here,
 )
 from .profile_record import _saved_part, snapshot
@@ -217,13 +218,22 @@ def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         if spot.event_step + 1 < len(steps_here(play)):
             return _moved(play, replace(spot, event_step=spot.event_step + 1)), ()
         back = replace(spot, state=State.ROUND, event_step=0)
-        if profile.events[spot.event].ends_game:
+        ends = profile.events[spot.event].ends
+        if ends == "now":  # the game ends at once
+            return _to_scoring(play, replace(back, last_round=spot.round))
+        if ends and spot.last_round is None:  # the first ending decides
             back = replace(back, last_round=spot.round)
+            if ends == "one_more_turn":  # the current turn, then one for each player
+                back = replace(back, final_turn=spot.turn + len(play.players))
         return _moved(play, back), ()
     if spot.step + 1 < len(steps_here(play)):
         return _moved(play, replace(spot, step=spot.step + 1)), ()
     if spot.state is State.ROUND:
         phase = profile.phases[spot.phase]
+        if spot.final_turn is not None:  # the last turns, in this phase: then the scoring
+            if spot.turn < spot.final_turn:
+                return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
+            return _to_scoring(play)
         if phase.each_player and spot.turn + 1 < len(play.players):
             return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
         if spot.phase + 1 < len(profile.phases):
@@ -247,14 +257,16 @@ def _after_round(play: Play, done: int) -> tuple[Play, tuple[PlayEffect, ...]]:
                                 turn=0, step=0)), ()
 
 
-def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
+def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The gong, then the scoring (or the ranking); `spot`: where play ends, if not here."""
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    spot = play.spot if spot is None else spot
     if not play.profile.categories:
-        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
-    entry = next_entry(play, play.spot.sheet, 0)
+        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+    entry = next_entry(play, spot.sheet, 0)
     if entry is None:  # nothing can change the ranking (not with a shipped profile)
-        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
-    return _moved(play, replace(play.spot, state=State.SCORING, entry=entry)), end
+        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+    return _moved(play, replace(spot, state=State.SCORING, entry=entry)), end
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -263,14 +275,15 @@ def _sound(name: str) -> tuple[PlayEffect, ...]:
 
 
 def _start_event(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA hold: the first event of the profile that has not happened yet."""
+    """ERA hold: the first event of the profile that can start here (`startable`)."""
     spot = play.spot
-    for index, event in enumerate(play.profile.events):
-        if event.id not in spot.events_done:
-            moved = replace(spot, state=State.EVENT, event=index, event_step=0,
-                            events_done=(*spot.events_done, event.id))
-            return _moved(play, moved), _sound(event.sound)
-    return play, ()
+    index = startable(play)
+    if index is None:
+        return play, ()
+    event = play.profile.events[index]
+    moved = replace(spot, state=State.EVENT, event=index, event_step=0,
+                    events_done=(*spot.events_done, event.id))
+    return _moved(play, moved), _sound(event.sound)
 
 
 def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

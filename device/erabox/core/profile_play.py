@@ -58,6 +58,7 @@ class Spot:
     event_step: int = 0  # within the event (the round's `step` waits underneath)
     events_done: tuple[str, ...] = ()
     last_round: int | None = None  # set by an event that ends the game
+    final_turn: int | None = None  # `one_more_turn`: the `turn` after which scoring comes
     entry: int = 0  # index into `entries(...)` (state SCORING)
     sheet: scores.Sheet = ()
 
@@ -109,6 +110,7 @@ class PlayScreen:
     places: tuple[tuple[int, str, int, int | None, Label | None], ...] = ()
     notes: tuple[Label, ...] = ()
     ending: bool = False  # the event that ends the game has happened
+    last_turns: bool = False  # `one_more_turn`: the turns left are everyone's last
     prompt: Prompt | None = None
     page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
     event: Label | None = None  # the event ERA hold would start here (None: none can be)
@@ -311,7 +313,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                        event=next_event(play),
                        player=None if turn is None else play.players[turn],
                        timer_left=left, timer_done=play.timer_done,
-                       next_start_player=following)
+                       next_start_player=following, last_turns=spot.final_turn is not None)
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None
@@ -332,12 +334,20 @@ def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None],
 
 
 def next_event(play: Play) -> Label | None:
-    """The label of the event ERA hold starts now: the first not yet happened, during a
-    round (None elsewhere, or when every event has happened)."""
-    if play.spot.state is not State.ROUND:
+    """The label of the event ERA hold starts now (None: none can start here)."""
+    index = startable(play)
+    return None if index is None else play.profile.events[index].label
+
+
+def startable(play: Play) -> int | None:
+    """The event ERA hold starts now: the first not yet happened, during a round; one that
+    ends the game with `one_more_turn` only in a player's turn (it counts from there)."""
+    spot = play.spot
+    if spot.state is not State.ROUND:
         return None
-    return next((e.label for e in play.profile.events
-                 if e.id not in play.spot.events_done), None)
+    turns = play.profile.phases[spot.phase].each_player
+    return next((i for i, e in enumerate(play.profile.events) if e.id not in spot.events_done
+                 and (turns or e.ends != "one_more_turn")), None)
 
 
 _SEAT_RULES = {

@@ -46,7 +46,8 @@ GAP = 4  # px between items side by side
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "starts": "{colour} starts", "next_starts": "then {colour} starts",
-        "turn": "{colour}'s turn", "time_up": "Time!", "players": "{n} players",
+        "turn": "{colour}'s turn", "last_turn": "{colour}'s last turn",
+        "time_up": "Time!", "players": "{n} players",
         "points": "Points {n}/{count}", "worth": "= {points}", "ranking": "Final ranking",
         "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
         "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
@@ -65,7 +66,8 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
-        "turn": "{colour}の手番", "time_up": "時間切れ", "players": "{n}人",
+        "turn": "{colour}の手番", "last_turn": "{colour}の最後の手番",
+        "time_up": "時間切れ", "players": "{n}人",
         "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
         "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
@@ -245,7 +247,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
     footer = [position]
     if screen.player is not None:
-        footer.append(word(language, "turn", colour=_colour(screen.player, language)))
+        footer.append(word(language, "last_turn" if screen.last_turns else "turn",
+                           colour=_colour(screen.player, language)))
     elif screen.next_start_player is not None:
         footer.append(word(language, "next_starts",
                            colour=_colour(screen.next_start_player, language)))
