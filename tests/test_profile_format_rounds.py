@@ -290,3 +290,80 @@ def test_the_screen_says_whose_last_turn_it_is() -> None:
         footer = next(i for i in layout_play(screen_of(play), panel, language)
                       if i.role == "footer")
         assert footer.text.startswith(said)
+
+
+# --- chosen -----------------------------------------------------------------------------------
+
+
+VARIANTS = """
+[[variant]]
+id = "long"
+label = "Long"
+rounds = 4
+
+[[variant]]
+id = "short"
+label = "Short"
+rounds = 2
+"""
+
+
+def chosen(variants: bool = False) -> str:
+    toml = text(rule="chosen")
+    return toml.replace("count = 4\n", "") + VARIANTS if variants else toml
+
+
+def test_next_at_setup_chooses_who_starts_and_the_start_passes_left_from_there() -> None:
+    prof = parse_profile(chosen(), "ring.toml")
+    play = played(prof, "nn")
+    assert play.spot.state is State.SETUP and start_player(play) == "green"
+    assert screen_of(play).drawn and screen_of(play).chosen
+    assert round_starts(prof, 4, setup="nn") == ["green", "red", "blue", "green"]
+    assert start_player(played(prof, "nnn")) == "red"  # round again after the last seat
+
+
+def test_with_variants_next_goes_through_the_seats_then_the_next_variant() -> None:
+    prof = parse_profile(chosen(variants=True), "ring.toml")
+    seen = []
+    for presses in range(7):
+        play = played(prof, "n" * presses)
+        seen.append((prof.variants[play.spot.variant].id, start_player(play)))
+    assert seen == [("long", "red"), ("long", "blue"), ("long", "green"),
+                    ("short", "red"), ("short", "blue"), ("short", "green"), ("long", "red")]
+
+
+def test_the_chosen_start_player_is_kept_in_the_save_at_setup_and_in_play() -> None:
+    from erabox.core.profile_record import restore, snapshot
+    prof = parse_profile(chosen(), "ring.toml")
+    for gestures in ("n", "ne", "nen" + "n" * 4):
+        play = played(prof, gestures)
+        record = json.loads(json.dumps(snapshot(play, 0.0)))
+        back, _ = restore(record, prof, PLAYERS, 0.0)
+        assert start_player(back) == start_player(play)
+        assert back.spot == play.spot
+    assert start_player(play) == "green" and play.spot.round == 2
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_setup_screen_says_who_starts_and_how_to_choose(language: str) -> None:
+    from erabox.ui.panel import Panel
+    from erabox.ui.profile_screens import layout_play
+    from erabox.ui.profile_screens import word as profile_word
+    from erabox.ui.strings import colour_name
+    for variants, hint in [(False, "hint_chosen"), (True, "hint_chosen_variant")]:
+        play = played(parse_profile(chosen(variants), "ring.toml"), "n")
+        for panel in (Panel(), Panel(height=32)):
+            items = {i.role: i for i in layout_play(screen_of(play), panel, language)}
+            assert profile_word(language, "starts", colour=colour_name("blue", language)) in (
+                items["variant"].text)
+            assert items["hint"].text == profile_word(language, hint)
+            assert not items["hint"].abbreviated
+
+
+def test_simulate_plays_a_chosen_start_player(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    lines = simulate(tmp_path, chosen(), "n" + "e" + "n" * 9, capsys)
+    setup = [e["start_player"] for e in lines if e["type"] == "setup"]
+    assert setup == ["red", "blue"]
+    starts = [(e["round"], e["start_player"]) for e in lines if e["type"] == "round"]
+    assert starts == [(1, "blue"), (2, "green"), (3, "red")]

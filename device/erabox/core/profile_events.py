@@ -66,8 +66,11 @@ class PlayRecorder:
         state = spot.state
         self._changed(t, "state", state=state.value)
         if state is State.SETUP:
+            chosen = ({"start_player": start_player(play)}
+                      if profile.start_rule == "chosen" else {})  # NEXT chooses it
             self._changed(t, "setup", game=profile.id,
-                          variant=profile.variants[spot.variant].id, players=list(play.players))
+                          variant=profile.variants[spot.variant].id, players=list(play.players),
+                          **chosen)
             self._forget("round", "phase", "prompt", "step", "ending")
             return
         if state in (State.ROUND, State.SPECIAL, State.EVENT):

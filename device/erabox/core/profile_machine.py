@@ -192,9 +192,17 @@ def _moved(play: Play, spot: Spot) -> Play:
 # --- the transitions ----------------------------------------------------------------------------
 
 
-def _next_variant(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+def _next_choice(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """NEXT at setup: the next variant; with a "chosen" start player, the next seat to start,
+    and after the last seat the first again with the next variant."""
+    spot = play.spot
+    if play.profile.start_rule == "chosen":
+        seat = (spot.first_seat + 1) % len(play.players)
+        spot = replace(spot, first_seat=seat)
+        if seat:
+            return replace(play, spot=spot), ()
     count = len(play.profile.variants)
-    return replace(play, spot=replace(play.spot, variant=(play.spot.variant + 1) % count)), ()
+    return replace(play, spot=replace(spot, variant=(spot.variant + 1) % count)), ()
 
 
 def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -371,7 +379,7 @@ def _next_page(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
-    (State.SETUP, N, P): _next_variant,  # long game / short game ...
+    (State.SETUP, N, P): _next_choice,  # who starts ("chosen"), long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
     (State.SETUP, E, H): _choose_game,  # the box's settings menu: another game
     (State.SETUP, N, H): _next_page,  # the notes' next page, where they do not fit

@@ -96,7 +96,8 @@ class PlayScreen:
     round: int | None = None
     rounds: int | None = None  # known last round, None while open-ended
     start_player: str | None = None
-    drawn: bool = False  # the start player was drawn at random (said at setup)
+    drawn: bool = False  # the start player was drawn at random or chosen (said at setup)
+    chosen: bool = False  # NEXT at setup chooses who starts
     next_start_player: str | None = None  # a special round that passes the start player
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
@@ -293,8 +294,9 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes, drawn=profile.start_rule == "random",
-                       page=play.page)
+        return replace(base, notes=profile.notes, page=play.page,
+                       drawn=profile.start_rule in ("random", "chosen"),
+                       chosen=profile.start_rule == "chosen")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)
@@ -406,5 +408,8 @@ def next_deadline(play: Play, now: float) -> float | None:
 
 
 def first_seat(play: Play) -> int:
-    """The seat that starts the first round: the drawn one for a "random" start rule."""
-    return play.drawn_seat if play.profile.start_rule == "random" else 0
+    """The seat that starts the first round: the drawn one for a "random" start rule, the
+    one chosen at setup for "chosen"."""
+    rule = play.profile.start_rule
+    return play.drawn_seat if rule == "random" else play.spot.first_seat if (
+        rule == "chosen") else 0

@@ -54,6 +54,8 @@ WORDS: dict[str, dict[str, str]] = {
         "before_first": "Setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
+        "hint_chosen": "NEXT: who starts  ERA: start",
+        "hint_chosen_variant": "NEXT: starts/variant ERA: start",
         "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
         "hint_over_more": "NEXT: more  hold ERA: new game",
@@ -74,6 +76,8 @@ WORDS: dict[str, dict[str, str]] = {
         "before_first": "準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
+        "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
+        "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
         "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
@@ -309,7 +313,10 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         first = f"{first}  {starts}"
         if text_width(drawable(first)) > panel.inner and variant:  # the start player first
             first = f"{variant}  {starts}"
-    hint = word(language, "hint_variant" if screen.variant else "hint_setup")
+    if screen.chosen:  # NEXT chooses who starts (and then the variant)
+        hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
+    else:
+        hint = word(language, "hint_variant" if screen.variant else "hint_setup")
     lines = [line for note in screen.notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
