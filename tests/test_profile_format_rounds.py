@@ -367,3 +367,107 @@ def test_simulate_plays_a_chosen_start_player(tmp_path: Path,
     assert setup == ["red", "blue"]
     starts = [(e["round"], e["start_player"]) for e in lines if e["type"] == "round"]
     assert starts == [(1, "blue"), (2, "green"), (3, "red")]
+
+
+# --- scoring: a table of points, numbers below 0 ----------------------------------------------
+
+
+def scored(category: str) -> Profile:
+    return profile(category=category)
+
+
+def test_a_table_scores_the_entry_of_the_number_entered_and_the_last_beyond() -> None:
+    cat = scored("table = [0, 1, 3, 6, 10, 15]").categories[0]
+    assert [cat.points(n) for n in (0, 1, 2, 5, 6, 40)] == [0, 1, 3, 15, 15, 15]
+
+
+@pytest.mark.parametrize(("extra", "line", "key", "problem"), [
+    ("table = [0, 1, 3]\nmultiply = 2", 35, "scoring.category[1].table",
+     "a points table takes no multiply, divide, cap or penalty"),
+    ("table = [0, 1, 3]\npenalty = [1]", 35, "scoring.category[1].table", "no .*penalty"),
+    ("cap = 3\ntable = [0, 1, 3]", 36, "scoring.category[1].table", "no multiply"),
+    ("table = []", 35, "scoring.category[1].table", "at least one"),
+    ('table = [0, "x"]', 35, "scoring.category[1].table[2]", "a whole number"),
+    ("min = -3\ntable = [0, 1]", 35, "scoring.category[1].min", "no min below 0"),
+    ("min = -3\npenalty = [1]", 35, "scoring.category[1].min", "no min below 0"),
+    ("min = 1", 35, "scoring.category[1].min", "a whole number from -999 to 0"),
+])
+def test_a_wrong_table_or_min_names_the_file_line_and_key(extra: str, line: int, key: str,
+                                                          problem: str) -> None:
+    with pytest.raises(ProfileError,
+                       match=rf"ring\.toml:{line}: key '{re.escape(key)}': .*{problem}"):
+        scored(extra)
+
+
+def to_scoring(prof: Profile, players: tuple[str, ...] = PLAYERS) -> Play:
+    play = played(prof, "e", players)
+    while play.spot.state is not State.SCORING:
+        play, _ = step(play, GESTURES["n"], 0.0)
+    return play
+
+
+def test_a_number_goes_below_0_only_where_the_category_allows_it() -> None:
+    plain = to_scoring(scored(""))
+    assert played_on(plain, "nnE").value == 0  # hold ERA clears
+    assert played_on(plain, "nn").value == 2
+    minus = to_scoring(scored("min = -4\nmultiply = 2"))
+    at_3 = played_on(minus, "nnn")
+    assert played_on(at_3, "E").value == -3  # hold ERA: negative
+    assert played_on(at_3, "EE").value == 0  # again: cleared
+    assert played_on(at_3, "EEn").value == 1
+    assert played_on(minus, "NE").value == -4  # 5 -> at most the category's min
+    assert played_on(at_3, "En").value == -2  # +1 from -3
+    assert played_on(minus, "E").spot.state is State.ROUND  # hold on 0: back, as before
+    done = played_on(at_3, "Ee")
+    assert done.spot.sheet[0][0] == (-3,)
+    dial_down = Input(Button.DIAL_DOWN, Gesture.PRESS)  # an encoder turn: -1
+    assert step(minus, dial_down, 0.0)[0].value == -1
+    assert step(plain, dial_down, 0.0)[0].value == 0
+
+
+def test_negative_numbers_count_and_survive_a_power_cut() -> None:
+    from erabox.core.profile_play import ranking
+    from erabox.core.profile_record import restore, snapshot
+    prof = scored("min = -10\ndivide = 2")
+    play = played_on(to_scoring(prof), "nnnEe" + "e" + "nE" + "e")  # -3, 0, -1
+    assert play.spot.state is State.GAME_OVER
+    assert [(line.seat, line.score) for line in ranking(play)] == [(1, 0), (2, -1), (0, -2)]
+    record = json.loads(json.dumps(snapshot(play, 0.0)))
+    back, _ = restore(record, prof, PLAYERS, 0.0)
+    assert back.spot.sheet == play.spot.sheet == (((-3,), (0,), (-1,)),)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_scoring_screen_hints_the_minus_where_a_number_may_be_negative(
+        language: str) -> None:
+    from erabox.ui.panel import Panel
+    from erabox.ui.profile_screens import layout_play
+    from erabox.ui.profile_screens import word as profile_word
+    for category, minus in (("", False), ("min = -20", True)):
+        play = played_on(to_scoring(scored(category)), "NNNE")  # -15 where it may be
+        for panel in (Panel(), Panel(height=32)):
+            items = {i.role: i for i in layout_play(screen_of(play), panel, language)}
+            said = profile_word(language, "minus" if panel.compact else "hint_minus")
+            assert (said in items["hint"].text) is minus
+            assert not items["hint"].abbreviated
+            assert items["value"].mask.size[0] > (40 if minus else 0)
+
+
+def test_simulate_plays_a_table_and_a_negative_number(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    toml = text(category="table = [0, 1, 3, 6]") + (
+        '\n[[scoring.category]]\nid = "debt"\nlabel = "Debt"\nmin = -9\n')
+    to_end = "e" + "n" * 17  # four rounds and the feast
+    lines = simulate(tmp_path, toml, to_end + "nne" + "nnnnne" + "e" + "nnEe" + "ee", capsys)
+    points = [(e["category"], e["player"], e["value"], e["points"], e["total"])
+              for e in lines if e["type"] == "points"]
+    assert points == [("vp", "red", 2, 3, 3), ("vp", "blue", 5, 6, 6), ("vp", "green", 0, 0, 0),
+                      ("debt", "red", -2, -2, 1), ("debt", "blue", 0, 0, 6),
+                      ("debt", "green", 0, 0, 0)]
+
+
+def test_a_negative_value_of_a_list_is_a_value_and_0_still_ends_the_list() -> None:
+    play = played_on(to_scoring(scored("min = -5\neach = true")), "nnEe")
+    assert play.spot.entry == 0 and play.spot.sheet[0][0] == (-2,)
+    play = played_on(play, "ne" + "e")
+    assert play.spot.entry == 1 and play.spot.sheet[0][0] == (-2, 1)

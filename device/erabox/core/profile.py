@@ -104,10 +104,12 @@ class Event:
 
 @dataclass(frozen=True)
 class Category:
-    """One number entered per player at the end. Its points: `penalty` (a table: n entered ->
-    minus the n-th entry, the last for anything more), else `value * multiply // divide`,
-    at most `cap`. `each`: a list of values (each transformed, then summed; 0 ends the list).
-    `counts` False: asked for the tie-breaks and eliminations only, not added to the total."""
+    """One number entered per player at the end, from `least` (below 0: negative numbers
+    too) to `most`. Its points: `table` (n entered -> the entry n, counting from 0; the last
+    for anything more), `penalty` (n entered -> minus the n-th entry, the last for anything
+    more), else `value * multiply // divide`, at most `cap`. `each`: a list of values (each
+    transformed, then summed; 0 ends the list). `counts` False: asked for the tie-breaks and
+    eliminations only, not added to the total."""
 
     id: str
     label: Label
@@ -118,9 +120,13 @@ class Category:
     penalty: tuple[int, ...] = ()
     each: bool = False
     counts: bool = True
+    table: tuple[int, ...] = ()
+    least: int = 0  # the smallest number that can be entered (`min`)
 
     def points(self, value: int) -> int:
         """The points one entered value gives."""
+        if self.table:
+            return self.table[min(max(0, value), len(self.table) - 1)]
         if self.penalty:
             return -self.penalty[min(value, len(self.penalty)) - 1] if value > 0 else 0
         points = value * self.multiply // self.divide
@@ -428,9 +434,20 @@ def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:
 
 
 def _category(r: _Reader, item: Any, at: Path) -> Category:
-    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "penalty",
-                               "each", "counts"), ("id", "label"))
+    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "min",
+                               "penalty", "table", "each", "counts"), ("id", "label"))
     penalty: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+    least = r.integer(table.get("min", 0), (*at, "min"), -MAX_VALUE, 0)
+    for key in ("table", "penalty"):  # a list of points, counted from 0 entered
+        if key in table and least < 0:
+            raise r.error((*at, "min"), f"a {key} counts from 0: no min below 0 with it")
+    if "table" in table:
+        if any(k in table for k in ("multiply", "divide", "cap", "penalty")):
+            raise r.error((*at, "table"), "a points table takes no multiply, divide, cap or "
+                          "penalty")
+        points = tuple(r.integer(v, p, -MAX_VALUE * 100, MAX_VALUE * 100) for p, v in
+                       r.items(table["table"], (*at, "table"), "points for 0, 1, 2 ... entered"))
     if "penalty" in table:
         if any(k in table for k in ("multiply", "divide", "cap")):
             raise r.error((*at, "penalty"), "a penalty table takes no multiply, divide or cap")
@@ -443,7 +460,7 @@ def _category(r: _Reader, item: Any, at: Path) -> Category:
         divide=r.integer(table.get("divide", 1), (*at, "divide"), 1, 100),
         cap=None if cap is None else r.integer(cap, (*at, "cap"), 0, MAX_VALUE * 100),
         most=r.integer(table.get("max", MAX_VALUE), (*at, "max"), 1, MAX_VALUE),
-        penalty=penalty,
+        penalty=penalty, table=points, least=least,
         each=r.flag(table.get("each", False), (*at, "each")),
         counts=r.flag(table.get("counts", True), (*at, "counts")))
 

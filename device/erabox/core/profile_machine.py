@@ -312,8 +312,8 @@ def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 def _add(play: Play, amount: int) -> tuple[Play, tuple[PlayEffect, ...]]:
     at = asked(play)
     assert at is not None
-    most = play.profile.categories[at[0]].most
-    return replace(play, value=min(most, max(0, play.value + amount))), ()
+    category = play.profile.categories[at[0]]
+    return replace(play, value=min(category.most, max(category.least, play.value + amount))), ()
 
 
 def _plus_one(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -332,7 +332,7 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     category_index, seat = at
     category = profile.categories[category_index]
     values = spot.sheet[category_index][seat] or ()
-    more = category.each and play.value > 0
+    more = category.each and play.value != 0
     if not category.each or more:
         values = (*values, play.value)
     rows = list(spot.sheet)
@@ -356,8 +356,13 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _clear_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA hold while entering: clear the number; on 0, back to the one before."""
-    if play.value > 0:
+    """ERA hold while entering: clear the number (where it may be negative, a number above 0
+    turns negative first); on 0, back to the one before."""
+    at = asked(play)
+    least = 0 if at is None else play.profile.categories[at[0]].least
+    if play.value > 0 and least < 0:
+        return replace(play, value=max(least, -play.value)), ()
+    if play.value != 0:
         return replace(play, value=0), ()
     return _undo(play, now)
 

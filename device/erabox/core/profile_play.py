@@ -112,6 +112,7 @@ class PlayScreen:
     notes: tuple[Label, ...] = ()
     ending: bool = False  # the event that ends the game has happened
     last_turns: bool = False  # `one_more_turn`: the turns left are everyone's last
+    minus: bool = False  # the number asked may be negative (ERA hold turns it so)
     prompt: Prompt | None = None
     page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
     event: Label | None = None  # the event ERA hold would start here (None: none can be)
@@ -322,7 +323,7 @@ def screen(play: Play, now: float) -> PlayScreen:
         category = profile.categories[at[0]]
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=play.value,
-                       points=category.points(play.value),
+                       points=category.points(play.value), minus=category.least < 0,
                        position=scoring_position(play))
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page, decided=_decided(play))

@@ -161,7 +161,7 @@ def _spot_from(data: Any, play: Play) -> Spot:
 def _sheet_from(data: Any, profile: Profile, seats: int) -> scores.Sheet:
     def values(v: Any) -> bool:
         return v is None or (isinstance(v, list) and all(
-            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 999 for x in v))
+            isinstance(x, int) and not isinstance(x, bool) and -999 <= x <= 999 for x in v))
 
     if not (isinstance(data, list) and len(data) == len(profile.categories) and all(
             isinstance(row, list) and len(row) == seats and all(values(v) for v in row)

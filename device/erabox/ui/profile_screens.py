@@ -58,6 +58,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_chosen_variant": "NEXT: starts/variant ERA: start",
         "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
+        "hint_minus": "NEXT +1/+5 ERA: ok hold ERA: -", "minus": "hold ERA: -",
         "hint_over_more": "NEXT: more  hold ERA: new game",
         "hint_confirm": "ERA: yes / NEXT: no",
         "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
@@ -80,6 +81,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
+        "hint_minus": "NEXT +1/+5 ERA:決定 長押し: -", "minus": "ERA長押し: -",
         "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
         "hint_notes": "NEXT長押し: メモ", "hint_more": "NEXT長押し: 続き",
@@ -379,8 +381,10 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         room = x - GAP - MARGIN
         items = _status(screen, panel, language, title, marks=marks, edge=x - GAP)
         items += _text("player", f"{player} {worth}", MARGIN, 12, room)
-        items += _text("hint", word(language, "points", n=position[0], count=position[1]),
-                       MARGIN, panel.hint_top, room)
+        hint = word(language, "points", n=position[0], count=position[1])
+        if screen.minus:  # the gesture to a negative number, where there is one
+            hint = f"{position[0]}/{position[1]} {word(language, 'minus')}"
+        items += _text("hint", hint, MARGIN, panel.hint_top, room)
         return (*items, Placed("value", x, MARGIN, digits))
     items = _status(screen, panel, language,
                     word(language, "points", n=position[0], count=position[1]), marks=marks)
@@ -394,7 +398,8 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     items += _text("player", player, MARGIN, y, room)
     items += _text("worth", worth, MARGIN, y + LINE_PX + 2, room)
     items.append(Placed("value", x, y, digits))
-    return tuple(items + _hint(word(language, "hint_scoring"), panel))
+    return tuple(items + _hint(word(language, "hint_minus" if screen.minus
+                                    else "hint_scoring"), panel))
 
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
