@@ -46,6 +46,7 @@ from erabox.core.profile_record import (
 from erabox.core.script import ScriptLine
 from erabox.files.games import SYSTEM_GAMES, available_games, game_folders, load_game
 from erabox.run.simulate import Simulation
+from test_profile_format_rounds import text as ring_text
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white", "black", "orange")
@@ -70,6 +71,12 @@ PROFILES["harvest"] = harvest()
 PROFILES["harvest-next"] = parse_profile(  # its sowing ends by itself (timer_end = "next")
     readme_example().replace("timer_s = 120", 'timer_s = 120\ntimer_end = "next"'),
     "harvest-next.toml", default_id="harvest-next")
+# the format's start rules, endings and scoring (test_profile_format_rounds.py), all at once
+PROFILES["ring"] = parse_profile(ring_text(
+    rule="chosen", passes=True, category="table = [0, 1, 3]\n[[scoring.category]]\n"
+    'id = "debt"\nlabel = "Debt"\nmin = -9\n',
+    more='[[event]]\nid = "end"\nlabel = "End"\nends = "one_more_turn"\n'
+    '[[event]]\nid = "now"\nlabel = "Now"\nends = "now"\n'), "ring.toml")
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)

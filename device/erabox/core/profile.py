@@ -32,9 +32,10 @@ MAX_ROUNDS = 999
 MAX_TIMER_S = 24 * 3600
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 MAX_PATH = 4096  # the longest music file name
-START_RULES = ("pass_left", "none", "random", "fixed")
+START_RULES = ("pass_left", "pass_right", "none", "random", "fixed", "chosen")
 SOUNDS = ("none", "gong", "cry")
 TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by itself
+ENDS = ("round", "now", "one_more_turn")
 ORDERS = ("total", "eliminations")
 SEAT_RULES = ("furthest_from_start", "closest_to_start")
 
@@ -95,22 +96,26 @@ class Special:
 @dataclass(frozen=True)
 class Event:
     """Something the players see happen, not set to a round: started with a hold, once a game.
-    `ends_game`: the round it happens in is the last one (everyone gets the same turns)."""
+    `ends`: "" (not the end), "round" (the round it happens in is the last: everyone gets the
+    same turns), "now" (straight to the scoring after its steps) or "one_more_turn" (every
+    player one more turn of the phase it happens in, from the next player on)."""
 
     id: str
     label: Label
     steps: tuple[Label, ...]
     sound: str = "none"  # as a special round's
-    ends_game: bool = False
+    ends: str = ""
     sound_key: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class Category:
-    """One number entered per player at the end. Its points: `penalty` (a table: n entered ->
-    minus the n-th entry, the last for anything more), else `value * multiply // divide`,
-    at most `cap`. `each`: a list of values (each transformed, then summed; 0 ends the list).
-    `counts` False: asked for the tie-breaks and eliminations only, not added to the total."""
+    """One number entered per player at the end, from `least` (below 0: negative numbers
+    too) to `most`. Its points: `table` (n entered -> the entry n, counting from 0; the last
+    for anything more), `penalty` (n entered -> minus the n-th entry, the last for anything
+    more), else `value * multiply // divide`, at most `cap`. `each`: a list of values (each
+    transformed, then summed; 0 ends the list). `counts` False: asked for the tie-breaks and
+    eliminations only, not added to the total."""
 
     id: str
     label: Label
@@ -121,9 +126,13 @@ class Category:
     penalty: tuple[int, ...] = ()
     each: bool = False
     counts: bool = True
+    table: tuple[int, ...] = ()
+    least: int = 0  # the smallest number that can be entered (`min`)
 
     def points(self, value: int) -> int:
         """The points one entered value gives."""
+        if self.table:
+            return self.table[min(max(0, value), len(self.table) - 1)]
         if self.penalty:
             return -self.penalty[min(value, len(self.penalty)) - 1] if value > 0 else 0
         points = value * self.multiply // self.divide
@@ -236,7 +245,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                      r.items(top.get("special", []), ("special",), "[[special]] tables",
                              empty=True))
     _unique(r, [(s.id, ("special", i, "id")) for i, s in enumerate(specials)])
-    events = tuple(_event(r, item, at) for at, item in
+    turns = any(p.each_player for p in phases)
+    events = tuple(_event(r, item, at, turns) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
     listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
@@ -245,11 +255,11 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
         for index, item in enumerate(items):
             _check_steps(r, item.steps, (key, index, "steps"), low, high)
     for index, variant in enumerate(variants):
-        if variant.rounds is None and not any(e.ends_game for e in events):
+        if variant.rounds is None and not any(e.ends for e in events):
             path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
                                                                                  "count")
-            raise r.error(path, "no round count and no [[event]] with ends_game = true: "
-                          "the game would never end")
+            raise r.error(path, "no round count and no [[event]] that ends the game (ends = "
+                          "\"round\", \"now\" or \"one_more_turn\"): the game would never end")
 
     scoring = _scoring(r, top.get("scoring", {}), high)
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
@@ -383,14 +393,26 @@ def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: boo
     return tuple(data)
 
 
-def _event(r: _Reader, item: Any, at: Path) -> Event:
-    table = r.table(item, at, ("id", "label", "steps", "sound", "ends_game"), ("id", "label"))
+def _event(r: _Reader, item: Any, at: Path, turns: bool) -> Event:
+    """An event; `turns`: the profile has a phase played in turns (`one_more_turn` needs one)."""
+    table = r.table(item, at, ("id", "label", "steps", "sound", "ends", "ends_game"),
+                    ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     sound, key = _sound(r, table, at)
+    ends = ""
+    if "ends" in table:
+        if "ends_game" in table:
+            raise r.error((*at, "ends_game"), "give 'ends' or its older spelling 'ends_game' "
+                          "(= ends = \"round\"), not both")
+        ends = r.choice(table["ends"], (*at, "ends"), ENDS)
+        if ends == "one_more_turn" and not turns:
+            raise r.error((*at, "ends"), "\"one_more_turn\" counts turns: it needs a "
+                          "[[phase]] with each_player = true")
+    elif r.flag(table.get("ends_game", False), (*at, "ends_game")):
+        ends = "round"
     return Event(id=r.ident(table["id"], (*at, "id")), label=label,
                  steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
-                 ends_game=r.flag(table.get("ends_game", False), (*at, "ends_game")),
-                 sound=sound, sound_key=key)
+                 sound=sound, sound_key=key, ends=ends)
 
 
 def _sound(r: _Reader, table: dict[str, Any], at: Path) -> tuple[str, str]:
@@ -431,9 +453,20 @@ def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:
 
 
 def _category(r: _Reader, item: Any, at: Path) -> Category:
-    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "penalty",
-                               "each", "counts"), ("id", "label"))
+    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "min",
+                               "penalty", "table", "each", "counts"), ("id", "label"))
     penalty: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+    least = r.integer(table.get("min", 0), (*at, "min"), -MAX_VALUE, 0)
+    for key in ("table", "penalty"):  # a list of points, counted from 0 entered
+        if key in table and least < 0:
+            raise r.error((*at, "min"), f"a {key} counts from 0: no min below 0 with it")
+    if "table" in table:
+        if any(k in table for k in ("multiply", "divide", "cap", "penalty")):
+            raise r.error((*at, "table"), "a points table takes no multiply, divide, cap or "
+                          "penalty")
+        points = tuple(r.integer(v, p, -MAX_VALUE * 100, MAX_VALUE * 100) for p, v in
+                       r.items(table["table"], (*at, "table"), "points for 0, 1, 2 ... entered"))
     if "penalty" in table:
         if any(k in table for k in ("multiply", "divide", "cap")):
             raise r.error((*at, "penalty"), "a penalty table takes no multiply, divide or cap")
@@ -446,7 +479,7 @@ def _category(r: _Reader, item: Any, at: Path) -> Category:
         divide=r.integer(table.get("divide", 1), (*at, "divide"), 1, 100),
         cap=None if cap is None else r.integer(cap, (*at, "cap"), 0, MAX_VALUE * 100),
         most=r.integer(table.get("max", MAX_VALUE), (*at, "max"), 1, MAX_VALUE),
-        penalty=penalty,
+        penalty=penalty, table=points, least=least,
         each=r.flag(table.get("each", False), (*at, "each")),
         counts=r.flag(table.get("counts", True), (*at, "counts")))
 

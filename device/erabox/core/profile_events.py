@@ -18,6 +18,7 @@ from .profile_play import (
     PlayEffect,
     Ranked,
     State,
+    next_start_player,
     rounds,
     start_player,
     start_seat,
@@ -67,15 +68,21 @@ class PlayRecorder:
         state = spot.state
         self._changed(t, "state", state=state.value)
         if state is State.SETUP:
+            chosen = ({"start_player": start_player(play)}
+                      if profile.start_rule == "chosen" else {})  # NEXT chooses it
             self._changed(t, "setup", game=profile.id,
-                          variant=profile.variants[spot.variant].id, players=list(play.players))
+                          variant=profile.variants[spot.variant].id, players=list(play.players),
+                          **chosen)
             self._forget("round", "phase", "prompt", "step", "ending")
             return
         if state in (State.ROUND, State.SPECIAL, State.EVENT):
             self._changed(t, "round", round=spot.round, rounds=rounds(play),
                           start_player=start_player(play))
-        if spot.last_round is not None:
-            self._changed(t, "ending", last_round=spot.last_round)
+        if spot.last_round is not None:  # with the last turns: whose turn is the last
+            last: dict[str, Any] = {} if spot.final_turn is None else {
+                "last_turn": play.players[((start_seat(play) or 0) + spot.final_turn)
+                                          % len(play.players)]}
+            self._changed(t, "ending", last_round=spot.last_round, **last)
         else:
             self._forget("ending")
         if state is State.ROUND:
@@ -86,10 +93,10 @@ class PlayRecorder:
             item = (profile.specials[spot.special] if state is State.SPECIAL
                     else profile.events[spot.event])
             extra: dict[str, Any] = {}
-            seat = start_seat(play)
-            if (state is State.SPECIAL and seat is not None
+            following = next_start_player(play)
+            if (state is State.SPECIAL and following is not None
                     and profile.specials[spot.special].passes_start_player):
-                extra["next_start_player"] = play.players[(seat + 1) % len(play.players)]
+                extra["next_start_player"] = following
             self._changed(t, "prompt", prompt=item.id, kind=state.value, round=spot.round,
                           start_player=start_player(play), **extra)
         else:

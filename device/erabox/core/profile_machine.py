@@ -62,6 +62,7 @@ from .profile_play import (
     phase_music,
     rounds,
     screen,
+    startable,
     steps_here,
 )
 from .profile_record import _saved_part, snapshot
@@ -214,9 +215,17 @@ def _moved(play: Play, spot: Spot) -> Play:
 # --- the transitions ----------------------------------------------------------------------------
 
 
-def _next_variant(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+def _next_choice(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """NEXT at setup: the next variant; with a "chosen" start player, the next seat to start,
+    and after the last seat the first again with the next variant."""
+    spot = play.spot
+    if play.profile.start_rule == "chosen":
+        seat = (spot.first_seat + 1) % len(play.players)
+        spot = replace(spot, first_seat=seat)
+        if seat:
+            return replace(play, spot=spot), ()
     count = len(play.profile.variants)
-    return replace(play, spot=replace(play.spot, variant=(play.spot.variant + 1) % count)), ()
+    return replace(play, spot=replace(spot, variant=(spot.variant + 1) % count)), ()
 
 
 def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -240,8 +249,13 @@ def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         if spot.event_step + 1 < len(steps_here(play)):
             return _moved(play, replace(spot, event_step=spot.event_step + 1)), ()
         back = replace(spot, state=State.ROUND, event_step=0)
-        if profile.events[spot.event].ends_game:
+        ends = profile.events[spot.event].ends
+        if ends == "now":  # the game ends at once
+            return _to_scoring(play, replace(back, last_round=spot.round))
+        if ends and spot.last_round is None:  # the first ending decides
             back = replace(back, last_round=spot.round)
+            if ends == "one_more_turn":  # the current turn, then one for each player
+                back = replace(back, final_turn=spot.turn + len(play.players))
         if play.timer_done and profile.phases[spot.phase].timer_end == "next":
             # its countdown ran out under the event: the phase ends as the event does (one
             # move, which one undo takes back to the event's last step)
@@ -260,6 +274,10 @@ def _after_phase(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
     phase; after the round's last, the special rounds due, then on."""
     profile, spot = play.profile, play.spot
     phase = profile.phases[spot.phase]
+    if spot.final_turn is not None:  # the last turns, in this phase: then the scoring
+        if spot.turn < spot.final_turn:
+            return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
+        return _to_scoring(play)
     if phase.each_player and spot.turn + 1 < len(play.players):
         return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
     if spot.phase + 1 < len(profile.phases):
@@ -282,14 +300,16 @@ def _after_round(play: Play, done: int) -> tuple[Play, tuple[PlayEffect, ...]]:
                                 turn=0, step=0)), ()
 
 
-def _to_scoring(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
+def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The gong, then the scoring (or the ranking); `spot`: where play ends, if not here."""
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    spot = play.spot if spot is None else spot
     if not play.profile.categories:
-        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
-    entry = next_entry(play, play.spot.sheet, 0)
+        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+    entry = next_entry(play, spot.sheet, 0)
     if entry is None:  # nothing can change the ranking (not with a shipped profile)
-        return _moved(play, replace(play.spot, state=State.GAME_OVER)), end
-    return _moved(play, replace(play.spot, state=State.SCORING, entry=entry)), end
+        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+    return _moved(play, replace(spot, state=State.SCORING, entry=entry)), end
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -304,14 +324,15 @@ def _sound(name: str) -> tuple[PlayEffect, ...]:
 
 
 def _start_event(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA hold: the first event of the profile that has not happened yet."""
+    """ERA hold: the first event of the profile that can start here (`startable`)."""
     spot = play.spot
-    for index, event in enumerate(play.profile.events):
-        if event.id not in spot.events_done:
-            moved = replace(spot, state=State.EVENT, event=index, event_step=0,
-                            events_done=(*spot.events_done, event.id))
-            return _moved(play, moved), _sound(event.sound)
-    return play, ()
+    index = startable(play)
+    if index is None:
+        return play, ()
+    event = play.profile.events[index]
+    moved = replace(spot, state=State.EVENT, event=index, event_step=0,
+                    events_done=(*spot.events_done, event.id))
+    return _moved(play, moved), _sound(event.sound)
 
 
 def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -332,8 +353,8 @@ def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 def _add(play: Play, amount: int) -> tuple[Play, tuple[PlayEffect, ...]]:
     at = asked(play)
     assert at is not None
-    most = play.profile.categories[at[0]].most
-    return replace(play, value=min(most, max(0, play.value + amount))), ()
+    category = play.profile.categories[at[0]]
+    return replace(play, value=min(category.most, max(category.least, play.value + amount))), ()
 
 
 def _plus_one(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -352,7 +373,7 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     category_index, seat = at
     category = profile.categories[category_index]
     values = spot.sheet[category_index][seat] or ()
-    more = category.each and play.value > 0
+    more = category.each and play.value != 0
     if not category.each or more:
         values = (*values, play.value)
     rows = list(spot.sheet)
@@ -376,8 +397,13 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _clear_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA hold while entering: clear the number; on 0, back to the one before."""
-    if play.value > 0:
+    """ERA hold while entering: clear the number (where it may be negative, a number above 0
+    turns negative first); on 0, back to the one before."""
+    at = asked(play)
+    least = 0 if at is None else play.profile.categories[at[0]].least
+    if play.value > 0 and least < 0:
+        return replace(play, value=max(least, -play.value)), ()
+    if play.value != 0:
         return replace(play, value=0), ()
     return _undo(play, now)
 
@@ -399,7 +425,7 @@ def _next_page(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
-    (State.SETUP, N, P): _next_variant,  # long game / short game ...
+    (State.SETUP, N, P): _next_choice,  # who starts ("chosen"), long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
     (State.SETUP, E, H): _choose_game,  # the box's settings menu: another game
     (State.SETUP, N, H): _next_page,  # the notes' next page, where they do not fit

@@ -59,6 +59,7 @@ class Spot:
     event_step: int = 0  # within the event (the round's `step` waits underneath)
     events_done: tuple[str, ...] = ()
     last_round: int | None = None  # set by an event that ends the game
+    final_turn: int | None = None  # `one_more_turn`: the `turn` after which scoring comes
     entry: int = 0  # index into `entries(...)` (state SCORING)
     sheet: scores.Sheet = ()
 
@@ -96,7 +97,8 @@ class PlayScreen:
     round: int | None = None
     rounds: int | None = None  # known last round, None while open-ended
     start_player: str | None = None
-    drawn: bool = False  # the start player was drawn at random (said at setup)
+    drawn: bool = False  # the start player was drawn at random or chosen (said at setup)
+    chosen: bool = False  # NEXT at setup chooses who starts
     next_start_player: str | None = None  # a special round that passes the start player
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
@@ -110,6 +112,8 @@ class PlayScreen:
     places: tuple[tuple[int, str, int, int | None, Label | None], ...] = ()
     notes: tuple[Label, ...] = ()
     ending: bool = False  # the event that ends the game has happened
+    last_turns: bool = False  # `one_more_turn`: the turns left are everyone's last
+    minus: bool = False  # the number asked may be negative (ERA hold turns it so)
     prompt: Prompt | None = None
     page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
     event: Label | None = None  # the event ERA hold would start here (None: none can be)
@@ -185,12 +189,26 @@ def start_seat(play: Play) -> int | None:
     if profile.start_rule == "none":
         return None
     seat = spot.first_seat if spot.state is not State.SETUP else first_seat(play)
-    if profile.start_rule == "pass_left":
-        seat += max(0, spot.round - 1)
+    moves = 0
+    if profile.start_rule in ("pass_left", "pass_right", "chosen"):
+        moves += max(0, spot.round - 1)
     for special in profile.specials:
         if special.passes_start_player:
-            seat += sum(1 for r in special.after[spot.variant] if r < spot.round)
-    return seat % len(play.players)
+            moves += sum(1 for r in special.after[spot.variant] if r < spot.round)
+    return (seat + passing(profile) * moves) % len(play.players)
+
+
+def passing(profile: Profile) -> int:
+    """Which way the start player passes: +1 to the next seat, -1 (`pass_right`) to the
+    previous one (a special round that passes it follows the same way)."""
+    return -1 if profile.start_rule == "pass_right" else 1
+
+
+def next_start_player(play: Play) -> str | None:
+    """Who starts the round after this one (a special round that passes the start player
+    says so): the start passes the rule's way, and once more for the special round."""
+    later = replace(play, spot=replace(play.spot, round=play.spot.round + 1))
+    return start_player(later)
 
 
 def start_player(play: Play) -> str | None:
@@ -278,8 +296,9 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes, drawn=profile.start_rule == "random",
-                       page=play.page)
+        return replace(base, notes=profile.notes, page=play.page,
+                       drawn=profile.start_rule in ("random", "chosen"),
+                       chosen=profile.start_rule == "chosen")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)
@@ -292,22 +311,20 @@ def screen(play: Play, now: float) -> PlayScreen:
             left = max(0, math.ceil(play.timer_end - now - EPS))
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
-        following = None
-        if passes and (seat := start_seat(play)) is not None:
-            following = play.players[(seat + 1) % len(play.players)]
+        following = next_start_player(play) if passes else None
         return replace(base, kind=spot.state.value, round=spot.round, title=title,
                        text=steps[index], position=(index + 1, len(steps)),
                        event=next_event(play),
                        player=None if turn is None else play.players[turn],
                        timer_left=left, timer_done=play.timer_done,
-                       next_start_player=following)
+                       next_start_player=following, last_turns=spot.final_turn is not None)
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None
         category = profile.categories[at[0]]
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=play.value,
-                       points=category.points(play.value),
+                       points=category.points(play.value), minus=category.least < 0,
                        position=scoring_position(play))
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page, decided=_decided(play))
@@ -321,12 +338,20 @@ def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None],
 
 
 def next_event(play: Play) -> Label | None:
-    """The label of the event ERA hold starts now: the first not yet happened, during a
-    round (None elsewhere, or when every event has happened)."""
-    if play.spot.state is not State.ROUND:
+    """The label of the event ERA hold starts now (None: none can start here)."""
+    index = startable(play)
+    return None if index is None else play.profile.events[index].label
+
+
+def startable(play: Play) -> int | None:
+    """The event ERA hold starts now: the first not yet happened, during a round; one that
+    ends the game with `one_more_turn` only in a player's turn (it counts from there)."""
+    spot = play.spot
+    if spot.state is not State.ROUND:
         return None
-    return next((e.label for e in play.profile.events
-                 if e.id not in play.spot.events_done), None)
+    turns = play.profile.phases[spot.phase].each_player
+    return next((i for i, e in enumerate(play.profile.events) if e.id not in spot.events_done
+                 and (turns or e.ends != "one_more_turn")), None)
 
 
 _SEAT_RULES = {
@@ -394,5 +419,8 @@ def next_deadline(play: Play, now: float) -> float | None:
 
 
 def first_seat(play: Play) -> int:
-    """The seat that starts the first round: the drawn one for a "random" start rule."""
-    return play.drawn_seat if play.profile.start_rule == "random" else 0
+    """The seat that starts the first round: the drawn one for a "random" start rule, the
+    one chosen at setup for "chosen"."""
+    rule = play.profile.start_rule
+    return play.drawn_seat if rule == "random" else play.spot.first_seat if (
+        rule == "chosen") else 0

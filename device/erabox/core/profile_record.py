@@ -42,7 +42,8 @@ def _spot_dict(spot: Spot) -> dict[str, Any]:
             "special": spot.special, "event": spot.event, "event_step": spot.event_step,
             "events_done": list(spot.events_done),
             "last_round": spot.last_round, "entry": spot.entry,
-            "sheet": [[None if v is None else list(v) for v in row] for row in spot.sheet]}
+            "sheet": [[None if v is None else list(v) for v in row] for row in spot.sheet]
+            } | ({} if spot.final_turn is None else {"final_turn": spot.final_turn})
 
 
 def snapshot(play: Play, now: float) -> dict[str, Any]:
@@ -133,12 +134,15 @@ def _spot_from(data: Any, play: Play) -> Spot:
     if last_round is not None:
         last_round = _int(data, "last_round", 1, last)
     sheet = _sheet_from(data.get("sheet"), profile, seats)
+    final = None if data.get("final_turn") is None else _int(data, "final_turn", 1,
+                                                               2 * seats - 1)
     spot = Spot(state=state, variant=variant, first_seat=_int(data, "first_seat", 0, seats - 1),
                 round=_int(data, "round", 0 if state is State.SETUP or (
                     state is State.SPECIAL and 0 in profile.specials[special].after[variant])
                     else 1, last),
-                phase=phase, turn=_int(data, "turn", 0, seats - 1), step=0, special=special,
-                event=event, events_done=tuple(done), last_round=last_round,
+                phase=phase, turn=_int(data, "turn", 0, seats - 1 if final is None else final),
+                step=0, special=special, event=event, events_done=tuple(done),
+                last_round=last_round, final_turn=final,
                 entry=_int(data, "entry", 0, max(0, len(entries(play)) - 1)), sheet=sheet)
     if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
         raise ValueError(f"this game has no {state.value}s")
@@ -157,7 +161,7 @@ def _spot_from(data: Any, play: Play) -> Spot:
 def _sheet_from(data: Any, profile: Profile, seats: int) -> scores.Sheet:
     def values(v: Any) -> bool:
         return v is None or (isinstance(v, list) and all(
-            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 999 for x in v))
+            isinstance(x, int) and not isinstance(x, bool) and -999 <= x <= 999 for x in v))
 
     if not (isinstance(data, list) and len(data) == len(profile.categories) and all(
             isinstance(row, list) and len(row) == seats and all(values(v) for v in row)

@@ -46,15 +46,19 @@ GAP = 4  # px between items side by side
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "starts": "{colour} starts", "next_starts": "then {colour} starts",
-        "turn": "{colour}'s turn", "time_up": "Time!", "players": "{n} players",
+        "turn": "{colour}'s turn", "last_turn": "{colour}'s last turn",
+        "time_up": "Time!", "players": "{n} players",
         "points": "Points {n}/{count}", "worth": "= {points}", "ranking": "Final ranking",
         "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
         "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
         "before_first": "Setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
+        "hint_chosen": "NEXT: who starts  ERA: start",
+        "hint_chosen_variant": "NEXT: starts/variant ERA: start",
         "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
+        "hint_minus": "NEXT +1/+5 ERA: ok hold ERA: -", "minus": "hold ERA: -",
         "hint_over_more": "NEXT: more  hold ERA: new game",
         "hint_confirm": "ERA: yes / NEXT: no",
         "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
@@ -65,15 +69,19 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
-        "turn": "{colour}の手番", "time_up": "時間切れ", "players": "{n}人",
+        "turn": "{colour}の手番", "last_turn": "{colour}の最後の手番",
+        "time_up": "時間切れ", "players": "{n}人",
         "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
         "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
         "before_first": "準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
+        "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
+        "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
+        "hint_minus": "NEXT +1/+5 ERA:決定 長押し: -", "minus": "ERA長押し: -",
         "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
         "hint_confirm": "ERA: はい / NEXT: いいえ",
         "hint_notes": "NEXT長押し: メモ", "hint_more": "NEXT長押し: 続き",
@@ -245,7 +253,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
     footer = [position]
     if screen.player is not None:
-        footer.append(word(language, "turn", colour=_colour(screen.player, language)))
+        footer.append(word(language, "last_turn" if screen.last_turns else "turn",
+                           colour=_colour(screen.player, language)))
     elif screen.next_start_player is not None:
         footer.append(word(language, "next_starts",
                            colour=_colour(screen.next_start_player, language)))
@@ -306,7 +315,10 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         first = f"{first}  {starts}"
         if text_width(drawable(first)) > panel.inner and variant:  # the start player first
             first = f"{variant}  {starts}"
-    hint = word(language, "hint_variant" if screen.variant else "hint_setup")
+    if screen.chosen:  # NEXT chooses who starts (and then the variant)
+        hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
+    else:
+        hint = word(language, "hint_variant" if screen.variant else "hint_setup")
     lines = [line for note in screen.notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
@@ -369,8 +381,10 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         room = x - GAP - MARGIN
         items = _status(screen, panel, language, title, marks=marks, edge=x - GAP)
         items += _text("player", f"{player} {worth}", MARGIN, 12, room)
-        items += _text("hint", word(language, "points", n=position[0], count=position[1]),
-                       MARGIN, panel.hint_top, room)
+        hint = word(language, "points", n=position[0], count=position[1])
+        if screen.minus:  # the gesture to a negative number, where there is one
+            hint = f"{position[0]}/{position[1]} {word(language, 'minus')}"
+        items += _text("hint", hint, MARGIN, panel.hint_top, room)
         return (*items, Placed("value", x, MARGIN, digits))
     items = _status(screen, panel, language,
                     word(language, "points", n=position[0], count=position[1]), marks=marks)
@@ -384,7 +398,8 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     items += _text("player", player, MARGIN, y, room)
     items += _text("worth", worth, MARGIN, y + LINE_PX + 2, room)
     items.append(Placed("value", x, y, digits))
-    return tuple(items + _hint(word(language, "hint_scoring"), panel))
+    return tuple(items + _hint(word(language, "hint_minus" if screen.minus
+                                    else "hint_scoring"), panel))
 
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
