@@ -3,12 +3,18 @@ table that has only the box in front of it (the trial's note: notes/s37-trial-31
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
 from erabox.core.era_profile import EraProfile
 from erabox.core.machine import new_game, screen
+from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import Profile
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import PlayScreen, State, new_play
+from erabox.core.profile_play import screen as screen_of
 from erabox.profile_file import read_game, shipped_games
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
@@ -53,3 +59,59 @@ def test_an_event_hint_is_shown_whole_on_the_large_panel(file: str, language: st
              if placed.role == "event_hint"]
     assert hints or not profile.events
     assert [h.text for h in hints if h.abbreviated] == []
+
+
+@functools.cache
+def wonder_screens() -> tuple[PlayScreen, ...]:
+    """Altay played to its wonders: red's first wonder (5), red's second (3), blue's first
+    once red's list ended with 0, and the next category's first number."""
+    profile = read_game(shipped_games() / "altay.toml")
+    assert isinstance(profile, Profile)
+    wonders = profile.category("wonders").label
+    play = new_play(profile, ("red", "blue", "green"))
+    shown = []
+
+    def press(button: Button, gesture: Gesture = Gesture.PRESS, times: int = 1) -> None:
+        nonlocal play
+        for _ in range(times):
+            play, _ = step(play, Input(button, gesture), 0.0)
+
+    press(Button.ERA)
+    press(Button.ERA, Gesture.HOLD)  # the end, at once
+    while play.spot.state is not State.SCORING:
+        press(Button.NEXT)
+    while screen_of(play, 0.0).title != wonders:
+        press(Button.ERA)  # 0 for everything before
+    press(Button.NEXT, Gesture.HOLD)
+    shown.append(screen_of(play, 0.0))
+    press(Button.ERA)
+    press(Button.NEXT, times=3)
+    shown.append(screen_of(play, 0.0))
+    press(Button.ERA, times=2)  # 3 taken, then 0 ends red's list
+    shown.append(screen_of(play, 0.0))
+    while screen_of(play, 0.0).title == wonders:
+        press(Button.ERA)
+    shown.append(screen_of(play, 0.0))
+    return tuple(shown)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: f"128x{p.height}")
+@pytest.mark.parametrize(("language", "first", "second"), [
+    ("en", ("red #1", "= 5 sum 5"), ("red #2", "= 3 sum 8")),
+    ("ja", ("赤 1つ目", "= 5点 計5点"), ("赤 2つ目", "= 3点 計8点")),
+])
+def test_a_list_of_numbers_says_which_one_is_asked_and_the_sum_so_far(
+        language: str, first: tuple[str, str], second: tuple[str, str], panel: Panel) -> None:
+    """Altay's wonders are entered one by one, 0 ending the list: once a wonder is confirmed
+    the screen used to look the same as before it (the number back to 0), so a table could
+    not tell it was taken. Now it says which wonder of the player's list is asked and the
+    sum so far."""
+    def read(shown: PlayScreen) -> str:
+        return " ".join(p.text for p in layout_play(shown, panel, language))
+
+    one, two, blue, after = wonder_screens()
+    assert all(part in read(one) for part in first)
+    assert all(part in read(two) for part in second)
+    assert blue.player == "blue" and blue.listed == ()
+    # a category of one number each says none of it
+    assert after.listed is None and "#" not in read(after) and "つ目" not in read(after)
