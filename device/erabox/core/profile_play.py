@@ -120,6 +120,9 @@ class PlayScreen:
     # for each of `places`: what decided it (the category whose points ranked it, None for
     # the total; the tie-break that told it apart from an equal score; True: none did)
     decided: tuple[tuple[Label | None, Label | None, bool], ...] = ()
+    # an `each` category: the points of the values this player has already listed (the
+    # screen says which one of the list is asked and the sum so far); None for other ones
+    listed: tuple[int, ...] | None = None
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------
@@ -322,10 +325,12 @@ def screen(play: Play, now: float) -> PlayScreen:
         at = asked(play)
         assert at is not None
         category = profile.categories[at[0]]
+        listed = (tuple(category.points(v) for v in spot.sheet[at[0]][at[1]] or ())
+                  if category.each else None)
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=play.value,
                        points=category.points(play.value), minus=category.least < 0,
-                       position=scoring_position(play))
+                       position=scoring_position(play), listed=listed)
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page, decided=_decided(play))
 

@@ -48,7 +48,9 @@ WORDS: dict[str, dict[str, str]] = {
         "starts": "{colour} starts", "next_starts": "then {colour} starts",
         "turn": "{colour}'s turn", "last_turn": "{colour}'s last turn",
         "time_up": "Time!", "players": "{n} players",
-        "points": "Points {n}/{count}", "worth": "= {points}", "ranking": "Final ranking",
+        "points": "Points {n}/{count}", "worth": "= {points}",
+        "worth_listed": "= {points} sum {sum}", "listed": "{colour} #{n}",
+        "ranking": "Final ranking",
         "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
         "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
         "before_first": "Setup",
@@ -71,7 +73,9 @@ WORDS: dict[str, dict[str, str]] = {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
         "turn": "{colour}の手番", "last_turn": "{colour}の最後の手番",
         "time_up": "時間切れ", "players": "{n}人",
-        "points": "得点 {n}/{count}", "worth": "= {points}点", "ranking": "最終順位",
+        "points": "得点 {n}/{count}", "worth": "= {points}点",
+        "worth_listed": "= {points}点 計{sum}点", "listed": "{colour} {n}つ目",
+        "ranking": "最終順位",
         "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
         "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
         "before_first": "準備",
@@ -368,6 +372,10 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     value = str(screen.value or 0)
     worth = word(language, "worth", points=screen.points or 0)
     player = _colour(screen.player, language)
+    if screen.listed is not None:  # an `each` category: which of the list, the sum so far
+        worth = word(language, "worth_listed", points=screen.points or 0,
+                     sum=sum(screen.listed) + (screen.points or 0))
+        player = word(language, "listed", colour=player, n=len(screen.listed) + 1)
     title = _label(screen.title, language)
     if panel.compact and marks.hold_progress is not None:
         # the hold's bar needs the whole hint row: the number steps back into the text

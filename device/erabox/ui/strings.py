@@ -133,8 +133,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "game_setup_status": "Game setup {step}/{steps}",
         "guide_start": "ERA: start {era}, {mode}",
         "hint_guide_skip": "NEXT: next  hold: skip",
-        "setup_players": "New game, {n} players. hold ERA: settings (players, language, "
-                         "modes)",
+        "setup_players": "Time of Empires, {n} players. hold ERA: settings (game, players, "
+                         "language, modes)",
         "setup_wonders": "Wonder board; the 12 wonder cards by era, each era shuffled into "
                          "its own face-down deck (I, II, III)",
         "setup_terrain": "{n}-player central board: each player's 3 terrain tiles, "
@@ -320,7 +320,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "game_setup_status": "ゲームの準備 {step}/{steps}",
         "guide_start": "ERA: {era}開始 {mode}",
         "hint_guide_skip": "NEXT: 次へ 長押し: 飛ばす",
-        "setup_players": "{n}人の新たなゲーム。ERA長押し：設定（人数・言語・モード）",
+        "setup_players": "タイム・オブ・エンパイア、{n}人。"
+                         "ERA長押し：設定（ゲーム・人数・言語・モード）",
         "setup_wonders": "驚異ボード。驚異カード12枚を時代ごとに分けて個別によく混ぜ、"
                          "裏向きの3つのデッキ（I、II、III）を作る",
         "setup_terrain": "{n}人プレイ時の中央ボード：各自の地形タイル3枚を図のとおり表向き・ランダ"

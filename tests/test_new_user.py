@@ -1,0 +1,117 @@
+"""Issue #31, tried as a new user would: what the first screen and the play screens tell a
+table that has only the box in front of it (the trial's note: notes/s37-trial-31.md)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from erabox.core.config import DEFAULT_PLAYERS, Config
+from erabox.core.era_profile import EraProfile
+from erabox.core.machine import new_game, screen
+from erabox.core.model import Button, Gesture, Input
+from erabox.core.profile import Profile
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import PlayScreen, State, new_play
+from erabox.core.profile_play import screen as screen_of
+from erabox.files.games import read_game, shipped_games
+from erabox.ui.layout import TextItem, layout
+from erabox.ui.panel import Panel
+from erabox.ui.profile_samples import every_screen
+from erabox.ui.profile_screens import layout_play
+
+SHIPPED = sorted(f.name for f in shipped_games().iterdir() if f.name.endswith(".toml"))
+PANELS = [Panel(128, 64), Panel(128, 32)]
+
+
+def shown_text(language: str, panel: Panel) -> str:
+    """The text of a fresh box's first screen (the game setup guide's first step)."""
+    first = screen(new_game(Config(players=DEFAULT_PLAYERS[:3])), 0.0)
+    items = layout(first, language=language, panel=panel).items
+    return " ".join(" ".join(item.block.lines) for item in items
+                    if isinstance(item, TextItem) and item.role == "guide")
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: f"128x{p.height}")
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_first_screen_names_the_game_played_and_where_to_choose_another(
+        language: str, panel: Panel) -> None:
+    """Deliver 1 of issue #31: the screen says what was chosen. Time of Empires plays because
+    no other game was chosen: its first screen names it (as its profile does) and that the
+    settings (hold ERA) choose the game, on both panels, before anything is cut."""
+    own = read_game(shipped_games() / "time-of-empires.toml")
+    assert isinstance(own, EraProfile)
+    text = shown_text(language, panel).replace(" ", "")
+    assert own.name.text(language).replace(" ", "") in text
+    assert {"en": "settings(game", "ja": "設定（ゲーム"}[language] in text
+
+
+@pytest.mark.parametrize("file", [f for f in SHIPPED if f != "time-of-empires.toml"])
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_an_event_hint_is_shown_whole_on_the_large_panel(file: str, language: str) -> None:
+    """"hold ERA: <event>" is how a table learns that the event is its to call (Altay's end
+    of the game): on 128x64 it is never cut (it was "hold ERA: End of the game··")."""
+    profile = read_game(shipped_games() / file)
+    assert isinstance(profile, Profile)
+    hints = [placed for shown in every_screen(profile)
+             for placed in layout_play(shown, Panel(128, 64), language)
+             if placed.role == "event_hint"]
+    assert hints or not profile.events
+    assert [h.text for h in hints if h.abbreviated] == []
+
+
+@functools.cache
+def wonder_screens() -> tuple[PlayScreen, ...]:
+    """Altay played to its wonders: red's first wonder (5), red's second (3), blue's first
+    once red's list ended with 0, and the next category's first number."""
+    profile = read_game(shipped_games() / "altay.toml")
+    assert isinstance(profile, Profile)
+    wonders = profile.category("wonders").label
+    play = new_play(profile, ("red", "blue", "green"))
+    shown = []
+
+    def press(button: Button, gesture: Gesture = Gesture.PRESS, times: int = 1) -> None:
+        nonlocal play
+        for _ in range(times):
+            play, _ = step(play, Input(button, gesture), 0.0)
+
+    press(Button.ERA)
+    press(Button.ERA, Gesture.HOLD)  # the end, at once
+    while play.spot.state is not State.SCORING:
+        press(Button.NEXT)
+    while screen_of(play, 0.0).title != wonders:
+        press(Button.ERA)  # 0 for everything before
+    press(Button.NEXT, Gesture.HOLD)
+    shown.append(screen_of(play, 0.0))
+    press(Button.ERA)
+    press(Button.NEXT, times=3)
+    shown.append(screen_of(play, 0.0))
+    press(Button.ERA, times=2)  # 3 taken, then 0 ends red's list
+    shown.append(screen_of(play, 0.0))
+    while screen_of(play, 0.0).title == wonders:
+        press(Button.ERA)
+    shown.append(screen_of(play, 0.0))
+    return tuple(shown)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: f"128x{p.height}")
+@pytest.mark.parametrize(("language", "first", "second"), [
+    ("en", ("red #1", "= 5 sum 5"), ("red #2", "= 3 sum 8")),
+    ("ja", ("赤 1つ目", "= 5点 計5点"), ("赤 2つ目", "= 3点 計8点")),
+])
+def test_a_list_of_numbers_says_which_one_is_asked_and_the_sum_so_far(
+        language: str, first: tuple[str, str], second: tuple[str, str], panel: Panel) -> None:
+    """Altay's wonders are entered one by one, 0 ending the list: once a wonder is confirmed
+    the screen used to look the same as before it (the number back to 0), so a table could
+    not tell it was taken. Now it says which wonder of the player's list is asked and the
+    sum so far."""
+    def read(shown: PlayScreen) -> str:
+        return " ".join(p.text for p in layout_play(shown, panel, language))
+
+    one, two, blue, after = wonder_screens()
+    assert all(part in read(one) for part in first)
+    assert all(part in read(two) for part in second)
+    assert blue.player == "blue" and blue.listed == ()
+    # a category of one number each says none of it
+    assert after.listed is None and "#" not in read(after) and "つ目" not in read(after)
