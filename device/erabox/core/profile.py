@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -249,15 +250,17 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     events = tuple(_event(r, item, at, turns) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
-    every = {v.id: range(1, (v.rounds or MAX_ROUNDS) + 1) for v in variants}
+    every: dict[str, Sequence[int]] = {v.id: range(1, (v.rounds or MAX_ROUNDS) + 1)
+                                       for v in variants}
     listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
         ("phase", phases), ("special", specials), ("event", events)]
     for key, items in listed:
         for index, item in enumerate(items):  # a special round's rounds: those it comes after
-            cases = ({v.id: after for v, after in zip(variants, item.after, strict=True)}
-                     if isinstance(item, Special) else every)
-            check_steps(r, item.steps, (key, index, "steps"), range(low, high + 1),
-                        dict(cases), "variant" in top)
+            cases: dict[str, Sequence[int]] = (
+                {v.id: after for v, after in zip(variants, item.after, strict=True)}
+                if isinstance(item, Special) else every)
+            check_steps(r, item.steps, (key, index, "steps"), range(low, high + 1), cases,
+                        "variant" in top)
     for index, variant in enumerate(variants):
         if variant.rounds is None and not any(e.ends for e in events):
             path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
