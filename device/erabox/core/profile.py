@@ -16,19 +16,20 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
+from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
 from .profile_reader import ProfileError as ProfileError
 from .profile_reader import Step as Step
-from .profile_reader import _Reader
+from .profile_reader import _Reader, check_steps
 from .profile_reader import shown_steps as shown_steps
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
 
-MAX_ROUNDS = 999
 MAX_TIMER_S = 24 * 3600
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 MAX_PATH = 4096  # the longest music file name
@@ -249,11 +250,17 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     events = tuple(_event(r, item, at, turns) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
     _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
+    every: dict[str, Sequence[int]] = {v.id: range(1, (v.rounds or MAX_ROUNDS) + 1)
+                                       for v in variants}
     listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
         ("phase", phases), ("special", specials), ("event", events)]
     for key, items in listed:
-        for index, item in enumerate(items):
-            _check_steps(r, item.steps, (key, index, "steps"), low, high)
+        for index, item in enumerate(items):  # a special round's rounds: those it comes after
+            cases: dict[str, Sequence[int]] = (
+                {v.id: after for v, after in zip(variants, item.after, strict=True)}
+                if isinstance(item, Special) else every)
+            check_steps(r, item.steps, (key, index, "steps"), range(low, high + 1), cases,
+                        "variant" in top)
     for index, variant in enumerate(variants):
         if variant.rounds is None and not any(e.ends for e in events):
             path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
@@ -265,20 +272,6 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, **scoring)
-
-
-def _check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, low: int, high: int
-                 ) -> None:
-    """Every step shown with some player count the game takes, and every count shown a step."""
-    for index, item in enumerate(steps):
-        if isinstance(item, Step) and (item.players_at_most < low
-                                       or item.players_at_least > high):
-            raise r.error((*path, index, "players_at_least"),
-                          f"never shown: this game is for {low} to {high} players")
-    for players in range(low, high + 1):
-        if not shown_steps(steps, players):
-            raise r.error(path, f"no step left with {players} players (each player count the "
-                          "game takes needs one)")
 
 
 def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant, ...]:

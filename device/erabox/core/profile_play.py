@@ -270,14 +270,15 @@ def ranking(play: Play) -> tuple[scores.RankLine, ...]:
 
 def steps_here(play: Play) -> tuple[Label, ...]:
     """The steps of the phase, special round or event being shown (those for this many
-    players)."""
-    profile, spot, players = play.profile, play.spot, len(play.players)
+    players, this variant and this round: a special round's is the round it comes after)."""
+    profile, spot = play.profile, play.spot
+    case = (len(play.players), profile.variants[spot.variant].id, spot.round)
     if spot.state is State.ROUND:
-        return shown_steps(profile.phases[spot.phase].steps, players)
+        return shown_steps(profile.phases[spot.phase].steps, *case)
     if spot.state is State.SPECIAL:
-        return shown_steps(profile.specials[spot.special].steps, players)
+        return shown_steps(profile.specials[spot.special].steps, *case)
     if spot.state is State.EVENT:
-        return shown_steps(profile.events[spot.event].steps, players)
+        return shown_steps(profile.events[spot.event].steps, *case)
     return ()
 
 

@@ -6,7 +6,7 @@ profile's tables with it, `erabox.core.era_profile` Time of Empires' own).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -15,6 +15,7 @@ from .rules import MAX_SEATS
 from .toml_lines import Path, dotted
 
 MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
+MAX_ROUNDS = 999
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_PATH = 4096  # the longest sound file name
 SOUND_FILES = (".ogg", ".wav", ".flac", ".mp3")  # what a profile's own sound file may be
@@ -37,17 +38,72 @@ class Label:
 
 @dataclass(frozen=True)
 class Step(Label):
-    """A step's text shown only with `players_at_least` to `players_at_most` players (the
-    steps of a phase, special round or event without these bounds are plain `Label`s)."""
+    """A step's text shown only with `players_at_least` to `players_at_most` players, in the
+    `variants` named (all if none) and in the rounds `from_round` to `until_round` (a special
+    round's: the round it comes after, 0 before round 1; an event's: the round it happens in).
+    The steps of a phase, special round or event without these keys are plain `Label`s."""
 
     players_at_least: int = 1
     players_at_most: int = MAX_PLAYERS
+    variants: tuple[str, ...] = ()
+    from_round: int = 0
+    until_round: int = MAX_ROUNDS
 
 
-def shown_steps(steps: tuple[Label, ...], players: int) -> tuple[Label, ...]:
-    """The steps shown with `players` players: a `Step` outside its player counts is left out."""
-    return tuple(s for s in steps if not isinstance(s, Step)
-                 or s.players_at_least <= players <= s.players_at_most)
+STEP_KEYS = ("players_at_least", "players_at_most", "variants", "from_round", "until_round")
+
+
+def shown_steps(steps: tuple[Label, ...], players: int, variant: str | None = None,
+                round_no: int | None = None) -> tuple[Label, ...]:
+    """The steps shown with `players` players in the variant `variant` (its id) and the round
+    `round_no` (None: any): a `Step` outside its player counts, variants or rounds is left
+    out."""
+    return tuple(s for s in steps if not isinstance(s, Step) or (
+        s.players_at_least <= players <= s.players_at_most
+        and (variant is None or not s.variants or variant in s.variants)
+        and (round_no is None or s.from_round <= round_no <= s.until_round)))
+
+
+def check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, players: range,
+                cases: dict[str, Sequence[int]], named: bool) -> None:
+    """Every step shown in some case the game has, and every case shown a step. `cases`: per
+    variant id, the rounds its phase, special round or event comes in; `named`: the profile
+    has [[variant]] tables."""
+    edges: set[int] = set()  # the rounds where the steps shown change
+    for index, item in enumerate(steps):
+        if not isinstance(item, Step):
+            continue
+        at = (*path, index)
+        if item.players_at_most < players[0] or item.players_at_least > players[-1]:
+            raise r.error((*at, "players_at_least"),
+                          f"never shown: this game is for {players[0]} to {players[-1]} players")
+        for k, ident in enumerate(item.variants):
+            if not named:
+                raise r.error((*at, "variants"), "this game has no [[variant]] tables")
+            if ident not in cases:
+                raise r.expected((*at, "variants", k), "the id of a [[variant]] ("
+                                 + ", ".join(cases) + ")", ident)
+        ours = [rounds for v, rounds in cases.items() if not item.variants or v in item.variants]
+        if not any(ours):
+            raise r.error((*at, "variants"), "never shown: this does not come in these variants")
+        if not any(item.from_round <= n <= item.until_round for rounds in ours for n in rounds):
+            raise r.error((*at, "from_round" if item.from_round else "until_round"),
+                          f"never shown: this comes in no round from {item.from_round} to "
+                          f"{item.until_round}" + (" in its variants" if item.variants else ""))
+        if item.variants or item.from_round or item.until_round < MAX_ROUNDS:
+            edges |= {item.from_round, item.until_round + 1}
+    checked: list[tuple[str | None, Sequence[int | None]]] = (
+        [*cases.items()] if edges else [(None, (None,))])
+    for variant, rounds in checked:
+        for n in rounds:
+            if isinstance(rounds, range) and n != rounds[0] and n not in edges:
+                continue
+            for count in players:
+                if not shown_steps(steps, count, variant, n):
+                    raise r.error(path, f"no step left with {count} player" + "s" * (count > 1) + (
+                        f" in round {n}" + (f" of the variant '{variant}'" if named else "")
+                        + " (each round, variant and player count needs one)" if edges else
+                        " (each player count the game takes needs one)"))
 
 
 class _Reader:
@@ -156,22 +212,25 @@ class _Reader:
         return Label(*texts)
 
     def steps(self, data: Any, path: Path) -> tuple[Label, ...]:
-        """Texts, each optionally `{ en = ..., ja = ..., players_at_least = n,
-        players_at_most = m }`: shown only with so many players."""
+        """Texts, each optionally `{ en = ..., ja = ..., players_at_least = n, ... }` with
+        the `STEP_KEYS`: shown only with so many players, in those variants and rounds."""
         steps: list[Label] = []
         for at, item in self.items(data, path, "texts", empty=True):
-            if not isinstance(item, dict) or not ({"players_at_least", "players_at_most"}
-                                                  & item.keys()):
+            if not isinstance(item, dict) or not set(STEP_KEYS) & item.keys():
                 steps.append(self.label(item, at))
                 continue
-            self.table(item, at, ("en", "ja", "players_at_least", "players_at_most"),
-                       ("en", "ja"))
+            self.table(item, at, ("en", "ja", *STEP_KEYS), ("en", "ja"))
             low = self.integer(item.get("players_at_least", 1), (*at, "players_at_least"), 1,
                                MAX_PLAYERS)
             high = self.integer(item.get("players_at_most", MAX_PLAYERS),
                                 (*at, "players_at_most"), low, MAX_PLAYERS)
+            variants = tuple(self.ident(v, p) for p, v in self.items(
+                item["variants"], (*at, "variants"), "variant ids")) if "variants" in item else ()
+            first = self.integer(item.get("from_round", 0), (*at, "from_round"), 0, MAX_ROUNDS)
+            last = self.integer(item.get("until_round", MAX_ROUNDS), (*at, "until_round"),
+                                first, MAX_ROUNDS)
             text = self.label({"en": item["en"], "ja": item["ja"]}, at)
-            steps.append(Step(text.en, text.ja, low, high))
+            steps.append(Step(text.en, text.ja, low, high, variants, first, last))
         return tuple(steps)
 
     def labels(self, data: Any, path: Path, *, empty: bool = True) -> tuple[Label, ...]:

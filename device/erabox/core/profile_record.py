@@ -146,14 +146,18 @@ def _spot_from(data: Any, play: Play) -> Spot:
                 entry=_int(data, "entry", 0, max(0, len(entries(play)) - 1)), sheet=sheet)
     if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
         raise ValueError(f"this game has no {state.value}s")
+    case = (seats, profile.variants[variant].id, spot.round)  # the steps shown there
     if state is State.SPECIAL:
-        high = len(shown_steps(profile.specials[special].steps, seats))
+        high = len(shown_steps(profile.specials[special].steps, *case))
     elif state in (State.ROUND, State.EVENT):
-        high = len(shown_steps(profile.phases[phase].steps, seats))
+        high = len(shown_steps(profile.phases[phase].steps, *case))
     else:  # the scoring and the ranking keep the step play left: a phase's or a special's
         high = max([len(shown_steps(p.steps, seats)) for p in profile.phases]
                    + [len(shown_steps(s.steps, seats)) for s in profile.specials])
-    event_steps = len(shown_steps(profile.events[event].steps, seats)) if profile.events else 1
+    event_steps = 1
+    if profile.events:  # an event's steps in its round; out of it, those with so many players
+        event_steps = len(shown_steps(profile.events[event].steps,
+                                      *(case if state is State.EVENT else case[:1])))
     return replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))
 
