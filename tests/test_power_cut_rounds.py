@@ -22,7 +22,8 @@ counted, and explored once).
 
 The table plays the game the same way every time: NEXT a second after its last press (two
 seconds after a restart), the variant chosen at setup, ERA held at the start of a set round to
-start the game's event, and on a countdown's last step it waits for the countdown to run out.
+start the game's event, and on the last step of a countdown's phase, or of an event shown over
+it, it waits for the countdown to run out.
 A call is named by the move it comes with (where play stands after that step, and the sound's
 place among the step's sounds); the game played once without a cut lists the calls. What the
 table experienced is counted per call: heard (a `PlaySound` applied), shown (a restart came back
@@ -51,7 +52,7 @@ from erabox.core.config import Config
 from erabox.core.engine import Effects, ProfileEngine
 from erabox.core.model import Button, Event, Gesture, Input, PlaySound, Save, Tick
 from erabox.core.profile import Profile, parse_profile, shown_steps
-from erabox.core.profile_play import Play, State
+from erabox.core.profile_play import Play, State, step_index, steps_here
 from erabox.core.profile_record import snapshot
 from erabox.files.games import shipped_games
 from test_power_cut_exhaustive import Disk, Table
@@ -69,6 +70,8 @@ ENDED = (State.SCORING, State.GAME_OVER)
 # A game with countdowns of both kinds: "plan" ends by itself after 7 s (a non-durable save of
 # its place at 5 s), "act" shows 0 after 2 s until NEXT, "close" ends by itself after 2 s: in
 # round 1 straight into a special round with its cry, in round 2 into the scoring (one gong).
+# The event is started at round 2's start: "plan" runs out under it (its gong), and ends when
+# the event does.
 COUNTDOWNS = """
 [game]
 id = "countdowns"
@@ -215,9 +218,10 @@ class Enumeration:
                 and spot.turn == 0 and spot.step == 0
                 and profile.events[0].id not in spot.events_done):
             return Input(Button.ERA, Gesture.HOLD)
-        last = len(shown_steps(profile.phases[spot.phase].steps, len(play.players))) - 1
-        if spot.state is State.ROUND and spot.step == last and play.timer_end is not None:
-            return None
+        last = len(steps_here(play)) - 1
+        if (spot.state in (State.ROUND, State.EVENT) and step_index(spot) == last
+                and play.timer_end is not None):
+            return None  # an event over a countdown too: it runs out under the event
         return Input(Button.NEXT, Gesture.PRESS)
 
     # --- the disk, through the real writer and loader -----------------------------------------
