@@ -116,7 +116,12 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     ring = gong if phase.gong else ()
     if phase.timer_end != "next" or play.spot.state is not State.ROUND:
-        return done, ring
+        # the countdown shown run out is on disk before its gong: a cut after the gong
+        # comes back to it run out, never to count down and sound again
+        if not ring:
+            return done, ()
+        due = None if done.music_since is None else now + SAVE_EVERY_S  # the music's place
+        return replace(done, save_due=due), (Save(snapshot(done, now), durable=True), *ring)
     moved, more = _after_phase(done)
     moved = _phase_timer(done, moved, at)
     moved, music = _phase_music(done, moved, at, now)

@@ -1,0 +1,490 @@
+"""Every power cut around every call of a round-based game, not a sample: each call heard once,
+or, cut in the one window nobody can know about, shown (docs/power-cuts.md, docs/profiles.md
+"Power cuts").
+
+A round-based game's calls: the gong at its start (ERA at setup) and at its end (the move into
+the scoring), a special round's or an event's sound (NEXT past a round's last step, ERA held),
+and a countdown's gong when it runs out (`timer_s`; with `timer_end = "next"` the phase ends by
+itself then). The games: every shipped round-based profile, each with its shortest variant, for
+3 players and for the most it seats, and a profile written here with countdowns of both kinds
+(one of them ending the game, one followed at once by a special round's cry).
+
+The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
+engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
+durable save on disk before what follows it, a non-durable one on disk or not; a cut between
+two steps, or part way through a step (after any number of its effects), with every text the
+disk may hold then; every restart reads that text back through the real `StateFile` writer and
+loader and the engine's own `parse` and `restore` (no text: a fresh game, as the driver starts
+one), and may be cut again before anything else happens. Up to three cuts, each within a few
+moves of a call (`WINDOW`), and, around a countdown's end, at every instant of a 1 ms grid from
+0.6 s before to 0.1 s after it (the instants between two steps give the same restart: they are
+counted, and explored once).
+
+The table plays the game the same way every time: NEXT a second after its last press (two
+seconds after a restart), the variant chosen at setup, ERA held at the start of a set round to
+start the game's event, and on the last step of a countdown's phase, or of an event shown over
+it, it waits for the countdown to run out.
+A call is named by the move it comes with (where play stands after that step, and the sound's
+place among the step's sounds); the game played once without a cut lists the calls. What the
+table experienced is counted per call: heard (a `PlaySound` applied), shown (a restart came back
+at the place that call's move leads to: its special round, event, phase, the countdown shown
+run out, the scoring), and whether a cut fell in the one unknowable window (the move's record,
+or one further on, on disk, the sound not yet handed over). The promise, for every call at the
+end of every case: heard at most once, and heard once or (cut in that window, and shown).
+
+Exhaustive yet cheap: a restart depends only on the disk's text and the table's experience, so
+each distinct restart is explored once and the count of cut sequences it stands for added up.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pytest
+
+from erabox.adapters.state_file import StateFile
+from erabox.core.config import Config
+from erabox.core.engine import Effects, ProfileEngine
+from erabox.core.model import Button, Event, Gesture, Input, PlaySound, Save, Tick
+from erabox.core.profile import Profile, parse_profile, shown_steps
+from erabox.core.profile_play import Play, State, step_index, steps_here
+from erabox.core.profile_record import snapshot
+from erabox.files.games import shipped_games
+from test_power_cut_exhaustive import Disk, Table
+
+DEEP = bool(os.environ.get("ERABOX_TEST_DEEP"))  # make test-deep: wider windows
+MAX_CUTS = 3
+WINDOW = 3 if DEEP else 2  # moves before and after each call's move in which the cuts fall
+BEFORE_MS, AFTER_MS = 600, 100  # the grid around a countdown's end, in ms
+BACK_AT = 1000.0  # wall time of every restart
+RESUME_AFTER_S = 2.0  # the table's first press after a restart
+GAP_S = 1.0  # between two presses of the table
+TAIL = "(the disk before the table played on)"
+ENDED = (State.SCORING, State.GAME_OVER)
+
+# A game with countdowns of both kinds: "plan" ends by itself after 7 s (a non-durable save of
+# its place at 5 s), "act" shows 0 after 2 s until NEXT, "close" ends by itself after 2 s: in
+# round 1 straight into a special round with its cry, in round 2 into the scoring (one gong).
+# The event is started at round 2's start: "plan" runs out under it (its gong), and ends when
+# the event does.
+COUNTDOWNS = """
+[game]
+id = "countdowns"
+name = "Countdowns"
+
+[players]
+min = 2
+max = 5
+
+[rounds]
+name = "Round"
+count = 2
+
+[start_player]
+rule = "pass_left"
+
+[[phase]]
+id = "plan"
+label = "Plan"
+timer_s = 7
+timer_end = "next"
+steps = ["Plan in secret", "Reveal"]
+
+[[phase]]
+id = "act"
+label = "Act"
+timer_s = 2
+steps = ["Act"]
+
+[[phase]]
+id = "close"
+label = "Close"
+timer_s = 2
+timer_end = "next"
+steps = ["Tidy up"]
+
+[[special]]
+id = "market"
+label = "Market"
+after = [1]
+sound = "cry"
+steps = ["Buy", "Sell"]
+
+[[event]]
+id = "storm"
+label = "Storm"
+sound = "gong"
+steps = ["Take cover"]
+"""
+
+
+def shipped(name: str) -> Profile:
+    text = (shipped_games() / f"{name}.toml").read_text(encoding="utf-8")
+    return parse_profile(text, f"{name}.toml")
+
+
+def shortest(profile: Profile) -> int:
+    """The variant with the fewest rounds (an open-ended one counts as long)."""
+    return min(range(len(profile.variants)),
+               key=lambda v: profile.variants[v].rounds or 1_000)
+
+
+# (profile, variant chosen, round whose start the table holds ERA in: its event, None: none)
+GAMES: dict[str, tuple[Profile, int, int | None]] = {}
+for _name in ("lords-of-xidit", "hadrians-wall", "altay"):
+    _profile = shipped(_name)
+    GAMES[_name] = (_profile, shortest(_profile), 2 if _profile.events else None)
+_COUNTDOWNS = parse_profile(COUNTDOWNS, "countdowns.toml")
+GAMES["countdowns"] = (_COUNTDOWNS, 0, 2)
+CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
+         for players in sorted({max(3, profile.min_players), profile.max_players})]
+
+
+def key(play: Play, now: float) -> str:
+    """Where play stands, as its record says it (the countdown's seconds left aside)."""
+    record = snapshot(replace(play, history=()), now)
+    return json.dumps([record["spot"], record["timer_done"]], sort_keys=True)
+
+
+@functools.cache
+def text_key(text: str) -> str:
+    record = json.loads(text)
+    return json.dumps([record["spot"], record["timer_done"]], sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Box:
+    """The box between two steps: the play, its clock, the table's next press, the disk and
+    what the table experienced."""
+
+    play: Play
+    now: float
+    ready: float  # when the table presses next
+    disk: Disk
+    table: Table
+    deadline: float | None = None  # the last countdown end this box went through
+
+
+@dataclass
+class Reference:
+    """The game played once without a cut: where play stands after each move, in order, and
+    the calls (named by the place their move leads to, and their place among its sounds)."""
+
+    order: dict[str, int] = field(default_factory=dict)
+    calls: dict[tuple[str, int], int] = field(default_factory=dict)  # name -> index
+    at: list[int] = field(default_factory=list)  # each call's move, in `order`
+
+    def seen(self, where: str) -> None:
+        self.order.setdefault(where, len(self.order))
+
+    def call(self, name: tuple[str, int]) -> None:
+        assert name not in self.calls, f"two calls with one name: {name}"
+        self.calls[name] = len(self.at)
+        self.at.append(self.order[name[0]])
+
+
+@dataclass
+class Enumeration:
+    """Every cut sequence over one game, for one number of players."""
+
+    engine: ProfileEngine
+    variant: int
+    event_round: int | None
+    state_file: StateFile
+    ref: Reference | None = None
+    recording: bool = False  # the game played once without a cut: naming its calls
+    restarts: int = 0
+    shown_silently: int = 0  # endings where a call was shown instead of heard
+    _loaded: dict[str | None, dict[str, object] | None] = field(default_factory=dict)
+    _explored: dict[tuple[str | None, Table, int], int] = field(default_factory=dict)
+    _tails: dict[tuple[object, ...], Box] = field(default_factory=dict)
+    _restored: dict[str | None, tuple[Play, Effects]] = field(default_factory=dict)
+
+    # --- the table ----------------------------------------------------------------------------
+
+    def press(self, play: Play) -> Input | None:
+        """What the table does next (None: it waits for the countdown to run out)."""
+        spot, profile = play.spot, play.profile
+        if spot.state is State.SETUP:
+            if spot.variant != self.variant:
+                return Input(Button.NEXT, Gesture.PRESS)
+            return Input(Button.ERA, Gesture.PRESS)
+        if (spot.state is State.ROUND and spot.round == self.event_round and spot.phase == 0
+                and spot.turn == 0 and spot.step == 0
+                and profile.events[0].id not in spot.events_done):
+            return Input(Button.ERA, Gesture.HOLD)
+        last = len(steps_here(play)) - 1
+        if (spot.state in (State.ROUND, State.EVENT) and step_index(spot) == last
+                and play.timer_end is not None):
+            return None  # an event over a countdown too: it runs out under the event
+        return Input(Button.NEXT, Gesture.PRESS)
+
+    # --- the disk, through the real writer and loader -----------------------------------------
+
+    def read_back(self, text: str | None) -> dict[str, object] | None:
+        if text not in self._loaded:
+            if text is None:
+                self.state_file.path.unlink(missing_ok=True)
+            else:
+                self.state_file.save(json.loads(text))
+                assert self.state_file.flush(5.0) and self.state_file.problem is None
+            self._loaded[text] = self.state_file.load_as(self.engine.parse)
+            assert self._loaded[text] is not None or text is None, (
+                f"the loader refused a record the box wrote: {text}")
+        return self._loaded[text]
+
+    # --- calls ----------------------------------------------------------------------------------
+
+    def _call(self, where: str, nth: int) -> int:
+        assert self.ref is not None
+        name = (where, nth)
+        assert name in self.ref.calls, f"a call the game without cuts does not make: {name}"
+        return self.ref.calls[name]
+
+    def _given_in(self, text: str | None, call: int) -> bool:
+        """Does this disk text already stand at or past the call's move?"""
+        assert self.ref is not None
+        if text is None:
+            return False
+        return self.ref.order[text_key(text)] >= self.ref.at[call]
+
+    def _cuts(self, disk: Disk, table: Table, unheard: set[int]
+              ) -> list[tuple[str | None, Table]]:
+        return [(text, replace(table, unknowable=table.unknowable | {
+                    call for call in unheard if self._given_in(text, call)}))
+                for text in disk.at_a_cut()]
+
+    # --- the driver's rule ------------------------------------------------------------------
+
+    def stepped(self, box: Box, event: Event, now: float, cutting: bool
+                ) -> tuple[Box, list[tuple[str | None, Table]]]:
+        """One step with its effects in order; with `cutting`, every cut part way through it."""
+        play, effects = self.engine.step(box.play, event, now)
+        where = key(play, now)
+        assert self.ref is not None
+        if self.recording:
+            self.ref.seen(where)
+        assert where in self.ref.order, f"play went where the game without cuts never did: {where}"
+        sounds = [i for i, e in enumerate(effects) if isinstance(e, PlaySound)]
+        if self.recording:
+            for nth in range(len(sounds)):
+                self.ref.call((where, nth))
+        calls = {index: self._call(where, nth) for nth, index in enumerate(sounds)}
+        cuts: list[tuple[str | None, Table]] = []
+        disk, table = box.disk, box.table
+        for index, effect in enumerate(effects):
+            if cutting:
+                cuts += self._cuts(disk, table, {c for i, c in calls.items() if i >= index})
+            if isinstance(effect, Save):
+                disk = disk.save(effect)
+            elif index in calls:
+                table = table.hear(calls[index])
+        if cutting:
+            cuts += self._cuts(disk, table, set())
+        ready = now + GAP_S if isinstance(event, Input) else box.ready
+        deadline = box.play.timer_end if box.play.timer_end is not None and (
+            box.play.timer_end <= now + 1e-6) else box.deadline
+        return Box(play, now, ready, disk, table, deadline), cuts
+
+    def in_window(self, box: Box) -> bool:
+        assert self.ref is not None
+        here = self.ref.order[key(box.play, box.now)]
+        return any(abs(here - at) <= WINDOW for at in self.ref.at)
+
+    def played_out(self, box: Box, cuts_left: int) -> Box:
+        """The table plays on without a cut, to the scoring or (`cuts_left`) into the next
+        call's window. The same box plays on the same way whatever the table heard before
+        and whatever was on disk before its next durable save: worked out once."""
+        play = box.play
+        place = (play.spot, play.history, play.timer_end, play.timer_done, play.prompt,
+                 play.prompt_until, play.save_due, play.music_since, play.question_until,
+                 box.now, box.ready, box.deadline, cuts_left > 0)
+        if place not in self._tails:
+            ahead = replace(box, disk=Disk(TAIL), table=Table())
+            while ahead.play.spot.state not in ENDED and not (
+                    cuts_left and self.in_window(ahead)):
+                ahead = self.stepped(ahead, *self.next_step(ahead), cutting=False)[0]
+            self._tails[place] = ahead
+        ahead = self._tails[place]
+        table = box.table
+        for call, times in ahead.table.heard:
+            for _ in range(times):
+                table = table.hear(call)
+        disk = ahead.disk
+        if disk.landed == TAIL:  # no durable save on the way: what was on disk still may be
+            disk = Disk(box.disk.landed, (*box.disk.pending, *disk.pending))
+        return replace(ahead, disk=disk, table=table)
+
+    def next_step(self, box: Box) -> tuple[Event, float]:
+        """The table's next press, or a deadline falling before it."""
+        press = self.press(box.play)
+        due = self.engine.next_deadline(box.play, box.now)
+        at = max(box.now, box.ready) if press is not None else due
+        assert at is not None, "the table waits for a countdown that is not running"
+        if press is None or (due is not None and due <= at + 1e-9):
+            assert due is not None
+            return Tick(), max(box.now, due)
+        return press, at
+
+    def between(self, box: Box, until: float) -> int:
+        """How many cut instants fall between the step at `box.now` and the next at `until`:
+        one, and the grid's instants in that gap around a countdown's end."""
+        ends = [t for t in (box.play.timer_end, box.deadline) if t is not None]
+        instants: set[int] = set()
+        for end in ends:
+            lo = max(round((box.now - end) * 1000) + 1, -BEFORE_MS)
+            hi = min(round((until - end) * 1000) - 1, AFTER_MS)
+            instants |= set(range(lo, hi + 1))
+        return 1 + len(instants)  # and any other instant: the restart is the same
+
+    # --- exploring ------------------------------------------------------------------------------
+
+    def run_on(self, box: Box, cuts_left: int) -> int:
+        """From `box`, the table plays on to the scoring; while cuts are left, every point in
+        a call's window may be a cut. Returns the cut sequences checked from here."""
+        cases = 0
+        while True:
+            if not cuts_left or not self.in_window(box):
+                box = self.played_out(box, cuts_left)
+            cutting = cuts_left > 0 and self.in_window(box)
+            if box.play.spot.state in ENDED:
+                break
+            event, at = self.next_step(box)
+            if cutting:
+                weight = self.between(box, at)
+                cases += weight * sum(self.restart(t, tb, cuts_left - 1)
+                                      for t, tb in self._cuts(box.disk, box.table, set()))
+            box, cuts = self.stepped(box, event, at, cutting)
+            cases += sum(self.restart(t, tb, cuts_left - 1) for t, tb in cuts)
+        if cuts_left and self.in_window(box):  # cut at the scoring
+            cases += sum(self.restart(t, tb, cuts_left - 1)
+                         for t, tb in self._cuts(box.disk, box.table, set()))
+        self.finish(box)
+        return cases + 1
+
+    def restart(self, text: str | None, table: Table, cuts_left: int) -> int:
+        k = (text, table, cuts_left)
+        if k not in self._explored:
+            try:
+                self._explored[k] = self._restart(text, table, cuts_left)
+            except AssertionError as exc:
+                raise AssertionError(f"after a cut with {text} on disk:\n{exc}") from None
+        return self._explored[k]
+
+    def _restart(self, text: str | None, table: Table, cuts_left: int) -> int:
+        """The power came back with `text` on disk: the driver's start (a fresh game without
+        a record); then the table plays on, or the power fails again before anything else."""
+        self.restarts += 1
+        assert self.ref is not None
+        saved = self.read_back(text)
+        effects: Effects
+        if saved is None:
+            play, effects = self.engine.fresh(BACK_AT, 0)
+        else:
+            if text not in self._restored:  # pure: once per text
+                self._restored[text] = self.engine.restore(saved, BACK_AT)
+            play, effects = self._restored[text]
+            where = key(play, BACK_AT)
+            came_back = {call for (name, _), call in self.ref.calls.items() if name == where}
+            table = replace(table, shown=table.shown | came_back)
+        assert not any(isinstance(e, PlaySound | Save) for e in effects), (
+            "a restart neither sounds nor saves")
+        cases = 0
+        if cuts_left:  # cut again before anything else happened
+            cases += self.restart(text, table, cuts_left - 1)
+        box = Box(play, BACK_AT, BACK_AT + RESUME_AFTER_S, Disk(text), table)
+        return cases + self.run_on(box, cuts_left)
+
+    def finish(self, box: Box) -> None:
+        """The play is at its scoring: every call given exactly once, or shown."""
+        assert self.ref is not None
+        table = box.table
+        for call in range(len(self.ref.at)):
+            heard = table.times_heard(call)
+            assert heard <= 1, f"call {self.describe(call)} heard {heard} times: {table}"
+            assert heard == 1 or (call in table.unknowable and call in table.shown), (
+                f"call {self.describe(call)} lost: {table}")
+            self.shown_silently += heard == 0
+
+    def describe(self, call: int) -> str:
+        assert self.ref is not None
+        name = next(n for n, c in self.ref.calls.items() if c == call)
+        spot, done = json.loads(name[0])
+        return (f"#{call} (sound {name[1]} of the move to {spot['state']}: round "
+                f"{spot['round']}, phase {spot['phase']}, step {spot['step']}"
+                f"{', its countdown run out' if done else ''})")
+
+
+def explore(profile: Profile, players: int, variant: int, event_round: int | None,
+            folder: Path) -> tuple[int, int, int, int]:
+    """(cut sequences, distinct restarts, calls, endings where a call was shown instead of
+    heard) over one game for `players` players."""
+    config = Config(players=tuple(f"P{n + 1}" for n in range(players)))
+    engine = ProfileEngine(profile, config)
+    state_file = StateFile(folder / "state.json")
+    try:
+        run = Enumeration(engine, variant, event_round, state_file, ref=Reference())
+        play, _ = engine.fresh(0.0, 0)
+        start = Box(play, 0.0, 0.0, Disk(None), Table())
+        assert run.ref is not None
+        run.ref.seen(key(play, 0.0))
+        run.recording = True
+        run.run_on(start, 0)
+        run.recording = False
+        cases = run.run_on(start, MAX_CUTS)
+    finally:
+        state_file.close()
+    return cases, run.restarts, len(run.ref.at), run.shown_silently
+
+
+def same_moves(profile: Profile, players: int) -> bool:
+    """Does the game show the same steps and turns for `players` as for 3 (then the moves,
+    the calls and the cuts are the same: the run for 3 stands for it)?"""
+    def moves(n: int) -> tuple[object, ...]:
+        lists = [p.steps for p in profile.phases] + [s.steps for s in profile.specials] + [
+            e.steps for e in profile.events]
+        steps = [shown_steps(each, n) for each in lists]
+        return (*steps, any(p.each_player for p in profile.phases) and n)
+
+    return players != 3 and moves(players) == moves(3)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
+        name: str, players: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    profile, variant, event_round = GAMES[name]
+    if same_moves(profile, players) and not DEEP:
+        pytest.skip(f"the same moves as for 3 players (make test-deep plays {players})")
+    started = time.perf_counter()
+    cases, restarts, calls, silent = explore(profile, players, variant, event_round, tmp_path)
+    with capsys.disabled():
+        print(f"\n{name}, {players} players: {calls} calls, {cases:,} cut sequences checked "
+              f"({restarts:,} distinct restarts) in {time.perf_counter() - started:.1f} s")
+    assert calls >= 2  # the start and end gongs at least
+    assert cases > calls * 100
+    assert silent > 0  # the unknowable window was reached: a call shown, not sounded
+
+
+def test_a_countdown_shown_run_out_is_on_disk_before_its_gong() -> None:
+    """The finding of the enumeration above, shown in one step: a countdown that shows 0 until
+    NEXT ("act") used to sound its gong and then save itself run out (not waited for), so a
+    cut after the gong came back to the countdown running and sounded the gong again."""
+    engine = ProfileEngine(_COUNTDOWNS, Config(players=("P1", "P2", "P3")))
+    play, _ = engine.fresh(0.0, 0)
+    play, _ = engine.step(play, Input(Button.ERA, Gesture.PRESS), 0.0)  # "plan", 7 s
+    play, _ = engine.step(play, Input(Button.NEXT, Gesture.PRESS), 1.0)
+    play, _ = engine.step(play, Tick(), 7.0)  # "plan" ends by itself: "act", 2 s
+    assert _COUNTDOWNS.phases[play.spot.phase].id == "act" and play.timer_end == 9.0
+    assert play.timer_end is not None
+    play, effects = engine.step(play, Tick(), play.timer_end)
+    kinds = [type(e).__name__ for e in effects]
+    assert kinds[:2] == ["Save", "PlaySound"], kinds
+    record = effects[0]
+    assert isinstance(record, Save) and record.durable
+    assert record.snapshot["timer_done"] is True and record.snapshot["timer_left"] is None
+    assert not any(isinstance(e, Save) for e in effects[2:])  # saved once
