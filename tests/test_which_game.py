@@ -325,3 +325,27 @@ def test_game_flag_with_too_few_players_in_the_menu_says_where_they_came_from(
     assert ("Lords of Xidit is for 3 to 5 players, not 2 (change the settings menu's Players, "
             "or play another game)") in log
     assert "Traceback" not in log
+
+
+def test_lords_of_xidit_for_five_is_seven_gestures_from_time_of_empires_setup(
+        tmp_path: Path) -> None:
+    """The menu opens on "Game", "Players" next (README "Settings on the box"): from a fresh
+    box's first screen (Time of Empires, four players), Lords of Xidit for five and back at
+    its setup is 7 gestures (29 when "Game" came after the other settings, near the end, walked
+    to with NEXT presses; 12 at best, holding NEXT back past "Back to defaults")."""
+    config = offer_games(Config(), [])
+    box, clock = menu_box(tmp_path, config)
+    assert box.driver.profile is None and len(box.game.config.players) == 4
+    gestures = [ERA_HOLD,  # the settings menu, on "Game": Time of Empires
+                ERA_PRESS, ERA_PRESS, ERA_PRESS,  # Altay, Hadrian's Wall, Lords of Xidit
+                NEXT_PRESS,  # "Players": 4
+                ERA_PRESS,  # 5
+                ERA_HOLD]  # closed: Lords of Xidit's setup
+    for gesture in gestures:
+        press(box, clock, gesture)
+    assert len(gestures) == 7
+    assert box.driver.profile is not None and box.driver.profile.id == "lords-of-xidit"
+    play = box.driver.game
+    assert len(play.players) == 5 and play.spot.state == "setup"
+    assert box.driver.screen(clock[0]).kind == "setup"
+    box.driver.state.close()
