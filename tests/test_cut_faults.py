@@ -349,7 +349,8 @@ def test_deleting_the_lock_file_does_not_let_a_second_box_in(tmp_path: Path) -> 
 def test_a_settings_change_has_the_game_on_disk_before_the_settings_file() -> None:
     """The order the restore relies on: the game (with the new settings' fingerprint) is a
     durable save ahead of the settings file's write."""
-    game, _ = step(new_game(CFG), Input(Button.ERA, Gesture.HOLD), 0.0)  # the menu
+    game, _ = step(new_game(CFG), Input(Button.ERA, Gesture.HOLD), 0.0)  # the menu, on "Game"
+    game, _ = step(game, Input(Button.NEXT, Gesture.PRESS), 0.5)  # "Players"
     game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 1.0)  # a value changes
     kinds = [type(e) for e in effects]
     first_save = kinds.index(Save)

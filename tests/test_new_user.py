@@ -115,3 +115,60 @@ def test_a_list_of_numbers_says_which_one_is_asked_and_the_sum_so_far(
     assert blue.player == "blue" and blue.listed == ()
     # a category of one number each says none of it
     assert after.listed is None and "#" not in read(after) and "つ目" not in read(after)
+
+
+def refusal_text(game: str, names: tuple[str, str] | None, note: str, language: str,
+                 panel: Panel) -> str:
+    """The text of the settings menu's screen on "Game" when that game cannot be played."""
+    from erabox.core.model import Mode, Phase, Screen
+
+    shown = Screen(Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="game",
+                   menu_value=game, menu_position=(1, 23), menu_note=note, menu_names=names)
+    return " | ".join(" ".join(item.block.lines)
+                      for item in layout(shown, language=language, panel=panel).items
+                      if isinstance(item, TextItem))
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: f"128x{p.height}")
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_refusal_of_a_game_names_it_on_both_panels(language: str, panel: Panel) -> None:
+    """A game the players chosen cannot play: the menu stays on "Game" saying so, and names
+    the game on both panels (128x32 had only "for 3-5 players only", the name having no line
+    of its own there), whole, in the range's own line; what to change is still said."""
+    xidit = ("Lords of Xidit", "Lords of Xidit")
+    text = refusal_text("lords-of-xidit", xidit, "game_players:3:5", language, panel)
+    assert "Lords of Xidit" in text and "··" not in text
+    assert {"en": "3-5 players", "ja": "3〜5人用"}[language] in text
+    assert {"en": "change Players or Game", "ja": "プレイヤー人数かゲームを変更"}[language] in text
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_name_too_long_for_the_small_panels_line_leaves_the_refusal_as_it_was(
+        language: str) -> None:
+    """Altay's English name and its range do not fit 128x32's one line: the note alone, never
+    cut; its Japanese name does."""
+    altay = read_game(shipped_games() / "altay.toml")
+    assert isinstance(altay, Profile)
+    names = (altay.name.text("en"), altay.name.text("ja"))
+    text = refusal_text("altay", names, "game_players:2:4", language, Panel(128, 32))
+    assert "··" not in text
+    if language == "en":
+        assert "for 2-4 players only" in text and "Altay" not in text
+    else:
+        assert "アルタイ：文明の曙は2〜4人用" in text
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: f"128x{p.height}")
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_back_to_defaults_asks_before_it_restores(language: str, panel: Panel) -> None:
+    """ERA once on "Back to defaults" (one NEXT too many from "Game" used to land there, and
+    ERA restored everything): the screen asks for a second ERA and says NEXT keeps them."""
+    from erabox.core.model import Mode, Phase, Screen
+
+    shown = Screen(Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="defaults",
+                   menu_value="", menu_position=(22, 23), menu_note="defaults_ask")
+    text = " | ".join(" ".join(item.block.lines)
+                      for item in layout(shown, language=language, panel=panel).items
+                      if isinstance(item, TextItem))
+    assert {"en": "ERA again: restore all", "ja": "もう一度ERAですべて戻す"}[language] in text
+    assert {"en": "NEXT: keep them", "ja": "NEXT: 戻さない"}[language] in text

@@ -72,3 +72,11 @@ def test_points_are_asked_in_seating_order_from_the_oldest_player_as_readme_says
     assert config.players == ("blue", "green", "red")  # the oldest first, then round the seats
     asked = [player for _, player in points.positions(3, by_step=False)]
     assert [config.players[p] for p in asked if p is not None] == ["blue", "green", "red"]
+
+
+def test_choosing_a_game_and_its_players_takes_the_gestures_readme_says() -> None:
+    """tests/test_which_game.py plays them: from Time of Empires' setup, Lords of Xidit for
+    five and back at its setup is 7 gestures, the menu opening on "game"."""
+    assert settings.ITEMS[0].name == "game" and settings.ITEMS[1].name == "players"
+    assert "(it opens on \"game\": from Time of Empires' setup, Lords of Xidit for five\nis 7 " \
+        "gestures" in README

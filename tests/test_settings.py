@@ -104,10 +104,17 @@ def test_menu_buttons_walk_change_restore_and_close() -> None:
     assert menu == s.Menu(item=1) and chosen == d
     menu, chosen = s.menu_step(s.Menu(), d, COLOURS, d, BACK)  # previous, wrapping
     assert menu is not None and s.items(d)[menu.item] == "done"
-    menu, chosen = s.menu_step(s.Menu(), d, COLOURS, d, ERA)
+    players_at = s.items(d).index("players")
+    menu, chosen = s.menu_step(s.Menu(item=players_at), d, COLOURS, d, ERA)
     assert chosen.seats == ("red", "blue")
     defaults_at = s.items(chosen).index("defaults")
-    menu, back = s.menu_step(s.Menu(item=defaults_at), chosen, COLOURS, d, ERA)
+    # "Back to defaults": the first ERA press only asks, the second restores
+    menu, asked = s.menu_step(s.Menu(item=defaults_at), chosen, COLOURS, d, ERA)
+    assert asked == chosen and menu == s.Menu(item=defaults_at, note="defaults_ask")
+    menu, kept = s.menu_step(menu, asked, COLOURS, d, NEXT)  # NEXT instead: nothing restored
+    assert kept == chosen and menu == s.Menu(item=defaults_at + 1)
+    menu, _ = s.menu_step(s.Menu(item=defaults_at), kept, COLOURS, d, ERA)
+    menu, back = s.menu_step(menu, asked, COLOURS, d, ERA)
     assert back == d and menu is not None and menu.note == "defaults_done"
     assert s.menu_step(s.Menu(item=3), d, COLOURS, d, DONE) == (None, d)
     done_at = s.items(d).index("done")
@@ -187,13 +194,14 @@ def test_a_bad_settings_file_is_moved_aside(tmp_path: Path) -> None:
 def test_the_menu_opens_only_from_the_new_game_and_applies_at_once() -> None:
     game = new_game(CFG)
     game, _ = step(game, DONE, 0.0)
-    assert state_name(game) is Phase.SETTINGS and screen(game, 0.0).menu_item == "players"
+    assert state_name(game) is Phase.SETTINGS and screen(game, 0.0).menu_item == "game"
+    game, _ = step(game, NEXT, 0.5)  # "Players", right after "Game"
     game, effects = step(game, ERA, 1.0)
     assert game.config.players == ("red", "blue")
     assert next(e for e in effects if isinstance(e, SaveSettings)).settings["seats"] == [
         "red", "blue"]
-    volume_at = s.items(game.settings or s.defaults(CFG)).index("volume")
-    for _ in range(volume_at):
+    names = s.items(game.settings or s.defaults(CFG))
+    for _ in range(names.index("volume") - names.index("players")):
         game, effects = step(game, NEXT, 2.0)
         assert not [e for e in effects if isinstance(e, SaveSettings)]  # walking saves nothing
     game, effects = step(game, ERA, 3.0)

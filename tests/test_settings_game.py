@@ -147,6 +147,8 @@ def test_three_players_set_up_with_the_buttons_play_a_whole_game(
         "red", "blue", "green", "yellow")
     # The settings menu, from the "New game" setup.
     assert t.do(E, H)["state"] == "settings"
+    assert menu_item(t) == "game"  # the menu opens on the game, players next
+    t.do(N)
     assert menu_item(t) == "players"
     t.do(E)  # 4 -> 2 players
     t.do(E)  # 2 -> 3 players: red, blue, green

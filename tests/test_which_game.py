@@ -32,6 +32,7 @@ from test_run import daemon_env, read_events
 ERA_HOLD = Input(Button.ERA, Gesture.HOLD)
 ERA_PRESS = Input(Button.ERA, Gesture.PRESS)
 NEXT_PRESS = Input(Button.NEXT, Gesture.PRESS)
+NEXT_HOLD = Input(Button.NEXT, Gesture.HOLD)
 FOUR = 'players = ["red", "blue", "green", "yellow"]\n'
 
 # A profile whose stage eliminates by a player count written "⑤": once a traceback at start.
@@ -172,12 +173,12 @@ def test_a_game_chosen_in_the_menu_brings_the_players_into_its_range(tmp_path: P
     game is chosen (the table sees it on the menu), and the menu closes on the game."""
     config = offer_games(Config(guide=False), [])
     box, clock = menu_box(tmp_path, config)
-    press(box, clock, ERA_HOLD)  # the settings menu
+    press(box, clock, ERA_HOLD)  # the settings menu, on "Game"
+    press(box, clock, NEXT_PRESS)  # "Players"
     press(box, clock, ERA_PRESS)  # players: 4 -> 2
     assert box.game.settings is not None and len(box.game.settings.seats) == 2
-    names = settings_menu.items(box.game.settings or settings_menu.defaults(config))
-    for _ in range(names.index("game")):
-        press(box, clock, NEXT_PRESS)
+    press(box, clock, NEXT_HOLD)  # back to "Game"
+    assert box.driver.screen(clock[0]).menu_item == "game"
     while box.driver.screen(clock[0]).menu_value != "lords-of-xidit":
         press(box, clock, ERA_PRESS)
     assert box.game.settings is not None and len(box.game.settings.seats) == 3
@@ -258,7 +259,9 @@ def test_the_settings_file_records_that_game_was_chosen_in_the_menu() -> None:
     assert (old.game, old.game_chosen) == ("altay", True)
     # "Back to defaults": the config's game again.
     menu = settings_menu.Menu(item=settings_menu.items(chosen).index("defaults"))
-    _, restored = settings_menu.menu_step(menu, chosen, (), start, ERA_PRESS)
+    menu, asked = settings_menu.menu_step(menu, chosen, (), start, ERA_PRESS)  # it asks
+    assert menu is not None and asked == chosen
+    _, restored = settings_menu.menu_step(menu, asked, (), start, ERA_PRESS)
     assert (restored.game, restored.game_chosen) == ("hadrians-wall", False)
     # A file from before profiles (no "game"): the config's, not a choice.
     del saved["game"]
@@ -322,3 +325,27 @@ def test_game_flag_with_too_few_players_in_the_menu_says_where_they_came_from(
     assert ("Lords of Xidit is for 3 to 5 players, not 2 (change the settings menu's Players, "
             "or play another game)") in log
     assert "Traceback" not in log
+
+
+def test_lords_of_xidit_for_five_is_seven_gestures_from_time_of_empires_setup(
+        tmp_path: Path) -> None:
+    """The menu opens on "Game", "Players" next (README "Settings on the box"): from a fresh
+    box's first screen (Time of Empires, four players), Lords of Xidit for five and back at
+    its setup is 7 gestures (29 when "Game" came after the other settings, near the end, walked
+    to with NEXT presses; 12 at best, holding NEXT back past "Back to defaults")."""
+    config = offer_games(Config(), [])
+    box, clock = menu_box(tmp_path, config)
+    assert box.driver.profile is None and len(box.game.config.players) == 4
+    gestures = [ERA_HOLD,  # the settings menu, on "Game": Time of Empires
+                ERA_PRESS, ERA_PRESS, ERA_PRESS,  # Altay, Hadrian's Wall, Lords of Xidit
+                NEXT_PRESS,  # "Players": 4
+                ERA_PRESS,  # 5
+                ERA_HOLD]  # closed: Lords of Xidit's setup
+    for gesture in gestures:
+        press(box, clock, gesture)
+    assert len(gestures) == 7
+    assert box.driver.profile is not None and box.driver.profile.id == "lords-of-xidit"
+    play = box.driver.game
+    assert len(play.players) == 5 and play.spot.state == "setup"
+    assert box.driver.screen(clock[0]).kind == "setup"
+    box.driver.state.close()

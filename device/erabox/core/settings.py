@@ -18,6 +18,8 @@ field and one row (and its strings, in both languages).
 Buttons in the menu (the hint line says the same):
     NEXT press: next item     NEXT hold: previous item
     ERA press:  change it     ERA hold: back to the game
+The menu opens on "Game", then "Players": a game and its player count come first. "Back to
+defaults" restores only on a second ERA press (the first one asks).
 """
 
 from __future__ import annotations
@@ -237,7 +239,8 @@ def from_dict(data: object, config: Config) -> Settings:
 @dataclass(frozen=True)
 class Menu:
     """The open settings menu: which item is shown; `note` is a one-off message shown until
-    the next press: "defaults_done", or "swapped_<n>" (the seat changed took seat n's colour,
+    the next press: "defaults_ask" (ERA pressed once on "Back to defaults": a second press
+    restores), "defaults_done", or "swapped_<n>" (the seat changed took seat n's colour,
     and seat n its old one)."""
 
     item: int = 0
@@ -394,6 +397,14 @@ def _change_mode(settings: Settings, number: int, _colours: tuple[str, ...]) -> 
 VARIANT_WORDS = ("each_game",) + tuple(f"version{v}" for v in range(1, SCORE_VARIANTS + 1))
 
 ITEMS: tuple[MenuItem, ...] = (
+    # The game played, first: the menu opens on it, and the players' count (next) ranges over
+    # what that game seats, so a game and its count are a few presses. Chosen here, it starts
+    # (fresh) once the menu closes. Absent in a file written before profiles: the config's.
+    MenuItem("game", lambda s, _: s.game, _change_game, label="set_game", says=SAY_GAME,
+             note="note_game", field="game",
+             stored=Stored(_is_game, "a game's name (\"\" for Time of Empires)", str,
+                           lambda c: c.game, lambda c, g: replace(c, game=g),
+                           absent=FROM_CONFIG)),
     MenuItem("players", lambda s, _: str(len(s.seats)), _change_players,
              label="set_players", says="value_players", note="note_players"),
     MenuItem("seat", lambda s, n: s.seats[n - 1], _change_seat,
@@ -462,14 +473,8 @@ ITEMS: tuple[MenuItem, ...] = (
                            lambda c: c.audio.score_variant,
                            lambda c, v: replace(c, audio=replace(c.audio, score_variant=v)),
                            absent=FROM_CONFIG)),
-    # The game played: chosen here, it starts (fresh) once the menu closes. Absent in a file
-    # written before profiles: the config's.
-    MenuItem("game", lambda s, _: s.game, _change_game, label="set_game", says=SAY_GAME,
-             note="note_game", field="game",
-             stored=Stored(_is_game, "a game's name (\"\" for Time of Empires)", str,
-                           lambda c: c.game, lambda c, g: replace(c, game=g),
-                           absent=FROM_CONFIG)),
-    # The last two act on the menu itself (see `menu_step`).
+    # The last two act on the menu itself (see `menu_step`); "Back to defaults" asks for a
+    # second ERA press before it restores anything.
     MenuItem("defaults", lambda s, _: "", _same, label="set_defaults", says="value_restore",
              note="note_defaults"),
     MenuItem("done", lambda s, _: "", _same, label="set_done", says="value_back"),
@@ -537,8 +542,10 @@ def menu_step(menu: Menu, settings: Settings, colours: tuple[str, ...], initial:
         return menu, settings
     if here == "done":
         return None, settings
-    if here == "defaults":
-        return Menu(item=menu.item, note="defaults_done"), initial
+    if here == "defaults":  # a first ERA press only asks: one press by mistake loses nothing
+        if menu.note == "defaults_ask":
+            return Menu(item=menu.item, note="defaults_done"), initial
+        return Menu(item=menu.item, note="defaults_ask"), settings
     found = find(here)
     if found is not None and found[0].name == "seat":
         before = menu.seats_before or settings.seats

@@ -185,6 +185,8 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         rows.append(TextRow("note", note_text))
     # What ERA does here: change the value, or (the last two items) restore or leave.
     hint = {"done": "hint_menu_done", "defaults": "hint_menu_defaults"}.get(item, "hint_menu")
+    if screen.menu_note == "defaults_ask":  # a second ERA press restores; NEXT keeps them
+        hint = "hint_menu_defaults_ask"
     # A game that cannot be played: the hint says what to change instead.
     hint = {"game_players": "hint_game_players", "game_broken": "hint_game_broken"}.get(
         (screen.menu_note or "").partition(":")[0], hint)
@@ -195,10 +197,29 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         status_right=say(language, "hint_back"),  # every settings screen: how to leave
         # Small panel: the item in the status row ("1/17 Players"), its value in the bar (or
         # a note that says what just happened: "defaults restored").
-        small=[TextRow("note", _menu_note(screen.menu_note, language), inverted=True)
+        small=[TextRow("note", _small_menu_note(screen.menu_note, value, language),
+                       inverted=True)
                if screen.menu_note else TextRow("value", value, inverted=True)],
         small_status=numbered,
     )
+
+
+def _small_menu_note(note: str, value: str, language: str) -> str:
+    """The menu's note on a 128x32 panel, where it stands in for the value: a game that
+    cannot be played for this many players is named with its range where that fits the
+    line ("Lords of Xidit: for 3-5 players"), else the note alone."""
+    kind, _, rest = note.partition(":")
+    if kind == "game_players" and value:
+        named = say(language, "note_game_players_named", game=value, n=_span(rest, language))
+        if line_width(named) <= Panel(height=32).inner:  # panels differ in height only
+            return named
+    return _menu_note(note, language)
+
+
+def _span(fewest_most: str, language: str) -> str:
+    """"3:5" as the screen says a players' range: "3-5", or "3" when both are the same."""
+    fewest, _, most = fewest_most.partition(":")
+    return fewest if fewest == most else say(language, "players_span", a=fewest, b=most)
 
 
 def _menu_note(note: str, language: str) -> str:
@@ -210,9 +231,7 @@ def _menu_note(note: str, language: str) -> str:
         return say(language, "note_swapped", n=seat)
     kind, _, rest = note.partition(":")
     if kind == "game_players":
-        fewest, _, most = rest.partition(":")
-        span = fewest if fewest == most else say(language, "players_span", a=fewest, b=most)
-        return say(language, "note_game_players", n=span)
+        return say(language, "note_game_players", n=_span(rest, language))
     if kind == "game_broken":
         return say(language, "note_game_broken", file=rest)
     return say(language, f"note_{note}")

@@ -96,13 +96,13 @@ def sample_screens() -> list[tuple[str, Screen]]:
 
 
 def _settings_samples() -> list[tuple[str, Screen]]:
-    """The settings menu: one screen for each kind of item (and the notes after defaults,
-    after a seat took another seat's colour, and on a game that cannot be played), at their
-    real places for three players."""
-    shown = [("players", "3"), ("seat2", "green"), ("oldest", "blue"), ("language", "ja"),
-             ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"), ("lead_in", "5"),
-             ("brightness", "4"), ("cue_led", "off"), ("guide", "on"), ("keep_score", "on"),
-             ("points_entry", "totals"), ("score_variant", "each_game"), ("game", ""),
+    """The settings menu: one screen for each kind of item (and the notes after ERA once and
+    twice on "Back to defaults", after a seat took another seat's colour, and on a game that
+    cannot be played), at their real places for three players."""
+    shown = [("game", ""), ("players", "3"), ("seat2", "green"), ("oldest", "blue"),
+             ("language", "ja"), ("mode2", "intro"), ("volume", "80"), ("final_ticks", "on"),
+             ("lead_in", "5"), ("brightness", "4"), ("cue_led", "off"), ("guide", "on"),
+             ("keep_score", "on"), ("points_entry", "totals"), ("score_variant", "each_game"),
              ("defaults", ""), ("done", "")]
     names = settings_menu.items(settings_menu.defaults(Config(players=("red", "blue",
                                                                        "green"))))
@@ -115,6 +115,7 @@ def _settings_samples() -> list[tuple[str, Screen]]:
     xidit = ("Lords of Xidit", "Lords of Xidit")
     intro = ("Time of Empires: introductory era", "タイム・オブ・エンパイア 入門の時代")
     for name, item, value, note, own in (
+            ("defaults_ask", "defaults", "", "defaults_ask", None),  # ERA once: it asks
             ("defaults_restored", "defaults", "", "defaults_done", None),
             ("seat_swapped", "seat1", "green", "swapped_3", None),
             ("game_profile", "game", "lords-of-xidit", None, xidit),
