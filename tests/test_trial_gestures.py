@@ -81,3 +81,17 @@ def test_time_of_empires_for_three_from_the_first_screen_to_its_final_ranking(
     (ranking,) = [e for e in events if e["type"] == "ranking"]
     assert ranking["winners"] == ["green"]
     assert [p["total"] for p in ranking["places"]] == [92, 74, 64]
+
+
+def test_hold_era_at_a_chosen_games_setup_opens_the_menu_again(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The wrong game or count chosen: ERA held at its setup is the menu again (on "Game"),
+    where another is chosen, in `erabox simulate` as on the box."""
+    script = tmp_path / "back.txt"
+    script.write_text("0 era hold\n1 era press\n2 era hold\n"  # Altay for four
+                      "3 era hold\n4 era press\n5 era hold\n",  # back: Hadrian's Wall
+                      encoding="utf-8")
+    assert main(["simulate", "--script", str(script), "--until", "8"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [e["game"] for e in events if e["type"] == "setup"] == ["altay", "hadrians-wall"]
+    assert [e["state"] for e in events if e.get("state") == "settings"] == ["settings"] * 2
