@@ -1,5 +1,7 @@
 """Issue #31, tried as a new user would: what the first screen and the play screens tell a
-table that has only the box in front of it (the trial's note: notes/s37-trial-31.md)."""
+table that has only the box in front of it (the whole trial, each game played from the first
+screen with its gestures counted: tests/test_trial_gestures.py, docs/profiles.md "At the
+table: gestures per game")."""
 
 from __future__ import annotations
 
