@@ -1,5 +1,7 @@
 """Issue #31, tried as a new user would: what the first screen and the play screens tell a
-table that has only the box in front of it (the trial's note: notes/s37-trial-31.md)."""
+table that has only the box in front of it (the whole trial, each game played from the first
+screen with its gestures counted: tests/test_trial_gestures.py, docs/profiles.md "At the
+table: gestures per game")."""
 
 from __future__ import annotations
 
@@ -172,3 +174,23 @@ def test_back_to_defaults_asks_before_it_restores(language: str, panel: Panel) -
                       if isinstance(item, TextItem))
     assert {"en": "ERA again: restore all", "ja": "もう一度ERAですべて戻す"}[language] in text
     assert {"en": "NEXT: keep them", "ja": "NEXT: 戻さない"}[language] in text
+
+
+@pytest.mark.parametrize("file", [f for f in SHIPPED if f != "time-of-empires.toml"])
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_points_screen_says_that_hold_era_undoes(file: str, language: str) -> None:
+    """A profile's points screen takes ERA held (clear the number; on 0, back to the one
+    before) but its hint said only "NEXT +1 hold +5 ERA: ok": a table that typed a wrong
+    number saw no way back (Time of Empires' points screen says "ERA:ok hold:undo"). On
+    128x64 the status row says it now, whole, beside "Points n/count"."""
+    profile = read_game(shipped_games() / file)
+    assert isinstance(profile, Profile)
+    undo = {"en": "hold ERA: undo", "ja": "ERA長押し: 戻す"}[language]
+    scoring = [shown for shown in every_screen(profile)
+               if shown.kind == "scoring" and not shown.minus]
+    assert scoring
+    for shown in scoring:
+        placed = layout_play(shown, Panel(128, 64), language)
+        assert undo in [p.text for p in placed if not p.abbreviated], placed
+        status = [p for p in placed if p.role == "status"]
+        assert status and not status[0].abbreviated

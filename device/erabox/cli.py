@@ -36,7 +36,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.players or args.seed is not None:
         raise ConfigError("--players and --seed go with --game (a game profile); Time of "
                           "Empires takes its players from the config")
-    simulate(config, script, args.until, json_lines(sys.stdout), frames(args, config))
+    # The games the settings menu offers, as `erabox run` finds them: one chosen there is
+    # played next, from its setup.
+    from erabox.files.games import game_folders, load_game, offer_games
+
+    folders = game_folders(config.source if config.source != "<defaults>" else None)
+    config = offer_games(config, folders)
+    simulate(config, script, args.until, json_lines(sys.stdout), frames(args, config),
+             find_profile=lambda name: load_game(name, folders))
     sys.stdout.flush()
     return 0
 

@@ -7,6 +7,9 @@ same JSON text a real state file would hold.
 
 One `Simulation` for every game: the same `Driver` as `erabox run`, playing Time of Empires or,
 with `profile`, a game profile's play (`--game`; its random start players drawn from `seed`).
+A game chosen in Time of Empires' settings menu is played next, fresh, as `erabox run` does
+(given `find_profile`; the events go on in that game's own lines), and ERA held at a profile's
+setup opens Time of Empires' menu again.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 from erabox.adapters.workers import ChangedOnly
-from erabox.core.config import Config
+from erabox.core.config import Config, ConfigError
 from erabox.core.engine import AnyScreen, Recorder
 from erabox.core.events import EventRecorder
-from erabox.core.model import Input, Tick
-from erabox.core.profile import Profile
+from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.profile import Profile, ProfileError
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
+from erabox.run.which_game import chosen_game, mark_refused
 
 DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
 
@@ -40,19 +44,48 @@ class Simulation:
 
     def __init__(self, config: Config, on_event: Callable[[dict[str, Any]], None],
                  on_screen: OnScreen | None = None, *, profile: Profile | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, find_profile: Callable[[str], Profile] | None = None) -> None:
         self.config = config
+        self.find_profile = find_profile
+        self.draw = seeded_draws(seed)
         self.on_event = on_event
         self.on_screen = on_screen
         self.now = 0.0
-        self.recorder: Recorder[Any] = (EventRecorder(on_event, config.buttons.hold_s)
-                                        if profile is None else PlayRecorder(on_event))
         self.state = MemoryState()
         self.settings = MemorySettings()
         self._screens = ChangedOnly[AnyScreen]()
-        self.driver = Driver(config, profile=profile, state=self.state, settings=self.settings,
-                             show=self._show, events=self.recorder, draw=seeded_draws(seed))
+        self.driver = self._driver(config, profile)
         self.driver.start(0.0)
+
+    def _driver(self, config: Config, profile: Profile | None) -> Driver:
+        self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s)
+                                        if profile is None else PlayRecorder(self.on_event))
+        return Driver(config, profile=profile, state=self.state,
+                      settings=self.settings if profile is None else None, show=self._show,
+                      events=self.recorder, draw=self.draw)
+
+    def _step(self, event: Input | Tick, due: float | None = None) -> None:
+        self.driver.step(event, self.now, due)
+        wanted = self.driver.switch_to
+        if wanted is None or self.find_profile is None:
+            return
+        self.driver.switch_to = None
+        if wanted:  # the menu closed on a game profile: that game, for the menu's players
+            config = self.driver.game.config
+            try:
+                profile = chosen_game(wanted, config, self.find_profile)
+            except (ProfileError, ConfigError) as exc:  # the menu again, saying why
+                self.config = mark_refused(self.config, wanted, exc)
+                profile = None
+            self.driver = self._driver(config if profile else self.config, profile)
+            wanted = wanted if profile else ""
+        else:  # ERA held at a profile's setup: Time of Empires' settings menu
+            self.driver = self._driver(self.config, None)
+        self._screens.forget()
+        self.driver.start(self.now, fresh=True)
+        self.driver.save_now(self.now)
+        if not wanted:
+            self.driver.step(Input(Button.ERA, Gesture.HOLD), self.now)
 
     @property
     def game(self) -> Any:
@@ -72,7 +105,7 @@ class Simulation:
         """Fire every deadline up to and including `until`."""
         while (due := self.driver.next_deadline(self.now)) is not None and due <= until:
             self.now = max(self.now, due)
-            self.driver.step(Tick(), self.now, due)
+            self._step(Tick(), due)
         self.now = max(self.now, until)
 
     def perform(self, line: ScriptLine) -> bool:
@@ -85,7 +118,7 @@ class Simulation:
             self.restart()
         elif isinstance(action, Input):
             self.driver.input(action, self.now)
-            self.driver.step(action, self.now)
+            self._step(action)
         return True
 
     def restart(self) -> None:
@@ -108,8 +141,10 @@ class Simulation:
 
 def simulate(config: Config, script: list[ScriptLine], until: float | None,
              on_event: Callable[[dict[str, Any]], None], on_screen: OnScreen | None = None,
-             *, profile: Profile | None = None, seed: int = 0) -> Simulation:
+             *, profile: Profile | None = None, seed: int = 0,
+             find_profile: Callable[[str], Profile] | None = None) -> Simulation:
     """Run a whole script; stop at `until` (default: 700 s after the last line) or `end`."""
-    sim = Simulation(config, on_event, on_screen, profile=profile, seed=seed)
+    sim = Simulation(config, on_event, on_screen, profile=profile, seed=seed,
+                     find_profile=find_profile)
     sim.run(script, until)
     return sim

@@ -394,8 +394,11 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
             hint = f"{position[0]}/{position[1]} {word(language, 'minus')}"
         items += _text("hint", hint, MARGIN, panel.hint_top, room)
         return (*items, Placed("value", x, MARGIN, digits))
+    # ERA held clears the number (on 0: back to the one before); the minus hint says its own
+    undo = "" if screen.minus else say(language, "hint_undo")
     items = _status(screen, panel, language,
-                    word(language, "points", n=position[0], count=position[1]), marks=marks)
+                    word(language, "points", n=position[0], count=position[1]), undo,
+                    marks=marks)
     top = panel.content_top
     items += _text("title", title, MARGIN, top, panel.inner, lines=2)
     scale = (3, 3)
