@@ -95,3 +95,26 @@ def test_hold_era_at_a_chosen_games_setup_opens_the_menu_again(
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [e["game"] for e in events if e["type"] == "setup"] == ["altay", "hadrians-wall"]
     assert [e["state"] for e in events if e.get("state") == "settings"] == ["settings"] * 2
+
+
+def test_closing_the_menu_on_another_game_draws_that_game_and_no_time_of_empires_screen(
+) -> None:
+    """The trial's finding: the menu closed on Lords of Xidit for five drew Time of Empires'
+    setup once more ("Time of Empires, 5 players", untrue) before the profile's setup."""
+    from erabox.core.config import Config
+    from erabox.core.model import Phase, Screen
+    from erabox.files.games import game_folders, load_game, offer_games
+    from erabox.files.script import read_script
+    from erabox.run.simulate import Simulation
+
+    folders = game_folders(None)
+    config = offer_games(Config(), folders)
+    screens: list[object] = []
+    sim = Simulation(config, lambda e: None, lambda s, t: screens.append(s),
+                     find_profile=lambda name: load_game(name, folders))
+    sim.run(read_script(str(TRIALS / "lords-of-xidit-5.txt"))[:7], until=30.0)
+    menu = max(i for i, s in enumerate(screens)
+               if isinstance(s, Screen) and s.kind == Phase.SETTINGS)
+    after = screens[menu + 1:]
+    assert after, "the menu closed on nothing"
+    assert not any(isinstance(s, Screen) for s in after), after[0]

@@ -42,8 +42,9 @@ from erabox.core.engine import (
     shown,
 )
 from erabox.core.events import Emit
-from erabox.core.model import FlashCue, Input, Save, SaveSettings, Screen, Steer, Tick
+from erabox.core.model import FlashCue, Input, Save, SaveSettings, Screen, Show, Steer, Tick
 from erabox.core.profile import Profile
+from erabox.core.profile_play import ShowPlay
 from erabox.core.record import card_lead, clean_write_s
 from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from erabox.core.seats import own_game_players
@@ -177,8 +178,9 @@ class Driver:
         self.game, effects = self.engine.step(before, event, now)
         self._spare()
         wanted = self.engine.switch_to(before, self.game, effects)
-        if wanted is not None:
+        if wanted is not None:  # the next game's screen follows at once: not this one's
             self.switch_to = wanted
+            effects = tuple(e for e in effects if not isinstance(e, Show | ShowPlay))
         if self.observer is not None and not isinstance(event, Steer):
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)
