@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,8 @@ from erabox.core.profile_play import (
     screen,
 )
 from erabox.core.profile_record import restore
+from erabox.files.games import missing_music
+from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)
@@ -117,6 +120,20 @@ def test_the_keys_are_read_with_their_defaults() -> None:
         "/games/horn.ogg",)
     tick = parse_profile(RACE.replace('sound = "gong"', 'sound = "tick"')).phases[0].calls[1]
     assert tick.sound == "tick"
+
+
+def test_a_calls_own_file_that_cannot_be_read_is_said_with_its_key(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    text = RACE.replace('sound = "gong"', 'sound = "horn.ogg"')
+    profile = parse_profile(text, "race.toml", base_dir=str(tmp_path))
+    with caplog.at_level(logging.WARNING, logger="erabox"):
+        assert missing_music(profile) == [str(tmp_path / "horn.ogg")]
+    assert (f"race.toml:28: key 'phase[1].call[2].sound': the sound file {tmp_path}/horn.ogg "
+            "does not exist; the box's cry sounds instead") in caplog.text
+    play, _ = step(new_play(profile, PLAYERS), E_PRESS, 0.0)
+    play, effects = step(play, Tick(), 80.0)
+    assert [(e.sound, e.file) for e in effects if isinstance(e, PlaySound)] == [
+        (Sound.CRY, ""), (Sound.CRY, str(tmp_path / "horn.ogg"))]  # the cry stands in
 
 
 @pytest.mark.parametrize(("old", "new", "key", "line"), [
@@ -223,6 +240,8 @@ def test_era_press_pauses_the_countdown_and_its_calls_and_resumes_them() -> None
     assert shown.paused and shown.timer_left == 70
     texts = [item.text for item in layout_play(shown)]
     assert "Paused" in texts and "ERA: resume  hold NEXT: undo" in texts
+    small = [item.text for item in layout_play(shown, Panel(height=32), language="ja")]
+    assert "一時停止" in small
     assert next_deadline(play, 60.0) is None  # nothing runs while it is held
     play, effects = step(play, N_PRESS, 60.0)  # the steps go on, the countdown stays held
     assert play.spot.step == 1 and play.held_left == 70.0

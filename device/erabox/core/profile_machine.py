@@ -6,6 +6,7 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     setup --ERA--> round 1: phase 1 step 1 --NEXT--> step 2 ... --> phase 2 ... --> round end
     round end --> special rounds due after it (their steps, NEXT) --> round 2 ... --> scoring
     any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
+    a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
 
 The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
@@ -14,10 +15,11 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 `history`, and undo pops it, so an undo always lands exactly where play was.
 
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
-now)` (a phase's countdown, a question closing itself, a periodic save while a countdown
-or a phase's music runs). Randomness only enters as `drawn_seat`, chosen by the caller (the
-start player of a "random" profile; `spare_seat`, the draw a new game takes: the caller puts
-a fresh one in after it is used). `snapshot`/`restore` keep a play across a power cut.
+now)` (a phase's countdown, its calls and final ticks (`profile_clock`), a question closing
+itself, a periodic save while a countdown or a phase's music runs). Randomness only enters
+as `drawn_seat`, chosen by the caller (the start player of a "random" profile; `spare_seat`,
+the draw a new game takes: the caller puts a fresh one in after it is used).
+`snapshot`/`restore` keep a play across a power cut.
 """
 
 from __future__ import annotations
