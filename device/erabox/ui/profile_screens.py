@@ -279,8 +279,12 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     event = ("" if screen.event is None
              else word(language, "hint_event", event=screen.event.text(language)))
     if panel.compact:  # an event that can start takes the title's place in the footer
-        items += _text("step", text, MARGIN, 12, panel.inner)
+        items += _text("call" if screen.call else "step", text, MARGIN, 12, panel.inner)
         footer_text = " ".join(f for f in [*footer, event or ("" if once else title)] if f)
+    elif screen.call is not None:  # big, in place of the phase and the step
+        items += _text("call", text, MARGIN, panel.content_top, panel.inner, lines=2, scale=2)
+        footer_y = panel.content_top + 4 * LINE_PX + 1
+        footer_text = " ".join(f for f in footer if f)
     else:  # an event that can start: its hint in a row of its own under a step of two
         # lines at most, else in the title's row (the step says what to do)
         top = panel.content_top
