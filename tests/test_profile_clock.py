@@ -251,6 +251,20 @@ def test_era_press_pauses_the_countdown_and_its_calls_and_resumes_them() -> None
     assert heard[0] == (110.0, "gong") and heard[-1] == (150.0, "gong")
 
 
+def test_era_press_under_an_event_pauses_the_countdown_of_the_phase_under_it() -> None:
+    text = RACE + '[[event]]\nid = "fall"\nlabel = "A runner falls"\n'
+    play, _ = step(new_play(parse_profile(text), PLAYERS), E_PRESS, 0.0)
+    play, _ = step(play, E_HOLD, 10.0)  # the event, over the running countdown
+    assert play.spot.state is State.EVENT
+    play, effects = step(play, E_PRESS, 20.0)
+    assert play.held_left == 100.0 and effects[1] == Paused("race", True, 100.0)
+    play, _ = step(play, N_PRESS, 30.0)  # the event's last step: back to the race, held
+    assert play.spot.state is State.ROUND and play.held_left == 100.0
+    play, _ = step(play, E_PRESS, 40.0)
+    play, heard = run(play, 40.0, 70.0)
+    assert heard == [(60.0, "cry")]  # 40 s into the countdown: 20 s run, 20 more
+
+
 def test_era_press_without_a_running_countdown_does_nothing() -> None:
     play, _ = step(race(), E_PRESS, 0.0)
     play, _ = run(play, 0.0, 120.0)  # "count": no countdown
