@@ -6,8 +6,10 @@ A round-based game's calls: the gong at its start (ERA at setup) and at its end 
 the scoring), a special round's or an event's sound (NEXT past a round's last step, ERA held),
 and a countdown's gong when it runs out (`timer_s`; with `timer_end = "next"` the phase ends by
 itself then). The games: every shipped round-based profile, each with its shortest variant, for
-3 players and for the most it seats, and a profile written here with countdowns of both kinds
-(one of them ending the game, one followed at once by a special round's cry).
+3 players and for the most it seats, a profile written here with countdowns of both kinds
+(one of them ending the game, one followed at once by a special round's cry), and one with a
+real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
+the profile's own file), final ticks, and a pause held across a step.
 
 The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
@@ -24,8 +26,12 @@ The table plays the game the same way every time: NEXT a second after its last p
 seconds after a restart), the variant chosen at setup, ERA held at the start of a set round to
 start the game's event, and on the last step of a countdown's phase, or of an event shown over
 it, it waits for the countdown to run out.
-A call is named by the move it comes with (where play stands after that step, and the sound's
-place among the step's sounds); the game played once without a cut lists the calls. What the
+With a real-time countdown, it pauses the countdown (ERA) once its first call has sounded, moves
+to the last step while paused (NEXT), resumes it there (ERA) and waits for its end.
+A call is named by the move it comes with (where play stands after that step, the countdown's
+calls given included, and the sound's place among the step's sounds); the game played once
+without a cut lists the calls. A final tick is not a call (as in Time of Empires' era: a cut
+gives the seconds back, and their ticks are heard again): each must be heard at least once. What the
 table experienced is counted per call: heard (a `PlaySound` applied), shown (a restart came back
 at the place that call's move leads to: its special round, event, phase, the countdown shown
 run out, the scoring), and whether a cut fell in the one unknowable window (the move's record,
@@ -48,11 +54,28 @@ from pathlib import Path
 import pytest
 
 from erabox.adapters.state_file import StateFile
+from erabox.core import profile_clock as clock
 from erabox.core.config import Config
 from erabox.core.engine import Effects, ProfileEngine
-from erabox.core.model import Button, Event, Gesture, Input, PlaySound, Save, Tick
+from erabox.core.model import (
+    Button,
+    Event,
+    FlashCue,
+    Gesture,
+    Input,
+    PlaySound,
+    Save,
+    Sound,
+    Tick,
+)
 from erabox.core.profile import Profile, parse_profile, shown_steps
-from erabox.core.profile_play import Play, State, step_index, steps_here
+from erabox.core.profile_play import (
+    Play,
+    State,
+    countdown_start,
+    step_index,
+    steps_here,
+)
 from erabox.core.profile_record import snapshot
 from erabox.files.games import shipped_games
 from test_power_cut_exhaustive import Disk, Table
@@ -123,6 +146,56 @@ steps = ["Take cover"]
 """
 
 
+# A real-time countdown: "race" runs 12 s with calls at 4 s (the cry and a prompt), 8 s (the
+# gong), 10.5 s (the profile's own file, among the final ticks at 9, 10 and 11 s) and 11 s (a
+# tick call, at a final tick's very second: the call first), and ends by itself; the table
+# pauses it after the first call. "count" shows 0 after 3 s (final ticks at 1 and 2 s only).
+REALTIME = """
+[game]
+id = "relay"
+name = "Relay"
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = "Round"
+count = 2
+
+[[phase]]
+id = "race"
+label = "Race"
+timer_s = 12
+final_ticks_s = 3
+timer_end = "next"
+steps = ["Run", "Finish"]
+
+[[phase.call]]
+at_s = 4
+prompt = { en = "Swap runners", ja = "走者交代" }
+
+[[phase.call]]
+at_s = 8
+sound = "gong"
+
+[[phase.call]]
+at_s = 10.5
+sound = "horn.wav"
+
+[[phase.call]]
+at_s = 11
+sound = "tick"
+
+[[phase]]
+id = "count"
+label = "Count"
+timer_s = 3
+final_ticks_s = 5
+steps = ["Count the laps"]
+"""
+
+
 def shipped(name: str) -> Profile:
     text = (shipped_games() / f"{name}.toml").read_text(encoding="utf-8")
     return parse_profile(text, f"{name}.toml")
@@ -141,20 +214,56 @@ for _name in ("lords-of-xidit", "hadrians-wall", "altay"):
     GAMES[_name] = (_profile, shortest(_profile), 2 if _profile.events else None)
 _COUNTDOWNS = parse_profile(COUNTDOWNS, "countdowns.toml")
 GAMES["countdowns"] = (_COUNTDOWNS, 0, 2)
+_REALTIME = parse_profile(REALTIME, "relay.toml")
+GAMES["relay"] = (_REALTIME, 0, None)
+_BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]
 
 
 def key(play: Play, now: float) -> str:
-    """Where play stands, as its record says it (the countdown's seconds left aside)."""
-    record = snapshot(replace(play, history=()), now)
-    return json.dumps([record["spot"], record["timer_done"]], sort_keys=True)
+    """Where play stands, as its record says it (the countdown's seconds left aside, its calls
+    given counted)."""
+    return record_key(snapshot(replace(play, history=()), now))
+
+
+def record_key(record: dict[str, object]) -> str:
+    spot = record["spot"]
+    assert isinstance(spot, dict)
+    phase = _BY_ID[str(record["game"])].phases[spot["phase"]]
+    cues = record.get("timer_cues", 0)
+    assert isinstance(cues, int)
+    return json.dumps([spot, record["timer_done"], clock.calls_given(phase, cues)],
+                      sort_keys=True)
 
 
 @functools.cache
 def text_key(text: str) -> str:
-    record = json.loads(text)
-    return json.dumps([record["spot"], record["timer_done"]], sort_keys=True)
+    return record_key(json.loads(text))
+
+
+TICKS = 10_000  # a final tick's number in the table: this plus its place in the reference
+
+
+def final_tick(effects: Effects, index: int) -> bool:
+    """Is the sound at `index` a countdown's final tick (a tick without a call's flash)?"""
+    effect = effects[index]
+    return (isinstance(effect, PlaySound) and effect.sound is Sound.TICK
+            and not (index + 1 < len(effects) and isinstance(effects[index + 1], FlashCue)))
+
+
+def tick_name(play: Play, now: float) -> str:
+    """A final tick is named by where play stands and the countdown's cues given after it."""
+    return json.dumps([key(play, now), play.cues_done])
+
+
+def cue_times(play: Play) -> list[float]:
+    """When the running countdown's calls and its end fall due (each a window of cuts)."""
+    start = countdown_start(play)
+    if start is None or play.timer_end is None:
+        return []
+    phase = play.profile.phases[play.spot.phase]
+    return [start + call.at_s for call in phase.calls] + [play.timer_end]
 
 
 @dataclass(frozen=True)
@@ -178,6 +287,8 @@ class Reference:
     order: dict[str, int] = field(default_factory=dict)
     calls: dict[tuple[str, int], int] = field(default_factory=dict)  # name -> index
     at: list[int] = field(default_factory=list)  # each call's move, in `order`
+    ticks: dict[str, int] = field(default_factory=dict)  # a final tick's name -> TICKS + n
+    paused: bool = False  # the table paused a countdown
 
     def seen(self, where: str) -> None:
         self.order.setdefault(where, len(self.order))
@@ -219,6 +330,15 @@ class Enumeration:
                 and profile.events[0].id not in spot.events_done):
             return Input(Button.ERA, Gesture.HOLD)
         last = len(steps_here(play)) - 1
+        if spot.state is State.ROUND and profile.phases[spot.phase].calls:  # real time
+            paused = play.held_left is not None
+            if spot.step < last:  # pause after the first call, then on to the last step
+                given = clock.calls_given(profile.phases[spot.phase], play.cues_done)
+                if paused:
+                    return Input(Button.NEXT, Gesture.PRESS)
+                return Input(Button.ERA, Gesture.PRESS) if given else None
+            if paused:  # resume on the last step, then wait for the end
+                return Input(Button.ERA, Gesture.PRESS)
         if (spot.state in (State.ROUND, State.EVENT) and step_index(spot) == last
                 and play.timer_end is not None):
             return None  # an event over a countdown too: it runs out under the event
@@ -269,26 +389,38 @@ class Enumeration:
         assert self.ref is not None
         if self.recording:
             self.ref.seen(where)
+            self.ref.paused |= play.held_left is not None
         assert where in self.ref.order, f"play went where the game without cuts never did: {where}"
-        sounds = [i for i, e in enumerate(effects) if isinstance(e, PlaySound)]
+        sounds = [i for i, e in enumerate(effects) if isinstance(e, PlaySound)
+                  and not final_tick(effects, i)]
         if self.recording:
             for nth in range(len(sounds)):
                 self.ref.call((where, nth))
         calls = {index: self._call(where, nth) for nth, index in enumerate(sounds)}
+        ticks = [i for i in range(len(effects)) if final_tick(effects, i)]
+        if ticks:  # named after the step's cues: the last is `cues_done`, back from there
+            for back, index in enumerate(reversed(ticks)):
+                name = json.dumps([where, play.cues_done - back])
+                if self.recording:
+                    self.ref.ticks.setdefault(name, TICKS + len(self.ref.ticks))
+                assert name in self.ref.ticks, f"a tick the game without cuts has not: {name}"
+                calls[index] = self.ref.ticks[name]
         cuts: list[tuple[str | None, Table]] = []
         disk, table = box.disk, box.table
         for index, effect in enumerate(effects):
             if cutting:
-                cuts += self._cuts(disk, table, {c for i, c in calls.items() if i >= index})
+                cuts += self._cuts(disk, table, {c for i, c in calls.items()
+                                                 if i >= index and c < TICKS})
             if isinstance(effect, Save):
                 disk = disk.save(effect)
-            elif index in calls:
-                table = table.hear(calls[index])
+            elif index in calls and not (calls[index] >= TICKS
+                                         and table.times_heard(calls[index])):
+                table = table.hear(calls[index])  # a tick: heard, or heard again
         if cutting:
             cuts += self._cuts(disk, table, set())
         ready = now + GAP_S if isinstance(event, Input) else box.ready
-        deadline = box.play.timer_end if box.play.timer_end is not None and (
-            box.play.timer_end <= now + 1e-6) else box.deadline
+        passed = [t for t in cue_times(box.play) if t <= now + 1e-6]
+        deadline = max(passed) if passed else box.deadline
         return Box(play, now, ready, disk, table, deadline), cuts
 
     def in_window(self, box: Box) -> bool:
@@ -301,7 +433,8 @@ class Enumeration:
         call's window. The same box plays on the same way whatever the table heard before
         and whatever was on disk before its next durable save: worked out once."""
         play = box.play
-        place = (play.spot, play.history, play.timer_end, play.timer_done, play.prompt,
+        place = (play.spot, play.history, play.timer_end, play.timer_done, play.cues_done,
+                 play.held_left, play.prompt,
                  play.prompt_until, play.save_due, play.music_since, play.question_until,
                  box.now, box.ready, box.deadline, cuts_left > 0)
         if place not in self._tails:
@@ -314,7 +447,8 @@ class Enumeration:
         table = box.table
         for call, times in ahead.table.heard:
             for _ in range(times):
-                table = table.hear(call)
+                if not (call >= TICKS and table.times_heard(call)):
+                    table = table.hear(call)
         disk = ahead.disk
         if disk.landed == TAIL:  # no durable save on the way: what was on disk still may be
             disk = Disk(box.disk.landed, (*box.disk.pending, *disk.pending))
@@ -334,7 +468,7 @@ class Enumeration:
     def between(self, box: Box, until: float) -> int:
         """How many cut instants fall between the step at `box.now` and the next at `until`:
         one, and the grid's instants in that gap around a countdown's end."""
-        ends = [t for t in (box.play.timer_end, box.deadline) if t is not None]
+        ends = [*cue_times(box.play), *([] if box.deadline is None else [box.deadline])]
         instants: set[int] = set()
         for end in ends:
             lo = max(round((box.now - end) * 1000) + 1, -BEFORE_MS)
@@ -410,20 +544,23 @@ class Enumeration:
             assert heard == 1 or (call in table.unknowable and call in table.shown), (
                 f"call {self.describe(call)} lost: {table}")
             self.shown_silently += heard == 0
+        for tick in self.ref.ticks.values():
+            assert table.times_heard(tick) >= 1, f"final tick {tick - TICKS} lost: {table}"
 
     def describe(self, call: int) -> str:
         assert self.ref is not None
         name = next(n for n, c in self.ref.calls.items() if c == call)
-        spot, done = json.loads(name[0])
+        spot, done, given = json.loads(name[0])
         return (f"#{call} (sound {name[1]} of the move to {spot['state']}: round "
                 f"{spot['round']}, phase {spot['phase']}, step {spot['step']}"
-                f"{', its countdown run out' if done else ''})")
+                f"{', its countdown run out' if done else ''}"
+                f"{f', {given} of its calls given' if given else ''})")
 
 
 def explore(profile: Profile, players: int, variant: int, event_round: int | None,
-            folder: Path) -> tuple[int, int, int, int]:
+            folder: Path) -> tuple[int, int, int, int, Reference]:
     """(cut sequences, distinct restarts, calls, endings where a call was shown instead of
-    heard) over one game for `players` players."""
+    heard, the game played without a cut) over one game for `players` players."""
     config = Config(players=tuple(f"P{n + 1}" for n in range(players)))
     engine = ProfileEngine(profile, config)
     state_file = StateFile(folder / "state.json")
@@ -439,7 +576,7 @@ def explore(profile: Profile, players: int, variant: int, event_round: int | Non
         cases = run.run_on(start, MAX_CUTS)
     finally:
         state_file.close()
-    return cases, run.restarts, len(run.ref.at), run.shown_silently
+    return cases, run.restarts, len(run.ref.at), run.shown_silently, run.ref
 
 
 def same_moves(profile: Profile, players: int) -> bool:
@@ -461,13 +598,16 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
     if same_moves(profile, players) and not DEEP:
         pytest.skip(f"the same moves as for 3 players (make test-deep plays {players})")
     started = time.perf_counter()
-    cases, restarts, calls, silent = explore(profile, players, variant, event_round, tmp_path)
+    cases, restarts, calls, silent, ref = explore(profile, players, variant, event_round,
+                                                  tmp_path)
     with capsys.disabled():
         print(f"\n{name}, {players} players: {calls} calls, {cases:,} cut sequences checked "
               f"({restarts:,} distinct restarts) in {time.perf_counter() - started:.1f} s")
     assert calls >= 2  # the start and end gongs at least
     assert cases > calls * 100
     assert silent > 0  # the unknowable window was reached: a call shown, not sounded
+    if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
+        assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
 
 
 def test_a_countdown_shown_run_out_is_on_disk_before_its_gong() -> None:

@@ -36,6 +36,9 @@ MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "pass_right", "none", "random", "fixed", "chosen")
 SOUNDS = ("none", "gong", "cry")
 TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by itself
+CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
+MAX_FINAL_TICKS = 60
+MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
 ENDS = ("round", "now", "one_more_turn")
 ORDERS = ("total", "eliminations")
 SEAT_RULES = ("furthest_from_start", "closest_to_start")
@@ -61,13 +64,26 @@ class PhaseMusic:
 
 
 @dataclass(frozen=True)
+class PhaseCall:
+    """A timed call inside a phase's countdown, `at_s` seconds after it starts: its `sound`
+    ("gong", "cry", "tick", or the path of the profile's own file) and its `prompt` (None: the
+    box's words for it), as a `[[realtime.call]]` of Time of Empires' profile."""
+
+    at_s: float
+    sound: str = "cry"
+    prompt: Label | None = None
+    sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
+
+
+@dataclass(frozen=True)
 class Phase:
     """A part of every round. `each_player`: played once per player in turn order from the
     start player (a turn), its steps shown for each. `timer_s`: a countdown when the phase
     (or turn) begins, with a gong when it runs out if `gong`; `timer_end` "next": the phase
     (or turn) then ends by itself, as NEXT on its last step would ("wait": it waits for NEXT).
     `music`: plays from the phase's start until play leaves it (an event shown over it does
-    not)."""
+    not). `final_ticks_s`: a tick each second before the countdown's end; `calls`: timed calls
+    inside it (`profile_clock`)."""
 
     id: str
     label: Label
@@ -77,6 +93,8 @@ class Phase:
     gong: bool = True
     music: PhaseMusic | None = None
     timer_end: str = "wait"
+    final_ticks_s: int = 0
+    calls: tuple[PhaseCall, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,6 +213,14 @@ class Profile:
     def category(self, category_id: str) -> Category:
         return next(c for c in self.categories if c.id == category_id)
 
+    def own_sounds(self) -> tuple[tuple[str, str], ...]:
+        """The profile's own sound files, (path, "file:line: key" naming it), in order: the
+        special rounds', the events', the countdowns' calls'."""
+        named = [(s.sound, s.sound_key) for s in self.specials] + [
+            (e.sound, e.sound_key) for e in self.events] + [
+            (c.sound, c.sound_key) for p in self.phases for c in p.calls]
+        return tuple((sound, key) for sound, key in named if key)
+
 
 def parse_profile(text: str, source: str = "<profile>", default_id: str = "game",
                   base_dir: str | None = None) -> Profile:
@@ -310,22 +336,53 @@ def _unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:
 
 def _phase(r: _Reader, item: Any, at: Path) -> Phase:
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
-                               "timer_end", "music", "music_loop"), ("id", "label"))
+                               "timer_end", "music", "music_loop", "final_ticks_s", "call"),
+                    ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    if "timer_end" in table and timer is None:
-        raise r.error((*at, "timer_end"), "timer_end needs a timer (timer_s)")
+    for key in ("timer_end", "final_ticks_s", "call"):
+        if key in table and timer is None:
+            raise r.error((*at, key), f"{key} needs a timer (timer_s)")
+    seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
+    ticks = table.get("final_ticks_s", 0)
+    if isinstance(ticks, bool) or not isinstance(ticks, int) or not 0 <= ticks <= MAX_FINAL_TICKS:
+        raise r.expected((*at, "final_ticks_s"), f"a whole number of seconds from 0 to "
+                         f"{MAX_FINAL_TICKS}", ticks)
     return Phase(id=r.ident(table["id"], (*at, "id")), label=label, steps=steps,
                  each_player=r.flag(table.get("each_player", False), (*at, "each_player")),
-                 timer_s=None if timer is None else r.number(timer, (*at, "timer_s"),
-                                                             MAX_TIMER_S),
+                 timer_s=seconds, final_ticks_s=ticks,
+                 calls=() if seconds is None else _calls(r, table.get("call", []), at, seconds),
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
                                     TIMER_ENDS))
+
+
+def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ...]:
+    """A countdown's `[[phase.call]]`s: each `at_s` after the one before and before the end."""
+    calls: list[PhaseCall] = []
+    for where, item in r.items(data, (*at, "call"), "[[phase.call]] tables", empty=True):
+        table = r.table(item, where, ("at_s", "sound", "prompt"), ("at_s",))
+        when = table["at_s"]
+        if (isinstance(when, bool) or not isinstance(when, int | float) or not 0 < when < timer
+                or (calls and when <= calls[-1].at_s)):
+            raise r.expected((*where, "at_s"), "seconds into the countdown, above 0, after the "
+                             f"call before and before its end ({timer:g} s)", when)
+        sound = r.sound(table.get("sound", "cry"), (*where, "sound"), CALL_SOUNDS)
+        prompt = None
+        if "prompt" in table:
+            prompt = r.label(table["prompt"], (*where, "prompt"))
+            for key, text in (("en", prompt.en), ("ja", prompt.ja)):
+                if len(text) > MAX_CALL_PROMPT:
+                    raise r.expected((*where, "prompt", key), f"a text of at most "
+                                     f"{MAX_CALL_PROMPT} characters (it is shown over the "
+                                     "screen)", text)
+        calls.append(PhaseCall(float(when), sound, prompt, "" if sound in CALL_SOUNDS
+                               else r.where((*where, "sound"))))
+    return tuple(calls)
 
 
 def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:

@@ -2,7 +2,8 @@
 
 `PlayRecorder` turns what happened (inputs, effects, the play after each step) into event
 dicts in time order: a line when the state, the round, the phase or turn, the step, a
-special round or event, or the ending changes, and one for each sound, number and ranking.
+special round or event, or the ending changes, and one for each sound, number and ranking,
+each call of a countdown and each pause and resume of one.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import Any
 
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_play import (
+    Called,
     Entered,
+    Paused,
     Play,
     PlayEffect,
     Ranked,
@@ -51,6 +54,12 @@ class PlayRecorder:
                            music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
                 self._line(t, "prompt", prompt=effect.prompt.value)
+            elif isinstance(effect, Called):  # a countdown's call (its sound line before)
+                self._line(t, "call", phase=effect.phase, at_s=effect.at_s,
+                           **({} if effect.text is None else {"text": effect.text}))
+            elif isinstance(effect, Paused):
+                self._line(t, "pause" if effect.paused else "resume", phase=effect.phase,
+                           left=effect.left)
             elif isinstance(effect, Entered):
                 self._line(t, "points", category=effect.category, player=effect.player,
                            value=effect.value, points=effect.points, total=effect.total)

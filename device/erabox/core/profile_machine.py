@@ -6,6 +6,7 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     setup --ERA--> round 1: phase 1 step 1 --NEXT--> step 2 ... --> phase 2 ... --> round end
     round end --> special rounds due after it (their steps, NEXT) --> round 2 ... --> scoring
     any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
+    a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
 
 The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
@@ -14,10 +15,11 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 `history`, and undo pops it, so an undo always lands exactly where play was.
 
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
-now)` (a phase's countdown, a question closing itself, a periodic save while a countdown
-or a phase's music runs). Randomness only enters as `drawn_seat`, chosen by the caller (the
-start player of a "random" profile; `spare_seat`, the draw a new game takes: the caller puts
-a fresh one in after it is used). `snapshot`/`restore` keep a play across a power cut.
+now)` (a phase's countdown, its calls and final ticks (`profile_clock`), a question closing
+itself, a periodic save while a countdown or a phase's music runs). Randomness only enters
+as `drawn_seat`, chosen by the caller (the start player of a "random" profile; `spare_seat`,
+the draw a new game takes: the caller puts a fresh one in after it is used).
+`snapshot`/`restore` keep a play across a power cut.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
     Button,
@@ -45,8 +48,10 @@ from .profile_play import (
     HOLD_ADDS,
     QUESTION_TIMEOUT_S,
     SAVE_EVERY_S,
+    Called,
     ChooseGame,
     Entered,
+    Paused,
     Play,
     PlayEffect,
     Ranked,
@@ -55,6 +60,7 @@ from .profile_play import (
     State,
     _places,
     asked,
+    countdown_start,
     entries,
     first_seat,
     new_play,
@@ -78,7 +84,8 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
         before = play  # a countdown that ran out moved play on, and saved it
     if isinstance(event, Input):
         handled, more = _on_input(play, event, now)
-        if handled.spot != play.spot:  # on disk before anyone hears or sees the change
+        paused = (handled.held_left is None) != (play.held_left is None)
+        if handled.spot != play.spot or paused:  # on disk before anyone hears or sees it
             handled = _phase_timer(play, handled, now)
             handled, music = _phase_music(play, handled, now)
             record = snapshot(handled, now)
@@ -95,9 +102,18 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
 
 
 def _advance(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """What fell due by `now`, in order: the countdown's calls and ticks, its end (with
+    `timer_end = "next"` the next phase's countdown may begin, and its cues fall due too)."""
     effects: list[PlayEffect] = []
-    while play.timer_end is not None and play.timer_end <= now + EPS:
-        play, more = _timer_out(play, play.timer_end, now)
+    while (end := play.timer_end) is not None:
+        start = countdown_start(play)
+        due = clock.next_at(play.profile.phases[play.spot.phase], play.cues_done)
+        if start is not None and due is not None and start + due <= now + EPS:
+            play, more = _cue(play, now)
+        elif end <= now + EPS:
+            play, more = _timer_out(play, end, now)
+        else:
+            break
         effects += more
     if play.question_until is not None and play.question_until <= now + EPS:
         play = replace(play, question_until=None)
@@ -130,6 +146,37 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
+def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The countdown's next cue: a final tick; or a call, on disk before it sounds (a cut
+    after its record comes back showing its prompt, never to sound it a second time)."""
+    phase = play.profile.phases[play.spot.phase]
+    cue = clock.cues(phase)[play.cues_done]
+    play = replace(play, cues_done=play.cues_done + 1)
+    sound, file = clock.cue_sound(phase, cue)
+    if cue.call is None:
+        return play, (PlaySound(sound, 0),)
+    call = phase.calls[cue.call]
+    text = None if call.prompt is None else call.prompt.en
+    return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
+                  FlashCue(sound), Called(phase.id, call.at_s, text))
+
+
+def _pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA press on a countdown: it pauses, its calls and ticks held with it; pressed again,
+    it goes on from where it was (every cue still on its own anchor, moved by the pause)."""
+    phase = play.profile.phases[play.spot.phase]
+    if play.held_left is not None:
+        end = now + play.held_left
+        return replace(play, timer_end=end, held_left=None, save_due=now + SAVE_EVERY_S), (
+            Paused(phase.id, False, round(play.held_left, 3)),)
+    if play.timer_end is None:
+        return play, ()  # no countdown, or one run out: nothing to hold
+    left = max(0.0, play.timer_end - now)
+    due = None if play.music_since is None else play.save_due
+    return replace(play, timer_end=None, held_left=left, save_due=due), (
+        Paused(phase.id, True, round(left, 3)),)
+
+
 def _phase_timer(before: Play, play: Play, now: float) -> Play:
     """A timed phase (or turn) starts its countdown when it begins, also when undo comes
     back into it; leaving it stops the countdown; an event shown over it does neither."""
@@ -142,9 +189,10 @@ def _phase_timer(before: Play, play: Play, now: float) -> Play:
         return play
     phase = play.profile.phases[play.spot.phase]
     if new_key is None or phase.timer_s is None:
-        return replace(play, timer_end=None, timer_done=False, save_due=None)
+        return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
+                       held_left=None)
     return replace(play, timer_end=now + phase.timer_s, timer_done=False,
-                   save_due=now + SAVE_EVERY_S)
+                   save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None)
 
 
 def _music_key(play: Play) -> tuple[int, int] | None:
@@ -437,10 +485,12 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.ROUND, N, P): _forward,  # next step, turn, phase, special round, round
     (State.ROUND, N, H): _undo,
     (State.ROUND, E, H): _start_event,  # the next event not yet happened
+    (State.ROUND, E, P): _pause,  # a running countdown pauses, a paused one goes on
     (State.SPECIAL, N, P): _forward,
     (State.SPECIAL, N, H): _undo,
     (State.EVENT, N, P): _forward,  # after its last step: back where play was
     (State.EVENT, N, H): _undo,
+    (State.EVENT, E, P): _pause,  # the countdown under the event
     (State.SCORING, N, P): _plus_one,
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,

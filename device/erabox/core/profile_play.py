@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
     Effect,
@@ -78,6 +79,8 @@ class Play:
     value: int = 0
     timer_end: float | None = None
     timer_done: bool = False
+    cues_done: int = 0  # the countdown's calls and final ticks given (`profile_clock`)
+    held_left: float | None = None  # a paused countdown: its seconds left (timer_end None)
     question_until: float | None = None
     prompt: Prompt | None = None
     prompt_until: float | None = None
@@ -106,6 +109,8 @@ class PlayScreen:
     player: str | None = None  # whose turn it is, or whose number is asked
     timer_left: int | None = None
     timer_done: bool = False
+    paused: bool = False  # the countdown is paused (ERA press), its calls held with it
+    call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
     value: int | None = None
     points: int | None = None  # what `value` is worth
     totals: tuple[tuple[str, int], ...] = ()
@@ -160,7 +165,26 @@ class ChooseGame:
     (where "Game" is chosen); a simulation has no menu and stays."""
 
 
-PlayEffect = Effect | ShowPlay | Entered | Ranked | ChooseGame
+@dataclass(frozen=True)
+class Called:
+    """A countdown's timed call was given (its sound is the `PlaySound` before this): the
+    phase's id, `at_s` into its countdown, its prompt in English (None: none)."""
+
+    phase: str
+    at_s: float
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Paused:
+    """A countdown was paused (`paused`) or went on again, with `left` seconds to run."""
+
+    phase: str
+    paused: bool
+    left: float
+
+
+PlayEffect = Effect | ShowPlay | Entered | Ranked | ChooseGame | Called | Paused
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -313,6 +337,8 @@ def screen(play: Play, now: float) -> PlayScreen:
         left = None
         if play.timer_end is not None:
             left = max(0, math.ceil(play.timer_end - now - EPS))
+        elif play.held_left is not None:
+            left = max(0, math.ceil(play.held_left - EPS))
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
         following = next_start_player(play) if passes else None
@@ -321,6 +347,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                        event=next_event(play),
                        player=None if turn is None else play.players[turn],
                        timer_left=left, timer_done=play.timer_done,
+                       paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None)
     if spot.state is State.SCORING:
         at = asked(play)
@@ -395,11 +422,9 @@ def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:
 
 
 def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
-    """The special rounds' and events' own sound files to decode when the play is set up or
+    """The special rounds', events' and calls' own sound files to decode when the play is set up or
     comes back (none: nothing)."""
-    named = [(s.sound, s.sound_key) for s in profile.specials] + [
-        (e.sound, e.sound_key) for e in profile.events]
-    files = tuple(dict.fromkeys(sound for sound, key in named if key))
+    files = tuple(dict.fromkeys(sound for sound, _ in profile.own_sounds()))
     return (PrepareSounds(files),) if files else ()
 
 
@@ -410,13 +435,59 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
+def countdown_elapsed(play: Play, now: float) -> float | None:
+    """Seconds into the countdown of the phase played (paused: where it is held), or None."""
+    timer = play.profile.phases[play.spot.phase].timer_s
+    if timer is None or play.spot.state not in (State.ROUND, State.EVENT):
+        return None
+    if play.timer_end is not None:
+        return timer - (play.timer_end - now)
+    return None if play.held_left is None else timer - play.held_left
+
+
+def countdown_start(play: Play) -> float | None:
+    """The running countdown's anchor: when it started (its cues fall due from it)."""
+    timer = play.profile.phases[play.spot.phase].timer_s
+    if play.timer_end is None or timer is None:
+        return None
+    return play.timer_end - timer
+
+
+def call_words(play: Play, now: float) -> Label | None:
+    """What shows over the screen for a countdown's call just given: its prompt, or without
+    one the box's words ("Call at 0:40"); None when no call's prompt is up."""
+    at = countdown_elapsed(play, now)
+    if at is None:
+        return None
+    phase = play.profile.phases[play.spot.phase]
+    index = clock.shown_call(phase, play.cues_done, at + EPS)
+    if index is None:
+        return None
+    call = phase.calls[index]
+    if call.prompt is not None:
+        return call.prompt
+    when = int(call.at_s)
+    mark = f"{when // 60}:{when % 60:02d}"
+    return Label(f"Call at {mark}", f"{mark}の合図")
+
+
 def next_deadline(play: Play, now: float) -> float | None:
     """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only.
 
     While a countdown shows, that includes its next whole second, so the screen changes
-    exactly on the second (one wake-up a second; none without a countdown shown)."""
+    exactly on the second (one wake-up a second; none without a countdown shown), its next
+    call or tick, and the end of a call's prompt (each on the countdown's own anchor)."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
                          play.save_due) if t is not None]
+    start = countdown_start(play)
+    if start is not None:
+        phase = play.profile.phases[play.spot.phase]
+        due = clock.next_at(phase, play.cues_done)
+        if due is not None:
+            times.append(start + due)
+        shown = clock.shown_call(phase, play.cues_done, now - start + EPS)
+        if shown is not None:
+            times.append(start + phase.calls[shown].at_s + clock.CALL_PROMPT_S)
     if play.timer_end is not None and play.question_until is None:
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
     MusicAction,
@@ -47,19 +48,36 @@ def _spot_dict(spot: Spot) -> dict[str, Any]:
 
 
 def snapshot(play: Play, now: float) -> dict[str, Any]:
-    """A clock-free record of the play, enough for `restore` after a power cut."""
-    left = None if play.timer_end is None else round(max(0.0, play.timer_end - now), 3)
+    """A clock-free record of the play, enough for `restore` after a power cut. A countdown
+    with calls or final ticks adds the cues it has given (`timer_cues`), a paused one
+    `timer_paused`: a record of a countdown without them is as it always was."""
+    left = None if play.timer_end is None else max(0.0, play.timer_end - now)
+    if play.held_left is not None:
+        left = play.held_left
+    timer = play.profile.phases[play.spot.phase].timer_s
+    due = clock.next_at(play.profile.phases[play.spot.phase], play.cues_done)
+    if left is not None and timer is not None and due is not None:
+        # a step woken late saves before it gives what fell due: the countdown cannot be
+        # past a cue it has not given yet
+        left = max(left, timer - due)
     music = None if play.music_since is None else round(max(0.0, now - play.music_since), 3)
+    clock_part: dict[str, Any] = {}
+    if left is not None and play.cues_done:
+        clock_part["timer_cues"] = play.cues_done
+    if play.held_left is not None:
+        clock_part["timer_paused"] = True
     return {"schema": SCHEMA_VERSION, "kind": "profile", "game": play.profile.id,
             "players": list(play.players), "drawn_seat": play.drawn_seat,
             "spot": _spot_dict(play.spot), "history": [_spot_dict(s) for s in play.history],
-            "timer_left": left, "timer_done": play.timer_done, "music_elapsed": music}
+            "timer_left": None if left is None else round(left, 3),
+            "timer_done": play.timer_done, "music_elapsed": music} | clock_part
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
     """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead)."""
+    calls = clock.calls_given(play.profile.phases[play.spot.phase], play.cues_done)
     return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
-            play.music_since is None)
+            play.music_since is None, play.held_left is None, calls)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
@@ -89,13 +107,17 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     done = record.get("timer_done", False)
     if not isinstance(done, bool):
         raise ValueError("'timer_done' should be true or false")
+    cues, paused = _countdown_from(record, profile, spot, left)
     music = record.get("music_elapsed")
     if music is not None and (isinstance(music, bool) or not isinstance(music, int | float)
                               or not 0 <= music <= MAX_MUSIC_S):
         raise ValueError("'music_elapsed' should be seconds or null")
-    play = replace(play, spot=spot, history=past, timer_done=done,
-                   timer_end=None if left is None or spot.state is State.SETUP else now + left,
-                   save_due=None if left is None else now + SAVE_EVERY_S,
+    running = left is not None and spot.state is not State.SETUP
+    play = replace(play, spot=spot, history=past, timer_done=done, cues_done=cues,
+                   timer_end=now + left if running and not paused and left is not None
+                   else None,
+                   held_left=left if running and paused else None,
+                   save_due=None if left is None or paused else now + SAVE_EVERY_S,
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     effects: tuple[PlayEffect, ...] = ()
     if spot.state in (State.ROUND, State.EVENT) and profile.phases[spot.phase].music:
@@ -103,6 +125,24 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
         play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
         effects = (phase_music(play, MusicAction.RESUME, elapsed),)
     return play, (ShowPrompt(Prompt.RESUMED), *effects, ShowPlay(screen(play, now)))
+
+
+def _countdown_from(record: dict[str, Any], profile: Profile, spot: Spot, left: Any
+                    ) -> tuple[int, bool]:
+    """The countdown's cues given and whether it is paused: they must fit its seconds left
+    (a call given is one whose record is on disk; one not given sounds at its time)."""
+    paused = record.get("timer_paused", False)
+    if not isinstance(paused, bool) or (paused and left is None):
+        raise ValueError("'timer_paused' should be true or false, and true only with "
+                         "'timer_left'")
+    if "timer_cues" not in record:
+        return 0, paused
+    phase = profile.phases[spot.phase]
+    cues = _int(record, "timer_cues", 0, len(clock.cues(phase)))
+    if left is None or phase.timer_s is None or not clock.fits(phase, cues,
+                                                               phase.timer_s - left):
+        raise ValueError("'timer_cues' does not fit the countdown's seconds left")
+    return cues, paused
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:

@@ -190,7 +190,7 @@ def _parse_game(text: str, name: str, where: Traversable) -> Profile | EraProfil
 
 
 def missing_music(profile: Profile) -> list[str]:
-    """The phase music files and the special rounds' and events' own sound files of
+    """The phase music files and the special rounds', events' and calls' own sound files of
     `profile` that cannot be read, each said in the log with the key and line naming it.
     The play goes on without them (as with a missing era music file: the screen marks it),
     the box's cry sounding instead of a missing own sound."""
@@ -204,9 +204,8 @@ def missing_music(profile: Profile) -> list[str]:
             log.warning("%s: the sound file %s %s; the phase plays without music", music.key,
                         music.path, why)
             missing.append(music.path)
-    own = [(s.sound, s.sound_key) for s in profile.specials if s.sound_key] + [
-        (e.sound, e.sound_key) for e in profile.events if e.sound_key]
-    return missing + [path for path in missing_sounds(own) if path not in missing]
+    return missing + [path for path in missing_sounds(profile.own_sounds())
+                       if path not in missing]
 
 
 def missing_sounds(files: Iterable[tuple[str, str]]) -> list[str]:

@@ -55,6 +55,7 @@ WORDS: dict[str, dict[str, str]] = {
         "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
         "before_first": "Setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
+        "paused": "Paused", "hint_paused": "ERA: resume  hold NEXT: undo",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_chosen": "NEXT: who starts  ERA: start",
         "hint_chosen_variant": "NEXT: starts/variant ERA: start",
@@ -80,6 +81,7 @@ WORDS: dict[str, dict[str, str]] = {
         "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
         "before_first": "準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
+        "paused": "一時停止", "hint_paused": "ERA: 再開 NEXT長押し: 戻す",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
         "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
@@ -253,6 +255,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
           ) -> tuple[Placed, ...]:
     starts = screen.start_player
     right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
+    if screen.paused:  # the countdown is held: said where the start player is
+        right = word(language, "paused")
     items = _status(screen, panel, language, _round_text(screen, language), right, marks)
     position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
     footer = [position]
@@ -269,12 +273,18 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         timer = word(language, "time_up")
     title = _label(screen.title, language)
     text = _label(screen.text, language)
+    if screen.call is not None:  # a countdown's call: its prompt over the step for a while
+        text = title = screen.call.text(language)
     once = text == title  # a part without steps of its own: its label is its step, shown once
     event = ("" if screen.event is None
              else word(language, "hint_event", event=screen.event.text(language)))
     if panel.compact:  # an event that can start takes the title's place in the footer
-        items += _text("step", text, MARGIN, 12, panel.inner)
+        items += _text("call" if screen.call else "step", text, MARGIN, 12, panel.inner)
         footer_text = " ".join(f for f in [*footer, event or ("" if once else title)] if f)
+    elif screen.call is not None:  # big, in place of the phase and the step
+        items += _text("call", text, MARGIN, panel.content_top, panel.inner, lines=2, scale=2)
+        footer_y = panel.content_top + 4 * LINE_PX + 1
+        footer_text = " ".join(f for f in footer if f)
     else:  # an event that can start: its hint in a row of its own under a step of two
         # lines at most, else in the title's row (the step says what to do)
         top = panel.content_top
@@ -299,7 +309,7 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        hint = word(language, "hint_step")
+        hint = word(language, "hint_paused" if screen.paused else "hint_step")
         return tuple(items + _hint(hint, panel))
     room = panel.inner
     if timer:

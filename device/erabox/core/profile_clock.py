@@ -1,0 +1,81 @@
+"""A round-based phase's countdown as a timeline of cues: its timed calls and final ticks.
+
+A `[[phase]]` with `timer_s` may have `[[phase.call]]`s (a sound, and a prompt shown for
+`CALL_PROMPT_S`, at `at_s` into the countdown) and `final_ticks_s` (a tick each second before
+its end), as Time of Empires' `[realtime]` has (docs/profiles.md). Every cue falls due on the
+countdown's own anchor, its start: `start + cue.at`, never "now + something", so a countdown
+woken late, paused or restored after a power cut does not drift. A play counts the cues it has
+given (`Play.cues_done`, saved with the countdown's seconds left); the machine fires them
+(`profile_machine`). Pure: numbers in, numbers out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .model import Sound
+from .profile import Phase
+
+CALL_PROMPT_S = 5.0  # how long a call's prompt stays over the screen, of countdown time
+SAVED_SLACK_S = 0.01  # a saved countdown's seconds are rounded to the ms
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One cue of a countdown: `at` seconds after its start; `call`, the index of the phase's
+    call it is (None: a final tick)."""
+
+    at: float
+    call: int | None = None
+
+
+@cache
+def cues(phase: Phase) -> tuple[Cue, ...]:
+    """The countdown's cues in firing order (its end, the gong, is not one: `timer_s`). At
+    equal times a call comes before a tick, as in Time of Empires' era."""
+    if phase.timer_s is None:
+        return ()
+    listed = [Cue(call.at_s, n) for n, call in enumerate(phase.calls)]
+    listed += [Cue(phase.timer_s - k) for k in range(phase.final_ticks_s, 0, -1)
+               if phase.timer_s - k > 0]
+    return tuple(sorted(listed, key=lambda c: (c.at, c.call is None)))
+
+
+def calls_given(phase: Phase, done: int) -> int:
+    """How many of the phase's calls are among its first `done` cues."""
+    return sum(1 for cue in cues(phase)[:done] if cue.call is not None)
+
+
+def next_at(phase: Phase, done: int) -> float | None:
+    """When (seconds into the countdown) the next cue is due, None after the last."""
+    listed = cues(phase)
+    return listed[done].at if done < len(listed) else None
+
+
+def shown_call(phase: Phase, done: int, elapsed: float) -> int | None:
+    """The call whose prompt shows at `elapsed` seconds into the countdown: the last call
+    given, for `CALL_PROMPT_S` of countdown time after it (so a pause holds it too)."""
+    given = [cue for cue in cues(phase)[:done] if cue.call is not None]
+    if not given or elapsed >= given[-1].at + CALL_PROMPT_S:
+        return None
+    return given[-1].call
+
+
+def fits(phase: Phase, done: int, elapsed: float) -> bool:
+    """Does a saved count of cues given fit the saved seconds into the countdown: every cue
+    clearly before `elapsed` given, none clearly after it?"""
+    listed = cues(phase)
+    before = sum(1 for c in listed if c.at < elapsed - SAVED_SLACK_S)
+    upto = sum(1 for c in listed if c.at <= elapsed + SAVED_SLACK_S)
+    return before <= done <= upto
+
+
+def cue_sound(phase: Phase, cue: Cue) -> tuple[Sound, str]:
+    """What a cue sounds: a tick, or the call's box cue or own file (the cry standing in)."""
+    if cue.call is None:
+        return Sound.TICK, ""
+    sound = phase.calls[cue.call].sound
+    if sound in (s.value for s in Sound):
+        return Sound(sound), ""
+    return Sound.CRY, sound
