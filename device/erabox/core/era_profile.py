@@ -44,7 +44,7 @@ from .toml_lines import Path, key_lines
 CALL_SOUNDS = tuple(s.value for s in Sound)  # a real-time call sounds one of the box's cues
 CALL_PROMPTS = ("scholars",)  # and shows the box's prompt, or the profile's own text
 INTRO_SOUNDS = ("cry",)  # an introductory era's call: the baby's cry, "Appoint scholars"
-MAX_ERAS = 9
+MAX_ERAS = rules.MAX_ERAS
 MAX_PROMPT = 40  # characters of a call's own prompt text
 MAX_ERA_S = 24 * 3600
 MAX_WONDERS = 12  # the game's wonder cards
