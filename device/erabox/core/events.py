@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import Any
 
+from .audio_plan import music_era
 from .config import ButtonsConfig
 from .machine import Game, describe, guide_steps, in_guide
 from .model import Effect, Gesture, Input, Music, PlaySound, Scored, ShowPrompt, Standings
@@ -56,7 +57,7 @@ class EventRecorder:
                 self._emit({**cue, "file": PurePath(effect.file).name} if effect.file else cue)
             elif isinstance(effect, Music):
                 self._emit({"t": _t(t), "type": "sound", "sound": effect.action.value,
-                            "era": effect.era})
+                            "era": effect.era, **self._music_of(effect)})
             elif isinstance(effect, ShowPrompt):
                 said = {"t": _t(t), "type": "prompt", "prompt": effect.prompt.value}
                 self._emit(said if effect.text is None else {**said, "text": effect.text})
@@ -76,6 +77,14 @@ class EventRecorder:
                 if effect.final:
                     line["winners"] = [p["player"] for p in places if p["place"] == 1]
                 self._emit(line)
+
+    @staticmethod
+    def _music_of(effect: Music) -> dict[str, Any]:
+        """What an era's music line adds when the era does not play its own music of the
+        box's: the era of the box's soundtrack whose music it borrows ("music_of",
+        `audio_plan.music_era`)."""
+        borrowed = music_era(effect.era)
+        return {"music_of": borrowed} if effect.era > borrowed else {}
 
     def state(self, game: Game, t: float, now: float | None = None) -> None:
         """A `state` line stamped `t`. `now` is the game's clock when it differs from the
