@@ -1,21 +1,29 @@
 """A game of more than three eras (a copy of games/time-of-empires.toml with more `[[era]]`
 tables): every era has its music and its mode. Era IV and later borrow the box's three eras'
-music in turn; the settings menu sets the mode of every era and the settings file keeps them,
-old files of three included (docs/profiles.md, "An era's music")."""
+music in turn unless the profile names the era's own (`[[era]] music`, `score`); the settings
+menu sets the mode of every era and the settings file keeps them, old files of three included
+(docs/profiles.md, "An era's music")."""
 
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from erabox.adapters.audio import Audio
+from erabox.adapters.mixer import FileProblem
 from erabox.core import settings as menu
-from erabox.core.audio_plan import AudioPlan, StartMusic, music_era
+from erabox.core.audio_plan import AudioPlan, PrepareStream, StartMusic, music_era
 from erabox.core.config import AudioConfig, Config, EraMusic
-from erabox.core.model import Mode, Music, MusicAction, PrepareMusic
+from erabox.core.era_profile import parse_era_profile
+from erabox.core.model import GameMusic, Mode, Music, MusicAction, PrepareMusic
+from erabox.core.profile import ProfileError
+from erabox.files.config import load_config
 from test_own_game_profile import beside_a_config, shipped_text, short_era, simulate
 
 R, INTRO = Mode.REALTIME, Mode.INTRO
@@ -33,13 +41,13 @@ def with_eras(text: str, *more: str) -> str:
     return text.replace(THIRD_ERA, THIRD_ERA + tables)
 
 
-def five_short_eras() -> str:
+def five_short_eras(era5: str = "") -> str:
     """Five eras of 4 s (no lead-in, no ticks) or of 3 introductory rounds, a cry after
     rounds 1 and 2: an era a script can play in a few lines."""
     text = short_era(shipped_text()).replace("rounds = 15", "rounds = 3")
     text = text.replace("after_round = 5\n", "after_round = 1\n")
     text = text.replace("after_round = 10\n", "after_round = 2\n")
-    return with_eras(text, "", "")
+    return with_eras(text, "", era5)
 
 
 # --- the whole game through `erabox simulate` ----------------------------------------------------
@@ -105,6 +113,15 @@ def test_a_five_era_copy_plays_eras_four_and_five_in_the_menus_modes_with_music(
     assert events[-1]["state"] == "game_over" and events[-1]["era"] == 5
 
 
+def test_an_era_with_its_own_music_names_it_on_its_music_lines(tmp_path: Path) -> None:
+    profile = five_short_eras('music = "dawn.ogg"\nscore = "march.ogg"\n')
+    for modes, named in (((R,) * 5, "march.ogg"), ((R, R, R, R, INTRO), "dawn.ogg")):
+        events = play(tmp_path, profile, modes)
+        assert [line.get("music") for line in music_lines(events) if line["era"] == 5] == [
+            named, named]
+        assert era_modes(events)[5] == modes[4].value
+
+
 # --- the settings menu and file ---------------------------------------------------------------
 
 
@@ -167,9 +184,10 @@ def test_a_settings_file_with_too_few_too_many_or_unknown_modes_is_refused(
 # --- which music plays ----------------------------------------------------------------------
 
 
-def plan(eras: tuple[EraMusic, ...] | None = None,
+def plan(game_eras: tuple[GameMusic, ...] = (), eras: tuple[EraMusic, ...] | None = None,
          variants: tuple[tuple[int, int], ...] = ()) -> AudioPlan:
-    audio = AudioConfig() if eras is None else AudioConfig(eras=eras)
+    audio = AudioConfig(game_eras=game_eras) if eras is None else AudioConfig(
+        game_eras=game_eras, eras=eras)
     return AudioPlan(audio, SOUNDS, scores=(1, 2, 3), variants=variants)
 
 
@@ -199,3 +217,148 @@ def test_a_later_era_borrows_the_configs_own_music_of_that_era() -> None:
     for mode in (R, INTRO):
         chosen = p.choose(4, mode)
         assert chosen is not None and (chosen.path, chosen.kind) == ("/mine/one.ogg", "loop")
+
+
+def test_an_eras_own_score_plays_at_running_time_in_real_time_and_its_loop_in_rounds(
+        ) -> None:
+    p = plan(game_eras=(GameMusic(),) * 3 + (GameMusic("/g/dawn.ogg", "/g/march.ogg"),))
+    start = p.apply(Music(MusicAction.START, 4, R, 0.0), 10.0)
+    assert start == [StartMusic("/g/march.ogg", 0.0, 10.0, loop=False, gain=p.music_gain)]
+    # a power cut: back at 200 s of running time, the score at 200 s (it is not mapped)
+    p.apply(Music(MusicAction.STOP, 4, R, 0.0), 20.0)
+    resumed = p.apply(Music(MusicAction.RESUME, 4, R, 200.0), 30.0)
+    assert resumed == [StartMusic("/g/march.ogg", 200.0, 30.0, loop=False,
+                                  gain=p.music_gain)]
+    assert p.wake_at(30.0) is None  # no seek at the calls: it plays straight on
+    p.apply(Music(MusicAction.STOP, 4, R, 0.0), 40.0)
+    assert p.apply(PrepareMusic(4, INTRO), 50.0) == [PrepareStream("/g/dawn.ogg", 0.0,
+                                                                   loop=True)]
+
+
+def test_an_eras_own_loop_alone_plays_in_both_modes() -> None:
+    p = plan(game_eras=(GameMusic("/g/one.ogg"),))
+    for mode in (R, INTRO):
+        chosen = p.choose(1, mode)
+        assert chosen is not None and (chosen.path, chosen.kind) == ("/g/one.ogg", "loop")
+    only_score = plan(game_eras=(GameMusic(score="/g/march.ogg"),))
+    chosen = only_score.choose(1, INTRO)
+    assert chosen is not None and chosen.path == f"{SOUNDS}/era1.ogg"
+
+
+def test_an_eras_own_music_that_cannot_be_read_falls_back_to_the_next_in_turn() -> None:
+    p = plan(game_eras=(GameMusic(),) * 4 + (GameMusic("/g/dawn.ogg", "/g/march.ogg"),))
+    p.apply(Music(MusicAction.START, 5, R, 0.0), 0.0)
+    after = p.file_failed("/g/march.ogg", 1.0)
+    assert [c.path for c in after if isinstance(c, StartMusic)] == ["/g/dawn.ogg"]
+    after = p.file_failed("/g/dawn.ogg", 2.0)
+    assert [c.path for c in after if isinstance(c, StartMusic)] == [
+        f"{SOUNDS}/era2_score.ogg"]
+
+
+def test_the_configs_own_music_for_an_era_wins_over_the_profiles() -> None:
+    p = plan(game_eras=(GameMusic("/g/dawn.ogg", "/g/march.ogg"),),
+             eras=(EraMusic(music="/mine/one.ogg"), EraMusic(), EraMusic()))
+    chosen = p.choose(1, R)
+    assert chosen is not None and chosen.path == "/mine/one.ogg"
+
+
+# --- the profile's keys and their errors --------------------------------------------------------
+
+
+def test_the_profile_names_an_eras_music_beside_it(tmp_path: Path) -> None:
+    text = with_eras(shipped_text(), 'music = "dawn.ogg"\nscore = "music/march.ogg"\n')
+    own = parse_era_profile(text, "toe.toml", base_dir=str(tmp_path))
+    assert own.eras == 4
+    assert own.music == (GameMusic(),) * 3 + (GameMusic(str(tmp_path / "dawn.ogg"),
+                                                        str(tmp_path / "music/march.ogg")),)
+    line = text.splitlines().index('music = "dawn.ogg"') + 1
+    assert own.music_files == (
+        (str(tmp_path / "dawn.ogg"), f"toe.toml:{line}: key 'era[4].music'"),
+        (str(tmp_path / "music/march.ogg"), f"toe.toml:{line + 1}: key 'era[4].score'"))
+    assert parse_era_profile(shipped_text(), "toe.toml").music == ()  # the box's alone
+
+
+@pytest.mark.parametrize(("value", "key"), [('"era1"', "music"), ("3", "score"),
+                                            ('""', "music"), ('["a.ogg"]', "score")])
+def test_an_eras_music_that_is_no_sound_files_name_is_refused_with_file_line_and_key(
+        value: str, key: str) -> None:
+    text = with_eras(shipped_text(), f"{key} = {value}\n")
+    line = text.splitlines().index(f"{key} = {value}") + 1
+    with pytest.raises(ProfileError) as refused:
+        parse_era_profile(text, "games/toe.toml")
+    assert str(refused.value).startswith(
+        f"games/toe.toml:{line}: key 'era[4].{key}': expected a sound file's name (.ogg, ")
+
+
+def test_an_era_music_file_missing_or_unreadable_is_said_with_file_line_and_key(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    text = with_eras(shipped_text(), 'music = "dawn.ogg"\nscore = "march.ogg"\n')
+    config_file = beside_a_config(tmp_path, text)
+    (tmp_path / "games" / "march.ogg").mkdir()  # there, but not a file the box can read
+    line = text.splitlines().index('music = "dawn.ogg"') + 1
+    with caplog.at_level(logging.WARNING, logger="erabox"):
+        config = load_config(str(config_file), environ={})
+    games = tmp_path / "games"
+    assert config.eras == 4 and config.audio.game_eras[3] == GameMusic(
+        str(games / "dawn.ogg"), str(games / "march.ogg"))
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        f"{games / 'time-of-empires.toml'}:{line}: key 'era[4].music': the sound file "
+        f"{games / 'dawn.ogg'} does not exist; the era's other music plays instead (its own, "
+        "else the box's)",
+        f"{games / 'time-of-empires.toml'}:{line + 1}: key 'era[4].score': the sound file "
+        f"{games / 'march.ogg'} cannot be read; the era's other music plays instead (its "
+        "own, else the box's)"]
+
+
+class MissingFilesMixer:
+    """A mixer whose music files are all there but the game profile's (under /g/)."""
+
+    def __init__(self) -> None:
+        self.prepared: list[str] = []
+        self.done = threading.Condition()
+
+    def open(self, config: AudioConfig) -> str:
+        return "a mixer with no files of the profile's"
+
+    def close(self) -> None: ...
+    def load_cue(self, sound: object, path: str) -> float: return 1.0
+    def load_sound(self, path: str) -> float: return 1.0
+    def play_cue(self, sound: object, file: str = "") -> None: ...
+    def set_cue_gain(self, gain: float) -> None: ...
+    def pause_music(self) -> None: ...
+    def resume_music(self) -> None: ...
+    def stop_music(self, fade_s: float) -> None: ...
+    def set_music_gain(self, gain: float) -> None: ...
+
+    def check(self, path: str) -> None:
+        if path.startswith("/g/"):
+            raise FileProblem("No such file or directory")
+
+    def prepare(self, path: str, start: float | None = None, loop: bool = False) -> None:
+        self.check(path)
+        with self.done:
+            self.prepared.append(path)
+            self.done.notify_all()
+
+    def play_music(self, path: str, position: float, loop: bool, gain: float) -> bool:
+        self.prepare(path)
+        return True
+
+
+def test_the_box_says_an_eras_own_music_cannot_be_played_and_plays_the_borrowed_one(
+        caplog: pytest.LogCaptureFixture) -> None:
+    mixer = MissingFilesMixer()
+    audio = AudioConfig(game_eras=(GameMusic(),) * 3 + (GameMusic("/g/dawn.ogg"),))
+    with caplog.at_level(logging.ERROR):
+        box = Audio(audio, Path(SOUNDS), mixer=mixer, log=logging.getLogger("erabox.test"))
+        try:
+            box.apply([PrepareMusic(4, INTRO)], 0.0)
+            with mixer.done:
+                assert mixer.done.wait_for(lambda: mixer.prepared, 30.0)
+        finally:
+            box.close()
+    assert mixer.prepared == [f"{SOUNDS}/era1.ogg"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "cannot play sound file /g/dawn.ogg: No such file or directory; the era's other music "
+        "plays instead (its own, else the box's)"]

@@ -8,8 +8,8 @@ Like the game core and the button recogniser this module never plays, sleeps or 
   era's running time (the box's gongs and cries still sound on top), or a publisher's `track`
   (timed too, but it carries its own cues, so the box plays none over it); a game profile's
   phase music is the file its `Music` effect names (a loop, or played once like a score); an
-  era beyond the soundtrack's three borrows one of them in turn (`music_era`: Era IV plays
-  Era I's);
+  era may have the game profile's own music (`[[era]] music`, `score`), and an era beyond the
+  soundtrack's three borrows one of them in turn (`music_era`: Era IV plays Era I's);
 - **where the music is**: the era's running time at a clock reading, so a pause, a restart or
   a sound card that comes late or comes back starts the music at the right sample;
 - **the ducking**: gong and cry lower the music by `duck_db`, with a 150 ms ramp down and a
@@ -251,6 +251,21 @@ def installed_music(config: AudioConfig, era: int, mode: Mode) -> list[Choice]:
     return [Choice(str(PurePath(own.music)), "track", own.track_offset_s)]
 
 
+def profile_music(config: AudioConfig, era: int, mode: Mode) -> list[Choice]:
+    """The game profile's own music for `era` (`[[era]] score` and `music`, docs/profiles.md),
+    unless the config names the era's own (an installer's key wins): in real time its score,
+    from the start gong at the running time (played once), then its loop; else its loop."""
+    if installed_music(config, era, mode) or not 1 <= era <= len(config.game_eras):
+        return []
+    own = config.game_eras[era - 1]
+    found: list[Choice] = []
+    if own.score and mode is Mode.REALTIME:
+        found.append(Choice(str(PurePath(own.score)), "timed"))
+    if own.music:
+        found.append(Choice(str(PurePath(own.music)), "loop"))
+    return found
+
+
 def gain_from_db(db: float) -> float:
     """Linear amplitude factor for a level in decibels (0 dB = 1.0)."""
     return float(10.0 ** (db / 20.0))
@@ -305,10 +320,11 @@ class AudioPlan:
         if path:
             given = Choice(str(PurePath(path)), "loop" if loop else "timed")
             return None if given.path in self._bad else given
-        # The config's own for this era, then the box's: its own era's music, or for a later
-        # era the era's whose music it borrows (`music_era`).
+        # The config's own for this era, then the game profile's, then the box's: its own
+        # era's music, or for a later era the era's whose music it borrows (`music_era`).
         box = music_era(era)
         candidates = installed_music(self.config, era, mode)
+        candidates += profile_music(self.config, era, mode)
         if box != era:
             candidates += installed_music(self.config, box, mode)
         if mode is Mode.REALTIME and box in self.scores:

@@ -45,7 +45,8 @@ class Simulation:
         self.on_event = on_event
         self.on_screen = on_screen
         self.now = 0.0
-        self.recorder: Recorder[Any] = (EventRecorder(on_event, config.buttons.hold_s)
+        self.recorder: Recorder[Any] = (EventRecorder(on_event, config.buttons.hold_s,
+                                                      config.audio)
                                         if profile is None else PlayRecorder(on_event))
         self.state = MemoryState()
         self.settings = MemorySettings()
