@@ -113,6 +113,25 @@ def test_a_five_era_copy_plays_eras_four_and_five_in_the_menus_modes_with_music(
     assert events[-1]["state"] == "game_over" and events[-1]["era"] == 5
 
 
+def test_a_power_cut_in_era_five_comes_back_in_its_mode_with_its_music(tmp_path: Path) -> None:
+    script = menu_then_five_eras((R, R, R, R, INTRO)).splitlines()
+    fifth = [line for line in script if line.endswith("era press")][-2]  # Era V starts
+    cut = float(fifth.split()[0]) + 2.5  # in round 2 (after round 1's cry)
+    at = next(n for n, line in enumerate(script) if float(line.split()[0]) > cut)
+    script.insert(at, f"{cut} restart")
+    config = beside_a_config(tmp_path, five_short_eras(),
+                             'players = ["red", "blue"]\nkeep_score = false\n')
+    (tmp_path / "script.txt").write_text("\n".join(script) + "\n")
+    code, events, err = simulate(["--config", str(config), "--script",
+                                  str(tmp_path / "script.txt"), "--until", "200"])
+    assert code == 0, err
+    after = [e for e in events if e["t"] >= cut]
+    back = next(e for e in after if e["type"] == "state")
+    assert (back["era"], back["mode"], back["round"]) == (5, "intro", 2)
+    assert {"sound": "music_resume", "era": 5, "music_of": 2} in music_lines(after)
+    assert events[-1]["state"] == "game_over" and events[-1]["era"] == 5
+
+
 def test_an_era_with_its_own_music_names_it_on_its_music_lines(tmp_path: Path) -> None:
     profile = five_short_eras('music = "dawn.ogg"\nscore = "march.ogg"\n')
     for modes, named in (((R,) * 5, "march.ogg"), ((R, R, R, R, INTRO), "dawn.ogg")):
