@@ -257,8 +257,11 @@ class Audio:
         if path in self._bad_files:
             return
         self._bad_files.add(path)
+        profile = [file for era in self.config.game_eras for file in (era.score, era.music)]
         if any(era.music and str(Path(era.music)) == path for era in self.config.eras):
             fallback = "the built-in music plays instead"
+        elif any(file and str(Path(file)) == path for file in profile):  # a game's era music
+            fallback = "the era's other music plays instead (its own, else the box's)"
         else:  # a built-in file, or a game profile's phase music: nothing stands in for it
             fallback = "this music stays silent"
         self._log.error("cannot play sound file %s: %s; %s", path, reason(why), fallback)

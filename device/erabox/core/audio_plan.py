@@ -7,7 +7,9 @@ Like the game core and the button recogniser this module never plays, sleeps or 
   `synth` style, a player's own loop), a through-composed `timed` score played positioned at the
   era's running time (the box's gongs and cries still sound on top), or a publisher's `track`
   (timed too, but it carries its own cues, so the box plays none over it); a game profile's
-  phase music is the file its `Music` effect names (a loop, or played once like a score);
+  phase music is the file its `Music` effect names (a loop, or played once like a score); an
+  era may have the game profile's own music (`[[era]] music`, `score`), and an era beyond the
+  soundtrack's three borrows one of them in turn (`music_era`: Era IV plays Era I's);
 - **where the music is**: the era's running time at a clock reading, so a pause, a restart or
   a sound card that comes late or comes back starts the music at the right sample;
 - **the ducking**: gong and cry lower the music by `duck_db`, with a 150 ms ramp down and a
@@ -231,6 +233,39 @@ def score_file(era: int, variant: int) -> str:
     return f"era{era}_score.ogg" if variant == 1 else f"era{era}_score_v{variant}.ogg"
 
 
+def music_era(era: int) -> int:
+    """The era of the box's soundtrack (its three eras' music) that plays in `era`: its own in
+    Eras I to III; a later era the three in turn (IV plays I's, V II's, VI III's, VII I's)."""
+    return (era - 1) % rules.ERAS + 1
+
+
+def installed_music(config: AudioConfig, era: int, mode: Mode) -> list[Choice]:
+    """The config's own music for `era` (`[era1]`..`[era3]`), if it fits `mode`."""
+    own = config.eras[era - 1] if 1 <= era <= len(config.eras) else None
+    if own is None or not own.music:
+        return []
+    if own.music_kind != "track":
+        return [Choice(str(PurePath(own.music)), "loop")]
+    if mode is not Mode.REALTIME:  # a timed soundtrack only fits a timed era
+        return []
+    return [Choice(str(PurePath(own.music)), "track", own.track_offset_s)]
+
+
+def profile_music(config: AudioConfig, era: int, mode: Mode) -> list[Choice]:
+    """The game profile's own music for `era` (`[[era]] score` and `music`, docs/profiles.md),
+    unless the config names the era's own (an installer's key wins): in real time its score,
+    from the start gong at the running time (played once), then its loop; else its loop."""
+    if installed_music(config, era, mode) or not 1 <= era <= len(config.game_eras):
+        return []
+    own = config.game_eras[era - 1]
+    found: list[Choice] = []
+    if own.score and mode is Mode.REALTIME:
+        found.append(Choice(str(PurePath(own.score)), "timed"))
+    if own.music:
+        found.append(Choice(str(PurePath(own.music)), "loop"))
+    return found
+
+
 def gain_from_db(db: float) -> float:
     """Linear amplitude factor for a level in decibels (0 dB = 1.0)."""
     return float(10.0 ** (db / 20.0))
@@ -247,7 +282,8 @@ class AudioPlan:
                                                          rules.SCHOLAR_CUES_S)) -> None:
         """`scores`: the eras whose through-composed score (`era<N>_score.ogg` in
         `sounds_dir`) is there to play in real time (with `music_style` "score"); the others
-        loop `era<N>.ogg`. `variants`: (era, variant) of the scores' other versions there
+        loop `era<N>.ogg` (N of the three: a later era borrows one, `music_era`).
+        `variants`: (era, variant) of the scores' other versions there
         (`era<N>_score_v<K>.ogg`, `score_file`); PrepareMusic says which one plays.
         `era_shape`: a real-time era's length and scholar calls (s), which place the 540 s
         score on the era's running time."""
@@ -284,23 +320,20 @@ class AudioPlan:
         if path:
             given = Choice(str(PurePath(path)), "loop" if loop else "timed")
             return None if given.path in self._bad else given
-        built_in = str(self.sounds_dir / f"era{era}.ogg")
-        score = str(self.sounds_dir / score_file(era, 1))
-        candidates: list[Choice] = []
-        if 1 <= era <= len(self.config.eras):
-            own = self.config.eras[era - 1]
-            if own.music and own.music_kind == "track":
-                if mode is Mode.REALTIME:  # a timed soundtrack only fits a timed era
-                    candidates.append(Choice(str(PurePath(own.music)), "track",
-                                             own.track_offset_s))
-            elif own.music:
-                candidates.append(Choice(str(PurePath(own.music)), "loop"))
-        if mode is Mode.REALTIME and era in self.scores:
-            if (era, self._variant) in self.variants:  # else the first version stands in
-                candidates.append(Choice(str(self.sounds_dir / score_file(era, self._variant)),
+        # The config's own for this era, then the game profile's, then the box's: its own
+        # era's music, or for a later era the era's whose music it borrows (`music_era`).
+        box = music_era(era)
+        candidates = installed_music(self.config, era, mode)
+        candidates += profile_music(self.config, era, mode)
+        if box != era:
+            candidates += installed_music(self.config, box, mode)
+        if mode is Mode.REALTIME and box in self.scores:
+            if (box, self._variant) in self.variants:  # else the first version stands in
+                candidates.append(Choice(str(self.sounds_dir / score_file(box, self._variant)),
                                          "timed", pieces=self.score_pieces))
-            candidates.append(Choice(score, "timed", pieces=self.score_pieces))
-        candidates.append(Choice(built_in, "loop"))
+            candidates.append(Choice(str(self.sounds_dir / score_file(box, 1)), "timed",
+                                     pieces=self.score_pieces))
+        candidates.append(Choice(str(self.sounds_dir / f"era{box}.ogg"), "loop"))
         return next((c for c in candidates if c.path not in self._bad), None)
 
     def music_position(self, now: float) -> tuple[str, float] | None:

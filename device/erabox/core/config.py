@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any, ClassVar
 
 from . import rules
-from .model import Mode, Sound
+from .model import GameMusic, Mode, Sound
 
 LANGUAGES = ("en", "ja")
 DEFAULT_PLAYERS = ("red", "blue", "green", "yellow")
@@ -112,9 +112,9 @@ class AudioConfig:
     cry: str = ""
     tick: str = ""
     music_style: str = "score"  # one of MUSIC_STYLES
-    # Which version of the era scores plays: 0 = the next one each new game, 1..3 = that one.
-    score_variant: int = 0
-    eras: tuple[EraMusic, ...] = (EraMusic(),) * rules.ERAS  # one per era
+    score_variant: int = 0  # the era scores' version: 0 = the next each new game, 1..3 that one
+    eras: tuple[EraMusic, ...] = (EraMusic(),) * rules.ERAS  # [era1]..[era3]: one per era
+    game_eras: tuple[GameMusic, ...] = ()  # the game profile's own, per era (not file keys)
 
 
 # The panel heights the screen layouts are made for (SSD1306 modules are 128 wide).

@@ -17,11 +17,13 @@ of eras (1 to `MAX_ERAS`: `Config.eras`) and each real-time call's sound (the bo
 or tick, or a sound file of the profile's own, beside it: `Call.file`) and prompt (the box's
 "Appoint scholars!" or the profile's own text, English and Japanese:
 `RealtimeConfig.calls`) are the profile's too, so a profile in this format may
-describe another real-time game (README's second example). The seats, the checklist's six
-steps (their texts are the box's), the final tie-break and the introductory call (the cry,
-"Appoint scholars") are checked against the ones this engine plays (`rules.py`): a profile
-that changes them is refused with the file, line and key, until the engine takes them from
-the profile too.
+describe another real-time game (README's second example); so is each era's own music
+(`[[era]] music` and `score`, files beside it: `EraProfile.music`, the config's
+`AudioConfig.game_eras`; without them the box's, `audio_plan.music_era`). The seats, the
+checklist's six steps (their texts are the box's), the final tie-break and the introductory
+call (the cry, "Appoint scholars") are checked against the ones this engine plays
+(`rules.py`): a profile that changes them is refused with the file, line and key, until the
+engine takes them from the profile too.
 
 Pure: parses text; finding and reading the file is `erabox.files.games`'s job. Every problem
 raises `ProfileError` naming the file, the line and the key.
@@ -36,7 +38,7 @@ from typing import Any
 
 from . import rules
 from .config import Call, Checklist, IntroConfig, PrepNumbers, RealtimeConfig
-from .model import Sound
+from .model import GameMusic, Sound
 from .profile_reader import Label, ProfileError, _Reader, _shown
 from .rules import GUIDE_NUMBERS, GUIDE_TEXTS, GuideRow
 from .toml_lines import Path, key_lines
@@ -44,7 +46,7 @@ from .toml_lines import Path, key_lines
 CALL_SOUNDS = tuple(s.value for s in Sound)  # a real-time call sounds one of the box's cues
 CALL_PROMPTS = ("scholars",)  # and shows the box's prompt, or the profile's own text
 INTRO_SOUNDS = ("cry",)  # an introductory era's call: the baby's cry, "Appoint scholars"
-MAX_ERAS = 9
+MAX_ERAS = rules.MAX_ERAS
 MAX_PROMPT = 40  # characters of a call's own prompt text
 MAX_ERA_S = 24 * 3600
 MAX_WONDERS = 12  # the game's wonder cards
@@ -69,6 +71,8 @@ class EraProfile:
     prep: PrepNumbers
     checklist: Checklist
     sound_files: tuple[tuple[str, str], ...] = ()  # (a call's own file, "file:line: key")
+    music: tuple[GameMusic, ...] = ()  # each era's own music, () when no era names any
+    music_files: tuple[tuple[str, str], ...] = ()  # (an era's music file, "file:line: key")
 
 
 def is_era_profile(data: dict[str, Any]) -> bool:
@@ -96,12 +100,17 @@ def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "g
     if len(eras) > MAX_ERAS:
         raise r.error(("era",), f"a game of 1 to {MAX_ERAS} eras, got {len(eras)} "
                       "[[era]] tables")
-    wonders, bonus = [], []
+    wonders, bonus, music = [], [], []
+    music_files: list[tuple[str, str]] = []
     for at, item in eras:
-        era = r.table(item, at, ("wonders", "bonus_token_vp"))
+        era = r.table(item, at, ("wonders", "bonus_token_vp", "music", "score"))
         wonders.append(r.integer(era.get("wonders", 0), (*at, "wonders"), 0, MAX_WONDERS))
         bonus.append(r.integer(era.get("bonus_token_vp", 0), (*at, "bonus_token_vp"), 0,
                                MAX_BONUS_VP))
+        # the era's own music: a file's name, relative to the profile's folder
+        own = {key: r.sound(era[key], (*at, key), ()) for key in ("music", "score") if key in era}
+        music.append(GameMusic(**own))
+        music_files += [(file, r.where((*at, key))) for key, file in own.items()]
     prep = PrepNumbers(wonders=tuple(wonders), bonus_token_vp=tuple(bonus),
                        setup=_guide(r, top.get("setup", {}), "setup", len(eras)),
                        steps=_guide(r, top.get("preparation", {}), "preparation", len(eras)))
@@ -113,7 +122,9 @@ def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "g
     checklist = _scoring(r, top["scoring"])
     return EraProfile(id=profile_id, name=name, source=source, min_players=low,
                       max_players=high, eras=len(eras), realtime=realtime, intro=intro, prep=prep,
-                      checklist=checklist, sound_files=files)
+                      checklist=checklist, sound_files=files,
+                      music=tuple(music) if any(m != GameMusic() for m in music) else (),
+                      music_files=tuple(music_files))
 
 
 def _guide(r: _Reader, data: Any, name: str, eras: int) -> tuple[GuideRow, ...]:

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import Any
 
-from .config import ButtonsConfig
+from .audio_plan import music_era, profile_music
+from .config import AudioConfig, ButtonsConfig
 from .machine import Game, describe, guide_steps, in_guide
 from .model import Effect, Gesture, Input, Music, PlaySound, Scored, ShowPrompt, Standings
 from .prep import position
@@ -22,8 +23,11 @@ TAP_S = 0.25  # a press, counted as button time in `entry` lines (docs/simulate.
 class EventRecorder:
     """Builds event dicts. A `state` event is emitted when any field but `elapsed` changes."""
 
-    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
+    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s,
+                 audio: AudioConfig | None = None) -> None:
+        """`audio`: the config's, whose eras' music the music lines name (`_music_of`)."""
         self._emit = emit
+        self._audio = audio if audio is not None else AudioConfig()
         self._last_state: dict[str, Any] | None = None
         self._last_guide: tuple[int, int] | None = None
         # an era's scoring: its era, gestures and seconds of button time so far (None: not
@@ -56,7 +60,7 @@ class EventRecorder:
                 self._emit({**cue, "file": PurePath(effect.file).name} if effect.file else cue)
             elif isinstance(effect, Music):
                 self._emit({"t": _t(t), "type": "sound", "sound": effect.action.value,
-                            "era": effect.era})
+                            "era": effect.era, **self._music_of(effect)})
             elif isinstance(effect, ShowPrompt):
                 said = {"t": _t(t), "type": "prompt", "prompt": effect.prompt.value}
                 self._emit(said if effect.text is None else {**said, "text": effect.text})
@@ -76,6 +80,16 @@ class EventRecorder:
                 if effect.final:
                     line["winners"] = [p["player"] for p in places if p["place"] == 1]
                 self._emit(line)
+
+    def _music_of(self, effect: Music) -> dict[str, Any]:
+        """What an era's music line adds when the era does not play its own music of the
+        box's: the game profile's own file ("music", its name), or the era of the box's
+        soundtrack whose music it borrows ("music_of", `audio_plan.music_era`)."""
+        own = profile_music(self._audio, effect.era, effect.mode)
+        if own:
+            return {"music": PurePath(own[0].path).name}
+        borrowed = music_era(effect.era)
+        return {"music_of": borrowed} if effect.era > borrowed else {}
 
     def state(self, game: Game, t: float, now: float | None = None) -> None:
         """A `state` line stamped `t`. `now` is the game's clock when it differs from the

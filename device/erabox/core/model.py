@@ -44,6 +44,16 @@ class Mode(StrEnum):
     INTRO = "intro"
 
 
+@dataclass(frozen=True)
+class GameMusic:
+    """An era's own music, named by the game's profile (`[[era]] music`, `score`), absolute
+    paths ("" = none): `music` loops (an introductory era, or a real-time one without a
+    score); `score` plays once from the start gong, at the era's running time."""
+
+    music: str = ""
+    score: str = ""
+
+
 class Phase(StrEnum):
     """The states of `docs/behaviour.md`. `confirm` is an open question shown over another phase."""
 

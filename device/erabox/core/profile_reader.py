@@ -172,9 +172,9 @@ class _Reader:
             return str(data)
         if (not isinstance(data, str) or not data.strip() or len(data) > MAX_PATH
                 or not data.isprintable() or not data.strip().lower().endswith(SOUND_FILES)):
-            raise self.expected(path, "one of " + ", ".join(repr(c) for c in cues)
-                                + ", or a sound file's name (" + ", ".join(SOUND_FILES) + ")",
-                                data)
+            named = "".join(f"{c!r}, " for c in cues)  # none: only a file will do
+            raise self.expected(path, (f"one of {named}or " if cues else "")
+                                + "a sound file's name (" + ", ".join(SOUND_FILES) + ")", data)
         name = PurePath(data.strip())
         if not name.is_absolute() and self.base_dir is not None:
             name = PurePath(self.base_dir) / name

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ERAS = 3  # Eras I, II and III
+MAX_ERAS = 9  # a game profile's eras at most (its [[era]] tables; Era IX's numeral is the last)
 MIN_PLAYERS = 2  # the game is for 2 to 4 players
 MAX_PLAYERS = 4
 # The box seats more for a game profile that allows it (its `[players]`): from 1 (a solo game)

@@ -34,6 +34,7 @@ from .model import Button, Gesture, Input, Mode
 from .rules import (
     ERAS,
     FINAL_TICKS_S,  # final ticks switched on without a count in the config
+    MAX_ERAS,
     MAX_SEATS,
     MIN_SEATS,
 )
@@ -58,7 +59,7 @@ class Settings:
     seats: tuple[str, ...]
     oldest: int
     language: str
-    modes: tuple[Mode, Mode, Mode]
+    modes: tuple[Mode, ...]  # each era's, Era I first: the game's eras, at least three
     volume: float
     final_ticks: bool
     lead_in_s: int
@@ -76,7 +77,7 @@ class Settings:
     # players), and (name, "file.toml:line") for those whose file cannot be used.
     game_players: tuple[tuple[str, int, int], ...] = ()
     broken_games: tuple[tuple[str, str], ...] = ()
-    eras: int = ERAS  # the game's eras: config.eras (not saved); the menu sets up to three
+    eras: int = ERAS  # the game's eras: config.eras (not saved); the menu sets each one's mode
     music_level: float = 1.0  # the music's share of the volume: cues louder than the music
     score_variant: int = 0  # the era scores' version: 0 = the next each new game, else that one
 
@@ -94,7 +95,7 @@ def defaults(config: Config) -> Settings:
         seats=config.players,
         oldest=0,
         language=config.language,
-        modes=(mode(config, 1), mode(config, 2), mode(config, 3)),
+        modes=tuple(mode(config, era) for era in range(1, max(ERAS, config.eras) + 1)),
         **_known_games(config), eras=config.eras,
         **{field: keep.from_config(config) for field, keep in _stored()},
     )
@@ -210,10 +211,13 @@ def from_dict(data: object, config: Config) -> Settings:
          " or ".join(LANGUAGES))
     modes = data.get("modes")
     values = {m.value for m in Mode}
-    need("modes", isinstance(modes, list) and len(modes) == 3
+    need("modes", isinstance(modes, list) and ERAS <= len(modes) <= MAX_ERAS
          and all(isinstance(m, str) and m in values for m in modes),
-         "three of 'realtime'/'intro'")
+         f"{ERAS} to {MAX_ERAS} of 'realtime'/'intro' (one per era)")
     assert isinstance(modes, list)
+    # A file from a game of fewer eras (every file before games of more than three): an era
+    # it has no mode for plays in Era I's, as such a file's eras beyond three always did.
+    modes = modes + modes[:1] * (config.eras - len(modes))
     stored: dict[str, Any] = {}
     for field, keep in _stored():
         absent = keep.from_config(config) if keep.absent is FROM_CONFIG else keep.absent
@@ -228,7 +232,7 @@ def from_dict(data: object, config: Config) -> Settings:
         stored["game"] = config.game  # the config's game plays (docs: which game plays)
     return Settings(
         seats=tuple(seats), oldest=oldest, language=str(data["language"]),
-        modes=(Mode(modes[0]), Mode(modes[1]), Mode(modes[2])), game_chosen=chosen,
+        modes=tuple(Mode(m) for m in modes), game_chosen=chosen,
         **_known_games(config), eras=config.eras, **stored,
     )
 
@@ -301,7 +305,7 @@ class MenuItem:
     `value(settings, number)` is its value now, language-neutral ("80", "on", "ja", "blue");
     `change(settings, number, colours)` moves it to its next value, wrapping round. A
     numbered item stands for `count(settings)` items in a row, named with their number
-    ("seat1".."seat4", "mode1".."mode3"); `number` is 0 for the others. A one-value item
+    ("seat1".."seat4", "mode1".. one per era); `number` is 0 for the others. A one-value item
     names its `Settings` field and how it is `stored` (in the file and the config), so the
     file, the defaults and `apply` follow the table too.
     `label` and `note` are strings keys: the item's name (placeholders {n}: the number,
@@ -390,7 +394,7 @@ def _is_game(value: Any) -> bool:
 def _change_mode(settings: Settings, number: int, _colours: tuple[str, ...]) -> Settings:
     modes = list(settings.modes)
     modes[number - 1] = Mode.INTRO if modes[number - 1] is Mode.REALTIME else Mode.REALTIME
-    return replace(settings, modes=(modes[0], modes[1], modes[2]))
+    return replace(settings, modes=tuple(modes))
 
 
 # The era scores' version as the menu says it: 0 = the next one each new game.

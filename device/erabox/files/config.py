@@ -88,8 +88,9 @@ def _with_own_game(config: Config, text: str, source: str | None, base_dir: str 
         assert own is not None
     if source is None:
         return replace(config, realtime=own.realtime, intro=own.intro, prep=own.prep,
-                       checklist=own.checklist, eras=own.eras)
+                       checklist=own.checklist, eras=own.eras,
+                       audio=replace(config.audio, game_eras=own.music))
     played = parse_config(text, source=source, base_dir=base_dir,
                           numbers=(own.realtime, own.intro))
     return replace(played, game=config.game, prep=own.prep, checklist=own.checklist,
-                   eras=own.eras)
+                   eras=own.eras, audio=replace(played.audio, game_eras=own.music))

@@ -208,18 +208,22 @@ def missing_music(profile: Profile) -> list[str]:
                        if path not in missing]
 
 
-def missing_sounds(files: Iterable[tuple[str, str]]) -> list[str]:
+def missing_sounds(files: Iterable[tuple[str, str]],
+                   instead: str = "the box's cry sounds instead") -> list[str]:
     """Of a profile's own sound files, (path, "file:line: key"), those that cannot be read,
-    each said once in the log: the box's cry sounds instead (checked again, and decoded, by
-    the sound when the game is set up: `erabox.adapters.audio`)."""
+    each said once in the log with what plays `instead` (checked again, and decoded or
+    opened, by the sound when the game is set up: `erabox.adapters.audio`)."""
     missing: list[str] = []
     for path, key in files:
         if path not in missing and not _readable(path):
             why = "does not exist" if not os.path.lexists(path) else "cannot be read"
-            log.warning("%s: the sound file %s %s; the box's cry sounds instead", key, path,
-                        why)
+            log.warning("%s: the sound file %s %s; %s", key, path, why, instead)
             missing.append(path)
     return missing
+
+
+# An era's own music that cannot be read: its other own music, else the box's, stands in.
+ERA_MUSIC_INSTEAD = "the era's other music plays instead (its own, else the box's)"
 
 
 def _readable(path: str) -> bool:
@@ -267,10 +271,12 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
         if not isinstance(found, EraProfile):
             return None
         missing_sounds(found.sound_files)
+        missing_sounds(found.music_files, ERA_MUSIC_INSTEAD)
         return found
     own = find_game(OWN_GAME, folders, shipped)
     if not isinstance(own, EraProfile):
         raise ProfileError(f"{own.source}: the box's own game needs a profile in eras "
                            "([[era]] tables, as the shipped time-of-empires.toml)")
     missing_sounds(own.sound_files)
+    missing_sounds(own.music_files, ERA_MUSIC_INSTEAD)
     return own

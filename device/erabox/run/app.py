@@ -439,7 +439,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         config = played
     emit, events_file = _event_stream(args.events)
     emit = None if emit is None else host_stamp(emit)
-    events = EventRecorder(emit) if emit is not None else None
+    events = EventRecorder(emit, audio=config.audio) if emit is not None else None
     play_events = PlayRecorder(emit) if emit is not None else None
     if profile is not None:
         log.info("the game profile %s: %s", profile.id, profile.source)

@@ -127,6 +127,12 @@ def _settings_samples() -> list[tuple[str, Screen]]:
             Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item=item, menu_value=value,
             menu_position=(names.index(item) + 1, len(names)), menu_note=note,
             menu_names=own)))
+    # a game of nine eras (a profile's [[era]] tables): the widest era numeral's mode
+    nine = settings_menu.items(settings_menu.defaults(Config(players=("red", "blue", "green"),
+                                                             eras=9)))
+    screens.append(("settings_mode8_of_nine_eras", Screen(
+        Phase.SETTINGS, 1, Mode.REALTIME, new_game=True, menu_item="mode8", menu_value="intro",
+        menu_position=(nine.index("mode8") + 1, len(nine)))))
     return screens
 
 
