@@ -137,6 +137,8 @@ class Box:
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.missing_files: list[str] = []  # configured sound files that cannot be read
         self.stopped = threading.Event()
+        # told whether a game profile is played after the settings menu switched games
+        self.on_switch: Callable[[bool], None] | None = None
         # cues are handed to the mixer this long before they are due (0 without sound)
         self.lead_s = output_lead_s(config.audio) if audio is not None else 0.0
         self._last_now = -math.inf  # the latest `now` the game was given
@@ -180,6 +182,8 @@ class Box:
             self.driver = self._own_game(before.t0)
         self.driver.start(now, fresh=True)
         self.driver.save_now(now)
+        if self.on_switch is not None:  # the terminal's help line follows the game
+            self.on_switch(self.driver.profile is not None)
         if not name:  # the menu, as ERA held at setup
             self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
 
@@ -530,7 +534,9 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
             if kind == "terminal" and sys.stdin.isatty():
                 from erabox.adapters.keyboard import KeyboardInput
 
-                keyboard = KeyboardInput(pins, box.post, config.buttons.bounce_s, display)
+                keyboard = KeyboardInput(pins, box.post, config.buttons.bounce_s, display,
+                                         profile=box.driver.profile is not None)
+                box.on_switch = keyboard.set_game
         loop.join()  # signals reach the loop through the watcher's thread
     finally:
         signals.close()
