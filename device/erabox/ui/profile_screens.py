@@ -10,6 +10,11 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 step, a footer (step n/count, whose turn, the countdown), the hint. 128x32: status, the step
 on one line, and a footer in the hint row; a number being entered is shown big at the right.
 
+Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
+shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
+with "hold ERA: settings" (the way back to another game or player count). No button is taken
+for it.
+
 The box's status marks (`Marks`: no sound, cannot save, a sound file missing) sit at the right
 of the status row, as on Time of Empires' screens; while NEXT and ERA are held together the
 hint row becomes a lit "New game? ■■■□□□" bar, filling as the hold goes on.
@@ -109,9 +114,17 @@ class Marks:
     no_save: bool = False
     no_file: bool = False
     hold_progress: float | None = None
+    turn: int = 0  # pages turned on their own since the screen was first shown (`turning`)
 
 
 NO_MARKS = Marks()
+PAGE_S = 4.0  # seconds a page that turns on its own stays (the setup's hint, a long step)
+
+
+def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
+    """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
+    the setup's hint row two."""
+    return 2 if screen.kind == "setup" else 1
 
 
 @dataclass(frozen=True)
@@ -333,6 +346,8 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
     else:
         hint = word(language, "hint_variant" if screen.variant else "hint_setup")
+    if marks.turn % 2:  # every other page: the way back to the settings menu
+        hint = say(language, "hint_open_settings")
     lines = [line for note in screen.notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
