@@ -18,6 +18,7 @@ from erabox.ui.gallery import (
     marked_samples,
     profile_samples,
     selftest_frames,
+    turned_pages,
     write_gallery,
 )
 from erabox.ui.panel import Panel
@@ -93,8 +94,13 @@ def test_the_gallery_has_every_screen_of_every_shipped_profile(fresh: Path, subd
                                                                height: int) -> None:
     games = profile_samples()
     assert {game for game, _, _ in games} == {"altay", "hadrians-wall", "lords-of-xidit"}
-    expected = {f"{game}/{name}_{lang}.png" for game, _, screens in games
-                for name, _ in screens for lang in LANGUAGES}
+    panel = Panel(height=height)
+    expected = {f"{game}/{name}{page}_{lang}.png" for game, _, screens in games
+                for name, shown in screens for page, _ in turned_pages(shown, panel)
+                for lang in LANGUAGES}  # a screen that turns pages: each of them
+    pages = {name for name in expected if "_page" in name}
+    assert any("setup_page2" in name for name in pages)  # "hold ERA: settings"
+    assert any("round_page2" in name for name in pages) == (height == 32)  # a long step
     # and the box's marks over one of them, each kind of screen
     marked = marked_samples()
     assert {shown.kind for _, shown, _ in marked} == {"setup", "round", "special", "scoring",

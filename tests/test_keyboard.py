@@ -22,9 +22,11 @@ from erabox.adapters.keyboard import (
     HELP,
     KEYS,
     NEXT_HOLD,
+    PROFILE_HELP,
     STEP_KEYS,
     KeyboardInput,
     held_past_threshold,
+    help_line,
 )
 from erabox.core import points
 from erabox.core.config import parse_config
@@ -86,6 +88,38 @@ def test_the_help_line_names_every_key() -> None:
         assert words in HELP
     assert len(HELP) < 128  # one line of a 128-column terminal
     assert KEYS["b"] == Input(BOTH, P) and KEYS["B"] == Input(BOTH, H)
+
+
+def test_a_profiles_help_line_says_what_a_profile_does() -> None:
+    """A profile's hold adds +5 however long it lasts, and its both-buttons press does
+    nothing (docs/profiles.md, "The buttons"): its help line names neither the hold's steps
+    to +50 nor -1 (it said Time of Empires' while Lords of Xidit was scored)."""
+    assert help_line(profile=False) == HELP
+    line = help_line(profile=True)
+    assert line == PROFILE_HELP and len(line) < 128
+    for untrue in ("1-9", "+45", "+50", "-1", "b/B"):
+        assert untrue not in line
+    for words in ("n/N", "+5", "undo", "e/E", "B both held(new game)", "+/-", "q quit"):
+        assert words in line
+
+
+def test_the_help_line_follows_the_game_switched_to() -> None:
+    master, slave = os.openpty()
+    stream = open(slave, encoding="utf-8")  # noqa: SIM115 - closed below
+    display = TerminalDisplay(io.StringIO(), size=lambda: (128, 40))
+    display.tty = True
+    keyboard = KeyboardInput(None, lambda _item: None, 0.01, display, stream=stream,
+                             profile=True)
+    try:
+        assert display.footer == PROFILE_HELP
+        keyboard.set_game(profile=False)
+        assert display.footer == HELP
+        keyboard.set_game(profile=True)
+        assert display.footer == PROFILE_HELP
+    finally:
+        keyboard.close()
+        stream.close()
+        os.close(master)
 
 
 @pytest.fixture

@@ -349,3 +349,17 @@ def test_lords_of_xidit_for_five_is_seven_gestures_from_time_of_empires_setup(
     assert len(play.players) == 5 and play.spot.state == "setup"
     assert box.driver.screen(clock[0]).kind == "setup"
     box.driver.state.close()
+
+
+def test_the_box_tells_which_kind_of_game_the_menu_switched_to(tmp_path: Path) -> None:
+    """The terminal's help line follows the game (`Box.on_switch`, adapters/keyboard.py):
+    a game profile chosen in the menu, then Time of Empires' menu again from its setup."""
+    box, clock = menu_box(tmp_path, offer_games(Config(), []))
+    told: list[bool] = []
+    box.on_switch = told.append
+    for gesture in (ERA_HOLD, ERA_PRESS, ERA_PRESS, ERA_PRESS, ERA_HOLD):  # Lords of Xidit
+        press(box, clock, gesture)
+    assert box.driver.profile is not None and told == [True]
+    press(box, clock, ERA_HOLD)  # its setup: the settings menu, Time of Empires'
+    assert box.driver.profile is None and told == [True, False]
+    box.driver.state.close()

@@ -8,7 +8,10 @@ simulated pins as a finger would (press = pin low 0.1 s; hold = held past the ho
     b NEXT+ERA short press (-1 in the entry of points)     B both held 3 s (New game?)
     + / - volume     q quit
 So every gesture README teaches has its key, and a number takes as many keys as it takes
-gestures on the box (17: `3 n n e`; 19: `4 b e`).
+gestures on the box (17: `3 n n e`; 19: `4 b e`). The help line under the screen says what the
+game being played does with them: a game profile's hold adds +5 however long it lasts and its
+both-buttons press does nothing (docs/profiles.md), so its line names neither the hold's steps
+nor -1; it changes when the settings menu switches games (`set_game`).
 
 Keys are never lost however fast they come: they queue, and a "finger" thread acts them out
 one after the other, each let go and seen let go (the debounce) before the next goes down.
@@ -50,6 +53,14 @@ KEYS = {
 STEP_KEYS = {str(d % 10): d for d in range(1, RAMP_MAX // HOLD_ADDS + 1)}
 HELP = ("n/N NEXT press/hold  1-9 0 NEXT held to +5..+45 +50  e/E ERA press/hold  "
         "b/B both press(-1)/hold(new game)  +/- volume  q quit")
+# A game profile: NEXT held adds +5 in the points (undo in rounds), whatever the key
+PROFILE_HELP = ("n/N NEXT press/hold(+5 in points, undo in rounds)  e/E ERA press/hold  "
+                "B both held(new game)  +/- volume  q quit")
+
+
+def help_line(profile: bool) -> str:
+    """The keys' help line for Time of Empires (`profile` False) or a game profile."""
+    return PROFILE_HELP if profile else HELP
 
 
 def held_past_threshold(steps: int) -> float:
@@ -63,8 +74,10 @@ class KeyboardInput:
     them out in order on another."""
 
     def __init__(self, buttons: SimulatedInput | None, post: Post, bounce_s: float = 0.02,
-                 display: DisplayPort | None = None, stream: TextIO | None = None) -> None:
-        """`display`: where the help line goes (under a terminal's frame; else printed)."""
+                 display: DisplayPort | None = None, stream: TextIO | None = None,
+                 profile: bool = False) -> None:
+        """`display`: where the help line goes (under a terminal's frame; else printed);
+        `profile`: a game profile is played (its own help line)."""
         self._buttons = buttons
         self._post = post
         self._stream = stream or sys.stdin
@@ -75,6 +88,8 @@ class KeyboardInput:
         self._handlers: list[tuple[logging.StreamHandler[TextIO], TextIO]] = []
         self._gap_s = 2 * bounce_s + 0.02  # let go long enough for the debounce to see it
         self._keys: queue.Queue[tuple[Input, float] | None] = queue.Queue()
+        self._display = display
+        self._help = help_line(profile)
         if display is not None:
             self.show_help(display)
         self._finger = threading.Thread(target=self._act, name="erabox-finger", daemon=True)
@@ -122,13 +137,25 @@ class KeyboardInput:
         """The help line under the screen drawn in this terminal, and the log below it (so no
         log line overwrites either); elsewhere the help line is printed once."""
         if not (isinstance(display, TerminalDisplay) and display.tty):
-            print(HELP, file=sys.stderr)
+            print(self._help, file=sys.stderr)
             return
-        display.set_footer(HELP)
+        display.set_footer(self._help)
         for handler in logging.getLogger().handlers:
             if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stderr:
                 self._handlers.append((handler, handler.stream))
                 handler.setStream(display.log_stream())
+
+    def set_game(self, profile: bool) -> None:
+        """The settings menu switched games: the help line of the one now played (`profile`:
+        a game profile), under the frame (else printed once more)."""
+        line = help_line(profile)
+        if line == self._help:
+            return
+        self._help = line
+        if isinstance(self._display, TerminalDisplay) and self._display.tty:
+            self._display.set_footer(line)
+        elif self._display is not None:
+            print(line, file=sys.stderr)
 
     def close(self) -> None:
         """Give the terminal its settings back."""

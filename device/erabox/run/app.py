@@ -78,6 +78,7 @@ from erabox.ports import (
     Stop,
 )
 from erabox.run.driver import Driver, json_lines, system_draw
+from erabox.run.page_turns import PageTurns
 from erabox.run.screen_worker import PlayFrame, ScreenWorker
 from erabox.run.which_game import chosen_game, game_to_play, mark_refused
 from erabox.ui.panel import Panel
@@ -135,8 +136,11 @@ class Box:
                                                            clock()))
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
+        self.turns = PageTurns(Panel.of(config.display))  # a profile's pages turning
         self.missing_files: list[str] = []  # configured sound files that cannot be read
         self.stopped = threading.Event()
+        # told whether a game profile is played after the settings menu switched games
+        self.on_switch: Callable[[bool], None] | None = None
         # cues are handed to the mixer this long before they are due (0 without sound)
         self.lead_s = output_lead_s(config.audio) if audio is not None else 0.0
         self._last_now = -math.inf  # the latest `now` the game was given
@@ -180,6 +184,8 @@ class Box:
             self.driver = self._own_game(before.t0)
         self.driver.start(now, fresh=True)
         self.driver.save_now(now)
+        if self.on_switch is not None:  # the terminal's help line follows the game
+            self.on_switch(self.driver.profile is not None)
         if not name:  # the menu, as ERA held at setup
             self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
 
@@ -249,6 +255,9 @@ class Box:
                     step_s = self.config.buttons.both_s / HOLD_BLOCKS
                     look_due = min(look_due, self.chord_since + step_s * (
                         math.floor((now - self.chord_since) / step_s + EPS) + 1))
+                turn_due = self.turns.next_deadline(now)  # a profile's page turning
+                if turn_due is not None:
+                    look_due = min(look_due, turn_due)
                 wake = look_due if wake is None else min(wake, look_due)
             if self.collector is not None and self.inbox.empty():  # a quiet moment
                 self.collector.idle(None if wake is None else wake - self.clock())
@@ -326,8 +335,9 @@ class Box:
             self.care = care.on_screen(self.care, seen, now)
             look = care.look(self.care, seen, now)
             contrast = look.contrast(self.driver.contrast)
+            turn = self.turns.turn(screen_model, self.driver.language, now)
             drawn: Screen | PlayFrame = screen_model if isinstance(screen_model, Screen) else (
-                PlayFrame(screen_model, self.driver.language, held))
+                PlayFrame(screen_model, self.driver.language, held, turn))
             marks = {"no_save": self.driver.state.problem is not None,
                      "no_file": bool(self.missing_files or self.driver.missing_files)}
             # Only the marks that are on: a screen stand-in in a test may not know them.
@@ -530,7 +540,9 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
             if kind == "terminal" and sys.stdin.isatty():
                 from erabox.adapters.keyboard import KeyboardInput
 
-                keyboard = KeyboardInput(pins, box.post, config.buttons.bounce_s, display)
+                keyboard = KeyboardInput(pins, box.post, config.buttons.bounce_s, display,
+                                         profile=box.driver.profile is not None)
+                box.on_switch = keyboard.set_game
         loop.join()  # signals reach the loop through the watcher's thread
     finally:
         signals.close()

@@ -24,11 +24,13 @@ log = logging.getLogger("erabox")
 class PlayFrame:
     """A game profile's screen and the language it is drawn in (the settings may change it:
     a profile's screen model leaves the language to the renderer); `hold_progress`: how far
-    NEXT+ERA are held toward "New game?" (0..1), None when they are not."""
+    NEXT+ERA are held toward "New game?" (0..1), None when they are not; `turn`: the page the
+    screen has turned to on its own (`page_turns.py`)."""
 
     screen: PlayScreen
     language: str
     hold_progress: float | None = None
+    turn: int = 0
 
 
 class ScreenWorker:
@@ -90,7 +92,8 @@ class ScreenWorker:
             if isinstance(screen_model, PlayFrame):  # a game profile's, in its language
                 image = self._render(screen_model.screen, self._panel, screen_model.language,
                                      no_sound=no_sound, no_save=no_save, no_file=no_file,
-                                     hold_progress=screen_model.hold_progress)
+                                     hold_progress=screen_model.hold_progress,
+                                     turn=screen_model.turn)
             else:  # Time of Empires' (its own language first: the settings may change it)
                 image = self._render(screen_model, self._panel, self._language,
                                      no_sound=no_sound, no_save=no_save, no_file=no_file)

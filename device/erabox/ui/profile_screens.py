@@ -8,7 +8,13 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 
 128x64: status (round and start player, or the game), a title, up to three lines of the
 step, a footer (step n/count, whose turn, the countdown), the hint. 128x32: status, the step
-on one line, and a footer in the hint row; a number being entered is shown big at the right.
+a line a page, and a footer in the hint row; a number being entered is shown big at the right.
+
+Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
+shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
+with "hold ERA: settings" (the way back to another game or player count), and on 128x32 a step
+too long for its line shows a line at a time, "→" at the end of each but the last. No button
+is taken for it: a step's buttons stay as they are.
 
 The box's status marks (`Marks`: no sound, cannot save, a sound file missing) sit at the right
 of the status row, as on Time of Empires' screens; while NEXT and ERA are held together the
@@ -109,9 +115,33 @@ class Marks:
     no_save: bool = False
     no_file: bool = False
     hold_progress: float | None = None
+    turn: int = 0  # pages turned on their own since the screen was first shown (`turning`)
 
 
 NO_MARKS = Marks()
+PAGE_S = 4.0  # seconds a page that turns on its own stays (the setup's hint, a long step)
+MORE = "→"  # ends a page of a step that goes on on the next
+
+
+def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
+    """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
+    the setup's hint row two, a step too long for 128x32's line its lines."""
+    if screen.kind == "setup":
+        return 2
+    if panel.compact and screen.kind in STEP_KINDS:
+        shown = screen.text if screen.call is None else screen.call
+        return len(_step_lines(_label(shown, language), panel))
+    return 1
+
+
+STEP_KINDS = ("round", "special", "event")
+
+
+def _step_lines(text: str, panel: Panel) -> list[str]:
+    """A step on 128x32: its lines, leaving room for `MORE` at the end of each."""
+    if text_width(drawable(text)) <= panel.inner:
+        return [text]
+    return wrap(drawable(text), panel.inner - text_width(MORE) - 1)
 
 
 @dataclass(frozen=True)
@@ -279,7 +309,11 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     event = ("" if screen.event is None
              else word(language, "hint_event", event=screen.event.text(language)))
     if panel.compact:  # an event that can start takes the title's place in the footer
-        items += _text("call" if screen.call else "step", text, MARGIN, 12, panel.inner)
+        lines = _step_lines(text, panel)  # the step, or a countdown's call
+        page = marks.turn % len(lines)
+        items += _text("call" if screen.call else "step", lines[page], MARGIN, 12, panel.inner)
+        if page < len(lines) - 1:  # more on the next page
+            items.append(_right("step_more", MORE, 12, panel))
         footer_text = " ".join(f for f in [*footer, event or ("" if once else title)] if f)
     elif screen.call is not None:  # big, in place of the phase and the step
         items += _text("call", text, MARGIN, panel.content_top, panel.inner, lines=2, scale=2)
@@ -333,6 +367,8 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
     else:
         hint = word(language, "hint_variant" if screen.variant else "hint_setup")
+    if marks.turn % 2:  # every other page: the way back to the settings menu
+        hint = say(language, "hint_open_settings")
     lines = [line for note in screen.notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them

@@ -87,14 +87,15 @@ def render(screen: Screen, *, language: str = "en", no_sound: bool = False,
 
 def draw(screen: Screen | PlayScreen, panel: Panel, language: str, *, no_sound: bool = False,
          no_save: bool = False, no_file: bool = False,
-         hold_progress: float | None = None) -> Image.Image:
+         hold_progress: float | None = None, turn: int = 0) -> Image.Image:
     """Either game's screen as a new mode "1" image: Time of Empires' (`render`, in the
     game's own language first: the settings on the box may have changed it), or a game
     profile's (`profile_screens.render_play`, in `language`; `hold_progress`: how far NEXT+ERA
-    are held toward "New game?")."""
+    are held toward "New game?"; `turn`: the page it has turned to on its own)."""
     if isinstance(screen, Screen):
         return render(screen, language=screen.language or language, no_sound=no_sound,
                       no_save=no_save, no_file=no_file, panel=panel)
     from .profile_screens import Marks, render_play
 
-    return render_play(screen, panel, language, Marks(no_sound, no_save, no_file, hold_progress))
+    return render_play(screen, panel, language, Marks(no_sound, no_save, no_file, hold_progress,
+                                                        turn))

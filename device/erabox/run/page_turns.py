@@ -1,0 +1,52 @@
+"""The pages a game profile's screen turns on its own (`ui/profile_screens.py`, `turning`):
+the setup's hint row and "hold ERA: settings" in turn, a step too long for a 128x32 panel's
+line a line at a time. Counted on the box's clock from when the screen was first shown (a
+countdown ticking, "Resumed" going away, do not start it again); each turn is a deadline of
+the loop (`next_deadline`), never polled.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from erabox.core.machine import EPS
+from erabox.core.model import Screen
+from erabox.core.profile_play import PlayScreen
+from erabox.ui.panel import Panel
+
+
+class PageTurns:
+    """Which page of its own the screen shown is at, and when it turns next."""
+
+    def __init__(self, panel: Panel) -> None:
+        from erabox.ui.profile_screens import PAGE_S  # the renderer's, loaded with it
+
+        self._panel = panel
+        self._page_s = PAGE_S
+        self._shown: tuple[PlayScreen, str] | None = None
+        self._since = 0.0
+        self._pages = 1
+
+    def turn(self, screen: Screen | PlayScreen, language: str, now: float) -> int:
+        """The page `screen`, drawn in `language`, shows at `now` (0: the first, and for a
+        screen that does not turn)."""
+        if not isinstance(screen, PlayScreen):  # Time of Empires' screens do not turn
+            self._shown, self._pages = None, 1
+            return 0
+        key = (replace(screen, timer_left=None, timer_done=False, prompt=None), language)
+        if key != self._shown:
+            from erabox.ui.profile_screens import turning
+
+            self._shown, self._since = key, now
+            self._pages = turning(screen, self._panel, language)
+        return self._turned(now) % self._pages
+
+    def next_deadline(self, now: float) -> float | None:
+        """When the screen shown turns its next page (None: it does not turn)."""
+        if self._pages <= 1:
+            return None
+        return self._since + (self._turned(now) + 1) * self._page_s
+
+    def _turned(self, now: float) -> int:
+        return max(0, math.floor((now - self._since) / self._page_s + EPS))
