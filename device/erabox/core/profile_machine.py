@@ -57,19 +57,24 @@ from .profile_play import (
     Ranked,
     ShowPlay,
     Spot,
+    Standings,
     State,
     _places,
     asked,
     countdown_start,
     entries,
     first_seat,
+    last_era,
     new_play,
     next_entry,
+    next_era_seat,
     phase_music,
     rounds,
     screen,
+    standings,
     startable,
     steps_here,
+    whole_sheet,
 )
 from .profile_record import _saved_part, snapshot
 
@@ -358,11 +363,34 @@ def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayE
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     spot = play.spot if spot is None else spot
     if not play.profile.categories:
-        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+        return _era_done(play, spot, end)
     entry = next_entry(play, spot.sheet, 0)
-    if entry is None:  # nothing can change the ranking (not with a shipped profile)
-        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+    if entry is None:  # nothing can change the ranking (not with a shipped profile), or
+        return _era_done(play, spot, end)  # this era's scoring asks nothing
     return _moved(play, replace(spot, state=State.SCORING, entry=entry)), end
+
+
+def _era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()
+              ) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """An era's scoring is done: the standings (a game of eras, before its last era), else
+    the final ranking (with the scoring's categories, its `Ranked` line)."""
+    if not last_era(play):
+        moved = _moved(play, replace(spot, state=State.STANDINGS))
+        return moved, (*effects, Standings(len(spot.past) + 1, standings(moved)))
+    moved = _moved(play, replace(spot, state=State.GAME_OVER))
+    ranked: tuple[PlayEffect, ...] = ((Ranked(_places(moved)),)
+                                      if play.spot.state is State.SCORING else ())
+    return moved, (*effects, *ranked)
+
+
+def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA on the standings: the gong, the next era's round 1, started by the seat the start
+    rule gives after the last round played; its scoring starts on a blank sheet."""
+    spot = play.spot
+    era = replace(spot, state=State.ROUND, round=1, phase=0, turn=0, step=0, entry=0,
+                  first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
+                  sheet=scores.blank(play.profile, len(play.players)))
+    return _moved(play, era), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -438,15 +466,13 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     if not category.each or more:
         effects.append(Entered(category.id, play.players[seat], play.value,
                                category.points(play.value),
-                               scores.total(profile, sheet, seat)))
+                               scores.total(profile, whole_sheet(play, sheet), seat)))
     # the next number that can still change the ranking (an out player's later criteria,
     # a tie-break no tie needs, are not asked)
     entry = spot.entry if more else next_entry(play, sheet, spot.entry + 1)
     if entry is not None:
         return _moved(play, replace(spot, sheet=sheet, entry=entry)), tuple(effects)
-    play = _moved(play, replace(spot, sheet=sheet, state=State.GAME_OVER))
-    effects.append(Ranked(_places(play)))
-    return play, tuple(effects)
+    return _era_done(play, replace(spot, sheet=sheet), tuple(effects))
 
 
 def _clear_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -495,6 +521,9 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
+    (State.STANDINGS, E, P): _next_era,  # a game of eras: the next era's round 1, the gong
+    (State.STANDINGS, N, H): _undo,  # back to the era's last number
+    (State.STANDINGS, N, P): _next_page,  # more of the standings, on a small panel
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
     (State.GAME_OVER, E, H): _ask_new_game,  # as at Time of Empires' final ranking
 }
