@@ -50,8 +50,7 @@ class PlayScreen:
     # screen says which one of the list is asked and the sum so far); None for other ones
     listed: tuple[int, ...] | None = None
     era: int | None = None  # a game of eras: the era (1-based); None: a game without
-    era_label: Label | None = None  # the era's own label (None: the box's "Era II")
-    eras: int = 0  # how many eras the game has
+    era_labels: tuple[Label | None, ...] = ()  # every era's own label (None: "Era II")
     # the standings after an era: (place, colour, era points, total so far), by total
     standings: tuple[tuple[int, str, int, int], ...] = ()
 

@@ -333,7 +333,7 @@ def _with_era(play: Play, base: PlayScreen) -> PlayScreen:
     if not eras:
         return base
     number = min(era_number(play), len(eras))
-    return replace(base, era=number, era_label=eras[number - 1].label, eras=len(eras))
+    return replace(base, era=number, era_labels=tuple(era.label for era in eras))
 
 
 def next_era_seat(play: Play) -> int:

@@ -37,7 +37,7 @@ from .glyphs import (
 )
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
-from .strings import check_language, colour_name, say
+from .strings import check_language, colour_name, era_name, say
 from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
 GAP = 4  # px between items side by side
@@ -69,6 +69,8 @@ WORDS: dict[str, dict[str, str]] = {
         "by": "{score} on {category}", "out_at": "out at stage {n}",
         "tie_by": "tie broken by {rule}", "tie_shared": "tied, place shared", "and": "; ",
         "place": "{place} {colour} ",
+        "standings": "{era} standings", "standing": "{place} {colour} {points:+d} = {total}",
+        "hint_next_era": "ERA: start {era}", "hint_next_era_more": "NEXT: more ERA: {era}",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -95,6 +97,8 @@ WORDS: dict[str, dict[str, str]] = {
         "by": "{category}で{score}", "out_at": "{n}段階目で脱落",
         "tie_by": "同点は{rule}で決着", "tie_shared": "同点で同順位", "and": "、",
         "place": "{place}位{colour}：",
+        "standings": "{era}終了時の順位", "standing": "{place}位{colour} {points:+d} 計{total}",
+        "hint_next_era": "ERA: {era}開始", "hint_next_era_more": "NEXT:次 ERA:{era}開始",
     },
 }
 
@@ -168,12 +172,29 @@ def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
     return items, edge + (GAP if items else 0)
 
 
-def _round_text(screen: PlayScreen, language: str) -> str:
+def _round_text(screen: PlayScreen, language: str, room: int | None = None) -> str:
+    """"Round 2/3"; in a game of eras "Act I Round 2/3", or "Act I 2/3" where that does
+    not fit `room` px."""
     if screen.round == 0:  # a special round before round 1
         return word(language, "before_first")
     name = screen.round_name.text(language)
     count = "" if screen.rounds is None else f"/{screen.rounds}"
-    return f"{name} {screen.round}{count}"
+    era = _era_text(screen, language)  # a game of eras: the era before its round
+    if not era:
+        return f"{name} {screen.round}{count}"
+    whole = f"{era} {name} {screen.round}{count}"
+    fits = room is None or text_width(drawable(whole)) <= room
+    return whole if fits else f"{era} {screen.round}{count}"
+
+
+def _era_text(screen: PlayScreen, language: str, era: int | None = None) -> str:
+    """The era's own label, else the box's ("Era II", "時代Ⅱ"); "" in a game without eras.
+    `era`: another era's (the next one's, on the standings)."""
+    if screen.era is None:
+        return ""
+    number = screen.era if era is None else era
+    own = screen.era_labels[number - 1] if 0 < number <= len(screen.era_labels) else None
+    return era_name(number, language) if own is None else own.text(language)
 
 
 def _colour(colour: str | None, language: str) -> str:
@@ -194,6 +215,8 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
         items = _scoring(screen, panel, language, marks)
     elif kind == "game_over":
         items = _game_over(screen, panel, language, marks)
+    elif kind == "standings":
+        items = _standings(screen, panel, language, marks)
     else:
         items = _step(screen, panel, language, marks)
     if marks.hold_progress is None:
@@ -257,7 +280,9 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
     if screen.paused:  # the countdown is held: said where the start player is
         right = word(language, "paused")
-    items = _status(screen, panel, language, _round_text(screen, language), right, marks)
+    room = panel.inner - (GAP + text_width(drawable(right)) if right else 0)
+    items = _status(screen, panel, language, _round_text(screen, language, room), right,
+                    marks)
     position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
     footer = [position]
     if screen.player is not None:
@@ -450,6 +475,13 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
         hint = "hint_over_more" if len(pages) > 1 else "hint_over"
         return tuple(items + _hint(word(language, hint), panel))
+    items += _place_rows(lines, panel)
+    return tuple(items + _hint(word(language, "hint_over"), panel))
+
+
+def _place_rows(lines: list[str], panel: Panel) -> list[Placed]:
+    """Places a line each on 128x64; past five in two columns (eight fit)."""
+    items: list[Placed] = []
     rows = len(lines) if len(lines) <= ROWS_OF_PLACES else (len(lines) + 1) // 2
     column = (panel.inner - GAP) // 2
     for index, line in enumerate(lines):
@@ -457,10 +489,30 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         if rows < len(lines):  # two columns: the first `rows` places, then the rest
             x, width = MARGIN + (index // rows) * (column + GAP), column
         items += _text("place", line, x, panel.content_top + (index % rows) * LINE_PX, width)
-    return tuple(items + _hint(word(language, "hint_over"), panel))
+    return items
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
+
+
+def _standings(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+               ) -> tuple[Placed, ...]:
+    """After an era: each player's place by the total so far, the era's points and the
+    total ("1 red +6 = 14"), as the final ranking's places are laid out; ERA: the next era."""
+    items = _status(screen, panel, language,
+                    word(language, "standings", era=_era_text(screen, language)), marks=marks)
+    lines = [word(language, "standing", place=place, colour=_colour(colour, language),
+                  points=points, total=total)
+             for place, colour, points, total in screen.standings]
+    upcoming = _era_text(screen, language, (screen.era or 0) + 1)
+    if panel.compact:
+        pages = _pages(lines, panel.inner)
+        items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
+        hint = word(language, "hint_next_era_more" if len(pages) > 1 else "hint_next_era",
+                    era=upcoming)
+        return tuple(items + _hint(hint, panel))
+    items += _place_rows(lines, panel)
+    return tuple(items + _hint(word(language, "hint_next_era", era=upcoming), panel))
 
 
 def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:
