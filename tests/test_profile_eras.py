@@ -378,3 +378,19 @@ def test_simulate_plays_two_eras_with_standings_and_a_cut_in_era_2_s_scoring(
                                  {"place": 4, "player": "blue", "score": 4}]
     assert [e["step"] and e["text"] for e in lines if e["type"] == "step"][::2] == (
         ["Deal the act's cards"] * 3 + ["Deal the finale's cards"] * 3)
+
+
+def test_the_documented_lines_are_what_simulate_prints(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "simulate.md").read_text(
+        encoding="utf-8").split("A game of eras (", 1)[1]
+    block = [json.loads(line) for line in doc.split("```\n", 2)[1].splitlines()]
+    gestures = ["era press", *["next press"] * 6] + [
+        g for v in (6, 0, 2, 11) for g in ["next press"] * v + ["era press"]] + ["era press"]
+    (tmp_path / "s.txt").write_text("".join(f"{t} {g}\n" for t, g in enumerate(gestures)),
+                                    encoding="utf-8")  # the docs' script starts at 0
+    assert main(["simulate", "--game", str(TWO_ACTS), "--players", ",".join(PLAYERS),
+                 "--script", str(tmp_path / "s.txt")]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    shown = [e for e in lines if e["type"] != "input" and block[0]["t"] <= e["t"]]
+    assert shown[:len(block)] == block
