@@ -206,6 +206,8 @@ steps = ["Count the laps"]
 # A game in two eras (generated from COUNTDOWNS' first phase): each era two rounds, the
 # market's cry after round 1 of each, the gong into each era's scoring, its numbers (the
 # table confirms 0s), the standings, the gong into era 2 from the start player carried on.
+# "plan" has a lead-in: three ticks, then its start gong (a call: on disk before it sounds),
+# its 3 s counted from the gong; the market has a step in era 1 only.
 ACTS = """
 [game]
 id = "acts"
@@ -231,14 +233,16 @@ label = "Act I"
 id = "plan"
 label = "Plan"
 timer_s = 3
+lead_in_s = 3
 timer_end = "next"
-steps = [{ en = "Open the act", ja = "Open the act", era = 1 }, "Plan in secret"]
+steps = ["Plan in secret"]
 
 [[special]]
 id = "market"
 label = "Market"
 after = [1]
 sound = "cry"
+steps = ["Buy", { en = "Sell the props", ja = "Sell the props", era = 1 }]
 
 [[scoring.category]]
 id = "fame"
@@ -320,7 +324,8 @@ def cue_times(play: Play) -> list[float]:
     if start is None or play.timer_end is None:
         return []
     phase = play.profile.phases[play.spot.phase]
-    return [start + call.at_s for call in phase.calls] + [play.timer_end]
+    gong = [start] if phase.lead_in_s else []  # a lead-in's end: the start gong
+    return gong + [start + call.at_s for call in phase.calls] + [play.timer_end]
 
 
 @dataclass(frozen=True)
@@ -669,6 +674,7 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
         stands = [json.loads(k)[0] for k in ref.order if '"standings"' in k]
         assert stands and not any(spot.get("past") for spot in stands)
         assert any(json.loads(k)[0].get("past") for k in ref.order)
+        assert len(ref.ticks) == 3 * 2 * 2  # the lead-in's three ticks, 2 rounds x 2 eras
     if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
         assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
 

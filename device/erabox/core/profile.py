@@ -89,7 +89,8 @@ class Phase:
     (or turn) then ends by itself, as NEXT on its last step would ("wait": it waits for NEXT).
     `music`: plays from the phase's start until play leaves it (an event shown over it does
     not). `final_ticks_s`: a tick each second before the countdown's end; `calls`: timed calls
-    inside it (`profile_clock`)."""
+    inside it (`profile_clock`); `lead_in_s`: a tick each second before a start gong, the
+    countdown counting from the gong."""
 
     id: str
     label: Label
@@ -101,6 +102,7 @@ class Phase:
     timer_end: str = "wait"
     final_ticks_s: int = 0
     calls: tuple[PhaseCall, ...] = ()
+    lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
 
 
 @dataclass(frozen=True)
@@ -316,29 +318,37 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
 
 def _phase(r: _Reader, item: Any, at: Path) -> Phase:
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
-                               "timer_end", "music", "music_loop", "final_ticks_s", "call"),
+                               "timer_end", "music", "music_loop", "final_ticks_s", "call",
+                               "lead_in_s"),
                     ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    for key in ("timer_end", "final_ticks_s", "call"):
+    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
-    ticks = table.get("final_ticks_s", 0)
-    if isinstance(ticks, bool) or not isinstance(ticks, int) or not 0 <= ticks <= MAX_FINAL_TICKS:
-        raise r.expected((*at, "final_ticks_s"), f"a whole number of seconds from 0 to "
-                         f"{MAX_FINAL_TICKS}", ticks)
+    ticks, lead = (_whole_seconds(r, table, at, key) for key in ("final_ticks_s",
+                                                                  "lead_in_s"))
     return Phase(id=r.ident(table["id"], (*at, "id")), label=label, steps=steps,
                  each_player=r.flag(table.get("each_player", False), (*at, "each_player")),
-                 timer_s=seconds, final_ticks_s=ticks,
+                 timer_s=seconds, final_ticks_s=ticks, lead_in_s=lead,
                  calls=() if seconds is None else _calls(r, table.get("call", []), at, seconds),
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
                                     TIMER_ENDS))
+
+
+def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:
+    """`final_ticks_s` or `lead_in_s`: whole seconds from 0 to 60, as Time of Empires'."""
+    value = table.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_FINAL_TICKS:
+        raise r.expected((*at, key), f"a whole number of seconds from 0 to {MAX_FINAL_TICKS}",
+                         value)
+    return value
 
 
 def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ...]:

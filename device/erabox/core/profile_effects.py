@@ -29,6 +29,7 @@ class PlayScreen:
     position: tuple[int, int] | None = None  # step n of count
     player: str | None = None  # whose turn it is, or whose number is asked
     timer_left: int | None = None
+    lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words

@@ -152,12 +152,16 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
 
 
 def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """The countdown's next cue: a final tick; or a call, on disk before it sounds (a cut
-    after its record comes back showing its prompt, never to sound it a second time)."""
+    """The countdown's next cue: a tick (lead-in or final); or a call or the lead-in's start
+    gong, on disk before it sounds (a cut after its record comes back showing its prompt or
+    the countdown running, never to sound it a second time)."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
     play = replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
+    if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is
+        return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
+                      FlashCue(sound))
     if cue.call is None:
         return play, (PlaySound(sound, 0),)
     call = phase.calls[cue.call]
@@ -196,7 +200,7 @@ def _phase_timer(before: Play, play: Play, now: float) -> Play:
     if new_key is None or phase.timer_s is None:
         return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
                        held_left=None)
-    return replace(play, timer_end=now + phase.timer_s, timer_done=False,
+    return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None)
 
 

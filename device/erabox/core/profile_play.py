@@ -294,11 +294,15 @@ def screen(play: Play, now: float) -> PlayScreen:
                  profile.specials[spot.special].label if spot.state is State.SPECIAL else
                  profile.events[spot.event].label)
         turn = turn_seat(play)
-        left = None
+        left = lead = None
         if play.timer_end is not None:
             left = max(0, math.ceil(play.timer_end - now - EPS))
         elif play.held_left is not None:
             left = max(0, math.ceil(play.held_left - EPS))
+        elapsed = countdown_elapsed(play, now)
+        if left is not None and elapsed is not None and elapsed < -EPS:  # the lead-in
+            lead = math.ceil(-elapsed - EPS)
+            left = math.ceil(profile.phases[spot.phase].timer_s or 0)
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
         following = next_start_player(play) if passes else None
@@ -306,7 +310,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                        text=steps[index], position=(index + 1, len(steps)),
                        event=next_event(play),
                        player=None if turn is None else play.players[turn],
-                       timer_left=left, timer_done=play.timer_done,
+                       timer_left=left, lead_in=lead, timer_done=play.timer_done,
                        paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None)
     if spot.state is State.SCORING:

@@ -15,7 +15,7 @@ from .model import (
     Prompt,
     ShowPrompt,
 )
-from .profile import MAX_ROUNDS, Profile, shown_steps
+from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
 from .profile_play import (
     HISTORY,
     RESUMED_PROMPT_S,
@@ -107,7 +107,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     past = tuple(_spot_from(s, play) for s in history[-HISTORY:])
     left = record.get("timer_left")
     if left is not None and (isinstance(left, bool) or not isinstance(left, int | float)
-                             or not 0 <= left <= 24 * 3600):
+                             or not 0 <= left <= 24 * 3600 + MAX_FINAL_TICKS):
         raise ValueError("'timer_left' should be seconds or null")
     done = record.get("timer_done", False)
     if not isinstance(done, bool):

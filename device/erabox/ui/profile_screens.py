@@ -47,7 +47,7 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "starts": "{colour} starts", "next_starts": "then {colour} starts",
         "turn": "{colour}'s turn", "last_turn": "{colour}'s last turn",
-        "time_up": "Time!", "players": "{n} players",
+        "time_up": "Time!", "players": "{n} players", "lead_in": "in {n}",
         "points": "Points {n}/{count}", "worth": "= {points}",
         "worth_listed": "= {points} sum {sum}", "listed": "{colour} #{n}",
         "ranking": "Final ranking",
@@ -75,7 +75,7 @@ WORDS: dict[str, dict[str, str]] = {
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
         "turn": "{colour}の手番", "last_turn": "{colour}の最後の手番",
-        "time_up": "時間切れ", "players": "{n}人",
+        "time_up": "時間切れ", "players": "{n}人", "lead_in": "あと{n}",
         "points": "得点 {n}/{count}", "worth": "= {points}点",
         "worth_listed": "= {points}点 計{sum}点", "listed": "{colour} {n}つ目",
         "ranking": "最終順位",
@@ -294,6 +294,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     timer = ""
     if screen.timer_left is not None:
         timer = f"{screen.timer_left // 60}:{screen.timer_left % 60:02d}"
+        if screen.lead_in is not None:  # the seconds to the start gong, then the clock
+            timer = f"{word(language, 'lead_in', n=screen.lead_in)} {timer}"
     elif screen.timer_done:
         timer = word(language, "time_up")
     title = _label(screen.title, language)
