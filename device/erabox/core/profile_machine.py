@@ -8,6 +8,8 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
     a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
+    a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
+    scoring --> game_over (the ranking on every era's numbers)
 
 The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
 A gesture with no entry changes nothing and returns no effects. Everything undo takes back

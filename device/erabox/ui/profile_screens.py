@@ -6,9 +6,10 @@ the rows of `panel.py` (a status row on top, content rows, a hint row at the bot
 from every edge). Drawing is two steps: `layout_play` places items (each a mask at a
 position, with the role it plays), `render_play` paints them; tests measure the items.
 
-128x64: status (round and start player, or the game), a title, up to three lines of the
-step, a footer (step n/count, whose turn, the countdown), the hint. 128x32: status, the step
-on one line, and a footer in the hint row; a number being entered is shown big at the right.
+128x64: status (the era in a game of eras, the round and start player, or the game), a
+title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
+hint. 128x32: status, the step on one line, and a footer in the hint row; a number being
+entered is shown big at the right. After an era, the standings: as the final ranking's places.
 
 The box's status marks (`Marks`: no sound, cannot save, a sound file missing) sit at the right
 of the status row, as on Time of Empires' screens; while NEXT and ERA are held together the
