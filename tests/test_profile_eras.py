@@ -317,9 +317,9 @@ def test_the_screens_say_the_era_and_the_standings(height: int) -> None:
     assert english[0] == "Act I standings" and japanese[0] == "第一幕終了時の順位"
     if height == 64:
         assert english[1:] == ["1 yellow +11 = 11", "2 red +6 = 6", "3 green +2 = 2",
-                               "4 blue +0 = 0", "ERA: start Act II"]
+                               "4 blue +0 = 0", "then yellow starts", "ERA: start Act II"]
         assert japanese[1:] == ["1位黄 +11 計11", "2位赤 +6 計6", "3位緑 +2 計2",
-                                "4位青 +0 計0", "ERA: 第二幕開始"]
+                                "4位青 +0 計0", "次のスタート: 黄", "ERA: 第二幕開始"]
     else:
         assert english[1:] == ["1 yellow +11 = 11  2 red +6 = 6", "NEXT: more ERA: Act II"]
         table.press(NEXT)

@@ -514,6 +514,9 @@ def _standings(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         hint = word(language, "hint_next_era_more" if len(pages) > 1 else "hint_next_era",
                     era=upcoming)
         return tuple(items + _hint(hint, panel))
+    if screen.next_start_player is not None and len(lines) < ROWS_OF_PLACES:  # room for it
+        lines.append(word(language, "next_starts",
+                          colour=_colour(screen.next_start_player, language)))
     items += _place_rows(lines, panel)
     return tuple(items + _hint(word(language, "hint_next_era", era=upcoming), panel))
 
