@@ -7,7 +7,8 @@ the scoring), a special round's or an event's sound (NEXT past a round's last st
 and a countdown's gong when it runs out (`timer_s`; with `timer_end = "next"` the phase ends by
 itself then). The games: every shipped round-based profile, each with its shortest variant, for
 3 players and for the most it seats, a profile written here with countdowns of both kinds
-(one of them ending the game, one followed at once by a special round's cry), and one with a
+(one of them ending the game, one followed at once by a special round's cry), one in two eras
+(each era's scoring and standings, the next era's gong), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
 the profile's own file), final ticks, and a pause held across a step.
 
@@ -73,6 +74,7 @@ from erabox.core.profile_play import (
     Play,
     State,
     countdown_start,
+    last_era,
     step_index,
     steps_here,
 )
@@ -89,6 +91,11 @@ RESUME_AFTER_S = 2.0  # the table's first press after a restart
 GAP_S = 1.0  # between two presses of the table
 TAIL = "(the disk before the table played on)"
 ENDED = (State.SCORING, State.GAME_OVER)
+
+
+def ended(play: Play) -> bool:
+    """The table's play is over: at the last era's scoring (a game without eras: its one)."""
+    return play.spot.state in ENDED and last_era(play)
 
 # A game with countdowns of both kinds: "plan" ends by itself after 7 s (a non-durable save of
 # its place at 5 s), "act" shows 0 after 2 s until NEXT, "close" ends by itself after 2 s: in
@@ -196,6 +203,58 @@ steps = ["Count the laps"]
 """
 
 
+# A game in two eras (generated from COUNTDOWNS' first phase): each era two rounds, the
+# market's cry after round 1 of each, the gong into each era's scoring, its numbers (the
+# table confirms 0s), the standings, the gong into era 2 from the start player carried on.
+# "plan" has a lead-in: three ticks, then its start gong (a call: on disk before it sounds),
+# its 3 s counted from the gong; the market has a step in era 1 only.
+ACTS = """
+[game]
+id = "acts"
+name = "Acts"
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = "Round"
+count = 2
+
+[start_player]
+rule = "pass_left"
+
+[[era]]
+label = "Act I"
+
+[[era]]
+
+[[phase]]
+id = "plan"
+label = "Plan"
+timer_s = 3
+lead_in_s = 3
+timer_end = "next"
+steps = ["Plan in secret"]
+
+[[special]]
+id = "market"
+label = "Market"
+after = [1]
+sound = "cry"
+steps = ["Buy", { en = "Sell the props", ja = "Sell the props", era = 1 }]
+
+[[scoring.category]]
+id = "fame"
+label = "Fame"
+
+[[scoring.category]]
+id = "gold"
+label = "Gold"
+eras = [2]
+"""
+
+
 def shipped(name: str) -> Profile:
     text = (shipped_games() / f"{name}.toml").read_text(encoding="utf-8")
     return parse_profile(text, f"{name}.toml")
@@ -216,6 +275,8 @@ _COUNTDOWNS = parse_profile(COUNTDOWNS, "countdowns.toml")
 GAMES["countdowns"] = (_COUNTDOWNS, 0, 2)
 _REALTIME = parse_profile(REALTIME, "relay.toml")
 GAMES["relay"] = (_REALTIME, 0, None)
+_ACTS = parse_profile(ACTS, "acts.toml")
+GAMES["acts"] = (_ACTS, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]
@@ -263,7 +324,8 @@ def cue_times(play: Play) -> list[float]:
     if start is None or play.timer_end is None:
         return []
     phase = play.profile.phases[play.spot.phase]
-    return [start + call.at_s for call in phase.calls] + [play.timer_end]
+    gong = [start] if phase.lead_in_s else []  # a lead-in's end: the start gong
+    return gong + [start + call.at_s for call in phase.calls] + [play.timer_end]
 
 
 @dataclass(frozen=True)
@@ -321,6 +383,8 @@ class Enumeration:
     def press(self, play: Play) -> Input | None:
         """What the table does next (None: it waits for the countdown to run out)."""
         spot, profile = play.spot, play.profile
+        if spot.state in (State.SCORING, State.STANDINGS):  # an era before the last
+            return Input(Button.ERA, Gesture.PRESS)  # its numbers 0, then the next era
         if spot.state is State.SETUP:
             if spot.variant != self.variant:
                 return Input(Button.NEXT, Gesture.PRESS)
@@ -439,7 +503,7 @@ class Enumeration:
                  box.now, box.ready, box.deadline, cuts_left > 0)
         if place not in self._tails:
             ahead = replace(box, disk=Disk(TAIL), table=Table())
-            while ahead.play.spot.state not in ENDED and not (
+            while not ended(ahead.play) and not (
                     cuts_left and self.in_window(ahead)):
                 ahead = self.stepped(ahead, *self.next_step(ahead), cutting=False)[0]
             self._tails[place] = ahead
@@ -486,7 +550,7 @@ class Enumeration:
             if not cuts_left or not self.in_window(box):
                 box = self.played_out(box, cuts_left)
             cutting = cuts_left > 0 and self.in_window(box)
-            if box.play.spot.state in ENDED:
+            if ended(box.play):
                 break
             event, at = self.next_step(box)
             if cutting:
@@ -606,6 +670,11 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
     assert calls >= 2  # the start and end gongs at least
     assert cases > calls * 100
     assert silent > 0  # the unknowable window was reached: a call shown, not sounded
+    if profile.eras:  # through era 1's scoring and standings into era 2, by the saved past
+        stands = [json.loads(k)[0] for k in ref.order if '"standings"' in k]
+        assert stands and not any(spot.get("past") for spot in stands)
+        assert any(json.loads(k)[0].get("past") for k in ref.order)
+        assert len(ref.ticks) == 3 * 2 * 2  # the lead-in's three ticks, 2 rounds x 2 eras
     if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
         assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
 

@@ -348,7 +348,7 @@ def test_the_chosen_start_player_is_kept_in_the_save_at_setup_and_in_play() -> N
 def test_the_setup_screen_says_who_starts_and_how_to_choose(language: str) -> None:
     from erabox.ui.panel import Panel
     from erabox.ui.profile_screens import layout_play
-    from erabox.ui.profile_screens import word as profile_word
+    from erabox.ui.profile_words import word as profile_word
     from erabox.ui.strings import colour_name
     for variants, hint in [(False, "hint_chosen"), (True, "hint_chosen_variant")]:
         play = played(parse_profile(chosen(variants), "ring.toml"), "n")
@@ -442,7 +442,7 @@ def test_the_scoring_screen_hints_the_minus_where_a_number_may_be_negative(
         language: str) -> None:
     from erabox.ui.panel import Panel
     from erabox.ui.profile_screens import layout_play
-    from erabox.ui.profile_screens import word as profile_word
+    from erabox.ui.profile_words import word as profile_word
     for category, minus in (("", False), ("min = -20", True)):
         play = played_on(to_scoring(scored(category)), "NNNE")  # -15 where it may be
         for panel in (Panel(), Panel(height=32)):

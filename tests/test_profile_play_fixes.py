@@ -30,7 +30,7 @@ from erabox.core.script import ScriptLine
 from erabox.run.simulate import Simulation
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
-from erabox.ui.profile_screens import word as profile_word
+from erabox.ui.profile_words import word as profile_word
 from erabox.ui.strings import say
 from erabox.ui.text import line_image
 

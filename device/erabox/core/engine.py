@@ -278,8 +278,8 @@ class ProfileEngine:
         else:
             kind = Phase.INTRO_ROUND
         where = shown.position[0] if shown.position is not None else None
-        return Screen(kind=kind, era=1, mode=Mode.INTRO, round=shown.round, prompt=shown.prompt,
-                      scoring_step=where)
+        return Screen(kind=kind, era=shown.era or 1, mode=Mode.INTRO, round=shown.round,
+                      prompt=shown.prompt, scoring_step=where)
 
     def snapshot(self, state: Play, now: float) -> dict[str, Any]:
         return profile_record.snapshot(state, now)

@@ -76,8 +76,9 @@ class EraProfile:
 
 
 def is_era_profile(data: dict[str, Any]) -> bool:
-    """A parsed TOML table is a profile of this kind when it has `[[era]]` tables."""
-    return "era" in data
+    """A parsed TOML table is a profile of this kind when it has `[[era]]` tables and no
+    `[[phase]]` (a round profile may have eras too: docs/profiles.md, "Eras")."""
+    return "era" in data and "phase" not in data
 
 
 def parse_era_profile(text: str, source: str = "<profile>", default_id: str = "game",

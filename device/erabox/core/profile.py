@@ -21,6 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from .profile_eras import MAX_VALUE as MAX_VALUE
+from .profile_eras import ORDERS as ORDERS
+from .profile_eras import SEAT_RULES as SEAT_RULES
+from .profile_eras import Category as Category
+from .profile_eras import Era as Era
+from .profile_eras import SoloRank as SoloRank
+from .profile_eras import Stage as Stage
+from .profile_eras import TieBreak as TieBreak
+from .profile_eras import parse_eras, parse_scoring, unique
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
 from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
@@ -31,7 +40,6 @@ from .profile_reader import shown_steps as shown_steps
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
 
 MAX_TIMER_S = 24 * 3600
-MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "pass_right", "none", "random", "fixed", "chosen")
 SOUNDS = ("none", "gong", "cry")
@@ -40,8 +48,6 @@ CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cu
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
 ENDS = ("round", "now", "one_more_turn")
-ORDERS = ("total", "eliminations")
-SEAT_RULES = ("furthest_from_start", "closest_to_start")
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,8 @@ class Phase:
     (or turn) then ends by itself, as NEXT on its last step would ("wait": it waits for NEXT).
     `music`: plays from the phase's start until play leaves it (an event shown over it does
     not). `final_ticks_s`: a tick each second before the countdown's end; `calls`: timed calls
-    inside it (`profile_clock`)."""
+    inside it (`profile_clock`); `lead_in_s`: a tick each second before a start gong, the
+    countdown counting from the gong."""
 
     id: str
     label: Label
@@ -95,6 +102,7 @@ class Phase:
     timer_end: str = "wait"
     final_ticks_s: int = 0
     calls: tuple[PhaseCall, ...] = ()
+    lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
 
 
 @dataclass(frozen=True)
@@ -128,67 +136,6 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Category:
-    """One number entered per player at the end, from `least` (below 0: negative numbers
-    too) to `most`. Its points: `table` (n entered -> the entry n, counting from 0; the last
-    for anything more), `penalty` (n entered -> minus the n-th entry, the last for anything
-    more), else `value * multiply // divide`, at most `cap`. `each`: a list of values (each
-    transformed, then summed; 0 ends the list). `counts` False: asked for the tie-breaks and
-    eliminations only, not added to the total."""
-
-    id: str
-    label: Label
-    multiply: int = 1
-    divide: int = 1
-    cap: int | None = None
-    most: int = MAX_VALUE  # the largest number that can be entered
-    penalty: tuple[int, ...] = ()
-    each: bool = False
-    counts: bool = True
-    table: tuple[int, ...] = ()
-    least: int = 0  # the smallest number that can be entered (`min`)
-
-    def points(self, value: int) -> int:
-        """The points one entered value gives."""
-        if self.table:
-            return self.table[min(max(0, value), len(self.table) - 1)]
-        if self.penalty:
-            return -self.penalty[min(value, len(self.penalty)) - 1] if value > 0 else 0
-        points = value * self.multiply // self.divide
-        return points if self.cap is None else min(points, self.cap)
-
-
-@dataclass(frozen=True)
-class TieBreak:
-    """One rule to order players with equal totals: `more` or `fewer` of the sum of
-    `categories` (entered values, or their points if `points`), or a seat rule."""
-
-    kind: str  # "more", "fewer" or "seat"
-    categories: tuple[str, ...] = ()
-    seat: str = ""
-    points: bool = False
-
-
-@dataclass(frozen=True)
-class Stage:
-    """An elimination ranking: players still in are ordered by `category`'s points (ties by
-    the tie-breaks); the last `eliminate[players]` of them are out."""
-
-    category: str
-    eliminate: tuple[tuple[int, int], ...] = ()  # (player count, how many); 0 = default
-    default_eliminate: int = 0
-
-    def out(self, players: int) -> int:
-        return dict(self.eliminate).get(players, self.default_eliminate)
-
-
-@dataclass(frozen=True)
-class SoloRank:
-    at_least: int
-    label: Label
-
-
-@dataclass(frozen=True)
 class Profile:
     """A whole game profile. Seats are numbered in seating order, clockwise ("left")."""
 
@@ -209,6 +156,12 @@ class Profile:
     stages: tuple[Stage, ...] = ()
     solo_ranks: tuple[SoloRank, ...] = ()
     notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
+    eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
+
+    def era_rounds(self, variant: int, era: int) -> int | None:
+        """The rounds of era `era` (0-based) in the variant `variant` (None: open-ended)."""
+        own = self.eras[era].rounds if era < len(self.eras) else None
+        return self.variants[variant].rounds if own is None else own
 
     def category(self, category_id: str) -> Category:
         return next(c for c in self.categories if c.id == category_id)
@@ -245,8 +198,10 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                            "number too long to convert (this line has the longest)") from None
     r = _Reader(source, key_lines(text), base_dir)
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
-                             "special", "event", "scoring"),
+                             "special", "event", "scoring", "era"),
                   ("game", "players", "rounds", "phase"))
+    eras = parse_eras(r, top.get("era"))
+    r.eras = len(eras)
 
     game = r.table(top["game"], ("game",), ("id", "name", "notes"), ("name",))
     profile_id = r.ident(game.get("id", default_id), ("game", "id"))
@@ -267,37 +222,72 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
 
     phases = tuple(_phase(r, item, at) for at, item in r.items(top["phase"], ("phase",),
                                                                 "[[phase]] tables"))
-    _unique(r, [(p.id, ("phase", i, "id")) for i, p in enumerate(phases)])
+    unique(r, [(p.id, ("phase", i, "id")) for i, p in enumerate(phases)])
     specials = tuple(_special(r, item, at, variants, "variant" in top) for at, item in
                      r.items(top.get("special", []), ("special",), "[[special]] tables",
                              empty=True))
-    _unique(r, [(s.id, ("special", i, "id")) for i, s in enumerate(specials)])
+    unique(r, [(s.id, ("special", i, "id")) for i, s in enumerate(specials)])
     turns = any(p.each_player for p in phases)
     events = tuple(_event(r, item, at, turns) for at, item in
                    r.items(top.get("event", []), ("event",), "[[event]] tables", empty=True))
-    _unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
-    every: dict[str, Sequence[int]] = {v.id: range(1, (v.rounds or MAX_ROUNDS) + 1)
-                                       for v in variants}
-    listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
-        ("phase", phases), ("special", specials), ("event", events)]
-    for key, items in listed:
-        for index, item in enumerate(items):  # a special round's rounds: those it comes after
-            cases: dict[str, Sequence[int]] = (
-                {v.id: after for v, after in zip(variants, item.after, strict=True)}
-                if isinstance(item, Special) else every)
-            check_steps(r, item.steps, (key, index, "steps"), range(low, high + 1), cases,
-                        "variant" in top)
+    unique(r, [(e.id, ("event", i, "id")) for i, e in enumerate(events)])
+    named = "variant" in top
+    for era in range(1, len(eras) + 1) if eras else (None,):  # a game of eras: era by era
+        _check_all_steps(r, (phases, specials, events), variants, range(low, high + 1),
+                         named, era, eras)
+    if eras:
+        _check_eras(r, eras, variants, events, named)
     for index, variant in enumerate(variants):
         if variant.rounds is None and not any(e.ends for e in events):
-            path: Path = ("variant", index, "rounds") if "variant" in top else ("rounds",
-                                                                                 "count")
+            path: Path = ("variant", index, "rounds") if named else ("rounds", "count")
             raise r.error(path, "no round count and no [[event]] that ends the game (ends = "
                           "\"round\", \"now\" or \"one_more_turn\"): the game would never end")
 
-    scoring = _scoring(r, top.get("scoring", {}), high)
+    scoring = parse_scoring(r, top.get("scoring", {}), high, len(eras))
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
-                   phases=phases, specials=specials, events=events, notes=notes, **scoring)
+                   phases=phases, specials=specials, events=events, notes=notes, eras=eras,
+                   **scoring)
+
+
+def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],
+                                              tuple[Event, ...]],
+                     variants: tuple[Variant, ...], players: range, named: bool,
+                     era: int | None, eras: tuple[Era, ...]) -> None:
+    """Every step shown somewhere, every case shown a step (`check_steps`), in era `era`
+    (None: a game without eras): a phase's and an event's rounds are the era's, a special
+    round's those it comes after (0, the game's setup, in the first era only)."""
+    def era_rounds(variant: Variant) -> int:
+        own = eras[era - 1].rounds if era is not None else None
+        return own or variant.rounds or MAX_ROUNDS
+
+    every: dict[str, Sequence[int]] = {v.id: range(1, era_rounds(v) + 1) for v in variants}
+    listed: list[tuple[str, tuple[Phase | Special | Event, ...]]] = [
+        ("phase", parts[0]), ("special", parts[1]), ("event", parts[2])]
+    for key, items in listed:
+        for index, item in enumerate(items):
+            cases: dict[str, Sequence[int]] = every
+            if isinstance(item, Special):
+                cases = {v.id: tuple(n for n in after if n or era in (None, 1))
+                         for v, after in zip(variants, item.after, strict=True)}
+                if not any(cases.values()):
+                    continue  # a setup special round: not in the later eras
+            check_steps(r, item.steps, (key, index, "steps"), players, cases, named, era)
+
+
+def _check_eras(r: _Reader, eras: tuple[Era, ...], variants: tuple[Variant, ...],
+                events: tuple[Event, ...], named: bool) -> None:
+    """A game of eras knows each era's rounds, and no event ends it early (not played yet)."""
+    for index, event in enumerate(events):
+        if event.ends:
+            raise r.error(("event", index, "ends"), "an event that ends the game is not "
+                          "played in a game of [[era]]s (each era has its rounds)")
+    for number, era in enumerate(eras):
+        for index, variant in enumerate(variants):
+            if era.rounds is None and variant.rounds is None:
+                path: Path = ("variant", index, "rounds") if named else ("rounds", "count")
+                raise r.error(path, f"era {number + 1} has no rounds: give them in its "
+                              "[[era]] table (rounds = n) or here")
 
 
 def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant, ...]:
@@ -322,43 +312,43 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
         out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"],
                                                                       (*at, "label")),
                            count(table["rounds"], (*at, "rounds"))))
-    _unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
+    unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
     return tuple(out)
-
-
-def _unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:
-    seen: set[str] = set()
-    for ident, path in ids:
-        if ident in seen:
-            raise r.error(path, f"the id {ident!r} is used twice")
-        seen.add(ident)
 
 
 def _phase(r: _Reader, item: Any, at: Path) -> Phase:
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
-                               "timer_end", "music", "music_loop", "final_ticks_s", "call"),
+                               "timer_end", "music", "music_loop", "final_ticks_s", "call",
+                               "lead_in_s"),
                     ("id", "label"))
     label = r.label(table["label"], (*at, "label"))
     steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    for key in ("timer_end", "final_ticks_s", "call"):
+    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
-    ticks = table.get("final_ticks_s", 0)
-    if isinstance(ticks, bool) or not isinstance(ticks, int) or not 0 <= ticks <= MAX_FINAL_TICKS:
-        raise r.expected((*at, "final_ticks_s"), f"a whole number of seconds from 0 to "
-                         f"{MAX_FINAL_TICKS}", ticks)
+    ticks, lead = (_whole_seconds(r, table, at, key) for key in ("final_ticks_s",
+                                                                  "lead_in_s"))
     return Phase(id=r.ident(table["id"], (*at, "id")), label=label, steps=steps,
                  each_player=r.flag(table.get("each_player", False), (*at, "each_player")),
-                 timer_s=seconds, final_ticks_s=ticks,
+                 timer_s=seconds, final_ticks_s=ticks, lead_in_s=lead,
                  calls=() if seconds is None else _calls(r, table.get("call", []), at, seconds),
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
                                     TIMER_ENDS))
+
+
+def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:
+    """`final_ticks_s` or `lead_in_s`: whole seconds from 0 to 60, as Time of Empires'."""
+    value = table.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_FINAL_TICKS:
+        raise r.expected((*at, key), f"a whole number of seconds from 0 to {MAX_FINAL_TICKS}",
+                         value)
+    return value
 
 
 def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ...]:
@@ -472,113 +462,3 @@ def _sound(r: _Reader, table: dict[str, Any], at: Path) -> tuple[str, str]:
     return sound, "" if sound in SOUNDS else r.where((*at, "sound"))
 
 
-def _scoring(r: _Reader, data: Any, max_players: int) -> dict[str, Any]:
-    base: Path = ("scoring",)
-    table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank"))
-    categories = tuple(_category(r, item, at) for at, item in
-                       r.items(table.get("category", []), (*base, "category"),
-                               "[[scoring.category]] tables", empty=True))
-    _unique(r, [(c.id, (*base, "category", i, "id")) for i, c in enumerate(categories)])
-    ids = tuple(c.id for c in categories)
-    order = r.choice(table.get("order", "total"), (*base, "order"), ORDERS)
-    breaks = tuple(_tie_break(r, item, at, ids) for at, item in
-                   r.items(table.get("tie_break", []), (*base, "tie_break"),
-                           "[[scoring.tie_break]] tables", empty=True))
-    stages = tuple(_stage(r, item, at, ids, max_players) for at, item in
-                   r.items(table.get("stage", []), (*base, "stage"),
-                           "[[scoring.stage]] tables", empty=True))
-    if order == "eliminations" and not stages:
-        raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
-    if order == "total" and stages:
-        raise r.error((*base, "stage"), "stages need order = \"eliminations\"")
-    ranks = tuple(_solo_rank(r, item, at) for at, item in
-                  r.items(table.get("solo_rank", []), (*base, "solo_rank"),
-                          "[[scoring.solo_rank]] tables", empty=True))
-    for index in range(1, len(ranks)):
-        if ranks[index].at_least <= ranks[index - 1].at_least:
-            raise r.error((*base, "solo_rank", index, "at_least"),
-                          "expected the solo ranks in increasing order of points")
-    return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
-            "solo_ranks": ranks}
-
-
-def _category(r: _Reader, item: Any, at: Path) -> Category:
-    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "min",
-                               "penalty", "table", "each", "counts"), ("id", "label"))
-    penalty: tuple[int, ...] = ()
-    points: tuple[int, ...] = ()
-    least = r.integer(table.get("min", 0), (*at, "min"), -MAX_VALUE, 0)
-    for key in ("table", "penalty"):  # a list of points, counted from 0 entered
-        if key in table and least < 0:
-            raise r.error((*at, "min"), f"a {key} counts from 0: no min below 0 with it")
-    if "table" in table:
-        if any(k in table for k in ("multiply", "divide", "cap", "penalty")):
-            raise r.error((*at, "table"), "a points table takes no multiply, divide, cap or "
-                          "penalty")
-        points = tuple(r.integer(v, p, -MAX_VALUE * 100, MAX_VALUE * 100) for p, v in
-                       r.items(table["table"], (*at, "table"), "points for 0, 1, 2 ... entered"))
-    if "penalty" in table:
-        if any(k in table for k in ("multiply", "divide", "cap")):
-            raise r.error((*at, "penalty"), "a penalty table takes no multiply, divide or cap")
-        penalty = tuple(r.integer(v, p, 0, MAX_VALUE) for p, v in
-                        r.items(table["penalty"], (*at, "penalty"), "points to take off"))
-    cap = table.get("cap")
-    return Category(
-        id=r.ident(table["id"], (*at, "id")), label=r.label(table["label"], (*at, "label")),
-        multiply=r.integer(table.get("multiply", 1), (*at, "multiply"), 1, 100),
-        divide=r.integer(table.get("divide", 1), (*at, "divide"), 1, 100),
-        cap=None if cap is None else r.integer(cap, (*at, "cap"), 0, MAX_VALUE * 100),
-        most=r.integer(table.get("max", MAX_VALUE), (*at, "max"), 1, MAX_VALUE),
-        penalty=penalty, table=points, least=least,
-        each=r.flag(table.get("each", False), (*at, "each")),
-        counts=r.flag(table.get("counts", True), (*at, "counts")))
-
-
-def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...]) -> TieBreak:
-    table = r.table(item, at, ("more", "fewer", "seat", "points"))
-    kinds = [k for k in ("more", "fewer", "seat") if k in table]
-    if len(kinds) != 1:
-        raise r.error(at, "expected exactly one of 'more', 'fewer' or 'seat'")
-    kind = kinds[0]
-    if kind == "seat":
-        if "points" in table:
-            raise r.error((*at, "points"), "a seat rule takes no 'points'")
-        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES))
-    names = table[kind]
-    listed = [names] if isinstance(names, str) else names
-    if not isinstance(listed, list) or not listed:
-        raise r.expected((*at, kind), "a category id or a list of them", names)
-    for index, name in enumerate(listed):
-        if name not in ids:
-            path = (*at, kind) if isinstance(names, str) else (*at, kind, index)
-            raise r.expected(path, "the id of a [[scoring.category]] ("
-                             + ", ".join(ids) + ")", name)
-    return TieBreak(kind, categories=tuple(listed),
-                    points=r.flag(table.get("points", False), (*at, "points")))
-
-
-def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int) -> Stage:
-    table = r.table(item, at, ("category", "eliminate"), ("category",))
-    if table["category"] not in ids:
-        raise r.expected((*at, "category"), "the id of a [[scoring.category]] ("
-                         + ", ".join(ids) + ")", table["category"])
-    out = table.get("eliminate", 0)
-    if isinstance(out, dict):
-        default = 0
-        by_count = []
-        for key, value in out.items():
-            path = (*at, "eliminate", key)
-            if key == "default":
-                default = r.integer(value, path, 0, max_players - 1)
-            elif key.isascii() and key.isdigit() and 1 <= int(key) <= max_players:
-                by_count.append((int(key), r.integer(value, path, 0, int(key) - 1)))
-            else:
-                raise r.error(path, f"expected 'default' or a player count 1..{max_players}")
-        return Stage(table["category"], tuple(sorted(by_count)), default)
-    return Stage(table["category"], (), r.integer(out, (*at, "eliminate"), 0, max_players - 1))
-
-
-def _solo_rank(r: _Reader, item: Any, at: Path) -> SoloRank:
-    table = r.table(item, at, ("at_least", "label"), ("at_least", "label"))
-    return SoloRank(r.integer(table["at_least"], (*at, "at_least"), -MAX_VALUE * 100,
-                              MAX_VALUE * 100), r.label(table["label"], (*at, "label")))

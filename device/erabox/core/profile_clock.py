@@ -23,11 +23,12 @@ SAVED_SLACK_S = 0.01  # a saved countdown's seconds are rounded to the ms
 
 @dataclass(frozen=True)
 class Cue:
-    """One cue of a countdown: `at` seconds after its start; `call`, the index of the phase's
-    call it is (None: a final tick)."""
+    """One cue of a countdown: `at` seconds after its start (a lead-in's, before it: below
+    0); `call`, the index of the phase's call it is (None: a tick, or the start gong)."""
 
     at: float
     call: int | None = None
+    gong: bool = False  # the lead-in's end: the countdown's start gong, at 0
 
 
 @cache
@@ -39,12 +40,15 @@ def cues(phase: Phase) -> tuple[Cue, ...]:
     listed = [Cue(call.at_s, n) for n, call in enumerate(phase.calls)]
     listed += [Cue(phase.timer_s - k) for k in range(phase.final_ticks_s, 0, -1)
                if phase.timer_s - k > 0]
+    if phase.lead_in_s:  # a tick a second before the start gong, the countdown from it
+        listed += [Cue(float(-k)) for k in range(phase.lead_in_s, 0, -1)] + [Cue(0.0, gong=True)]
     return tuple(sorted(listed, key=lambda c: (c.at, c.call is None)))
 
 
 def calls_given(phase: Phase, done: int) -> int:
-    """How many of the phase's calls are among its first `done` cues."""
-    return sum(1 for cue in cues(phase)[:done] if cue.call is not None)
+    """How many of the phase's calls (and its lead-in's start gong, heard once as a call
+    is) are among its first `done` cues."""
+    return sum(1 for cue in cues(phase)[:done] if cue.call is not None or cue.gong)
 
 
 def next_at(phase: Phase, done: int) -> float | None:
@@ -72,9 +76,10 @@ def fits(phase: Phase, done: int, elapsed: float) -> bool:
 
 
 def cue_sound(phase: Phase, cue: Cue) -> tuple[Sound, str]:
-    """What a cue sounds: a tick, or the call's box cue or own file (the cry standing in)."""
+    """What a cue sounds: a tick, the start gong, or the call's box cue or own file (the cry
+    standing in)."""
     if cue.call is None:
-        return Sound.TICK, ""
+        return (Sound.GONG if cue.gong else Sound.TICK), ""
     sound = phase.calls[cue.call].sound
     if sound in (s.value for s in Sound):
         return Sound(sound), ""

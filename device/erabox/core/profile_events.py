@@ -20,7 +20,9 @@ from .profile_play import (
     Play,
     PlayEffect,
     Ranked,
+    Standings,
     State,
+    era_number,
     next_start_player,
     rounds,
     start_player,
@@ -70,6 +72,10 @@ class PlayRecorder:
                           for place, player, score, out, rank in effect.places]
                 self._line(t, "ranking", places=places,
                            winners=[p["player"] for p in places if p["place"] == 1])
+            elif isinstance(effect, Standings):  # after an era: its points, the totals
+                self._line(t, "standings", era=effect.era, places=[
+                    {"place": place, "player": player, "era_points": points, "total": total}
+                    for place, player, points, total in effect.places])
 
     def play(self, play: Play, t: float) -> None:
         """The lines the play's position calls for, each only when it changed."""
@@ -82,11 +88,19 @@ class PlayRecorder:
             self._changed(t, "setup", game=profile.id,
                           variant=profile.variants[spot.variant].id, players=list(play.players),
                           **chosen)
-            self._forget("round", "phase", "prompt", "step", "ending")
+            self._forget("round", "phase", "prompt", "step", "ending", "era")
             return
+        era: dict[str, Any] = {"era": era_number(play)} if profile.eras else {}
+        if era and state in (State.ROUND, State.SPECIAL, State.EVENT):  # an era begins
+            label = profile.eras[era["era"] - 1].label
+            if self._last.get("era") != era:  # once, as it begins (or comes back)
+                self._last["era"] = era
+                self._line(t, "era", **era, eras=len(profile.eras), rounds=rounds(play),
+                           start_player=start_player(play),
+                           **({} if label is None else {"label": label.en}))
         if state in (State.ROUND, State.SPECIAL, State.EVENT):
             self._changed(t, "round", round=spot.round, rounds=rounds(play),
-                          start_player=start_player(play))
+                          start_player=start_player(play), **era)
         if spot.last_round is not None:  # with the last turns: whose turn is the last
             last: dict[str, Any] = {} if spot.final_turn is None else {
                 "last_turn": play.players[((start_seat(play) or 0) + spot.final_turn)

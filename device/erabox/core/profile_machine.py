@@ -8,6 +8,8 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
     a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
+    a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
+    scoring --> game_over (the ranking on every era's numbers)
 
 The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
 A gesture with no entry changes nothing and returns no effects. Everything undo takes back
@@ -57,19 +59,24 @@ from .profile_play import (
     Ranked,
     ShowPlay,
     Spot,
+    Standings,
     State,
     _places,
     asked,
     countdown_start,
     entries,
     first_seat,
+    last_era,
     new_play,
     next_entry,
+    next_era_seat,
     phase_music,
     rounds,
     screen,
+    standings,
     startable,
     steps_here,
+    whole_sheet,
 )
 from .profile_record import _saved_part, snapshot
 
@@ -147,12 +154,16 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
 
 
 def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """The countdown's next cue: a final tick; or a call, on disk before it sounds (a cut
-    after its record comes back showing its prompt, never to sound it a second time)."""
+    """The countdown's next cue: a tick (lead-in or final); or a call or the lead-in's start
+    gong, on disk before it sounds (a cut after its record comes back showing its prompt or
+    the countdown running, never to sound it a second time)."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
     play = replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
+    if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is
+        return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
+                      FlashCue(sound))
     if cue.call is None:
         return play, (PlaySound(sound, 0),)
     call = phase.calls[cue.call]
@@ -191,7 +202,7 @@ def _phase_timer(before: Play, play: Play, now: float) -> Play:
     if new_key is None or phase.timer_s is None:
         return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
                        held_left=None)
-    return replace(play, timer_end=now + phase.timer_s, timer_done=False,
+    return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None)
 
 
@@ -358,11 +369,34 @@ def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayE
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     spot = play.spot if spot is None else spot
     if not play.profile.categories:
-        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+        return _era_done(play, spot, end)
     entry = next_entry(play, spot.sheet, 0)
-    if entry is None:  # nothing can change the ranking (not with a shipped profile)
-        return _moved(play, replace(spot, state=State.GAME_OVER)), end
+    if entry is None:  # nothing can change the ranking (not with a shipped profile), or
+        return _era_done(play, spot, end)  # this era's scoring asks nothing
     return _moved(play, replace(spot, state=State.SCORING, entry=entry)), end
+
+
+def _era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()
+              ) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """An era's scoring is done: the standings (a game of eras, before its last era), else
+    the final ranking (with the scoring's categories, its `Ranked` line)."""
+    if not last_era(play):
+        moved = _moved(play, replace(spot, state=State.STANDINGS))
+        return moved, (*effects, Standings(len(spot.past) + 1, standings(moved)))
+    moved = _moved(play, replace(spot, state=State.GAME_OVER))
+    ranked: tuple[PlayEffect, ...] = ((Ranked(_places(moved)),)
+                                      if play.spot.state is State.SCORING else ())
+    return moved, (*effects, *ranked)
+
+
+def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA on the standings: the gong, the next era's round 1, started by the seat the start
+    rule gives after the last round played; its scoring starts on a blank sheet."""
+    spot = play.spot
+    era = replace(spot, state=State.ROUND, round=1, phase=0, turn=0, step=0, entry=0,
+                  first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
+                  sheet=scores.blank(play.profile, len(play.players)))
+    return _moved(play, era), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -438,15 +472,13 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     if not category.each or more:
         effects.append(Entered(category.id, play.players[seat], play.value,
                                category.points(play.value),
-                               scores.total(profile, sheet, seat)))
+                               scores.total(profile, whole_sheet(play, sheet), seat)))
     # the next number that can still change the ranking (an out player's later criteria,
     # a tie-break no tie needs, are not asked)
     entry = spot.entry if more else next_entry(play, sheet, spot.entry + 1)
     if entry is not None:
         return _moved(play, replace(spot, sheet=sheet, entry=entry)), tuple(effects)
-    play = _moved(play, replace(spot, sheet=sheet, state=State.GAME_OVER))
-    effects.append(Ranked(_places(play)))
-    return play, tuple(effects)
+    return _era_done(play, replace(spot, sheet=sheet), tuple(effects))
 
 
 def _clear_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -495,6 +527,9 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
+    (State.STANDINGS, E, P): _next_era,  # a game of eras: the next era's round 1, the gong
+    (State.STANDINGS, N, H): _undo,  # back to the era's last number
+    (State.STANDINGS, N, P): _next_page,  # more of the standings, on a small panel
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
     (State.GAME_OVER, E, H): _ask_new_game,  # as at Time of Empires' final ranking
 }

@@ -15,7 +15,6 @@ from enum import StrEnum
 from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
-    Effect,
     Mode,
     Music,
     MusicAction,
@@ -24,6 +23,15 @@ from .model import (
     Sound,
 )
 from .profile import Label, Profile, shown_steps
+from .profile_effects import Called as Called
+from .profile_effects import ChooseGame as ChooseGame
+from .profile_effects import Entered as Entered
+from .profile_effects import Paused as Paused
+from .profile_effects import PlayEffect as PlayEffect
+from .profile_effects import PlayScreen as PlayScreen
+from .profile_effects import Ranked as Ranked
+from .profile_effects import ShowPlay as ShowPlay
+from .profile_effects import Standings as Standings
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
@@ -41,6 +49,7 @@ class State(StrEnum):
     SPECIAL = "special"  # a step of a special round, after a round
     EVENT = "event"  # a step of an event the players started
     SCORING = "scoring"  # entering a category's number for a player
+    STANDINGS = "standings"  # a game of eras: each player's era points and total so far
     GAME_OVER = "game_over"  # the final ranking
 
 
@@ -62,7 +71,8 @@ class Spot:
     last_round: int | None = None  # set by an event that ends the game
     final_turn: int | None = None  # `one_more_turn`: the `turn` after which scoring comes
     entry: int = 0  # index into `entries(...)` (state SCORING)
-    sheet: scores.Sheet = ()
+    sheet: scores.Sheet = ()  # this era's numbers (a game without eras: its only one)
+    past: tuple[scores.Sheet, ...] = ()  # the eras before this one's (their number: the era)
 
 
 @dataclass(frozen=True)
@@ -89,104 +99,6 @@ class Play:
     page: int = 0  # the notes' or the final ranking's page shown (a small panel pages them)
 
 
-@dataclass(frozen=True)
-class PlayScreen:
-    """What the screen shows, as data (texts as `Label`s: the renderer picks the language)."""
-
-    kind: str  # a State value, or "confirm" while "New game?" is asked
-    game: Label
-    round_name: Label
-    variant: Label | None = None
-    round: int | None = None
-    rounds: int | None = None  # known last round, None while open-ended
-    start_player: str | None = None
-    drawn: bool = False  # the start player was drawn at random or chosen (said at setup)
-    chosen: bool = False  # NEXT at setup chooses who starts
-    next_start_player: str | None = None  # a special round that passes the start player
-    title: Label | None = None  # the phase, special round, event or category
-    text: Label | None = None  # the step
-    position: tuple[int, int] | None = None  # step n of count
-    player: str | None = None  # whose turn it is, or whose number is asked
-    timer_left: int | None = None
-    timer_done: bool = False
-    paused: bool = False  # the countdown is paused (ERA press), its calls held with it
-    call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
-    value: int | None = None
-    points: int | None = None  # what `value` is worth
-    totals: tuple[tuple[str, int], ...] = ()
-    places: tuple[tuple[int, str, int, int | None, Label | None], ...] = ()
-    notes: tuple[Label, ...] = ()
-    ending: bool = False  # the event that ends the game has happened
-    last_turns: bool = False  # `one_more_turn`: the turns left are everyone's last
-    minus: bool = False  # the number asked may be negative (ERA hold turns it so)
-    prompt: Prompt | None = None
-    page: int = 0  # which page of the notes or `places` a panel too small shows (wraps)
-    event: Label | None = None  # the event ERA hold would start here (None: none can be)
-    # for each of `places`: what decided it (the category whose points ranked it, None for
-    # the total; the tie-break that told it apart from an equal score; True: none did)
-    decided: tuple[tuple[Label | None, Label | None, bool], ...] = ()
-    # an `each` category: the points of the values this player has already listed (the
-    # screen says which one of the list is asked and the sum so far); None for other ones
-    listed: tuple[int, ...] | None = None
-
-
-# --- effects this machine adds to the box's (model.py) ---------------------------------------
-
-
-@dataclass(frozen=True)
-class ShowPlay:
-    """Draw this screen."""
-
-    screen: PlayScreen
-
-
-@dataclass(frozen=True)
-class Entered:
-    """A number was confirmed at the scoring: `value` as entered, the `points` it gives, the
-    player's `total` so far."""
-
-    category: str
-    player: str
-    value: int
-    points: int
-    total: int
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """The final ranking: (place, colour, score, out after stage or None, solo rank)."""
-
-    places: tuple[tuple[int, str, int, int | None, Label | None], ...]
-
-
-@dataclass(frozen=True)
-class ChooseGame:
-    """ERA held at setup: the players want another game. The box opens its settings menu
-    (where "Game" is chosen); a simulation has no menu and stays."""
-
-
-@dataclass(frozen=True)
-class Called:
-    """A countdown's timed call was given (its sound is the `PlaySound` before this): the
-    phase's id, `at_s` into its countdown, its prompt in English (None: none)."""
-
-    phase: str
-    at_s: float
-    text: str | None = None
-
-
-@dataclass(frozen=True)
-class Paused:
-    """A countdown was paused (`paused`) or went on again, with `left` seconds to run."""
-
-    phase: str
-    paused: bool
-    left: float
-
-
-PlayEffect = Effect | ShowPlay | Entered | Ranked | ChooseGame | Called | Paused
-
-
 # --- building and reading a play --------------------------------------------------------------
 
 
@@ -201,9 +113,25 @@ def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) ->
                 spot=Spot(sheet=scores.blank(profile, len(players))))
 
 
+def era_number(play: Play) -> int:
+    """The era played (1-based; a game without eras is in its only one)."""
+    return len(play.spot.past) + 1
+
+
+def last_era(play: Play) -> bool:
+    """Is this the game's last era (its scoring ends in the final ranking)?"""
+    return era_number(play) >= len(play.profile.eras)
+
+
+def step_era(play: Play) -> int | None:
+    """The era a step's `from_era`/`era` are compared with (None: a game without eras)."""
+    return era_number(play) if play.profile.eras else None
+
+
 def rounds(play: Play) -> int | None:
-    """The last round, as far as it is known: the variant's, or the one an event ended."""
-    fixed = play.profile.variants[play.spot.variant].rounds
+    """The last round, as far as it is known: the era's or variant's, or the one an event
+    ended."""
+    fixed = play.profile.era_rounds(play.spot.variant, len(play.spot.past))
     ended = play.spot.last_round
     if ended is None:
         return fixed
@@ -254,15 +182,35 @@ def turn_seat(play: Play) -> int | None:
 
 
 def entries(play: Play) -> tuple[tuple[int, int], ...]:
-    """(category, seat) in the order numbers are asked: category by category, seat order."""
-    return tuple((c, s) for c in range(len(play.profile.categories))
-                 for s in range(len(play.players)))
+    """(category, seat) in the order numbers are asked: category by category, seat order;
+    in a game of eras the categories this era's scoring asks."""
+    era = era_number(play)
+    return tuple((c, s) for c, category in enumerate(play.profile.categories)
+                 if category.in_era(era) for s in range(len(play.players)))
+
+
+def whole_sheet(play: Play, sheet: scores.Sheet | None = None) -> scores.Sheet:
+    """The numbers of every era so far, each category's values one after the other (their
+    points add up); a category this era asks that is not entered yet is unknown (None).
+    A game without eras: its sheet."""
+    sheet = play.spot.sheet if sheet is None else sheet
+    if not play.spot.past:
+        return sheet
+    era = era_number(play)
+    return tuple(tuple(
+        None if row[seat] is None and play.profile.categories[c].in_era(era) else
+        tuple(v for past in play.spot.past for v in past[c][seat] or ()) + (row[seat] or ())
+        for seat in range(len(row))) for c, row in enumerate(sheet))
 
 
 def wanted(play: Play, sheet: scores.Sheet, entry: int) -> bool:
-    """Is entry `entry` asked: can its number still change the ranking (profile_scores)?"""
+    """Is entry `entry` asked: can its number still change the ranking (profile_scores)?
+    Before the last era every number is asked (the eras after it may need it)."""
     category, seat = entries(play)[entry]
-    return scores.needed(play.profile, sheet, start_seat(play), category, seat)
+    if not last_era(play):
+        return True
+    return scores.needed(play.profile, whole_sheet(play, sheet), start_seat(play), category,
+                         seat)
 
 
 def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
@@ -289,14 +237,25 @@ def asked(play: Play) -> tuple[int, int] | None:
 
 
 def ranking(play: Play) -> tuple[scores.RankLine, ...]:
-    return scores.ranking(play.profile, play.spot.sheet, start_seat(play))
+    return scores.ranking(play.profile, whole_sheet(play), start_seat(play))
+
+
+def standings(play: Play) -> tuple[tuple[int, str, int, int], ...]:
+    """After an era: (place, colour, era points, total so far), most total first (equal
+    totals share a place, in seat order)."""
+    profile, spot = play.profile, play.spot
+    era = scores.totals(profile, spot.sheet) or (0,) * len(play.players)
+    total = scores.totals(profile, whole_sheet(play)) or (0,) * len(play.players)
+    order = sorted(range(len(play.players)), key=lambda s: (-total[s], s))
+    return tuple((1 + sum(1 for q in order if total[q] > total[s]), play.players[s], era[s],
+                  total[s]) for s in order)
 
 
 def steps_here(play: Play) -> tuple[Label, ...]:
     """The steps of the phase, special round or event being shown (those for this many
     players, this variant and this round: a special round's is the round it comes after)."""
     profile, spot = play.profile, play.spot
-    case = (len(play.players), profile.variants[spot.variant].id, spot.round)
+    case = (len(play.players), profile.variants[spot.variant].id, spot.round, step_era(play))
     if spot.state is State.ROUND:
         return shown_steps(profile.phases[spot.phase].steps, *case)
     if spot.state is State.SPECIAL:
@@ -319,8 +278,9 @@ def screen(play: Play, now: float) -> PlayScreen:
                       if len(profile.variants) > 1 else None,
                       start_player=start_player(play), rounds=rounds(play),
                       ending=spot.last_round is not None, prompt=play.prompt,
-                      totals=tuple(zip(play.players, scores.totals(profile, spot.sheet)
+                      totals=tuple(zip(play.players, scores.totals(profile, whole_sheet(play))
                                        or (0,) * len(play.players), strict=True)))
+    base = _with_era(play, base)
     if play.question_until is not None:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
@@ -334,11 +294,15 @@ def screen(play: Play, now: float) -> PlayScreen:
                  profile.specials[spot.special].label if spot.state is State.SPECIAL else
                  profile.events[spot.event].label)
         turn = turn_seat(play)
-        left = None
+        left = lead = None
         if play.timer_end is not None:
             left = max(0, math.ceil(play.timer_end - now - EPS))
         elif play.held_left is not None:
             left = max(0, math.ceil(play.held_left - EPS))
+        elapsed = countdown_elapsed(play, now)
+        if left is not None and elapsed is not None and elapsed < -EPS:  # the lead-in
+            lead = math.ceil(-elapsed - EPS)
+            left = math.ceil(profile.phases[spot.phase].timer_s or 0)
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
         following = next_start_player(play) if passes else None
@@ -346,7 +310,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                        text=steps[index], position=(index + 1, len(steps)),
                        event=next_event(play),
                        player=None if turn is None else play.players[turn],
-                       timer_left=left, timer_done=play.timer_done,
+                       timer_left=left, lead_in=lead, timer_done=play.timer_done,
                        paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None)
     if spot.state is State.SCORING:
@@ -359,8 +323,35 @@ def screen(play: Play, now: float) -> PlayScreen:
                        player=play.players[at[1]], value=play.value,
                        points=category.points(play.value), minus=category.least < 0,
                        position=scoring_position(play), listed=listed)
+    if spot.state is State.STANDINGS:
+        return replace(base, kind=State.STANDINGS.value, round=spot.round,
+                       standings=standings(play), page=play.page,
+                       next_start_player=next_era_start_player(play))
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page, decided=_decided(play))
+
+
+def _with_era(play: Play, base: PlayScreen) -> PlayScreen:
+    """A game of eras: the era, its label and the count, on every screen."""
+    eras = play.profile.eras
+    if not eras:
+        return base
+    number = min(era_number(play), len(eras))
+    return replace(base, era=number, era_labels=tuple(era.label for era in eras))
+
+
+def next_era_seat(play: Play) -> int:
+    """Who starts the next era's round 1: the seat the start rule gives after the last round
+    played (the start carried across eras, a special round that passed it counted), not the
+    first seat again."""
+    later = replace(play, spot=replace(play.spot, state=State.ROUND,
+                                       round=play.spot.round + 1))
+    seat = start_seat(later)
+    return play.spot.first_seat if seat is None else seat
+
+
+def next_era_start_player(play: Play) -> str | None:
+    return None if play.profile.start_rule == "none" else play.players[next_era_seat(play)]
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:

@@ -48,30 +48,37 @@ class Step(Label):
     variants: tuple[str, ...] = ()
     from_round: int = 0
     until_round: int = MAX_ROUNDS
+    from_era: int = 1  # in a game of eras: shown from that era on (1-based) ...
+    era: int = 0  # ... and only in that era (0: every era), as Time of Empires' steps
+
+    def in_era(self, era: int | None) -> bool:
+        return era is None or (self.from_era <= era and self.era in (0, era))
 
 
-STEP_KEYS = ("players_at_least", "players_at_most", "variants", "from_round", "until_round")
+STEP_KEYS = ("players_at_least", "players_at_most", "variants", "from_round", "until_round",
+             "from_era", "era")
 
 
 def shown_steps(steps: tuple[Label, ...], players: int, variant: str | None = None,
-                round_no: int | None = None) -> tuple[Label, ...]:
-    """The steps shown with `players` players in the variant `variant` (its id) and the round
-    `round_no` (None: any): a `Step` outside its player counts, variants or rounds is left
-    out."""
+                round_no: int | None = None, era: int | None = None) -> tuple[Label, ...]:
+    """The steps shown with `players` players in the variant `variant` (its id), the round
+    `round_no` and the era `era` (1-based; None: any): a `Step` outside its player counts,
+    variants, rounds or eras is left out."""
     return tuple(s for s in steps if not isinstance(s, Step) or (
         s.players_at_least <= players <= s.players_at_most
         and (variant is None or not s.variants or variant in s.variants)
-        and (round_no is None or s.from_round <= round_no <= s.until_round)))
+        and (round_no is None or s.from_round <= round_no <= s.until_round)
+        and s.in_era(era)))
 
 
 def check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, players: range,
-                cases: dict[str, Sequence[int]], named: bool) -> None:
+                cases: dict[str, Sequence[int]], named: bool, era: int | None = None) -> None:
     """Every step shown in some case the game has, and every case shown a step. `cases`: per
     variant id, the rounds its phase, special round or event comes in; `named`: the profile
-    has [[variant]] tables."""
+    has [[variant]] tables; `era`: the era checked (a game of eras is checked era by era)."""
     edges: set[int] = set()  # the rounds where the steps shown change
     for index, item in enumerate(steps):
-        if not isinstance(item, Step):
+        if not isinstance(item, Step) or not item.in_era(era):
             continue
         at = (*path, index)
         if item.players_at_most < players[0] or item.players_at_least > players[-1]:
@@ -99,8 +106,9 @@ def check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, players: range
             if isinstance(rounds, range) and n != rounds[0] and n not in edges:
                 continue
             for count in players:
-                if not shown_steps(steps, count, variant, n):
+                if not shown_steps(steps, count, variant, n, era):
                     raise r.error(path, f"no step left with {count} player" + "s" * (count > 1) + (
+                        f" in era {era}" if era is not None else "") + (
                         f" in round {n}" + (f" of the variant '{variant}'" if named else "")
                         + " (each round, variant and player count needs one)" if edges else
                         " (each player count the game takes needs one)"))
@@ -114,6 +122,7 @@ class _Reader:
         self.source = source
         self.lines = lines
         self.base_dir = base_dir
+        self.eras = 0  # the profile's [[era]] tables: a step's era keys need them
 
     def line(self, path: Path) -> int | None:
         for end in range(len(path), -1, -1):
@@ -230,8 +239,24 @@ class _Reader:
             last = self.integer(item.get("until_round", MAX_ROUNDS), (*at, "until_round"),
                                 first, MAX_ROUNDS)
             text = self.label({"en": item["en"], "ja": item["ja"]}, at)
-            steps.append(Step(text.en, text.ja, low, high, variants, first, last))
+            from_era, era = self._step_eras(item, at)
+            steps.append(Step(text.en, text.ja, low, high, variants, first, last, from_era,
+                              era))
         return tuple(steps)
+
+    def _step_eras(self, item: dict[str, Any], at: Path) -> tuple[int, int]:
+        """A step's `from_era` and `era` (Time of Empires' step keys), in a game of eras."""
+        for key in ("from_era", "era"):
+            if key in item and not self.eras:
+                raise self.error((*at, key), "this game has no [[era]] tables")
+        if not self.eras:
+            return 1, 0
+        first = self.integer(item.get("from_era", 1), (*at, "from_era"), 1, self.eras)
+        only = self.integer(item.get("era", 0), (*at, "era"), 0, self.eras)
+        if only and only < first:
+            raise self.error((*at, "era"), f"never shown: era {only} is before from_era "
+                             f"{first}")
+        return first, only
 
     def labels(self, data: Any, path: Path, *, empty: bool = True) -> tuple[Label, ...]:
         return tuple(self.label(item, at) for at, item in self.items(data, path, "texts",

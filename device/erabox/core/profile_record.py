@@ -15,7 +15,7 @@ from .model import (
     Prompt,
     ShowPrompt,
 )
-from .profile import MAX_ROUNDS, Profile, shown_steps
+from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
 from .profile_play import (
     HISTORY,
     RESUMED_PROMPT_S,
@@ -43,8 +43,13 @@ def _spot_dict(spot: Spot) -> dict[str, Any]:
             "special": spot.special, "event": spot.event, "event_step": spot.event_step,
             "events_done": list(spot.events_done),
             "last_round": spot.last_round, "entry": spot.entry,
-            "sheet": [[None if v is None else list(v) for v in row] for row in spot.sheet]
-            } | ({} if spot.final_turn is None else {"final_turn": spot.final_turn})
+            "sheet": _sheet_list(spot.sheet)
+            } | ({} if spot.final_turn is None else {"final_turn": spot.final_turn}) | (
+                {"past": [_sheet_list(sheet) for sheet in spot.past]} if spot.past else {})
+
+
+def _sheet_list(sheet: scores.Sheet) -> list[list[list[int] | None]]:
+    return [[None if v is None else list(v) for v in row] for row in sheet]
 
 
 def snapshot(play: Play, now: float) -> dict[str, Any]:
@@ -102,7 +107,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     past = tuple(_spot_from(s, play) for s in history[-HISTORY:])
     left = record.get("timer_left")
     if left is not None and (isinstance(left, bool) or not isinstance(left, int | float)
-                             or not 0 <= left <= 24 * 3600):
+                             or not 0 <= left <= 24 * 3600 + MAX_FINAL_TICKS):
         raise ValueError("'timer_left' should be seconds or null")
     done = record.get("timer_done", False)
     if not isinstance(done, bool):
@@ -161,7 +166,13 @@ def _spot_from(data: Any, play: Play) -> Spot:
     except ValueError:
         raise ValueError("'state' is not a state of a game profile") from None
     variant = _int(data, "variant", 0, len(profile.variants) - 1)
-    last = profile.variants[variant].rounds or MAX_ROUNDS
+    past = data.get("past", [])  # a game of eras: the eras before this one's numbers
+    if not isinstance(past, list) or len(past) > max(0, len(profile.eras) - 1):
+        raise ValueError(f"'past' should list at most {max(0, len(profile.eras) - 1)} eras' "
+                         "numbers")
+    if state is State.STANDINGS and len(past) + 1 >= max(1, len(profile.eras)):
+        raise ValueError("the standings come after an era before the last only")
+    last = profile.era_rounds(variant, len(past)) or MAX_ROUNDS
     phase = _int(data, "phase", 0, len(profile.phases) - 1)
     special = _int(data, "special", 0, max(0, len(profile.specials) - 1))
     event = _int(data, "event", 0, max(0, len(profile.events) - 1))
@@ -174,6 +185,8 @@ def _spot_from(data: Any, play: Play) -> Spot:
     if last_round is not None:
         last_round = _int(data, "last_round", 1, last)
     sheet = _sheet_from(data.get("sheet"), profile, seats)
+    earlier = tuple(_sheet_from(p, profile, seats) for p in past)
+    era_play = replace(play, spot=replace(play.spot, past=earlier))  # its scoring's entries
     final = None if data.get("final_turn") is None else _int(data, "final_turn", 1,
                                                                2 * seats - 1)
     spot = Spot(state=state, variant=variant, first_seat=_int(data, "first_seat", 0, seats - 1),
@@ -183,10 +196,12 @@ def _spot_from(data: Any, play: Play) -> Spot:
                 phase=phase, turn=_int(data, "turn", 0, seats - 1 if final is None else final),
                 step=0, special=special, event=event, events_done=tuple(done),
                 last_round=last_round, final_turn=final,
-                entry=_int(data, "entry", 0, max(0, len(entries(play)) - 1)), sheet=sheet)
+                entry=_int(data, "entry", 0, max(0, len(entries(era_play)) - 1)), sheet=sheet,
+                past=earlier)
     if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
         raise ValueError(f"this game has no {state.value}s")
-    case = (seats, profile.variants[variant].id, spot.round)  # the steps shown there
+    era = len(past) + 1 if profile.eras else None
+    case = (seats, profile.variants[variant].id, spot.round, era)  # the steps shown there
     if state is State.SPECIAL:
         high = len(shown_steps(profile.specials[special].steps, *case))
     elif state in (State.ROUND, State.EVENT):
@@ -198,6 +213,8 @@ def _spot_from(data: Any, play: Play) -> Spot:
     if profile.events:  # an event's steps in its round; out of it, those with so many players
         event_steps = len(shown_steps(profile.events[event].steps,
                                       *(case if state is State.EVENT else case[:1])))
+    if profile.eras and state is State.SCORING and not entries(era_play):
+        raise ValueError("this era's scoring asks no number")
     return replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))
 

@@ -6,9 +6,10 @@ the rows of `panel.py` (a status row on top, content rows, a hint row at the bot
 from every edge). Drawing is two steps: `layout_play` places items (each a mask at a
 position, with the role it plays), `render_play` paints them; tests measure the items.
 
-128x64: status (round and start player, or the game), a title, up to three lines of the
-step, a footer (step n/count, whose turn, the countdown), the hint. 128x32: status, the step
-a line a page, and a footer in the hint row; a number being entered is shown big at the right.
+128x64: status (the era in a game of eras, the round and start player, or the game), a
+title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
+hint. 128x32: status, the step a line a page, and a footer in the hint row; a number being
+entered is shown big at the right. After an era, the standings: as the final ranking's places.
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -43,67 +44,11 @@ from .glyphs import (
 )
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
-from .strings import check_language, colour_name, say
+from .profile_words import word
+from .strings import check_language, colour_name, era_name, say
 from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
 GAP = 4  # px between items side by side
-
-# The few words the profile screens add (the profiles bring their own texts).
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "starts": "{colour} starts", "next_starts": "then {colour} starts",
-        "turn": "{colour}'s turn", "last_turn": "{colour}'s last turn",
-        "time_up": "Time!", "players": "{n} players",
-        "points": "Points {n}/{count}", "worth": "= {points}",
-        "worth_listed": "= {points} sum {sum}", "listed": "{colour} #{n}",
-        "ranking": "Final ranking",
-        "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
-        "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
-        "before_first": "Setup",
-        "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
-        "paused": "Paused", "hint_paused": "ERA: resume  hold NEXT: undo",
-        "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
-        "hint_chosen": "NEXT: who starts  ERA: start",
-        "hint_chosen_variant": "NEXT: starts/variant ERA: start",
-        "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
-        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
-        "hint_minus": "NEXT +1/+5 ERA: ok hold ERA: -", "minus": "hold ERA: -",
-        "hint_over_more": "NEXT: more  hold ERA: new game",
-        "hint_confirm": "ERA: yes / NEXT: no",
-        "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
-        "notes_page": "Notes {n}/{count}", "hint_more_page": "{n}/{count} hold NEXT: more",
-        "by": "{score} on {category}", "out_at": "out at stage {n}",
-        "tie_by": "tie broken by {rule}", "tie_shared": "tied, place shared", "and": "; ",
-        "place": "{place} {colour} ",
-    },
-    "ja": {
-        "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
-        "turn": "{colour}の手番", "last_turn": "{colour}の最後の手番",
-        "time_up": "時間切れ", "players": "{n}人",
-        "points": "得点 {n}/{count}", "worth": "= {points}点",
-        "worth_listed": "= {points}点 計{sum}点", "listed": "{colour} {n}つ目",
-        "ranking": "最終順位",
-        "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
-        "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
-        "before_first": "準備",
-        "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
-        "paused": "一時停止", "hint_paused": "ERA: 再開 NEXT長押し: 戻す",
-        "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
-        "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
-        "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
-        "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
-        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
-        "hint_minus": "NEXT +1/+5 ERA:決定 長押し: -", "minus": "ERA長押し: -",
-        "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
-        "hint_confirm": "ERA: はい / NEXT: いいえ",
-        "hint_notes": "NEXT長押し: メモ", "hint_more": "NEXT長押し: 続き",
-        "notes_page": "メモ {n}/{count}", "hint_more_page": "{n}/{count} NEXT長押し: 続き",
-        "by": "{category}で{score}", "out_at": "{n}段階目で脱落",
-        "tie_by": "同点は{rule}で決着", "tie_shared": "同点で同順位", "and": "、",
-        "place": "{place}位{colour}：",
-    },
-}
-
 
 @dataclass(frozen=True)
 class Marks:
@@ -160,10 +105,6 @@ class Placed:
         return (self.x, self.y, self.x + self.mask.width, self.y + self.mask.height)
 
 
-def word(language: str, key: str, **values: object) -> str:
-    return WORDS[check_language(language)][key].format(**values)
-
-
 def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
           scale: int = 1) -> list[Placed]:
     """`text` wrapped into at most `lines` lines of `width` px (abbreviated if it must)."""
@@ -198,12 +139,29 @@ def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
     return items, edge + (GAP if items else 0)
 
 
-def _round_text(screen: PlayScreen, language: str) -> str:
+def _round_text(screen: PlayScreen, language: str, room: int | None = None) -> str:
+    """"Round 2/3"; in a game of eras "Act I Round 2/3", or "Act I 2/3" where that does
+    not fit `room` px."""
     if screen.round == 0:  # a special round before round 1
         return word(language, "before_first")
     name = screen.round_name.text(language)
     count = "" if screen.rounds is None else f"/{screen.rounds}"
-    return f"{name} {screen.round}{count}"
+    era = _era_text(screen, language)  # a game of eras: the era before its round
+    if not era:
+        return f"{name} {screen.round}{count}"
+    whole = f"{era} {name} {screen.round}{count}"
+    fits = room is None or text_width(drawable(whole)) <= room
+    return whole if fits else f"{era} {screen.round}{count}"
+
+
+def _era_text(screen: PlayScreen, language: str, era: int | None = None) -> str:
+    """The era's own label, else the box's ("Era II", "時代Ⅱ"); "" in a game without eras.
+    `era`: another era's (the next one's, on the standings)."""
+    if screen.era is None:
+        return ""
+    number = screen.era if era is None else era
+    own = screen.era_labels[number - 1] if 0 < number <= len(screen.era_labels) else None
+    return era_name(number, language) if own is None else own.text(language)
 
 
 def _colour(colour: str | None, language: str) -> str:
@@ -224,6 +182,8 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
         items = _scoring(screen, panel, language, marks)
     elif kind == "game_over":
         items = _game_over(screen, panel, language, marks)
+    elif kind == "standings":
+        items = _standings(screen, panel, language, marks)
     else:
         items = _step(screen, panel, language, marks)
     if marks.hold_progress is None:
@@ -287,7 +247,9 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
     if screen.paused:  # the countdown is held: said where the start player is
         right = word(language, "paused")
-    items = _status(screen, panel, language, _round_text(screen, language), right, marks)
+    room = panel.inner - (GAP + text_width(drawable(right)) if right else 0)
+    items = _status(screen, panel, language, _round_text(screen, language, room), right,
+                    marks)
     position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
     footer = [position]
     if screen.player is not None:
@@ -299,6 +261,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     timer = ""
     if screen.timer_left is not None:
         timer = f"{screen.timer_left // 60}:{screen.timer_left % 60:02d}"
+        if screen.lead_in is not None:  # the seconds to the start gong, then the clock
+            timer = f"{word(language, 'lead_in', n=screen.lead_in)} {timer}"
     elif screen.timer_done:
         timer = word(language, "time_up")
     title = _label(screen.title, language)
@@ -486,6 +450,13 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
         hint = "hint_over_more" if len(pages) > 1 else "hint_over"
         return tuple(items + _hint(word(language, hint), panel))
+    items += _place_rows(lines, panel)
+    return tuple(items + _hint(word(language, "hint_over"), panel))
+
+
+def _place_rows(lines: list[str], panel: Panel) -> list[Placed]:
+    """Places a line each on 128x64; past five in two columns (eight fit)."""
+    items: list[Placed] = []
     rows = len(lines) if len(lines) <= ROWS_OF_PLACES else (len(lines) + 1) // 2
     column = (panel.inner - GAP) // 2
     for index, line in enumerate(lines):
@@ -493,10 +464,33 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         if rows < len(lines):  # two columns: the first `rows` places, then the rest
             x, width = MARGIN + (index // rows) * (column + GAP), column
         items += _text("place", line, x, panel.content_top + (index % rows) * LINE_PX, width)
-    return tuple(items + _hint(word(language, "hint_over"), panel))
+    return items
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
+
+
+def _standings(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+               ) -> tuple[Placed, ...]:
+    """After an era: each player's place by the total so far, the era's points and the
+    total ("1 red +6 = 14"), as the final ranking's places are laid out; ERA: the next era."""
+    items = _status(screen, panel, language,
+                    word(language, "standings", era=_era_text(screen, language)), marks=marks)
+    lines = [word(language, "standing", place=place, colour=_colour(colour, language),
+                  points=points, total=total)
+             for place, colour, points, total in screen.standings]
+    upcoming = _era_text(screen, language, (screen.era or 0) + 1)
+    if panel.compact:
+        pages = _pages(lines, panel.inner)
+        items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
+        hint = word(language, "hint_next_era_more" if len(pages) > 1 else "hint_next_era",
+                    era=upcoming)
+        return tuple(items + _hint(hint, panel))
+    if screen.next_start_player is not None and len(lines) < ROWS_OF_PLACES:  # room for it
+        lines.append(word(language, "next_starts",
+                          colour=_colour(screen.next_start_player, language)))
+    items += _place_rows(lines, panel)
+    return tuple(items + _hint(word(language, "hint_next_era", era=upcoming), panel))
 
 
 def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:

@@ -1,0 +1,256 @@
+"""A round profile's eras and its scoring: the `[[era]]` tables (each era its rounds, then
+its scoring, then the standings with running totals) and the `[scoring]` table (categories,
+the eras each is asked in, the order, tie-breaks, stages, solo ranks), read into frozen values
+(docs/profiles.md, "Eras" and "Scoring"). `profile.py` reads the rest of the profile and
+calls these; `profile_scores.py` ranks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .profile_reader import MAX_ROUNDS, Label, ProfileError, _Reader
+from .rules import MAX_ERAS
+from .toml_lines import Path
+
+MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
+ORDERS = ("total", "eliminations")
+SEAT_RULES = ("furthest_from_start", "closest_to_start")
+
+
+@dataclass(frozen=True)
+class Era:
+    """One era (act, age) of a round game: its own label (None: "Era I", "時代Ⅰ" ...) and
+    its rounds (None: the variant's). Rounds count from 1 again in each era."""
+
+    label: Label | None = None
+    rounds: int | None = None
+
+
+@dataclass(frozen=True)
+class Category:
+    """One number entered per player at the end, from `least` (below 0: negative numbers
+    too) to `most`. Its points: `table` (n entered -> the entry n, counting from 0; the last
+    for anything more), `penalty` (n entered -> minus the n-th entry, the last for anything
+    more), else `value * multiply // divide`, at most `cap`. `each`: a list of values (each
+    transformed, then summed; 0 ends the list). `counts` False: asked for the tie-breaks and
+    eliminations only, not added to the total. `eras`: in a game of eras, the eras whose
+    scoring asks it (none: every era's); its points are added up over them."""
+
+    id: str
+    label: Label
+    multiply: int = 1
+    divide: int = 1
+    cap: int | None = None
+    most: int = MAX_VALUE  # the largest number that can be entered
+    penalty: tuple[int, ...] = ()
+    each: bool = False
+    counts: bool = True
+    table: tuple[int, ...] = ()
+    least: int = 0  # the smallest number that can be entered (`min`)
+    eras: tuple[int, ...] = ()  # the eras it is asked in (1-based; none listed: every era)
+
+    def in_era(self, era: int) -> bool:
+        """Is this category asked in era `era` (1-based)?"""
+        return not self.eras or era in self.eras
+
+    def points(self, value: int) -> int:
+        """The points one entered value gives."""
+        if self.table:
+            return self.table[min(max(0, value), len(self.table) - 1)]
+        if self.penalty:
+            return -self.penalty[min(value, len(self.penalty)) - 1] if value > 0 else 0
+        points = value * self.multiply // self.divide
+        return points if self.cap is None else min(points, self.cap)
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One rule to order players with equal totals: `more` or `fewer` of the sum of
+    `categories` (entered values, or their points if `points`), or a seat rule."""
+
+    kind: str  # "more", "fewer" or "seat"
+    categories: tuple[str, ...] = ()
+    seat: str = ""
+    points: bool = False
+
+
+@dataclass(frozen=True)
+class Stage:
+    """An elimination ranking: players still in are ordered by `category`'s points (ties by
+    the tie-breaks); the last `eliminate[players]` of them are out."""
+
+    category: str
+    eliminate: tuple[tuple[int, int], ...] = ()  # (player count, how many); 0 = default
+    default_eliminate: int = 0
+
+    def out(self, players: int) -> int:
+        return dict(self.eliminate).get(players, self.default_eliminate)
+
+
+@dataclass(frozen=True)
+class SoloRank:
+    at_least: int
+    label: Label
+
+
+
+def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[str, Any]:
+    """The `[scoring]` table: its categories (each asked in the eras it names), order,
+    tie-breaks, stages and solo ranks, as `Profile` fields."""
+    base: Path = ("scoring",)
+    table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank"))
+    categories = tuple(_category(r, item, at, eras) for at, item in
+                       r.items(table.get("category", []), (*base, "category"),
+                               "[[scoring.category]] tables", empty=True))
+    unique(r, [(c.id, (*base, "category", i, "id")) for i, c in enumerate(categories)])
+    ids = tuple(c.id for c in categories)
+    order = r.choice(table.get("order", "total"), (*base, "order"), ORDERS)
+    breaks = tuple(_tie_break(r, item, at, ids) for at, item in
+                   r.items(table.get("tie_break", []), (*base, "tie_break"),
+                           "[[scoring.tie_break]] tables", empty=True))
+    stages = tuple(_stage(r, item, at, ids, max_players) for at, item in
+                   r.items(table.get("stage", []), (*base, "stage"),
+                           "[[scoring.stage]] tables", empty=True))
+    if order == "eliminations" and not stages:
+        raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
+    if order == "total" and stages:
+        raise r.error((*base, "stage"), "stages need order = \"eliminations\"")
+    ranks = tuple(_solo_rank(r, item, at) for at, item in
+                  r.items(table.get("solo_rank", []), (*base, "solo_rank"),
+                          "[[scoring.solo_rank]] tables", empty=True))
+    for index in range(1, len(ranks)):
+        if ranks[index].at_least <= ranks[index - 1].at_least:
+            raise r.error((*base, "solo_rank", index, "at_least"),
+                          "expected the solo ranks in increasing order of points")
+    return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
+            "solo_ranks": ranks}
+
+
+def _category(r: _Reader, item: Any, at: Path, eras: int) -> Category:
+    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "min",
+                               "penalty", "table", "each", "counts", "eras"), ("id", "label"))
+    penalty: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+    least = r.integer(table.get("min", 0), (*at, "min"), -MAX_VALUE, 0)
+    for key in ("table", "penalty"):  # a list of points, counted from 0 entered
+        if key in table and least < 0:
+            raise r.error((*at, "min"), f"a {key} counts from 0: no min below 0 with it")
+    if "table" in table:
+        if any(k in table for k in ("multiply", "divide", "cap", "penalty")):
+            raise r.error((*at, "table"), "a points table takes no multiply, divide, cap or "
+                          "penalty")
+        points = tuple(r.integer(v, p, -MAX_VALUE * 100, MAX_VALUE * 100) for p, v in
+                       r.items(table["table"], (*at, "table"), "points for 0, 1, 2 ... entered"))
+    if "penalty" in table:
+        if any(k in table for k in ("multiply", "divide", "cap")):
+            raise r.error((*at, "penalty"), "a penalty table takes no multiply, divide or cap")
+        penalty = tuple(r.integer(v, p, 0, MAX_VALUE) for p, v in
+                        r.items(table["penalty"], (*at, "penalty"), "points to take off"))
+    cap = table.get("cap")
+    return Category(
+        id=r.ident(table["id"], (*at, "id")), label=r.label(table["label"], (*at, "label")),
+        multiply=r.integer(table.get("multiply", 1), (*at, "multiply"), 1, 100),
+        divide=r.integer(table.get("divide", 1), (*at, "divide"), 1, 100),
+        cap=None if cap is None else r.integer(cap, (*at, "cap"), 0, MAX_VALUE * 100),
+        most=r.integer(table.get("max", MAX_VALUE), (*at, "max"), 1, MAX_VALUE),
+        penalty=penalty, table=points, least=least,
+        each=r.flag(table.get("each", False), (*at, "each")),
+        counts=r.flag(table.get("counts", True), (*at, "counts")),
+        eras=_era_list(r, table["eras"], (*at, "eras"), eras) if "eras" in table else ())
+
+
+def _era_list(r: _Reader, data: Any, path: Path, eras: int) -> tuple[int, ...]:
+    """A category's `eras`: increasing era numbers, 1 to the profile's eras, at least one."""
+    if not eras:
+        raise r.error(path, "this game has no [[era]] tables (its one scoring asks every "
+                      "category)")
+    what = f"a list of increasing era numbers from 1 to {eras}, at least one"
+    if not isinstance(data, list) or not data:
+        raise r.expected(path, what, data)
+    for index, value in enumerate(data):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= eras:
+            raise r.expected((*path, index), f"an era number from 1 to {eras}", value)
+        if index and value <= data[index - 1]:
+            raise r.expected((*path, index), what, data)
+    return tuple(data)
+
+
+def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...]) -> TieBreak:
+    table = r.table(item, at, ("more", "fewer", "seat", "points"))
+    kinds = [k for k in ("more", "fewer", "seat") if k in table]
+    if len(kinds) != 1:
+        raise r.error(at, "expected exactly one of 'more', 'fewer' or 'seat'")
+    kind = kinds[0]
+    if kind == "seat":
+        if "points" in table:
+            raise r.error((*at, "points"), "a seat rule takes no 'points'")
+        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES))
+    names = table[kind]
+    listed = [names] if isinstance(names, str) else names
+    if not isinstance(listed, list) or not listed:
+        raise r.expected((*at, kind), "a category id or a list of them", names)
+    for index, name in enumerate(listed):
+        if name not in ids:
+            path = (*at, kind) if isinstance(names, str) else (*at, kind, index)
+            raise r.expected(path, "the id of a [[scoring.category]] ("
+                             + ", ".join(ids) + ")", name)
+    return TieBreak(kind, categories=tuple(listed),
+                    points=r.flag(table.get("points", False), (*at, "points")))
+
+
+def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int) -> Stage:
+    table = r.table(item, at, ("category", "eliminate"), ("category",))
+    if table["category"] not in ids:
+        raise r.expected((*at, "category"), "the id of a [[scoring.category]] ("
+                         + ", ".join(ids) + ")", table["category"])
+    out = table.get("eliminate", 0)
+    if isinstance(out, dict):
+        default = 0
+        by_count = []
+        for key, value in out.items():
+            path = (*at, "eliminate", key)
+            if key == "default":
+                default = r.integer(value, path, 0, max_players - 1)
+            elif key.isascii() and key.isdigit() and 1 <= int(key) <= max_players:
+                by_count.append((int(key), r.integer(value, path, 0, int(key) - 1)))
+            else:
+                raise r.error(path, f"expected 'default' or a player count 1..{max_players}")
+        return Stage(table["category"], tuple(sorted(by_count)), default)
+    return Stage(table["category"], (), r.integer(out, (*at, "eliminate"), 0, max_players - 1))
+
+
+def _solo_rank(r: _Reader, item: Any, at: Path) -> SoloRank:
+    table = r.table(item, at, ("at_least", "label"), ("at_least", "label"))
+    return SoloRank(r.integer(table["at_least"], (*at, "at_least"), -MAX_VALUE * 100,
+                              MAX_VALUE * 100), r.label(table["label"], (*at, "label")))
+
+
+def parse_eras(r: _Reader, data: Any) -> tuple[Era, ...]:
+    """The `[[era]]` tables, in order (none: the game is one era, as it always was)."""
+    if data is None:
+        return ()
+    eras: list[Era] = []
+    for at, item in r.items(data, ("era",), "[[era]] tables"):
+        if len(eras) == MAX_ERAS:
+            raise r.error(at, f"at most {MAX_ERAS} [[era]] tables")
+        table = r.table(item, at, ("label", "rounds"))
+        label = r.label(table["label"], (*at, "label")) if "label" in table else None
+        rounds = (r.integer(table["rounds"], (*at, "rounds"), 1, MAX_ROUNDS)
+                  if "rounds" in table else None)
+        eras.append(Era(label, rounds))
+    return tuple(eras)
+
+
+def unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:
+    """Each id once: the second use is an error at its key."""
+    seen: set[str] = set()
+    for ident, path in ids:
+        if ident in seen:
+            raise r.error(path, f"the id {ident!r} is used twice")
+        seen.add(ident)
+
+
+__all__ = ["Category", "Era", "ProfileError", "SoloRank", "Stage", "TieBreak",
+           "parse_eras", "parse_scoring", "unique"]

@@ -1,0 +1,70 @@
+"""The few words a game profile's screens add to the box's (`strings.py`), in English and
+Japanese; the profiles bring their own texts. `ui/profile_screens.py` lays them out."""
+
+from __future__ import annotations
+
+from .strings import check_language
+
+# The few words the profile screens add (the profiles bring their own texts).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "starts": "{colour} starts", "next_starts": "then {colour} starts",
+        "turn": "{colour}'s turn", "last_turn": "{colour}'s last turn",
+        "time_up": "Time!", "players": "{n} players", "lead_in": "in {n}",
+        "points": "Points {n}/{count}", "worth": "= {points}",
+        "worth_listed": "= {points} sum {sum}", "listed": "{colour} #{n}",
+        "ranking": "Final ranking",
+        "wins": "{colour} wins!", "shared": "Shared victory!", "out": "out {n}",
+        "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
+        "before_first": "Setup",
+        "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
+        "paused": "Paused", "hint_paused": "ERA: resume  hold NEXT: undo",
+        "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
+        "hint_chosen": "NEXT: who starts  ERA: start",
+        "hint_chosen_variant": "NEXT: starts/variant ERA: start",
+        "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
+        "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
+        "hint_minus": "NEXT +1/+5 ERA: ok hold ERA: -", "minus": "hold ERA: -",
+        "hint_over_more": "NEXT: more  hold ERA: new game",
+        "hint_confirm": "ERA: yes / NEXT: no",
+        "hint_notes": "hold NEXT: notes", "hint_more": "hold NEXT: more",
+        "notes_page": "Notes {n}/{count}", "hint_more_page": "{n}/{count} hold NEXT: more",
+        "by": "{score} on {category}", "out_at": "out at stage {n}",
+        "tie_by": "tie broken by {rule}", "tie_shared": "tied, place shared", "and": "; ",
+        "place": "{place} {colour} ",
+        "standings": "{era} standings", "standing": "{place} {colour} {points:+d} = {total}",
+        "hint_next_era": "ERA: start {era}", "hint_next_era_more": "NEXT: more ERA: {era}",
+    },
+    "ja": {
+        "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
+        "turn": "{colour}の手番", "last_turn": "{colour}の最後の手番",
+        "time_up": "時間切れ", "players": "{n}人", "lead_in": "あと{n}",
+        "points": "得点 {n}/{count}", "worth": "= {points}点",
+        "worth_listed": "= {points}点 計{sum}点", "listed": "{colour} {n}つ目",
+        "ranking": "最終順位",
+        "wins": "{colour}の勝ち！", "shared": "勝利を分かち合う！", "out": "脱落{n}",
+        "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
+        "before_first": "準備",
+        "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
+        "paused": "一時停止", "hint_paused": "ERA: 再開 NEXT長押し: 戻す",
+        "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
+        "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
+        "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
+        "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
+        "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
+        "hint_minus": "NEXT +1/+5 ERA:決定 長押し: -", "minus": "ERA長押し: -",
+        "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
+        "hint_confirm": "ERA: はい / NEXT: いいえ",
+        "hint_notes": "NEXT長押し: メモ", "hint_more": "NEXT長押し: 続き",
+        "notes_page": "メモ {n}/{count}", "hint_more_page": "{n}/{count} NEXT長押し: 続き",
+        "by": "{category}で{score}", "out_at": "{n}段階目で脱落",
+        "tie_by": "同点は{rule}で決着", "tie_shared": "同点で同順位", "and": "、",
+        "place": "{place}位{colour}：",
+        "standings": "{era}終了時の順位", "standing": "{place}位{colour} {points:+d} 計{total}",
+        "hint_next_era": "ERA: {era}開始", "hint_next_era_more": "NEXT:次 ERA:{era}開始",
+    },
+}
+
+
+def word(language: str, key: str, **values: object) -> str:
+    return WORDS[check_language(language)][key].format(**values)
