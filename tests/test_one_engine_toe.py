@@ -250,7 +250,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
                       "--players", ",".join(PLAYERS), "--until", "3000")
     cries = [t for t, sound in cues(rounds) if sound == "cry"]
     assert len(cries) == 6 and cries[2] == gong + 180
-    assert gong + 360 <= cries[3] <= gong + 360 + 5  # the seconds lost given back
+    assert cries[3] == gong + 364.5  # the 4.5 s since the last save (gong + 355) given back
     era_two = [e for e in rounds if e["type"] in ("call", "prompt") and gong < e["t"] < gong + 540]
     assert [(e["type"], e.get("at_s", e.get("prompt"))) for e in era_two] == [
         ("call", 180.0), ("prompt", "resumed"), ("prompt", "resumed"), ("call", 360.0)]
@@ -266,4 +266,6 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
                    str(tmp_path / "erabox.toml"), "--until", "3000")
     own_cries = [t for t, sound in cues(own) if sound == "cry"]
     assert len(own_cries) == 6 and own_cries[2] == gong + 180
+    # the seconds since its last save given back too, and 1 s paused after each cut
+    assert own_cries[3] == gong + 365.5
     assert ranking(own) == FINAL
