@@ -1,5 +1,5 @@
 """Step 2 of docs/architecture.md's plan: Time of Empires written in the round format
-(tests/profiles/time-of-empires-rounds.toml, real time; ...-rounds-intro.toml, introductory),
+(tests/profiles/time-of-empires-rounds.toml, its variants real time and introductory),
 played end to end through `erabox simulate --game` and held against the box's own engine
 (`erabox simulate` without --game) on the same play: every gong, cry and tick of the
 real-time eras at the same time, the calls after rounds 5 and 10, the era totals and the
@@ -19,7 +19,6 @@ from erabox.cli import main
 
 PROFILES = Path(__file__).parent / "profiles"
 REALTIME = PROFILES / "time-of-empires-rounds.toml"
-INTRO = PROFILES / "time-of-empires-rounds-intro.toml"
 PLAYERS = ("red", "blue", "green", "yellow")
 
 # Each era's numbers per player, in the checklist's order: destroyed buildings (x3),
@@ -116,10 +115,11 @@ INTRO_PREP_STEPS = (9, 10, 10)  # each era's round 1 with four players: preparat
 
 
 def rounds_intro_script() -> str:
-    """The introductory game in the round profile: ERA (the game's setup and its steps),
+    """The introductory game in the round profile: NEXT (the variant), ERA (the game's
+    setup and its steps),
     round 1's preparation and turns, rounds 2 to 15 and the two scholar calls with NEXT;
     the scoring; the standings' ERA."""
-    gestures: list[str] = []
+    gestures: list[str] = ["next press"]  # the variant: introductory
     for era in range(3):
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
         gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2)
@@ -193,6 +193,8 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
                    str(tmp_path / "erabox.toml"), "--until", "3000")
     rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
                       "--players", ",".join(PLAYERS), "--until", "3000")
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"preparation", "action"}
+    assert not [e for e in rounds if e["type"] == "prompt" and e["prompt"] == "scholars"]
     expected: list[tuple[float, str]] = []
     for start in ERA_STARTS:  # 5 ticks, the start gong, cries at 3:00 and 6:00, 10 ticks, gong
         gong = start + 5
@@ -222,8 +224,10 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
         encoding="utf-8")
     own = simulate(tmp_path, capsys, own_intro_script(), "--config",
                    str(tmp_path / "erabox.toml"))
-    rounds = simulate(tmp_path, capsys, rounds_intro_script(), "--game", str(INTRO),
+    rounds = simulate(tmp_path, capsys, rounds_intro_script(), "--game", str(REALTIME),
                       "--players", ",".join(PLAYERS))
+    assert [e["variant"] for e in rounds if e["type"] == "setup"][-1] == "intro"
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"turns"}
     flow = intro_flow(rounds, own=False)
     assert flow == intro_flow(own, own=True)
     assert [c for c in flow if c[0] == "cry"] == [
