@@ -123,8 +123,8 @@ def test_the_countdown_ends_the_clock_variant_s_round() -> None:
      "variants leave it none)"),
     (HEAD + PHASES.replace('label = "Turn"', 'label = "Turn"\nsteps = [{ en = "Go", ja = '
                            '"Go", variants = ["clock"] }, "Play"]'),
-     "clock.toml:35: key 'phase[3].steps[1].variants[1]': expected the id of a [[variant]] "
-     "(turns), got 'clock'"),
+     "clock.toml:35: key 'phase[3].steps[1].variants[1]': never shown: the phase is played "
+     "only in 'turns'"),
 ])
 def test_a_phase_s_variants_that_cannot_be_played_are_errors(text: str, message: str
                                                               ) -> None:

@@ -352,6 +352,11 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                                  + ", ".join(ids) + ")", ident)
     label = r.label(table["label"], (*at, "label"))
     steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
+    for index, item_step in enumerate(steps):
+        for k, ident in enumerate(item_step.variants if isinstance(item_step, Step) else ()):
+            if only and ident not in only and ident in (v.id for v in variants):
+                raise r.error((*at, "steps", index, "variants", k), "never shown: the phase "
+                              "is played only in " + ", ".join(repr(v) for v in only))
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
