@@ -103,6 +103,10 @@ class Phase:
     final_ticks_s: int = 0
     calls: tuple[PhaseCall, ...] = ()
     lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
+    variants: tuple[str, ...] = ()  # played only in these variants (ids; none: in every one)
+
+    def in_variant(self, variant: str) -> bool:
+        return not self.variants or variant in self.variants
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,13 @@ class Profile:
         own = self.eras[era].rounds if era < len(self.eras) else None
         return self.variants[variant].rounds if own is None else own
 
+    def first_phase(self, variant: int, start: int = 0) -> int | None:
+        """The first phase from index `start` on that the variant `variant` (its index)
+        plays; None: none left in the round."""
+        ident = self.variants[variant].id
+        return next((i for i in range(start, len(self.phases))
+                     if self.phases[i].in_variant(ident)), None)
+
     def category(self, category_id: str) -> Category:
         return next(c for c in self.categories if c.id == category_id)
 
@@ -220,9 +231,13 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                     ("rule",))
     start_rule = r.choice(start["rule"], ("start_player", "rule"), START_RULES)
 
-    phases = tuple(_phase(r, item, at) for at, item in r.items(top["phase"], ("phase",),
-                                                                "[[phase]] tables"))
+    phases = tuple(_phase(r, item, at, variants, "variant" in top)
+                   for at, item in r.items(top["phase"], ("phase",), "[[phase]] tables"))
     unique(r, [(p.id, ("phase", i, "id")) for i, p in enumerate(phases)])
+    for variant in variants:
+        if not any(p.in_variant(variant.id) for p in phases):
+            raise r.error(("phase",), f"no [[phase]] is played in the variant '{variant.id}' "
+                          "(a phase's variants leave it none)")
     specials = tuple(_special(r, item, at, variants, "variant" in top) for at, item in
                      r.items(top.get("special", []), ("special",), "[[special]] tables",
                              empty=True))
@@ -267,6 +282,8 @@ def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, 
     for key, items in listed:
         for index, item in enumerate(items):
             cases: dict[str, Sequence[int]] = every
+            if isinstance(item, Phase):
+                cases = {v: n for v, n in every.items() if item.in_variant(v)}
             if isinstance(item, Special):
                 cases = {v.id: tuple(n for n in after if n or era in (None, 1))
                          for v, after in zip(variants, item.after, strict=True)}
@@ -316,13 +333,30 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
     return tuple(out)
 
 
-def _phase(r: _Reader, item: Any, at: Path) -> Phase:
+def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named: bool
+           ) -> Phase:  # named: the file has [[variant]] tables (a phase's variants need them)
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
-                               "lead_in_s"),
+                               "lead_in_s", "variants"),
                     ("id", "label"))
+    only: tuple[str, ...] = ()
+    if "variants" in table:
+        if not named:
+            raise r.error((*at, "variants"), "this game has no [[variant]] tables")
+        ids = tuple(v.id for v in variants)
+        only = tuple(r.ident(v, p) for p, v in r.items(table["variants"], (*at, "variants"),
+                                                       "variant ids"))
+        for index, ident in enumerate(only):
+            if ident not in ids:
+                raise r.expected((*at, "variants", index), "the id of a [[variant]] ("
+                                 + ", ".join(ids) + ")", ident)
     label = r.label(table["label"], (*at, "label"))
     steps = r.steps(table.get("steps", []), (*at, "steps")) or (label,)
+    for index, item_step in enumerate(steps):
+        for k, ident in enumerate(item_step.variants if isinstance(item_step, Step) else ()):
+            if only and ident not in only and ident in (v.id for v in variants):
+                raise r.error((*at, "steps", index, "variants", k), "never shown: the phase "
+                              "is played only in " + ", ".join(repr(v) for v in only))
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
@@ -339,7 +373,7 @@ def _phase(r: _Reader, item: Any, at: Path) -> Phase:
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
-                                    TIMER_ENDS))
+                                    TIMER_ENDS), variants=only)
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:

@@ -295,8 +295,8 @@ def _next_choice(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """ERA at setup: the gong, then a special round set before round 1 (`after = [0]`), if
     any, else round 1."""
-    spot = replace(play.spot, state=State.ROUND, round=1, phase=0, turn=0, step=0,
-                   first_seat=first_seat(play))
+    spot = replace(play.spot, state=State.ROUND, round=1, phase=_first(play), turn=0,
+                   step=0, first_seat=first_seat(play))
     gong = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     for index, special in enumerate(play.profile.specials):
         if 0 in special.after[spot.variant]:
@@ -344,8 +344,9 @@ def _after_phase(play: Play) -> tuple[Play, tuple[PlayEffect, ...]]:
         return _to_scoring(play)
     if phase.each_player and spot.turn + 1 < len(play.players):
         return _moved(play, replace(spot, turn=spot.turn + 1, step=0)), ()
-    if spot.phase + 1 < len(profile.phases):
-        return _moved(play, replace(spot, phase=spot.phase + 1, turn=0, step=0)), ()
+    following = profile.first_phase(spot.variant, spot.phase + 1)  # the variant's next
+    if following is not None:
+        return _moved(play, replace(spot, phase=following, turn=0, step=0)), ()
     return _after_round(play, -1)
 
 
@@ -360,8 +361,13 @@ def _after_round(play: Play, done: int) -> tuple[Play, tuple[PlayEffect, ...]]:
     last = rounds(play)
     if (last is not None and spot.round >= last) or spot.round >= MAX_ROUNDS:
         return _to_scoring(play)
-    return _moved(play, replace(spot, state=State.ROUND, round=spot.round + 1, phase=0,
-                                turn=0, step=0)), ()
+    return _moved(play, replace(spot, state=State.ROUND, round=spot.round + 1,
+                                phase=_first(play), turn=0, step=0)), ()
+
+
+def _first(play: Play) -> int:
+    """A round's first phase in the variant played (a phase's `variants` may skip some)."""
+    return play.profile.first_phase(play.spot.variant) or 0
 
 
 def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -393,7 +399,8 @@ def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """ERA on the standings: the gong, the next era's round 1, started by the seat the start
     rule gives after the last round played; its scoring starts on a blank sheet."""
     spot = play.spot
-    era = replace(spot, state=State.ROUND, round=1, phase=0, turn=0, step=0, entry=0,
+    era = replace(spot, state=State.ROUND, round=1, phase=_first(play), turn=0, step=0,
+                  entry=0,
                   first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
                   sheet=scores.blank(play.profile, len(play.players)))
     return _moved(play, era), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))

@@ -174,6 +174,10 @@ def _spot_from(data: Any, play: Play) -> Spot:
         raise ValueError("the standings come after an era before the last only")
     last = profile.era_rounds(variant, len(past)) or MAX_ROUNDS
     phase = _int(data, "phase", 0, len(profile.phases) - 1)
+    if state in (State.ROUND, State.EVENT) and not profile.phases[phase].in_variant(
+            profile.variants[variant].id):
+        raise ValueError(f"'phase' {phase} is not played in the variant "
+                         f"'{profile.variants[variant].id}'")
     special = _int(data, "special", 0, max(0, len(profile.specials) - 1))
     event = _int(data, "event", 0, max(0, len(profile.events) - 1))
     ids = [e.id for e in profile.events]

@@ -1,0 +1,275 @@
+"""Step 2 of docs/architecture.md's plan: Time of Empires written in the round format
+(tests/profiles/time-of-empires-rounds.toml, its variants real time and introductory),
+played end to end through `erabox simulate --game` and held against the box's own engine
+(`erabox simulate` without --game) on the same play: every gong, cry and tick of the
+real-time eras at the same time, the calls after rounds 5 and 10, the era totals and the
+final ranking with the buildings tie-break, and a power cut mid-era (a call never lost or
+doubled). What the round format cannot yet say is listed in docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from erabox.cli import main
+
+PROFILES = Path(__file__).parent / "profiles"
+REALTIME = PROFILES / "time-of-empires-rounds.toml"
+PLAYERS = ("red", "blue", "green", "yellow")
+
+# Each era's numbers per player, in the checklist's order: destroyed buildings (x3),
+# construction bonus, wonders, cultural influence. Red and green tie on 25 after Era III;
+# green has more buildings on the central board and wins.
+NUMBERS = (
+    {"red": (1, 1, 0, 2), "blue": (0, 1, 1, 1), "green": (2, 1, 0, 0), "yellow": (0, 0, 0, 1)},
+    {"red": (1, 2, 1, 1), "blue": (1, 2, 0, 0), "green": (0, 2, 2, 2), "yellow": (2, 2, 0, 3)},
+    {"red": (2, 3, 1, 2), "blue": (0, 3, 0, 1), "green": (2, 3, 1, 2), "yellow": (1, 3, 0, 0)},
+)
+BUILDINGS = {"red": 5, "green": 7}
+ERA_STARTS = (20.0, 1000.0, 2000.0)  # when each real-time era's lead-in begins, in both
+GAME_SETUP_STEPS = 10  # the round profile's game setup with four players
+PREP_STEPS = (7, 9, 9)  # each era's preparation with four players (real time)
+
+
+def era_points(era: int, player: str) -> int:
+    destroyed, bonus, wonders, culture = NUMBERS[era][player]
+    return 3 * destroyed + bonus + wonders + culture
+
+
+def numbers(*values: int) -> list[str]:
+    """Each number entered with NEXT presses (+1 each), confirmed with ERA."""
+    return [g for v in values for g in ["next press"] * v + ["era press"]]
+
+
+def timed(lines: list[tuple[float, str]]) -> str:
+    return "".join(f"{t:g} {g}\n" for t, g in lines)
+
+
+def after(start: float, gestures: list[str], step: float = 0.5) -> list[tuple[float, str]]:
+    return [(start + i * step, g) for i, g in enumerate(gestures)]
+
+
+def round_scoring(era: int, tied: tuple[str, ...] = ()) -> list[str]:
+    """The round profile asks category by category, in seat order; after Era III the
+    buildings of the players tied for the most (the tie-break's category)."""
+    gestures = [g for c in range(4) for p in PLAYERS for g in numbers(
+        NUMBERS[era][p][c])]
+    return gestures + [g for p in tied for g in numbers(BUILDINGS[p])]
+
+
+def own_scoring(era: int) -> list[str]:
+    """Time of Empires' own engine asks each player's total for the era."""
+    return [g for p in PLAYERS for g in numbers(era_points(era, p))]
+
+
+def simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str,
+             *args: str) -> list[dict[str, Any]]:
+    path = tmp_path / "script.txt"
+    path.write_text(script, encoding="utf-8")
+    assert main(["simulate", "--script", str(path), *args]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
+    """The real-time game in the round profile: ERA (the game's setup), its steps, each
+    era's preparation, the last NEXT of which starts the action phase's lead-in at the era's
+    `ERA_STARTS`; at the end gong the scoring, then the standings' ERA."""
+    lines: list[tuple[float, str]] = []
+    for era, start in enumerate(ERA_STARTS):
+        steps = PREP_STEPS[era] + (GAME_SETUP_STEPS if era == 0 else 0)
+        opening = start - steps
+        lines += [(opening, "era press")]  # the game's start, or the standings' ERA
+        lines += [(opening + i, "next press") for i in range(1, steps + 1)]
+        tied = ("red", "green") if era == 2 else ()
+        lines += after(start + 560, round_scoring(era, tied))
+    lines += [(t, "restart") for t in cuts]
+    return timed(sorted(lines, key=lambda line: line[0]))
+
+
+def own_realtime_script(cuts: tuple[float, ...] = ()) -> str:
+    """The same game in Time of Empires' own engine: ERA at setup starts the lead-in; at
+    the end gong the era totals, then the standings' ERA to the next era's setup."""
+    lines: list[tuple[float, str]] = []
+    for era, start in enumerate(ERA_STARTS):
+        if era:
+            lines += [(start - 5, "era press")]  # the standings: on to the era's setup
+        lines += [(start, "era press")]
+        lines += after(start + 560, own_scoring(era))
+    lines += after(ERA_STARTS[2] + 600, ["era press", *numbers(BUILDINGS["red"]),
+                                         *numbers(BUILDINGS["green"])])  # Era III's standings,
+    # then the buildings of the players tied for the most
+    lines += [(t, "restart") for t in cuts]
+    return timed(sorted(lines, key=lambda line: line[0]))
+
+
+def cues(lines: list[dict[str, Any]]) -> list[tuple[float, str]]:
+    return [(e["t"], e["sound"]) for e in lines
+            if e["type"] == "sound" and e["sound"] in ("gong", "cry", "tick")]
+
+
+INTRO_PREP_STEPS = (9, 10, 10)  # each era's round 1 with four players: preparation and turns
+
+
+def rounds_intro_script() -> str:
+    """The introductory game in the round profile: NEXT (the variant), ERA (the game's
+    setup and its steps),
+    round 1's preparation and turns, rounds 2 to 15 and the two scholar calls with NEXT;
+    the scoring; the standings' ERA."""
+    gestures: list[str] = ["next press"]  # the variant: introductory
+    for era in range(3):
+        gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
+        gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2)
+        gestures += round_scoring(era, ("red", "green") if era == 2 else ())
+    return timed(after(0, gestures, 1))
+
+
+def own_intro_script() -> str:
+    """The same in Time of Empires' own engine: ERA starts round 1, NEXT the rounds and the
+    scholar calls, the era totals, the standings' ERA to the next era's setup."""
+    gestures: list[str] = []
+    for era in range(3):
+        gestures += ["era press"] * (2 if era else 1)  # the standings, then the setup
+        gestures += ["next press"] * (14 + 2 + 1) + own_scoring(era)
+    gestures += ["era press", *numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"])]
+    return timed(after(0, gestures, 1))
+
+
+def intro_flow(lines: list[dict[str, Any]], own: bool) -> list[tuple[Any, ...]]:
+    """Each round as (era, round, start player) and each cry as ("cry", era, the round it
+    came after), in order, from either engine's lines."""
+    flow: list[tuple[Any, ...]] = []
+    era, round_no = 1, 0
+    for e in lines:
+        starts = (e["type"] == "state" and e["state"] == "intro_round" if own
+                  else e["type"] == "round" and e["round"] >= 1)
+        if starts:
+            era, round_no = e["era"], e["round"]
+            flow.append((era, round_no, e["start_player"]))
+        elif e["type"] == "sound" and e["sound"] == "cry":
+            flow.append(("cry", era, round_no))
+    return flow
+
+
+def standings(lines: list[dict[str, Any]]) -> list[list[tuple[int, str, int]]]:
+    return [[(p["place"], p["player"], p["total"]) for p in e["places"]]
+            for e in lines if e["type"] == "standings"]
+
+
+def ranking(lines: list[dict[str, Any]]) -> tuple[list[tuple[int, str, int]], list[str]]:
+    (last,) = [e for e in lines if e["type"] == "ranking"]
+    return ([(p["place"], p["player"], p.get("score", p.get("total"))) for p in last["places"]],
+            last["winners"])
+
+
+FINAL = ([(1, "green", 25), (2, "red", 25), (3, "yellow", 18), (4, "blue", 12)], ["green"])
+
+
+def check_scores(own: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> None:
+    """The era totals, the standings and the final ranking, the same in both engines: the
+    round profile's points per category add up to the own engine's era totals."""
+    eras = [e for e in rounds if e["type"] == "standings"]
+    assert [{p["player"]: p["era_points"] for p in e["places"]} for e in eras] == [
+        {p: era_points(era, p) for p in PLAYERS} for era in range(2)]
+    assert [e["points"] for e in rounds if e["type"] == "points"
+            and e["category"] == "destruction"] == [
+        3 * NUMBERS[era][p][0] for era in range(3) for p in PLAYERS]  # x3
+    assert standings(rounds) == standings(own)[:2]  # the own engine shows Era III's too
+    assert [(e["player"], e["value"]) for e in rounds if e["type"] == "points"
+            and e["category"] == "buildings"] == [("red", 5), ("green", 7)]
+    assert [(e["player"], e["buildings"]) for e in own if e["type"] == "buildings"] == [
+        ("red", 5), ("green", 7)]
+    assert ranking(rounds) == ranking(own) == FINAL
+
+
+def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
+                                          encoding="utf-8")
+    own = simulate(tmp_path, capsys, own_realtime_script(), "--config",
+                   str(tmp_path / "erabox.toml"), "--until", "3000")
+    rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
+                      "--players", ",".join(PLAYERS), "--until", "3000")
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"preparation", "action"}
+    assert not [e for e in rounds if e["type"] == "prompt" and e["prompt"] == "scholars"]
+    expected: list[tuple[float, str]] = []
+    for start in ERA_STARTS:  # 5 ticks, the start gong, cries at 3:00 and 6:00, 10 ticks, gong
+        gong = start + 5
+        expected += [(start + i, "tick") for i in range(5)] + [(gong, "gong")]
+        expected += [(gong + 180, "cry"), (gong + 360, "cry")]
+        expected += [(gong + 530 + i, "tick") for i in range(10)] + [(gong + 540, "gong")]
+    assert cues(own) == expected
+    # The round profile sounds every one of them at the same time, and one gong more as each
+    # era opens (ERA at the game's setup, ERA on the standings: a round's start), before its
+    # preparation; Time of Empires' era opens on its setup screen in silence.
+    openings = [(ERA_STARTS[0] - GAME_SETUP_STEPS - PREP_STEPS[0], "gong")] + [
+        (start - steps, "gong") for start, steps in zip(ERA_STARTS[1:], PREP_STEPS[1:],
+                                                       strict=True)]
+    assert cues(rounds) == sorted(expected + openings)
+    assert [(e["t"], e["at_s"], e["text"]) for e in rounds if e["type"] == "call"] == [
+        (start + 5 + at, at, "Everyone: appoint scholars") for start in ERA_STARTS
+        for at in (180.0, 360.0)]
+    assert [e["t"] for e in own if e["type"] == "prompt"] == [
+        start + 5 + at for start in ERA_STARTS for at in (180.0, 360.0)]
+    check_scores(own, rounds)
+
+
+def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "erabox.toml").write_text(
+        f"players = {list(PLAYERS)!r}\ndefault_mode = \"intro\"\n".replace("'", '"'),
+        encoding="utf-8")
+    own = simulate(tmp_path, capsys, own_intro_script(), "--config",
+                   str(tmp_path / "erabox.toml"))
+    rounds = simulate(tmp_path, capsys, rounds_intro_script(), "--game", str(REALTIME),
+                      "--players", ",".join(PLAYERS))
+    assert [e["variant"] for e in rounds if e["type"] == "setup"][-1] == "intro"
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"turns"}
+    flow = intro_flow(rounds, own=False)
+    assert flow == intro_flow(own, own=True)
+    assert [c for c in flow if c[0] == "cry"] == [
+        ("cry", era, after) for era in (1, 2, 3) for after in (5, 10)]
+    # The oldest (first seat) starts Era I; the start passes left after each call and is
+    # carried into the next era.
+    starts = {(c[0], c[1]): c[2] for c in flow if c[0] != "cry"}
+    assert [starts[era, n] for era in (1, 2, 3) for n in (1, 6, 11)] == [
+        "red", "blue", "green", "green", "yellow", "red", "red", "blue", "green"]
+    assert [e["prompt"] for e in rounds if e["type"] == "prompt"] == ["game-setup"] + [
+        "scholars"] * 6
+    check_scores(own, rounds)
+
+
+def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Era II cut 1 s after its first cry (its prompt still up) and 0.5 s before its second:
+    each cry is heard once, in both engines. The round profile comes back running, the
+    seconds since its last save (at most 5) given back; Time of Empires' comes back paused
+    and runs on when NEXT is held."""
+    gong = ERA_STARTS[1] + 5
+    cuts = (gong + 181, gong + 359.5)
+    rounds = simulate(tmp_path, capsys, rounds_realtime_script(cuts), "--game", str(REALTIME),
+                      "--players", ",".join(PLAYERS), "--until", "3000")
+    cries = [t for t, sound in cues(rounds) if sound == "cry"]
+    assert len(cries) == 6 and cries[2] == gong + 180
+    assert cries[3] == gong + 364.5  # the 4.5 s since the last save (gong + 355) given back
+    era_two = [e for e in rounds if e["type"] in ("call", "prompt") and gong < e["t"] < gong + 540]
+    assert [(e["type"], e.get("at_s", e.get("prompt"))) for e in era_two] == [
+        ("call", 180.0), ("prompt", "resumed"), ("prompt", "resumed"), ("call", 360.0)]
+    gongs = [t for t, sound in cues(rounds) if sound == "gong"]
+    assert gongs[5] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
+    assert ranking(rounds) == FINAL
+
+    (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
+                                          encoding="utf-8")
+    script = own_realtime_script(cuts) + "".join(f"{t + 1:g} next hold\n" for t in cuts)
+    ordered = sorted(script.splitlines(), key=lambda line: float(line.split()[0]))
+    own = simulate(tmp_path, capsys, "\n".join(ordered) + "\n", "--config",
+                   str(tmp_path / "erabox.toml"), "--until", "3000")
+    own_cries = [t for t, sound in cues(own) if sound == "cry"]
+    assert len(own_cries) == 6 and own_cries[2] == gong + 180
+    # the seconds since its last save given back too, and 1 s paused after each cut
+    assert own_cries[3] == gong + 365.5
+    assert ranking(own) == FINAL
