@@ -195,6 +195,8 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
                       "--players", ",".join(PLAYERS), "--until", "3000")
     assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"preparation", "action"}
     assert not [e for e in rounds if e["type"] == "prompt" and e["prompt"] == "scholars"]
+    # Everyone plays at once: no start player in a real-time era (the variant's own rule).
+    assert {e.get("start_player") for e in rounds if e["type"] in ("era", "round")} == {None}
     expected: list[tuple[float, str]] = []
     for start in ERA_STARTS:  # 5 ticks, the start gong, cries at 3:00 and 6:00, 10 ticks, gong
         gong = start + 5

@@ -141,22 +141,23 @@ def rounds(play: Play) -> int | None:
 def start_seat(play: Play) -> int | None:
     """The start player's seat in the current round (None for a profile without one)."""
     profile, spot = play.profile, play.spot
-    if profile.start_rule == "none":
+    rule = profile.rule(spot.variant)
+    if rule == "none":
         return None
     seat = spot.first_seat if spot.state is not State.SETUP else first_seat(play)
     moves = 0
-    if profile.start_rule in ("pass_left", "pass_right", "chosen"):
+    if rule in ("pass_left", "pass_right", "chosen"):
         moves += max(0, spot.round - 1)
     for special in profile.specials:
         if special.passes_start_player:
             moves += sum(1 for r in special.after[spot.variant] if r < spot.round)
-    return (seat + passing(profile) * moves) % len(play.players)
+    return (seat + passing(profile, spot.variant) * moves) % len(play.players)
 
 
-def passing(profile: Profile) -> int:
+def passing(profile: Profile, variant: int) -> int:
     """Which way the start player passes: +1 to the next seat, -1 (`pass_right`) to the
     previous one (a special round that passes it follows the same way)."""
-    return -1 if profile.start_rule == "pass_right" else 1
+    return -1 if profile.rule(variant) == "pass_right" else 1
 
 
 def next_start_player(play: Play) -> str | None:
@@ -285,8 +286,8 @@ def screen(play: Play, now: float) -> PlayScreen:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
         return replace(base, notes=profile.notes, page=play.page,
-                       drawn=profile.start_rule in ("random", "chosen"),
-                       chosen=profile.start_rule == "chosen")
+                       drawn=profile.rule(spot.variant) in ("random", "chosen"),
+                       chosen=profile.rule(spot.variant) == "chosen")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)
@@ -351,7 +352,8 @@ def next_era_seat(play: Play) -> int:
 
 
 def next_era_start_player(play: Play) -> str | None:
-    return None if play.profile.start_rule == "none" else play.players[next_era_seat(play)]
+    rule = play.profile.rule(play.spot.variant)
+    return None if rule == "none" else play.players[next_era_seat(play)]
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:
@@ -489,6 +491,6 @@ def next_deadline(play: Play, now: float) -> float | None:
 def first_seat(play: Play) -> int:
     """The seat that starts the first round: the drawn one for a "random" start rule, the
     one chosen at setup for "chosen"."""
-    rule = play.profile.start_rule
+    rule = play.profile.rule(play.spot.variant)
     return play.drawn_seat if rule == "random" else play.spot.first_seat if (
         rule == "chosen") else 0
