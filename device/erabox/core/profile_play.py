@@ -32,6 +32,7 @@ from .profile_effects import PlayScreen as PlayScreen
 from .profile_effects import Ranked as Ranked
 from .profile_effects import ShowPlay as ShowPlay
 from .profile_effects import Standings as Standings
+from .profile_reader import filled
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
@@ -256,14 +257,19 @@ def steps_here(play: Play) -> tuple[Label, ...]:
     """The steps of the phase, special round or event being shown (those for this many
     players, this variant and this round: a special round's is the round it comes after)."""
     profile, spot = play.profile, play.spot
-    case = (len(play.players), profile.variants[spot.variant].id, spot.round, step_era(play))
+    era = step_era(play)
+    case = (len(play.players), profile.variants[spot.variant].id, spot.round, era)
+    numbers = {"players": len(play.players),
+               **dict(profile.eras[era - 1].numbers if era is not None else ())}
     if spot.state is State.ROUND:
-        return shown_steps(profile.phases[spot.phase].steps, *case)
-    if spot.state is State.SPECIAL:
-        return shown_steps(profile.specials[spot.special].steps, *case)
-    if spot.state is State.EVENT:
-        return shown_steps(profile.events[spot.event].steps, *case)
-    return ()
+        steps = shown_steps(profile.phases[spot.phase].steps, *case)
+    elif spot.state is State.SPECIAL:
+        steps = shown_steps(profile.specials[spot.special].steps, *case)
+    elif spot.state is State.EVENT:
+        steps = shown_steps(profile.events[spot.event].steps, *case)
+    else:
+        return ()
+    return tuple(filled(step, numbers) for step in steps)  # `{wonders}`: the era's number
 
 
 def step_index(spot: Spot) -> int:
