@@ -74,3 +74,13 @@ def test_a_variant_s_unknown_start_rule_names_the_file_line_and_key() -> None:
     assert str(caught.value) == (
         "clock.toml:15: key 'variant[1].start_player': expected one of 'pass_left', "
         "'pass_right', 'none', 'random', 'fixed', 'chosen', got 'nobody'")
+
+
+def test_a_variant_s_random_rule_starts_with_the_drawn_seat_and_the_others_keep_theirs(
+        ) -> None:
+    read = profile(TEXT.replace('start_player = "none"', 'start_player = "random"'))
+    clock, _ = step(new_play(read, PLAYERS, drawn_seat=2), ERA, 0.0)
+    assert start_player(clock) == "green"  # drawn
+    turns, _ = step(new_play(read, PLAYERS, drawn_seat=2), NEXT, 0.0)
+    turns, _ = step(turns, ERA, 0.0)
+    assert start_player(turns) == "red"  # the game's rule, pass_left from the first seat
