@@ -249,7 +249,9 @@ class ProfileEngine:
 
     def spare(self, state: Play) -> int | None:
         # A "random" profile's play holds the next draw, for a new game to take.
-        wanted = self.profile.start_rule == "random" and state.spare_seat is None
+        wanted = "random" in (self.profile.start_rule, *(v.start_rule for v in
+                                                         self.profile.variants)) and (
+            state.spare_seat is None)
         return len(self.config.players) if wanted else None
 
     def with_spare(self, state: Play, seat: int) -> Play:

@@ -57,6 +57,7 @@ class Variant:
     id: str
     label: Label
     rounds: int | None
+    start_rule: str | None = None  # `start_player`: the start rule in it (None: the game's)
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,10 @@ class Profile:
     solo_ranks: tuple[SoloRank, ...] = ()
     notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
+
+    def rule(self, variant: int) -> str:
+        """The start rule while the variant `variant` (its index) is played."""
+        return self.variants[variant].start_rule or self.start_rule
 
     def era_rounds(self, variant: int, era: int) -> int | None:
         """The rounds of era `era` (0-based) in the variant `variant` (None: open-ended)."""
@@ -325,10 +330,13 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
         raise r.error(("rounds", "count"), "give the rounds in each [[variant]], not here")
     out = []
     for at, item in r.items(listed, ("variant",), "[[variant]] tables"):
-        table = r.table(item, at, ("id", "label", "rounds"), ("id", "label", "rounds"))
+        table = r.table(item, at, ("id", "label", "rounds", "start_player"),
+                        ("id", "label", "rounds"))
+        rule = (r.choice(table["start_player"], (*at, "start_player"), START_RULES)
+                if "start_player" in table else None)
         out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"],
                                                                       (*at, "label")),
-                           count(table["rounds"], (*at, "rounds"))))
+                           count(table["rounds"], (*at, "rounds")), rule))
     unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
     return tuple(out)
 

@@ -26,6 +26,7 @@ class Era:
 
     label: Label | None = None
     rounds: int | None = None
+    numbers: tuple[tuple[str, int], ...] = ()  # `numbers`: each `{name}` in a step's text
 
 
 @dataclass(frozen=True)
@@ -235,12 +236,33 @@ def parse_eras(r: _Reader, data: Any) -> tuple[Era, ...]:
     for at, item in r.items(data, ("era",), "[[era]] tables"):
         if len(eras) == MAX_ERAS:
             raise r.error(at, f"at most {MAX_ERAS} [[era]] tables")
-        table = r.table(item, at, ("label", "rounds"))
+        table = r.table(item, at, ("label", "rounds", "numbers"))
         label = r.label(table["label"], (*at, "label")) if "label" in table else None
         rounds = (r.integer(table["rounds"], (*at, "rounds"), 1, MAX_ROUNDS)
                   if "rounds" in table else None)
-        eras.append(Era(label, rounds))
+        eras.append(Era(label, rounds, _numbers(r, table.get("numbers", {}),
+                                                (*at, "numbers"))))
+    names = sorted({name for era in eras for name, _ in era.numbers})
+    for index, era in enumerate(eras):
+        missing = [name for name in names if name not in dict(era.numbers)]
+        if missing:
+            raise r.error(("era", index, "numbers"), f"no number '{missing[0]}' in era "
+                          f"{index + 1}: a number is given in every [[era]]")
+    r.numbers = ("players", *names)
     return tuple(eras)
+
+
+def _numbers(r: _Reader, data: Any, path: Path) -> tuple[tuple[str, int], ...]:
+    """An era's `numbers = { wonders = 1 }`: each name an id (not "players"), 0 to 999."""
+    if not isinstance(data, dict):
+        raise r.expected(path, "a table of numbers, as { wonders = 1 }", data)
+    out = []
+    for name, value in data.items():
+        ident = r.ident(name, (*path, name))
+        if ident == "players":
+            raise r.error((*path, name), "'players' is the player count: give another name")
+        out.append((ident, r.integer(value, (*path, name), 0, MAX_VALUE)))
+    return tuple(out)
 
 
 def unique(r: _Reader, ids: list[tuple[str, Path]]) -> None:

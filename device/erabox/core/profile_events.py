@@ -84,7 +84,7 @@ class PlayRecorder:
         self._changed(t, "state", state=state.value)
         if state is State.SETUP:
             chosen = ({"start_player": start_player(play)}
-                      if profile.start_rule == "chosen" else {})  # NEXT chooses it
+                      if profile.rule(spot.variant) == "chosen" else {})  # NEXT chooses it
             self._changed(t, "setup", game=profile.id,
                           variant=profile.variants[spot.variant].id, players=list(play.players),
                           **chosen)

@@ -283,7 +283,7 @@ def _next_choice(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """NEXT at setup: the next variant; with a "chosen" start player, the next seat to start,
     and after the last seat the first again with the next variant."""
     spot = play.spot
-    if play.profile.start_rule == "chosen":
+    if play.profile.rule(spot.variant) == "chosen":
         seat = (spot.first_seat + 1) % len(play.players)
         spot = replace(spot, first_seat=seat)
         if seat:

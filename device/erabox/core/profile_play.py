@@ -32,6 +32,7 @@ from .profile_effects import PlayScreen as PlayScreen
 from .profile_effects import Ranked as Ranked
 from .profile_effects import ShowPlay as ShowPlay
 from .profile_effects import Standings as Standings
+from .profile_reader import filled
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
@@ -141,22 +142,23 @@ def rounds(play: Play) -> int | None:
 def start_seat(play: Play) -> int | None:
     """The start player's seat in the current round (None for a profile without one)."""
     profile, spot = play.profile, play.spot
-    if profile.start_rule == "none":
+    rule = profile.rule(spot.variant)
+    if rule == "none":
         return None
     seat = spot.first_seat if spot.state is not State.SETUP else first_seat(play)
     moves = 0
-    if profile.start_rule in ("pass_left", "pass_right", "chosen"):
+    if rule in ("pass_left", "pass_right", "chosen"):
         moves += max(0, spot.round - 1)
     for special in profile.specials:
         if special.passes_start_player:
             moves += sum(1 for r in special.after[spot.variant] if r < spot.round)
-    return (seat + passing(profile) * moves) % len(play.players)
+    return (seat + passing(profile, spot.variant) * moves) % len(play.players)
 
 
-def passing(profile: Profile) -> int:
+def passing(profile: Profile, variant: int) -> int:
     """Which way the start player passes: +1 to the next seat, -1 (`pass_right`) to the
     previous one (a special round that passes it follows the same way)."""
-    return -1 if profile.start_rule == "pass_right" else 1
+    return -1 if profile.rule(variant) == "pass_right" else 1
 
 
 def next_start_player(play: Play) -> str | None:
@@ -255,14 +257,19 @@ def steps_here(play: Play) -> tuple[Label, ...]:
     """The steps of the phase, special round or event being shown (those for this many
     players, this variant and this round: a special round's is the round it comes after)."""
     profile, spot = play.profile, play.spot
-    case = (len(play.players), profile.variants[spot.variant].id, spot.round, step_era(play))
+    era = step_era(play)
+    case = (len(play.players), profile.variants[spot.variant].id, spot.round, era)
+    numbers = {"players": len(play.players),
+               **dict(profile.eras[era - 1].numbers if era is not None else ())}
     if spot.state is State.ROUND:
-        return shown_steps(profile.phases[spot.phase].steps, *case)
-    if spot.state is State.SPECIAL:
-        return shown_steps(profile.specials[spot.special].steps, *case)
-    if spot.state is State.EVENT:
-        return shown_steps(profile.events[spot.event].steps, *case)
-    return ()
+        steps = shown_steps(profile.phases[spot.phase].steps, *case)
+    elif spot.state is State.SPECIAL:
+        steps = shown_steps(profile.specials[spot.special].steps, *case)
+    elif spot.state is State.EVENT:
+        steps = shown_steps(profile.events[spot.event].steps, *case)
+    else:
+        return ()
+    return tuple(filled(step, numbers) for step in steps)  # `{wonders}`: the era's number
 
 
 def step_index(spot: Spot) -> int:
@@ -285,8 +292,8 @@ def screen(play: Play, now: float) -> PlayScreen:
         return replace(base, kind="confirm")
     if spot.state is State.SETUP:
         return replace(base, notes=profile.notes, page=play.page,
-                       drawn=profile.start_rule in ("random", "chosen"),
-                       chosen=profile.start_rule == "chosen")
+                       drawn=profile.rule(spot.variant) in ("random", "chosen"),
+                       chosen=profile.rule(spot.variant) == "chosen")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
         steps = steps_here(play)
         index = min(step_index(spot), len(steps) - 1)
@@ -351,7 +358,8 @@ def next_era_seat(play: Play) -> int:
 
 
 def next_era_start_player(play: Play) -> str | None:
-    return None if play.profile.start_rule == "none" else play.players[next_era_seat(play)]
+    rule = play.profile.rule(play.spot.variant)
+    return None if rule == "none" else play.players[next_era_seat(play)]
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:
@@ -489,6 +497,6 @@ def next_deadline(play: Play, now: float) -> float | None:
 def first_seat(play: Play) -> int:
     """The seat that starts the first round: the drawn one for a "random" start rule, the
     one chosen at setup for "chosen"."""
-    rule = play.profile.start_rule
+    rule = play.profile.rule(play.spot.variant)
     return play.drawn_seat if rule == "random" else play.spot.first_seat if (
         rule == "chosen") else 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -17,6 +17,7 @@ from .toml_lines import Path, dotted
 MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
 MAX_ROUNDS = 999
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+NUMBER = re.compile(r"\{([a-z0-9][a-z0-9_-]{0,31})\}")  # `{wonders}` in a step's text
 MAX_PATH = 4096  # the longest sound file name
 SOUND_FILES = (".ogg", ".wav", ".flac", ".mp3")  # what a profile's own sound file may be
 
@@ -53,6 +54,16 @@ class Step(Label):
 
     def in_era(self, era: int | None) -> bool:
         return era is None or (self.from_era <= era and self.era in (0, era))
+
+
+def filled(step: Label, numbers: dict[str, int]) -> Label:
+    """The step with each `{name}` in its texts replaced by its number (`numbers`: the
+    player count as "players" and the era's `[[era]] numbers`)."""
+    def fill(text: str) -> str:
+        return NUMBER.sub(lambda m: str(numbers[m[1]]) if m[1] in numbers else m[0], text)
+
+    return replace(step, en=fill(step.en), ja=fill(step.ja)) if "{" in step.en + step.ja else (
+        step)
 
 
 STEP_KEYS = ("players_at_least", "players_at_most", "variants", "from_round", "until_round",
@@ -123,6 +134,7 @@ class _Reader:
         self.lines = lines
         self.base_dir = base_dir
         self.eras = 0  # the profile's [[era]] tables: a step's era keys need them
+        self.numbers: tuple[str, ...] = ("players",)  # the `{name}`s a step's text may hold
 
     def line(self, path: Path) -> int | None:
         for end in range(len(path), -1, -1):
@@ -225,6 +237,7 @@ class _Reader:
         the `STEP_KEYS`: shown only with so many players, in those variants and rounds."""
         steps: list[Label] = []
         for at, item in self.items(data, path, "texts", empty=True):
+            self._numbers(item, at)
             if not isinstance(item, dict) or not set(STEP_KEYS) & item.keys():
                 steps.append(self.label(item, at))
                 continue
@@ -243,6 +256,18 @@ class _Reader:
             steps.append(Step(text.en, text.ja, low, high, variants, first, last, from_era,
                               era))
         return tuple(steps)
+
+    def _numbers(self, item: Any, at: Path) -> None:
+        """Each `{name}` in a step's texts one of the `numbers` (the player count, the
+        `[[era]] numbers`)."""
+        texts = item.items() if isinstance(item, dict) else [("", item)]
+        for key, text in texts:
+            for name in NUMBER.findall(text) if isinstance(text, str) else ():
+                if name not in self.numbers:
+                    raise self.error((*at, key) if key else at, f"unknown number '{{{name}}}' "
+                                     "(known: " + ", ".join(
+                                         f"{{{n}}}" for n in self.numbers) + "; give it in "
+                                     "each [[era]]'s numbers)")
 
     def _step_eras(self, item: dict[str, Any], at: Path) -> tuple[int, int]:
         """A step's `from_era` and `era` (Time of Empires' step keys), in a game of eras."""
