@@ -77,13 +77,17 @@ def simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str,
 def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
     """The real-time game in the round profile: ERA (the game's setup), its steps, each
     era's preparation, the last NEXT of which starts the action phase's lead-in at the era's
-    `ERA_STARTS`; at the end gong the scoring, then the standings' ERA."""
+    `ERA_STARTS`, stray NEXT presses in each running era; at the end gong the scoring, then
+    the standings' ERA."""
     lines: list[tuple[float, str]] = []
     for era, start in enumerate(ERA_STARTS):
         steps = PREP_STEPS[era] + (GAME_SETUP_STEPS if era == 0 else 0)
         opening = start - steps
         lines += [(opening, "era press")]  # the game's start, or the standings' ERA
         lines += [(opening + i, "next press") for i in range(1, steps + 1)]
+        # stray NEXT presses in the lead-in and on the running clock: the era runs on
+        # (`next_leaves = false`), as Time of Empires' running era does
+        lines += [(start + 2.5, "next press"), (start + 100, "next press")]
         tied = ("red", "green") if era == 2 else ()
         lines += after(start + 560, round_scoring(era, tied))
     lines += [(t, "restart") for t in cuts]

@@ -104,6 +104,7 @@ class Phase:
     calls: tuple[PhaseCall, ...] = ()
     lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
     variants: tuple[str, ...] = ()  # played only in these variants (ids; none: in every one)
+    next_leaves: bool = True  # NEXT on the last step leaves while the countdown runs
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -337,7 +338,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
            ) -> Phase:  # named: the file has [[variant]] tables (a phase's variants need them)
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
-                               "lead_in_s", "variants"),
+                               "lead_in_s", "variants", "next_leaves"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -360,7 +361,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s"):
+    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -373,7 +374,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
-                                    TIMER_ENDS), variants=only)
+                                    TIMER_ENDS), variants=only,
+                 next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")))
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:

@@ -66,6 +66,7 @@ from .profile_play import (
     countdown_start,
     entries,
     first_seat,
+    holds_next,
     last_era,
     new_play,
     next_entry,
@@ -329,6 +330,8 @@ def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     if spot.step + 1 < len(steps_here(play)):
         return _moved(play, replace(spot, step=spot.step + 1)), ()
     if spot.state is State.ROUND:
+        if holds_next(play):  # `next_leaves = false`: the table waits for the countdown
+            return play, ()
         return _after_phase(play)
     return _after_round(play, spot.special)
 

@@ -312,7 +312,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                        player=None if turn is None else play.players[turn],
                        timer_left=left, lead_in=lead, timer_done=play.timer_done,
                        paused=play.held_left is not None, call=call_words(play, now),
-                       next_start_player=following, last_turns=spot.final_turn is not None)
+                       next_start_player=following, last_turns=spot.final_turn is not None,
+                       waits=holds_next(play))
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None
@@ -434,6 +435,16 @@ def countdown_elapsed(play: Play, now: float) -> float | None:
     if play.timer_end is not None:
         return timer - (play.timer_end - now)
     return None if play.held_left is None else timer - play.held_left
+
+
+def holds_next(play: Play) -> bool:
+    """NEXT on a phase's last step does nothing: its `next_leaves = false` and its countdown
+    (or lead-in) runs, or is paused (the phase ends with the end gong)."""
+    spot = play.spot
+    phase = play.profile.phases[spot.phase]
+    return (spot.state is State.ROUND and not phase.next_leaves
+            and (play.timer_end is not None or play.held_left is not None)
+            and spot.step + 1 >= len(steps_here(play)))
 
 
 def countdown_start(play: Play) -> float | None:

@@ -307,7 +307,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        hint = word(language, "hint_paused" if screen.paused else "hint_step")
+        hint = word(language, "hint_paused" if screen.paused
+                    else "hint_wait" if screen.waits else "hint_step")
         return tuple(items + _hint(hint, panel))
     room = panel.inner
     if timer:

@@ -1,0 +1,126 @@
+"""Round-format keys that say what Time of Empires' era engine does (docs/architecture.md,
+"What the round format cannot yet say of Time of Empires"): `[[phase]] next_leaves`,
+`[rounds] start_gong`, `[scoring] last_standings`, a call's `prompt = "scholars"` and
+`[[phase]] prompt_s`: each parsed (errors naming file, line and key), played and shown.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
+from erabox.core.profile import ProfileError, parse_profile
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import Play, State, new_play, next_deadline, screen
+from erabox.ui.panel import Panel
+from erabox.ui.profile_screens import layout_play
+
+SPRINT = """\
+[game]
+id = "sprint"
+name = "Sprint"
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = "Round"
+count = 1
+
+[[phase]]
+id = "race"
+label = "Race"
+timer_s = 10
+lead_in_s = 3
+timer_end = "next"
+next_leaves = false
+steps = ["Run", "Rest"]
+
+[[phase.call]]
+at_s = 4
+prompt = "Swap"
+"""
+PLAYERS = ("red", "blue")
+NEXT, NEXT_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
+ERA = Input(Button.ERA, Gesture.PRESS)
+
+
+def started(text: str = SPRINT) -> Play:
+    play = new_play(parse_profile(text, "sprint.toml"), PLAYERS)
+    play, _ = step(play, ERA, 0.0)
+    return play
+
+
+def until(play: Play, now: float, end: float) -> tuple[Play, list[tuple[float, str]]]:
+    heard: list[tuple[float, str]] = []
+    while (due := next_deadline(play, now)) is not None and due <= end:
+        now = due
+        play, effects = step(play, Tick(), now)
+        heard += [(now, e.sound.value) for e in effects if isinstance(e, PlaySound)]
+    return play, heard
+
+
+def hint(play: Play, now: float, language: str = "en") -> str:
+    items = layout_play(screen(play, now), Panel(128, 64), language)
+    return next(item.text for item in items if item.role == "hint")
+
+
+# --- [[phase]] next_leaves ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("at", [1.2, 5.2], ids=["lead-in", "countdown"])
+def test_next_on_the_last_step_waits_for_the_countdowns_end(at: float) -> None:
+    play = started()
+    play, _ = step(play, NEXT, at - 0.5)  # "Rest", the last step
+    play, _ = until(play, at - 0.5, at)
+    held, effects = step(play, NEXT, at)
+    assert held.spot == play.spot and not [e for e in effects if isinstance(e, PlaySound)]
+    assert held.timer_end == play.timer_end  # the countdown and its calls go on
+    held, heard = until(held, at, 20.0)
+    assert heard[-1] == (13.0, "gong") and held.spot.state is State.GAME_OVER
+
+
+def test_a_paused_countdown_waits_too_and_undo_stays() -> None:
+    play = started()
+    play, _ = step(play, NEXT, 4.0)
+    play, _ = step(play, ERA, 5.0)  # paused
+    held, _ = step(play, NEXT, 6.0)
+    assert held.spot == play.spot and held.held_left == play.held_left
+    back, _ = step(held, NEXT_HOLD, 7.0)
+    assert back.spot.step == 0  # undo still goes back to "Run"
+    again, _ = step(back, NEXT, 8.0)
+    assert again.spot.step == 1
+
+
+def test_next_leaves_by_default_and_once_the_countdown_ran_out_with_wait() -> None:
+    play = started(SPRINT.replace("next_leaves = false\n", ""))
+    play, _ = step(play, NEXT, 1.0)
+    play, _ = step(play, NEXT, 2.0)
+    assert play.spot.state is State.GAME_OVER
+    waits = started(SPRINT.replace('timer_end = "next"\n', ""))
+    waits, _ = step(waits, NEXT, 1.0)
+    waits, _ = until(waits, 1.0, 20.0)  # run out, "Time!": NEXT leaves again
+    waits, _ = step(waits, NEXT, 20.5)
+    assert waits.spot.state is State.GAME_OVER
+
+
+def test_the_hint_says_the_table_waits_for_the_gong() -> None:
+    play = started()
+    assert hint(play, 1.0) == "NEXT: next  hold NEXT: undo"  # "Run": NEXT goes to "Rest"
+    play, _ = step(play, NEXT, 1.0)
+    assert hint(play, 1.5) == "Until the gong  hold NEXT: undo"
+    assert hint(play, 1.5, "ja") == "終了の合図まで NEXT長押し: 戻す"
+
+
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ("next_leaves = false", 'next_leaves = "no"', "phase[1].next_leaves"),
+    ("timer_s = 10\nlead_in_s = 3\ntimer_end = \"next\"\n", "", "phase[1].next_leaves"),
+])
+def test_a_bad_next_leaves_names_the_file_line_and_key(old: str, new: str, key: str) -> None:
+    text = SPRINT.replace("[[phase.call]]\nat_s = 4\nprompt = \"Swap\"\n", "")
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text.replace(old, new), "sprint.toml")
+    line = text.replace(old, new).splitlines().index(
+        next(x for x in text.replace(old, new).splitlines() if x.startswith("next_leaves"))) + 1
+    assert str(caught.value).startswith(f"sprint.toml:{line}: key '{key}'")
