@@ -206,13 +206,10 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
         expected += [(gong + 180, "cry"), (gong + 360, "cry")]
         expected += [(gong + 530 + i, "tick") for i in range(10)] + [(gong + 540, "gong")]
     assert cues(own) == expected
-    # The round profile sounds every one of them at the same time, and one gong more as each
-    # era opens (ERA at the game's setup, ERA on the standings: a round's start), before its
-    # preparation; Time of Empires' era opens on its setup screen in silence.
-    openings = [(ERA_STARTS[0] - GAME_SETUP_STEPS - PREP_STEPS[0], "gong")] + [
-        (start - steps, "gong") for start, steps in zip(ERA_STARTS[1:], PREP_STEPS[1:],
-                                                       strict=True)]
-    assert cues(rounds) == sorted(expected + openings)
+    # The round profile sounds every one of them at the same time, and no gong more: each
+    # era opens on its preparation in silence (`start_gong = false`), as Time of Empires'
+    # era opens on its setup screen.
+    assert cues(rounds) == expected
     assert [(e["t"], e["at_s"], e["text"]) for e in rounds if e["type"] == "call"] == [
         (start + 5 + at, at, "Everyone: appoint scholars") for start in ERA_STARTS
         for at in (180.0, 360.0)]
@@ -243,6 +240,11 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
         "red", "blue", "green", "green", "yellow", "red", "red", "blue", "green"]
     assert [e["prompt"] for e in rounds if e["type"] == "prompt"] == ["game-setup"] + [
         "scholars"] * 6
+    # No gong as each era opens (`start_gong = false`): the eras' end gongs only. (Time of
+    # Empires gongs as its round 1 starts, the preparation shown before it at setup; the
+    # round file's preparation is its round 1's first steps.)
+    assert [t for t, sound in cues(rounds) if sound == "gong"] == [
+        e["t"] for e in rounds if e["type"] == "state" and e["state"] == "scoring"]
     check_scores(own, rounds)
 
 
@@ -263,7 +265,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert [(e["type"], e.get("at_s", e.get("prompt"))) for e in era_two] == [
         ("call", 180.0), ("prompt", "resumed"), ("prompt", "resumed"), ("call", 360.0)]
     gongs = [t for t, sound in cues(rounds) if sound == "gong"]
-    assert gongs[5] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
+    assert gongs[3] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
     assert ranking(rounds) == FINAL
 
     (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),

@@ -113,14 +113,98 @@ def test_the_hint_says_the_table_waits_for_the_gong() -> None:
     assert hint(play, 1.5, "ja") == "終了の合図まで NEXT長押し: 戻す"
 
 
-@pytest.mark.parametrize(("old", "new", "key"), [
-    ("next_leaves = false", 'next_leaves = "no"', "phase[1].next_leaves"),
-    ("timer_s = 10\nlead_in_s = 3\ntimer_end = \"next\"\n", "", "phase[1].next_leaves"),
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("next_leaves = false", 'next_leaves = "no"',
+     "sprint.toml:19: key 'phase[1].next_leaves': expected true or false, got 'no'"),
+    ('timer_s = 10\nlead_in_s = 3\ntimer_end = "next"\n', "",
+     "sprint.toml:16: key 'phase[1].next_leaves': next_leaves needs a timer (timer_s)"),
 ])
-def test_a_bad_next_leaves_names_the_file_line_and_key(old: str, new: str, key: str) -> None:
-    text = SPRINT.replace("[[phase.call]]\nat_s = 4\nprompt = \"Swap\"\n", "")
+def test_a_bad_next_leaves_names_the_file_line_and_key(old: str, new: str, message: str
+                                                       ) -> None:
+    text = SPRINT.replace('[[phase.call]]\nat_s = 4\nprompt = "Swap"\n', "")
     with pytest.raises(ProfileError) as caught:
         parse_profile(text.replace(old, new), "sprint.toml")
-    line = text.replace(old, new).splitlines().index(
-        next(x for x in text.replace(old, new).splitlines() if x.startswith("next_leaves"))) + 1
-    assert str(caught.value).startswith(f"sprint.toml:{line}: key '{key}'")
+    assert str(caught.value) == message
+
+
+# --- [rounds] start_gong ------------------------------------------------------------------
+
+AGES = """\
+[game]
+id = "ages"
+name = "Ages"
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = "Round"
+count = 1
+start_gong = false
+
+[[phase]]
+id = "act"
+label = "Act"
+
+[[era]]
+label = "Dawn"
+
+[[era]]
+label = "Dusk"
+
+[[scoring.category]]
+id = "gold"
+label = "Gold"
+"""
+SETUP_ROUND = """
+[[special]]
+id = "setup"
+label = "Setup"
+after = [0]
+sound = "cry"
+"""
+
+
+def gongs(effects: tuple[object, ...]) -> list[str]:
+    return [e.sound.value for e in effects if isinstance(e, PlaySound)]
+
+
+def ages_to_standings(text: str) -> tuple[Play, list[list[str]]]:
+    """ERA at setup, NEXT through era 1 (its setup round too), its gold: the standings."""
+    play = new_play(parse_profile(text, "ages.toml"), PLAYERS)
+    heard: list[list[str]] = []
+    now = 0.0
+    for gesture in (ERA, NEXT, NEXT, ERA, ERA):
+        if play.spot.state is State.STANDINGS:
+            break
+        now += 1.0
+        play, effects = step(play, gesture, now)
+        heard.append(gongs(effects))
+    return play, heard
+
+
+@pytest.mark.parametrize(("text", "opening"), [
+    (AGES, []), (AGES.replace("start_gong = false\n", ""), ["gong"]),
+    (AGES.replace("start_gong = false\n", "start_gong = true\n"), ["gong"])])
+def test_start_gong_false_starts_round_1_and_each_era_in_silence(
+        text: str, opening: list[str]) -> None:
+    play, heard = ages_to_standings(text)
+    assert heard[0] == opening  # ERA at setup: round 1
+    assert play.spot.state is State.STANDINGS
+    play, effects = step(play, ERA, 10.0)  # the next era's round 1
+    assert play.spot.state is State.ROUND and gongs(effects) == opening
+
+
+def test_without_the_start_gong_a_setup_round_still_sounds_its_own() -> None:
+    play = new_play(parse_profile(AGES + SETUP_ROUND, "ages.toml"), PLAYERS)
+    play, effects = step(play, ERA, 1.0)
+    assert play.spot.state is State.SPECIAL and gongs(effects) == ["cry"]
+
+
+def test_a_bad_start_gong_names_the_file_line_and_key() -> None:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(AGES.replace("start_gong = false", "start_gong = 0"), "ages.toml")
+    assert str(caught.value) == ("ages.toml:12: key 'rounds.start_gong': expected true or "
+                                 "false, got 0")
+

@@ -162,6 +162,7 @@ class Profile:
     solo_ranks: tuple[SoloRank, ...] = ()
     notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
+    start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
 
     def era_rounds(self, variant: int, era: int) -> int | None:
         """The rounds of era `era` (0-based) in the variant `variant` (None: open-ended)."""
@@ -224,8 +225,9 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     low = r.integer(seats["min"], ("players", "min"), 1, MAX_PLAYERS)
     high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
 
-    rounds = r.table(top["rounds"], ("rounds",), ("name", "count"), ("name",))
+    rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
+    start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
 
     start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
@@ -263,7 +265,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
-                   **scoring)
+                   start_gong=start_gong, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],

@@ -294,11 +294,11 @@ def _next_choice(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA at setup: the gong, then a special round set before round 1 (`after = [0]`), if
-    any, else round 1."""
+    """ERA at setup: the gong (`start_gong`), then a special round set before round 1
+    (`after = [0]`), if any, else round 1."""
     spot = replace(play.spot, state=State.ROUND, round=1, phase=_first(play), turn=0,
                    step=0, first_seat=first_seat(play))
-    gong = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    gong = _start_gong(play)
     for index, special in enumerate(play.profile.specials):
         if 0 in special.after[spot.variant]:
             before = replace(spot, state=State.SPECIAL, round=0, special=index)
@@ -399,14 +399,20 @@ def _era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()
 
 
 def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA on the standings: the gong, the next era's round 1, started by the seat the start
-    rule gives after the last round played; its scoring starts on a blank sheet."""
+    """ERA on the standings: the gong (`start_gong`), the next era's round 1, started by the
+    seat the start rule gives after the last round played; its scoring starts on a blank
+    sheet."""
     spot = play.spot
     era = replace(spot, state=State.ROUND, round=1, phase=_first(play), turn=0, step=0,
                   entry=0,
                   first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
                   sheet=scores.blank(play.profile, len(play.players)))
-    return _moved(play, era), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    return _moved(play, era), _start_gong(play)
+
+
+def _start_gong(play: Play) -> tuple[PlayEffect, ...]:
+    """The gong as round 1 starts; none with `[rounds] start_gong = false`."""
+    return (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if play.profile.start_gong else ()
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
