@@ -90,6 +90,7 @@ def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
         lines += [(start + 2.5, "next press"), (start + 100, "next press")]
         tied = ("red", "green") if era == 2 else ()
         lines += after(start + 560, round_scoring(era, tied))
+    lines += [(ERA_STARTS[2] + 700, "era press")]  # Era III's standings: the ranking
     lines += [(t, "restart") for t in cuts]
     return timed(sorted(lines, key=lambda line: line[0]))
 
@@ -128,6 +129,7 @@ def rounds_intro_script() -> str:
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
         gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2)
         gestures += round_scoring(era, ("red", "green") if era == 2 else ())
+    gestures += ["era press"]  # Era III's standings: on to the ranking
     return timed(after(0, gestures, 1))
 
 
@@ -177,11 +179,11 @@ def check_scores(own: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> Non
     round profile's points per category add up to the own engine's era totals."""
     eras = [e for e in rounds if e["type"] == "standings"]
     assert [{p["player"]: p["era_points"] for p in e["places"]} for e in eras] == [
-        {p: era_points(era, p) for p in PLAYERS} for era in range(2)]
+        {p: era_points(era, p) for p in PLAYERS} for era in range(3)]
     assert [e["points"] for e in rounds if e["type"] == "points"
             and e["category"] == "destruction"] == [
         3 * NUMBERS[era][p][0] for era in range(3) for p in PLAYERS]  # x3
-    assert standings(rounds) == standings(own)[:2]  # the own engine shows Era III's too
+    assert standings(rounds) == standings(own)  # Era III's too (`last_standings`)
     assert [(e["player"], e["value"]) for e in rounds if e["type"] == "points"
             and e["category"] == "buildings"] == [("red", 5), ("green", 7)]
     assert [(e["player"], e["buildings"]) for e in own if e["type"] == "buildings"] == [

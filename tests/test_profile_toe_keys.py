@@ -11,7 +11,16 @@ import pytest
 from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, next_deadline, screen
+from erabox.core.profile_play import (
+    Play,
+    Ranked,
+    Standings,
+    State,
+    new_play,
+    next_deadline,
+    screen,
+)
+from erabox.core.profile_record import restore, snapshot
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 
@@ -208,3 +217,75 @@ def test_a_bad_start_gong_names_the_file_line_and_key() -> None:
     assert str(caught.value) == ("ages.toml:12: key 'rounds.start_gong': expected true or "
                                  "false, got 0")
 
+
+# --- [scoring] last_standings -------------------------------------------------------------
+
+LAST = AGES.replace("start_gong = false\n", "") + "\n[scoring]\nlast_standings = true\n"
+
+
+def to_the_last_standings(text: str = LAST) -> tuple[Play, list[object]]:
+    """Both eras played, each player's gold entered (red 2 then 3, blue 1 then 5)."""
+    play = new_play(parse_profile(text, "ages.toml"), PLAYERS)
+    effects: list[object] = []
+    now = 0.0
+    gold = iter(((2, 1), (3, 5)))
+    for era in range(2):
+        play, _ = step(play, ERA, now := now + 1)  # round 1 (setup, or the standings)
+        play, _ = step(play, NEXT, now := now + 1)  # the round's end: the scoring
+        for value in next(gold):
+            for _ in range(value):
+                play, _ = step(play, NEXT, now := now + 1)
+            play, more = step(play, ERA, now := now + 1)
+            effects += more
+        assert era or play.spot.state is State.STANDINGS
+    return play, effects
+
+
+def test_last_standings_shows_the_standings_after_the_last_era_then_the_ranking() -> None:
+    play, effects = to_the_last_standings()
+    assert play.spot.state is State.STANDINGS
+    (last,) = [e for e in effects if isinstance(e, Standings) and e.era == 2]
+    assert last.places == ((1, "blue", 5, 6), (2, "red", 3, 5))  # the event line's
+    shown = screen(play, 50.0)
+    assert shown.standings == ((1, "blue", 5, 6), (2, "red", 3, 5))
+    assert shown.next_start_player is None  # no era after the last
+    back, _ = step(play, NEXT_HOLD, 51.0)  # undo: the era's last number again
+    assert back.spot.state is State.SCORING
+    over, effects2 = step(play, ERA, 52.0)
+    assert over.spot.state is State.GAME_OVER
+    assert [e for e in effects2 if isinstance(e, Ranked)] == [Ranked(screen(over, 52.0).places)]
+    assert not gongs(tuple(effects2))
+
+
+def test_without_last_standings_the_last_era_goes_to_the_ranking() -> None:
+    play, effects = to_the_last_standings(LAST.replace("last_standings = true", ""))
+    assert play.spot.state is State.GAME_OVER
+    assert [e.era for e in effects if isinstance(e, Standings)] == [1]
+    assert [e for e in effects if isinstance(e, Ranked)]
+
+
+def test_the_last_standings_are_saved_across_a_power_cut_and_say_the_ranking_next() -> None:
+    play, _ = to_the_last_standings()
+    again, _ = restore(snapshot(play, 50.0), parse_profile(LAST, "ages.toml"), PLAYERS, 60.0)
+    assert again.spot == play.spot
+    with pytest.raises(ValueError, match="the standings come after an era before the last"):
+        restore(snapshot(play, 50.0),
+                parse_profile(LAST.replace("last_standings = true", ""), "ages.toml"), PLAYERS,
+                60.0)
+    for size, language, hint_text in (((128, 64), "en", "ERA: final ranking"),
+                                      ((128, 64), "ja", "ERA: 最終順位へ"),
+                                      ((128, 32), "en", "ERA: final ranking")):
+        items = layout_play(screen(again, 60.0), Panel(*size), language)
+        assert [i.text for i in items if i.role == "hint"] == [hint_text]
+
+
+def test_a_bad_last_standings_names_the_file_line_and_key() -> None:
+    text = LAST.replace("[[era]]\nlabel = \"Dawn\"\n\n[[era]]\nlabel = \"Dusk\"\n", "")
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text, "ages.toml")
+    line = text.splitlines().index("last_standings = true") + 1
+    assert str(caught.value) == (f"ages.toml:{line}: key 'scoring.last_standings': "
+                                 "last_standings needs [[era]] tables")
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(LAST.replace("= true", "= 1"), "ages.toml")
+    assert "key 'scoring.last_standings': expected true or false, got 1" in str(caught.value)

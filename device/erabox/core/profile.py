@@ -163,6 +163,7 @@ class Profile:
     notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
     start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
+    last_standings: bool = False  # the standings after the last era too, then the ranking
 
     def era_rounds(self, variant: int, era: int) -> int | None:
         """The rounds of era `era` (0-based) in the variant `variant` (None: open-ended)."""

@@ -387,14 +387,17 @@ def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayE
 
 def _era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()
               ) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """An era's scoring is done: the standings (a game of eras, before its last era), else
-    the final ranking (with the scoring's categories, its `Ranked` line)."""
-    if not last_era(play):
+    """An era's scoring is done: the standings (a game of eras, before its last era, or
+    after it with `last_standings`), else the final ranking (with the scoring's categories,
+    its `Ranked` line)."""
+    standing = play.spot.state is not State.STANDINGS and play.profile.last_standings
+    if not last_era(play) or standing:  # `last_standings`: after the last era too
         moved = _moved(play, replace(spot, state=State.STANDINGS))
         return moved, (*effects, Standings(len(spot.past) + 1, standings(moved)))
     moved = _moved(play, replace(spot, state=State.GAME_OVER))
-    ranked: tuple[PlayEffect, ...] = ((Ranked(_places(moved)),)
-                                      if play.spot.state is State.SCORING else ())
+    scored = play.spot.state is State.SCORING or (
+        play.spot.state is State.STANDINGS and bool(play.profile.categories))
+    ranked: tuple[PlayEffect, ...] = (Ranked(_places(moved)),) if scored else ()
     return moved, (*effects, *ranked)
 
 
@@ -403,6 +406,8 @@ def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     seat the start rule gives after the last round played; its scoring starts on a blank
     sheet."""
     spot = play.spot
+    if last_era(play):  # the last era's standings (`last_standings`): the final ranking
+        return _era_done(play, spot)
     era = replace(spot, state=State.ROUND, round=1, phase=_first(play), turn=0, step=0,
                   entry=0,
                   first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
@@ -543,7 +548,7 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
-    (State.STANDINGS, E, P): _next_era,  # a game of eras: the next era's round 1, the gong
+    (State.STANDINGS, E, P): _next_era,  # the next era's round 1, the gong; or the ranking
     (State.STANDINGS, N, H): _undo,  # back to the era's last number
     (State.STANDINGS, N, P): _next_page,  # more of the standings, on a small panel
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel

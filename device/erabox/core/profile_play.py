@@ -352,7 +352,9 @@ def next_era_seat(play: Play) -> int:
 
 
 def next_era_start_player(play: Play) -> str | None:
-    return None if play.profile.start_rule == "none" else play.players[next_era_seat(play)]
+    if play.profile.start_rule == "none" or last_era(play):  # no era after the last
+        return None
+    return play.players[next_era_seat(play)]
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:

@@ -35,6 +35,7 @@ WORDS: dict[str, dict[str, str]] = {
         "place": "{place} {colour} ",
         "standings": "{era} standings", "standing": "{place} {colour} {points:+d} = {total}",
         "hint_next_era": "ERA: start {era}", "hint_next_era_more": "NEXT: more ERA: {era}",
+        "hint_ranking": "ERA: final ranking", "hint_ranking_more": "NEXT: more ERA: ranking",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -64,6 +65,7 @@ WORDS: dict[str, dict[str, str]] = {
         "place": "{place}位{colour}：",
         "standings": "{era}終了時の順位", "standing": "{place}位{colour} {points:+d} 計{total}",
         "hint_next_era": "ERA: {era}開始", "hint_next_era_more": "NEXT:次 ERA:{era}開始",
+        "hint_ranking": "ERA: 最終順位へ", "hint_ranking_more": "NEXT:次 ERA:最終順位へ",
     },
 }
 
