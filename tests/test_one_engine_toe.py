@@ -16,6 +16,11 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
+from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.profile import Label, parse_profile
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import State, new_play, screen
+from erabox.core.rules import SCHOLAR_PROMPT_S
 
 PROFILES = Path(__file__).parent / "profiles"
 REALTIME = PROFILES / "time-of-empires-rounds.toml"
@@ -212,9 +217,13 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
     # era opens on its preparation in silence (`start_gong = false`), as Time of Empires'
     # era opens on its setup screen.
     assert cues(rounds) == expected
-    assert [(e["t"], e["at_s"], e["text"]) for e in rounds if e["type"] == "call"] == [
-        (start + 5 + at, at, "Everyone: appoint scholars") for start in ERA_STARTS
-        for at in (180.0, 360.0)]
+    # each call the box's own "Appoint scholars!" (`prompt = "scholars"`), shown as long
+    assert [(e["t"], e["at_s"], e["prompt"]) for e in rounds if e["type"] == "call"] == [
+        (start + 5 + at, at, "scholars") for start in ERA_STARTS for at in (180.0, 360.0)]
+    assert not [e for e in rounds if e["type"] == "call" and "text" in e]
+    (action,) = [p for p in parse_profile(REALTIME.read_text(encoding="utf-8")).phases
+                 if p.id == "action"]
+    assert action.prompt_s == SCHOLAR_PROMPT_S == 15
     assert [e["t"] for e in own if e["type"] == "prompt"] == [
         start + 5 + at for start in ERA_STARTS for at in (180.0, 360.0)]
     check_scores(own, rounds)
@@ -281,3 +290,20 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     # the seconds since its last save given back too, and 1 s paused after each cut
     assert own_cries[3] == gong + 365.5
     assert ranking(own) == FINAL
+
+
+def test_the_real_time_calls_show_the_boxs_scholars_prompt_for_15_s() -> None:
+    """Each cry shows the box's own "Appoint scholars!" (学者の任命！) over the clock for
+    15 s, as Time of Empires' `[realtime] prompt_s`; then the step again."""
+    play = new_play(parse_profile(REALTIME.read_text(encoding="utf-8")), PLAYERS)
+    play, _ = step(play, Input(Button.ERA, Gesture.PRESS), 0.0)
+    now = 0.0
+    while play.spot.state is not State.ROUND or play.profile.phases[
+            play.spot.phase].id != "action":
+        play, _ = step(play, Input(Button.NEXT, Gesture.PRESS), now := now + 1)
+    call = now + 5 + 180  # the start gong 5 s after the phase began, the cry 3:00 later
+    for t, shown in ((call - 0.5, None), (call, "Appoint scholars!"),
+                     (call + 14.9, "Appoint scholars!"), (call + 15, None)):
+        play, _ = step(play, Tick(), t)
+        assert screen(play, t).call == (None if shown is None
+                                        else Label(shown, "学者の任命！"))

@@ -12,6 +12,7 @@ from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import (
+    Called,
     Play,
     Ranked,
     Standings,
@@ -23,6 +24,7 @@ from erabox.core.profile_play import (
 from erabox.core.profile_record import restore, snapshot
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
+from erabox.ui.strings import say
 
 SPRINT = """\
 [game]
@@ -289,3 +291,52 @@ def test_a_bad_last_standings_names_the_file_line_and_key() -> None:
     with pytest.raises(ProfileError) as caught:
         parse_profile(LAST.replace("= true", "= 1"), "ages.toml")
     assert "key 'scoring.last_standings': expected true or false, got 1" in str(caught.value)
+
+
+# --- a call's prompt = "scholars", [[phase]] prompt_s ---------------------------------------
+
+SCHOLARS = SPRINT.replace('prompt = "Swap"', 'prompt = "scholars"').replace(
+    "next_leaves = false\n", "next_leaves = false\nprompt_s = 15\n").replace(
+    "timer_s = 10", "timer_s = 30")
+
+
+def call_shown(play: Play, now: float, language: str = "en") -> str | None:
+    items = layout_play(screen(play, now), Panel(128, 64), language)
+    lines = [item.text for item in items if item.role == "call"]  # big: a word a line
+    return " ".join(lines) if lines else None
+
+
+def test_a_scholars_call_shows_the_boxs_own_prompt_for_prompt_s() -> None:
+    play = started(SCHOLARS)
+    play, _ = until(play, 0.0, 6.9)
+    play, effects = step(play, Tick(), 7.0)  # the call, 4 s after the start gong at 3 s
+    (called,) = [e for e in effects if isinstance(e, Called)]
+    assert called == Called("race", 4.0, None, "scholars")
+    assert call_shown(play, 7.0) == say("en", "prompt_scholars") == "Appoint scholars!"
+    assert call_shown(play, 7.0, "ja") == say("ja", "prompt_scholars")
+    play, _ = until(play, 7.0, 21.5)
+    assert call_shown(play, 21.9) == "Appoint scholars!"
+    assert next_deadline(play, 21.9) == 22.0  # where its 15 s end
+    play, _ = step(play, Tick(), 22.0)
+    assert call_shown(play, 22.0) is None
+
+
+def test_a_calls_prompt_stays_5_s_by_default() -> None:
+    play = started(SCHOLARS.replace("prompt_s = 15\n", ""))
+    play, _ = until(play, 0.0, 7.0)
+    assert call_shown(play, 11.9) == "Appoint scholars!"
+    play, _ = step(play, Tick(), 12.0)
+    assert call_shown(play, 12.0) is None
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("prompt_s = 15", "prompt_s = 0", "sprint.toml:20: key 'phase[1].prompt_s': expected a "
+     "number of seconds above 0 and at most 600, got 0"),
+    ("timer_s = 30\nlead_in_s = 3\ntimer_end = \"next\"\nnext_leaves = false\n", "",
+     "sprint.toml:16: key 'phase[1].prompt_s': prompt_s needs a timer (timer_s)"),
+])
+def test_a_bad_prompt_s_names_the_file_line_and_key(old: str, new: str, message: str) -> None:
+    text = SCHOLARS.replace('[[phase.call]]\nat_s = 4\nprompt = "scholars"\n', "")
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text.replace(old, new), "sprint.toml")
+    assert str(caught.value) == message

@@ -95,11 +95,13 @@ class ChooseGame:
 @dataclass(frozen=True)
 class Called:
     """A countdown's timed call was given (its sound is the `PlaySound` before this): the
-    phase's id, `at_s` into its countdown, its prompt in English (None: none)."""
+    phase's id, `at_s` into its countdown, its prompt in English (None: none), or the box's
+    own prompt (`prompt`: "scholars")."""
 
     phase: str
     at_s: float
     text: str | None = None
+    prompt: str = ""
 
 
 @dataclass(frozen=True)

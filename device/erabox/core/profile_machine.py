@@ -170,7 +170,7 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     call = phase.calls[cue.call]
     text = None if call.prompt is None else call.prompt.en
     return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
-                  FlashCue(sound), Called(phase.id, call.at_s, text))
+                  FlashCue(sound), Called(phase.id, call.at_s, text, call.box_prompt))
 
 
 def _pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -41,6 +41,7 @@ RESUMED_PROMPT_S = 5.0
 SAVE_EVERY_S = 5.0  # while a countdown runs
 EPS = 1e-6
 _SOUNDS = {"gong": Sound.GONG, "cry": Sound.CRY}
+SCHOLARS = Label("Appoint scholars!", "学者の任命！")  # a call's `prompt = "scholars"` (strings.py)
 
 
 class State(StrEnum):
@@ -468,6 +469,8 @@ def call_words(play: Play, now: float) -> Label | None:
     if index is None:
         return None
     call = phase.calls[index]
+    if call.box_prompt:  # the box's own words (ui/strings.py's "prompt_scholars")
+        return SCHOLARS
     if call.prompt is not None:
         return call.prompt
     when = int(call.at_s)
@@ -491,7 +494,7 @@ def next_deadline(play: Play, now: float) -> float | None:
             times.append(start + due)
         shown = clock.shown_call(phase, play.cues_done, now - start + EPS)
         if shown is not None:
-            times.append(start + phase.calls[shown].at_s + clock.CALL_PROMPT_S)
+            times.append(start + phase.calls[shown].at_s + phase.prompt_s)
     if play.timer_end is not None and play.question_until is None:
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:
