@@ -16,6 +16,11 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
+from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.profile import Label, parse_profile
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import State, new_play, screen
+from erabox.core.rules import SCHOLAR_PROMPT_S
 
 PROFILES = Path(__file__).parent / "profiles"
 REALTIME = PROFILES / "time-of-empires-rounds.toml"
@@ -77,15 +82,20 @@ def simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str,
 def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
     """The real-time game in the round profile: ERA (the game's setup), its steps, each
     era's preparation, the last NEXT of which starts the action phase's lead-in at the era's
-    `ERA_STARTS`; at the end gong the scoring, then the standings' ERA."""
+    `ERA_STARTS`, stray NEXT presses in each running era; at the end gong the scoring, then
+    the standings' ERA."""
     lines: list[tuple[float, str]] = []
     for era, start in enumerate(ERA_STARTS):
         steps = PREP_STEPS[era] + (GAME_SETUP_STEPS if era == 0 else 0)
         opening = start - steps
         lines += [(opening, "era press")]  # the game's start, or the standings' ERA
         lines += [(opening + i, "next press") for i in range(1, steps + 1)]
+        # stray NEXT presses in the lead-in and on the running clock: the era runs on
+        # (`next_leaves = false`), as Time of Empires' running era does
+        lines += [(start + 2.5, "next press"), (start + 100, "next press")]
         tied = ("red", "green") if era == 2 else ()
         lines += after(start + 560, round_scoring(era, tied))
+    lines += [(ERA_STARTS[2] + 700, "era press")]  # Era III's standings: the ranking
     lines += [(t, "restart") for t in cuts]
     return timed(sorted(lines, key=lambda line: line[0]))
 
@@ -124,6 +134,7 @@ def rounds_intro_script() -> str:
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
         gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2)
         gestures += round_scoring(era, ("red", "green") if era == 2 else ())
+    gestures += ["era press"]  # Era III's standings: on to the ranking
     return timed(after(0, gestures, 1))
 
 
@@ -173,11 +184,11 @@ def check_scores(own: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> Non
     round profile's points per category add up to the own engine's era totals."""
     eras = [e for e in rounds if e["type"] == "standings"]
     assert [{p["player"]: p["era_points"] for p in e["places"]} for e in eras] == [
-        {p: era_points(era, p) for p in PLAYERS} for era in range(2)]
+        {p: era_points(era, p) for p in PLAYERS} for era in range(3)]
     assert [e["points"] for e in rounds if e["type"] == "points"
             and e["category"] == "destruction"] == [
         3 * NUMBERS[era][p][0] for era in range(3) for p in PLAYERS]  # x3
-    assert standings(rounds) == standings(own)[:2]  # the own engine shows Era III's too
+    assert standings(rounds) == standings(own)  # Era III's too (`last_standings`)
     assert [(e["player"], e["value"]) for e in rounds if e["type"] == "points"
             and e["category"] == "buildings"] == [("red", 5), ("green", 7)]
     assert [(e["player"], e["buildings"]) for e in own if e["type"] == "buildings"] == [
@@ -210,16 +221,17 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
         expected += [(gong + 180, "cry"), (gong + 360, "cry")]
         expected += [(gong + 530 + i, "tick") for i in range(10)] + [(gong + 540, "gong")]
     assert cues(own) == expected
-    # The round profile sounds every one of them at the same time, and one gong more as each
-    # era opens (ERA at the game's setup, ERA on the standings: a round's start), before its
-    # preparation; Time of Empires' era opens on its setup screen in silence.
-    openings = [(ERA_STARTS[0] - GAME_SETUP_STEPS - PREP_STEPS[0], "gong")] + [
-        (start - steps, "gong") for start, steps in zip(ERA_STARTS[1:], PREP_STEPS[1:],
-                                                       strict=True)]
-    assert cues(rounds) == sorted(expected + openings)
-    assert [(e["t"], e["at_s"], e["text"]) for e in rounds if e["type"] == "call"] == [
-        (start + 5 + at, at, "Everyone: appoint scholars") for start in ERA_STARTS
-        for at in (180.0, 360.0)]
+    # The round profile sounds every one of them at the same time, and no gong more: each
+    # era opens on its preparation in silence (`start_gong = false`), as Time of Empires'
+    # era opens on its setup screen.
+    assert cues(rounds) == expected
+    # each call the box's own "Appoint scholars!" (`prompt = "scholars"`), shown as long
+    assert [(e["t"], e["at_s"], e["prompt"]) for e in rounds if e["type"] == "call"] == [
+        (start + 5 + at, at, "scholars") for start in ERA_STARTS for at in (180.0, 360.0)]
+    assert not [e for e in rounds if e["type"] == "call" and "text" in e]
+    (action,) = [p for p in parse_profile(REALTIME.read_text(encoding="utf-8")).phases
+                 if p.id == "action"]
+    assert action.prompt_s == SCHOLAR_PROMPT_S == 15
     assert [e["t"] for e in own if e["type"] == "prompt"] == [
         start + 5 + at for start in ERA_STARTS for at in (180.0, 360.0)]
     check_scores(own, rounds)
@@ -247,6 +259,11 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
         "red", "blue", "green", "green", "yellow", "red", "red", "blue", "green"]
     assert [e["prompt"] for e in rounds if e["type"] == "prompt"] == ["game-setup"] + [
         "scholars"] * 6
+    # No gong as each era opens (`start_gong = false`): the eras' end gongs only. (Time of
+    # Empires gongs as its round 1 starts, the preparation shown before it at setup; the
+    # round file's preparation is its round 1's first steps.)
+    assert [t for t, sound in cues(rounds) if sound == "gong"] == [
+        e["t"] for e in rounds if e["type"] == "state" and e["state"] == "scoring"]
     check_scores(own, rounds)
 
 
@@ -267,7 +284,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert [(e["type"], e.get("at_s", e.get("prompt"))) for e in era_two] == [
         ("call", 180.0), ("prompt", "resumed"), ("prompt", "resumed"), ("call", 360.0)]
     gongs = [t for t, sound in cues(rounds) if sound == "gong"]
-    assert gongs[5] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
+    assert gongs[3] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
     assert ranking(rounds) == FINAL
 
     (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
@@ -281,3 +298,20 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     # the seconds since its last save given back too, and 1 s paused after each cut
     assert own_cries[3] == gong + 365.5
     assert ranking(own) == FINAL
+
+
+def test_the_real_time_calls_show_the_boxs_scholars_prompt_for_15_s() -> None:
+    """Each cry shows the box's own "Appoint scholars!" (学者の任命！) over the clock for
+    15 s, as Time of Empires' `[realtime] prompt_s`; then the step again."""
+    play = new_play(parse_profile(REALTIME.read_text(encoding="utf-8")), PLAYERS)
+    play, _ = step(play, Input(Button.ERA, Gesture.PRESS), 0.0)
+    now = 0.0
+    while play.spot.state is not State.ROUND or play.profile.phases[
+            play.spot.phase].id != "action":
+        play, _ = step(play, Input(Button.NEXT, Gesture.PRESS), now := now + 1)
+    call = now + 5 + 180  # the start gong 5 s after the phase began, the cry 3:00 later
+    for t, shown in ((call - 0.5, None), (call, "Appoint scholars!"),
+                     (call + 14.9, "Appoint scholars!"), (call + 15, None)):
+        play, _ = step(play, Tick(), t)
+        assert screen(play, t).call == (None if shown is None
+                                        else Label(shown, "学者の任命！"))

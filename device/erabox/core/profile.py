@@ -80,6 +80,7 @@ class PhaseCall:
     sound: str = "cry"
     prompt: Label | None = None
     sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
+    box_prompt: str = ""  # "scholars": the box's own "Appoint scholars!" (no `prompt` then)
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ class Phase:
     calls: tuple[PhaseCall, ...] = ()
     lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
     variants: tuple[str, ...] = ()  # played only in these variants (ids; none: in every one)
+    next_leaves: bool = True  # NEXT on the last step leaves while the countdown runs
+    prompt_s: float = 5.0  # how long a call's prompt stays over the screen
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -162,6 +165,8 @@ class Profile:
     solo_ranks: tuple[SoloRank, ...] = ()
     notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
+    start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
+    last_standings: bool = False  # the standings after the last era too, then the ranking
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
@@ -228,8 +233,9 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     low = r.integer(seats["min"], ("players", "min"), 1, MAX_PLAYERS)
     high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
 
-    rounds = r.table(top["rounds"], ("rounds",), ("name", "count"), ("name",))
+    rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
+    start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
 
     start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
@@ -267,7 +273,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
-                   **scoring)
+                   start_gong=start_gong, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],
@@ -345,7 +351,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
            ) -> Phase:  # named: the file has [[variant]] tables (a phase's variants need them)
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
-                               "lead_in_s", "variants"),
+                               "lead_in_s", "variants", "next_leaves", "prompt_s"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -368,7 +374,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s"):
+    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves", "prompt_s"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -381,7 +387,9 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
-                                    TIMER_ENDS), variants=only)
+                                    TIMER_ENDS), variants=only,
+                 next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")),
+                 prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600))
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:
@@ -404,8 +412,10 @@ def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ..
             raise r.expected((*where, "at_s"), "seconds into the countdown, above 0, after the "
                              f"call before and before its end ({timer:g} s)", when)
         sound = r.sound(table.get("sound", "cry"), (*where, "sound"), CALL_SOUNDS)
-        prompt = None
-        if "prompt" in table:
+        prompt, box = None, ""
+        if table.get("prompt") == "scholars":  # the box's own words, as [[realtime.call]]'s
+            box = "scholars"
+        elif "prompt" in table:
             prompt = r.label(table["prompt"], (*where, "prompt"))
             for key, text in (("en", prompt.en), ("ja", prompt.ja)):
                 if len(text) > MAX_CALL_PROMPT:
@@ -413,7 +423,7 @@ def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ..
                                      f"{MAX_CALL_PROMPT} characters (it is shown over the "
                                      "screen)", text)
         calls.append(PhaseCall(float(when), sound, prompt, "" if sound in CALL_SOUNDS
-                               else r.where((*where, "sound"))))
+                               else r.where((*where, "sound")), box))
     return tuple(calls)
 
 

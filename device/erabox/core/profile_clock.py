@@ -1,12 +1,12 @@
 """A round-based phase's countdown as a timeline of cues: its timed calls and final ticks.
 
-A `[[phase]]` with `timer_s` may have `[[phase.call]]`s (a sound, and a prompt shown for
-`CALL_PROMPT_S`, at `at_s` into the countdown) and `final_ticks_s` (a tick each second before
-its end), as Time of Empires' `[realtime]` has (docs/profiles.md). Every cue falls due on the
-countdown's own anchor, its start: `start + cue.at`, never "now + something", so a countdown
-woken late, paused or restored after a power cut does not drift. A play counts the cues it has
-given (`Play.cues_done`, saved with the countdown's seconds left); the machine fires them
-(`profile_machine`). Pure: numbers in, numbers out.
+A `[[phase]]` with `timer_s` may have `[[phase.call]]`s (a sound, and a prompt shown for the
+phase's `prompt_s`, at `at_s` into the countdown) and `final_ticks_s` (a tick each second
+before its end), as Time of Empires' `[realtime]` has (docs/profiles.md). Every cue falls
+due on the countdown's own anchor, its start: `start + cue.at`, never "now + something", so
+a countdown woken late, paused or restored after a power cut does not drift. A play counts
+the cues it has given (`Play.cues_done`, saved with the countdown's seconds left); the
+machine fires them (`profile_machine`). Pure: numbers in, numbers out.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import cache
 from .model import Sound
 from .profile import Phase
 
-CALL_PROMPT_S = 5.0  # how long a call's prompt stays over the screen, of countdown time
+CALL_PROMPT_S = 5.0  # a call's prompt stays this long by default (`Phase.prompt_s`)
 SAVED_SLACK_S = 0.01  # a saved countdown's seconds are rounded to the ms
 
 
@@ -59,9 +59,9 @@ def next_at(phase: Phase, done: int) -> float | None:
 
 def shown_call(phase: Phase, done: int, elapsed: float) -> int | None:
     """The call whose prompt shows at `elapsed` seconds into the countdown: the last call
-    given, for `CALL_PROMPT_S` of countdown time after it (so a pause holds it too)."""
+    given, for the phase's `prompt_s` of countdown time after it (so a pause holds it)."""
     given = [cue for cue in cues(phase)[:done] if cue.call is not None]
-    if not given or elapsed >= given[-1].at + CALL_PROMPT_S:
+    if not given or elapsed >= given[-1].at + phase.prompt_s:
         return None
     return given[-1].call
 

@@ -32,6 +32,7 @@ class PlayScreen:
     lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it
+    waits: bool = False  # NEXT waits for the countdown's end (`next_leaves = false`)
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
     value: int | None = None
     points: int | None = None  # what `value` is worth
@@ -94,11 +95,13 @@ class ChooseGame:
 @dataclass(frozen=True)
 class Called:
     """A countdown's timed call was given (its sound is the `PlaySound` before this): the
-    phase's id, `at_s` into its countdown, its prompt in English (None: none)."""
+    phase's id, `at_s` into its countdown, its prompt in English (None: none), or the box's
+    own prompt (`prompt`: "scholars")."""
 
     phase: str
     at_s: float
     text: str | None = None
+    prompt: str = ""
 
 
 @dataclass(frozen=True)

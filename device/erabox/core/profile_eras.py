@@ -101,7 +101,11 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     """The `[scoring]` table: its categories (each asked in the eras it names), order,
     tie-breaks, stages and solo ranks, as `Profile` fields."""
     base: Path = ("scoring",)
-    table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank"))
+    table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank",
+                                 "last_standings"))
+    last = r.flag(table.get("last_standings", False), (*base, "last_standings"))
+    if last and not eras:
+        raise r.error((*base, "last_standings"), "last_standings needs [[era]] tables")
     categories = tuple(_category(r, item, at, eras) for at, item in
                        r.items(table.get("category", []), (*base, "category"),
                                "[[scoring.category]] tables", empty=True))
@@ -126,7 +130,7 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
             raise r.error((*base, "solo_rank", index, "at_least"),
                           "expected the solo ranks in increasing order of points")
     return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
-            "solo_ranks": ranks}
+            "solo_ranks": ranks, "last_standings": last}
 
 
 def _category(r: _Reader, item: Any, at: Path, eras: int) -> Category:

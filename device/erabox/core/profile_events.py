@@ -58,7 +58,8 @@ class PlayRecorder:
                 self._line(t, "prompt", prompt=effect.prompt.value)
             elif isinstance(effect, Called):  # a countdown's call (its sound line before)
                 self._line(t, "call", phase=effect.phase, at_s=effect.at_s,
-                           **({} if effect.text is None else {"text": effect.text}))
+                           **({} if effect.text is None else {"text": effect.text}),
+                           **({"prompt": effect.prompt} if effect.prompt else {}))
             elif isinstance(effect, Paused):
                 self._line(t, "pause" if effect.paused else "resume", phase=effect.phase,
                            left=effect.left)

@@ -66,6 +66,7 @@ from .profile_play import (
     countdown_start,
     entries,
     first_seat,
+    holds_next,
     last_era,
     new_play,
     next_entry,
@@ -169,7 +170,7 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     call = phase.calls[cue.call]
     text = None if call.prompt is None else call.prompt.en
     return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
-                  FlashCue(sound), Called(phase.id, call.at_s, text))
+                  FlashCue(sound), Called(phase.id, call.at_s, text, call.box_prompt))
 
 
 def _pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -293,11 +294,11 @@ def _next_choice(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA at setup: the gong, then a special round set before round 1 (`after = [0]`), if
-    any, else round 1."""
+    """ERA at setup: the gong (`start_gong`), then a special round set before round 1
+    (`after = [0]`), if any, else round 1."""
     spot = replace(play.spot, state=State.ROUND, round=1, phase=_first(play), turn=0,
                    step=0, first_seat=first_seat(play))
-    gong = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    gong = _start_gong(play)
     for index, special in enumerate(play.profile.specials):
         if 0 in special.after[spot.variant]:
             before = replace(spot, state=State.SPECIAL, round=0, special=index)
@@ -329,6 +330,8 @@ def _forward(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     if spot.step + 1 < len(steps_here(play)):
         return _moved(play, replace(spot, step=spot.step + 1)), ()
     if spot.state is State.ROUND:
+        if holds_next(play):  # `next_leaves = false`: the table waits for the countdown
+            return play, ()
         return _after_phase(play)
     return _after_round(play, spot.special)
 
@@ -384,26 +387,37 @@ def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayE
 
 def _era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()
               ) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """An era's scoring is done: the standings (a game of eras, before its last era), else
-    the final ranking (with the scoring's categories, its `Ranked` line)."""
-    if not last_era(play):
+    """An era's scoring is done: the standings (a game of eras, before its last era, or
+    after it with `last_standings`), else the final ranking (with the scoring's categories,
+    its `Ranked` line)."""
+    standing = play.spot.state is not State.STANDINGS and play.profile.last_standings
+    if not last_era(play) or standing:  # `last_standings`: after the last era too
         moved = _moved(play, replace(spot, state=State.STANDINGS))
         return moved, (*effects, Standings(len(spot.past) + 1, standings(moved)))
     moved = _moved(play, replace(spot, state=State.GAME_OVER))
-    ranked: tuple[PlayEffect, ...] = ((Ranked(_places(moved)),)
-                                      if play.spot.state is State.SCORING else ())
+    scored = play.spot.state is State.SCORING or (
+        play.spot.state is State.STANDINGS and bool(play.profile.categories))
+    ranked: tuple[PlayEffect, ...] = (Ranked(_places(moved)),) if scored else ()
     return moved, (*effects, *ranked)
 
 
 def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA on the standings: the gong, the next era's round 1, started by the seat the start
-    rule gives after the last round played; its scoring starts on a blank sheet."""
+    """ERA on the standings: the gong (`start_gong`), the next era's round 1, started by the
+    seat the start rule gives after the last round played; its scoring starts on a blank
+    sheet."""
     spot = play.spot
+    if last_era(play):  # the last era's standings (`last_standings`): the final ranking
+        return _era_done(play, spot)
     era = replace(spot, state=State.ROUND, round=1, phase=_first(play), turn=0, step=0,
                   entry=0,
                   first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
                   sheet=scores.blank(play.profile, len(play.players)))
-    return _moved(play, era), (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
+    return _moved(play, era), _start_gong(play)
+
+
+def _start_gong(play: Play) -> tuple[PlayEffect, ...]:
+    """The gong as round 1 starts; none with `[rounds] start_gong = false`."""
+    return (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if play.profile.start_gong else ()
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -534,7 +548,7 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
-    (State.STANDINGS, E, P): _next_era,  # a game of eras: the next era's round 1, the gong
+    (State.STANDINGS, E, P): _next_era,  # the next era's round 1, the gong; or the ranking
     (State.STANDINGS, N, H): _undo,  # back to the era's last number
     (State.STANDINGS, N, P): _next_page,  # more of the standings, on a small panel
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel

@@ -42,6 +42,7 @@ RESUMED_PROMPT_S = 5.0
 SAVE_EVERY_S = 5.0  # while a countdown runs
 EPS = 1e-6
 _SOUNDS = {"gong": Sound.GONG, "cry": Sound.CRY}
+SCHOLARS = Label("Appoint scholars!", "学者の任命！")  # a call's `prompt = "scholars"` (strings.py)
 
 
 class State(StrEnum):
@@ -319,7 +320,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                        player=None if turn is None else play.players[turn],
                        timer_left=left, lead_in=lead, timer_done=play.timer_done,
                        paused=play.held_left is not None, call=call_words(play, now),
-                       next_start_player=following, last_turns=spot.final_turn is not None)
+                       next_start_player=following, last_turns=spot.final_turn is not None,
+                       waits=holds_next(play))
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None
@@ -359,7 +361,9 @@ def next_era_seat(play: Play) -> int:
 
 def next_era_start_player(play: Play) -> str | None:
     rule = play.profile.rule(play.spot.variant)
-    return None if rule == "none" else play.players[next_era_seat(play)]
+    if rule == "none" or last_era(play):  # no era after the last
+        return None
+    return play.players[next_era_seat(play)]
 
 
 def _places(play: Play) -> tuple[tuple[int, str, int, int | None, Label | None], ...]:
@@ -444,6 +448,16 @@ def countdown_elapsed(play: Play, now: float) -> float | None:
     return None if play.held_left is None else timer - play.held_left
 
 
+def holds_next(play: Play) -> bool:
+    """NEXT on a phase's last step does nothing: its `next_leaves = false` and its countdown
+    (or lead-in) runs, or is paused (the phase ends with the end gong)."""
+    spot = play.spot
+    phase = play.profile.phases[spot.phase]
+    return (spot.state is State.ROUND and not phase.next_leaves
+            and (play.timer_end is not None or play.held_left is not None)
+            and spot.step + 1 >= len(steps_here(play)))
+
+
 def countdown_start(play: Play) -> float | None:
     """The running countdown's anchor: when it started (its cues fall due from it)."""
     timer = play.profile.phases[play.spot.phase].timer_s
@@ -463,6 +477,8 @@ def call_words(play: Play, now: float) -> Label | None:
     if index is None:
         return None
     call = phase.calls[index]
+    if call.box_prompt:  # the box's own words (ui/strings.py's "prompt_scholars")
+        return SCHOLARS
     if call.prompt is not None:
         return call.prompt
     when = int(call.at_s)
@@ -486,7 +502,7 @@ def next_deadline(play: Play, now: float) -> float | None:
             times.append(start + due)
         shown = clock.shown_call(phase, play.cues_done, now - start + EPS)
         if shown is not None:
-            times.append(start + phase.calls[shown].at_s + clock.CALL_PROMPT_S)
+            times.append(start + phase.calls[shown].at_s + phase.prompt_s)
     if play.timer_end is not None and play.question_until is None:
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:

@@ -170,7 +170,8 @@ def _spot_from(data: Any, play: Play) -> Spot:
     if not isinstance(past, list) or len(past) > max(0, len(profile.eras) - 1):
         raise ValueError(f"'past' should list at most {max(0, len(profile.eras) - 1)} eras' "
                          "numbers")
-    if state is State.STANDINGS and len(past) + 1 >= max(1, len(profile.eras)):
+    if state is State.STANDINGS and len(past) + 1 >= max(1, len(profile.eras)) and not (
+            profile.last_standings and len(past) + 1 == len(profile.eras)):
         raise ValueError("the standings come after an era before the last only")
     last = profile.era_rounds(variant, len(past)) or MAX_ROUNDS
     phase = _int(data, "phase", 0, len(profile.phases) - 1)

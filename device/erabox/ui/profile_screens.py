@@ -307,7 +307,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        hint = word(language, "hint_paused" if screen.paused else "hint_step")
+        hint = word(language, "hint_paused" if screen.paused
+                    else "hint_wait" if screen.waits else "hint_step")
         return tuple(items + _hint(hint, panel))
     room = panel.inner
     if timer:
@@ -480,17 +481,17 @@ def _standings(screen: PlayScreen, panel: Panel, language: str, marks: Marks
                   points=points, total=total)
              for place, colour, points, total in screen.standings]
     upcoming = _era_text(screen, language, (screen.era or 0) + 1)
+    key = "hint_ranking" if screen.era == len(screen.era_labels) else "hint_next_era"
     if panel.compact:
         pages = _pages(lines, panel.inner)
         items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
-        hint = word(language, "hint_next_era_more" if len(pages) > 1 else "hint_next_era",
-                    era=upcoming)
+        hint = word(language, f"{key}_more" if len(pages) > 1 else key, era=upcoming)
         return tuple(items + _hint(hint, panel))
     if screen.next_start_player is not None and len(lines) < ROWS_OF_PLACES:  # room for it
         lines.append(word(language, "next_starts",
                           colour=_colour(screen.next_start_player, language)))
     items += _place_rows(lines, panel)
-    return tuple(items + _hint(word(language, "hint_next_era", era=upcoming), panel))
+    return tuple(items + _hint(word(language, key, era=upcoming), panel))
 
 
 def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:

@@ -22,7 +22,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         "hint_chosen": "NEXT: who starts  ERA: start",
         "hint_chosen_variant": "NEXT: starts/variant ERA: start",
-        "hint_step": "NEXT: next  hold NEXT: undo", "hint_event": "hold ERA: {event}",
+        "hint_step": "NEXT: next  hold NEXT: undo", "hint_wait": "Until the gong  hold NEXT: undo",
+        "hint_event": "hold ERA: {event}",
         "hint_scoring": "NEXT +1 hold +5 ERA: ok", "hint_over": "hold ERA: new game",
         "hint_minus": "NEXT +1/+5 ERA: ok hold ERA: -", "minus": "hold ERA: -",
         "hint_over_more": "NEXT: more  hold ERA: new game",
@@ -34,6 +35,7 @@ WORDS: dict[str, dict[str, str]] = {
         "place": "{place} {colour} ",
         "standings": "{era} standings", "standing": "{place} {colour} {points:+d} = {total}",
         "hint_next_era": "ERA: start {era}", "hint_next_era_more": "NEXT: more ERA: {era}",
+        "hint_ranking": "ERA: final ranking", "hint_ranking_more": "NEXT: more ERA: ranking",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -50,7 +52,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
         "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
         "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
-        "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_event": "ERA長押し: {event}",
+        "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_wait": "終了の合図まで NEXT長押し: 戻す",
+        "hint_event": "ERA長押し: {event}",
         "hint_scoring": "NEXT +1 長押し+5 ERA: 決定", "hint_over": "ERA長押し: 新たなゲーム",
         "hint_minus": "NEXT +1/+5 ERA:決定 長押し: -", "minus": "ERA長押し: -",
         "hint_over_more": "NEXT:次 ERA長押し:新たなゲーム",
@@ -62,6 +65,7 @@ WORDS: dict[str, dict[str, str]] = {
         "place": "{place}位{colour}：",
         "standings": "{era}終了時の順位", "standing": "{place}位{colour} {points:+d} 計{total}",
         "hint_next_era": "ERA: {era}開始", "hint_next_era_more": "NEXT:次 ERA:{era}開始",
+        "hint_ranking": "ERA: 最終順位へ", "hint_ranking_more": "NEXT:次 ERA:最終順位へ",
     },
 }
 
