@@ -275,6 +275,12 @@ _COUNTDOWNS = parse_profile(COUNTDOWNS, "countdowns.toml")
 GAMES["countdowns"] = (_COUNTDOWNS, 0, 2)
 _REALTIME = parse_profile(REALTIME, "relay.toml")
 GAMES["relay"] = (_REALTIME, 0, None)
+# the same countdown coming back from a cut paused (`resume = "paused"`): the table resumes it
+_PAUSED = parse_profile(REALTIME.replace('id = "relay"', 'id = "relay-paused"').replace(
+    'timer_end = "next"\nsteps = ["Run"', 'timer_end = "next"\nresume = "paused"\nsteps = ["Run"'),
+    "relay-paused.toml")
+assert _PAUSED.phases[0].resume == "paused"
+GAMES["relay-paused"] = (_PAUSED, 0, None)
 _ACTS = parse_profile(ACTS, "acts.toml")
 GAMES["acts"] = (_ACTS, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
@@ -351,6 +357,7 @@ class Reference:
     at: list[int] = field(default_factory=list)  # each call's move, in `order`
     ticks: dict[str, int] = field(default_factory=dict)  # a final tick's name -> TICKS + n
     paused: bool = False  # the table paused a countdown
+    held_by_cut: int = 0  # restarts that came back paused from a running countdown
 
     def seen(self, where: str) -> None:
         self.order.setdefault(where, len(self.order))
@@ -398,8 +405,8 @@ class Enumeration:
             paused = play.held_left is not None
             if spot.step < last:  # pause after the first call, then on to the last step
                 given = clock.calls_given(profile.phases[spot.phase], play.cues_done)
-                if paused:
-                    return Input(Button.NEXT, Gesture.PRESS)
+                if paused:  # held by the table, or back from a cut held before any call
+                    return Input(Button.NEXT if given else Button.ERA, Gesture.PRESS)
                 return Input(Button.ERA, Gesture.PRESS) if given else None
             if paused:  # resume on the last step, then wait for the end
                 return Input(Button.ERA, Gesture.PRESS)
@@ -587,6 +594,7 @@ class Enumeration:
             if text not in self._restored:  # pure: once per text
                 self._restored[text] = self.engine.restore(saved, BACK_AT)
             play, effects = self._restored[text]
+            self.ref.held_by_cut += play.held_left is not None and not saved.get("timer_paused")
             where = key(play, BACK_AT)
             came_back = {call for (name, _), call in self.ref.calls.items() if name == where}
             table = replace(table, shown=table.shown | came_back)
@@ -677,6 +685,8 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
         assert len(ref.ticks) == 3 * 2 * 2  # the lead-in's three ticks, 2 rounds x 2 eras
     if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
         assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
+        # `resume = "paused"`: cuts in the running race came back held, the table resuming
+        assert (ref.held_by_cut > 0) == (profile.phases[0].resume == "paused")
 
 
 def test_a_countdown_shown_run_out_is_on_disk_before_its_gong() -> None:

@@ -44,6 +44,7 @@ MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "pass_right", "none", "random", "fixed", "chosen")
 SOUNDS = ("none", "gong", "cry")
 TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by itself
+RESUMES = ("running", "paused")  # a countdown after a power cut: going on, or held (ERA)
 CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
@@ -105,6 +106,7 @@ class Phase:
     calls: tuple[PhaseCall, ...] = ()
     lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
     variants: tuple[str, ...] = ()  # played only in these variants (ids; none: in every one)
+    resume: str = "running"  # after a power cut its countdown comes back running or paused
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -345,7 +347,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
            ) -> Phase:  # named: the file has [[variant]] tables (a phase's variants need them)
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
-                               "lead_in_s", "variants"),
+                               "lead_in_s", "variants", "resume"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -368,7 +370,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s"):
+    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "resume"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -381,7 +383,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
                  music=_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
-                                    TIMER_ENDS), variants=only)
+                                    TIMER_ENDS), variants=only,
+                 resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES))
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:

@@ -118,6 +118,10 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                               or not 0 <= music <= MAX_MUSIC_S):
         raise ValueError("'music_elapsed' should be seconds or null")
     running = left is not None and spot.state is not State.SETUP
+    # `resume = "paused"`: a countdown played comes back held, as Time of Empires' era (not
+    # under an event: ERA resumes it in its phase); a cue owed sounds once the table resumes
+    paused |= (running and not done and spot.state is State.ROUND
+               and profile.phases[spot.phase].resume == "paused")
     play = replace(play, spot=spot, history=past, timer_done=done, cues_done=cues,
                    timer_end=now + left if running and not paused and left is not None
                    else None,
