@@ -44,6 +44,8 @@ MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "pass_right", "none", "random", "fixed", "chosen")
 SOUNDS = ("none", "gong", "cry")
 TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by itself
+PAUSES = ("era_press", "next_hold")  # [buttons] pause: ERA press (undo NEXT hold), or
+# NEXT hold as Time of Empires' era (undo then ERA hold where no event can start)
 RESUMES = ("running", "paused")  # a countdown after a power cut: going on, or held (ERA)
 CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
 MAX_FINAL_TICKS = 60
@@ -164,6 +166,7 @@ class Profile:
     solo_ranks: tuple[SoloRank, ...] = ()
     notes: tuple[Label, ...] = ()  # shown at setup: what the profile leaves to the players
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
+    pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
@@ -216,8 +219,10 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                            "number too long to convert (this line has the longest)") from None
     r = _Reader(source, key_lines(text), base_dir)
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
-                             "special", "event", "scoring", "era"),
+                             "special", "event", "scoring", "era", "buttons"),
                   ("game", "players", "rounds", "phase"))
+    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause",), ())
+    pause = r.choice(buttons.get("pause", "era_press"), ("buttons", "pause"), PAUSES)
     eras = parse_eras(r, top.get("era"))
     r.eras = len(eras)
 
@@ -269,7 +274,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
-                   **scoring)
+                   pause=pause, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],

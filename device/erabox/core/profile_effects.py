@@ -32,6 +32,7 @@ class PlayScreen:
     lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it
+    pause_hold: bool = False  # `[buttons] pause = "next_hold"`: NEXT hold pauses, ERA hold undoes
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
     value: int | None = None
     points: int | None = None  # what `value` is worth
