@@ -255,11 +255,11 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     """Era II cut 1 s after its first cry (its prompt still up) and 0.5 s before its second:
     each cry is heard once, in both engines. Both come back paused ("Resumed"), the seconds
     since the last save (at most 5) given back, and run on when the table resumes them 1 s
-    later (the round profile's `resume = "paused"`, ERA; Time of Empires' NEXT held): the
-    second cry at the same instant in both."""
+    later with NEXT held (the round profile's `resume = "paused"` and `[buttons] pause =
+    "next_hold"`): the second cry at the same instant in both."""
     gong = ERA_STARTS[1] + 5
     cuts = (gong + 181, gong + 359.5)
-    resumes = "".join(f"{t + 1:g} era press\n" for t in cuts)  # ERA resumes a countdown
+    resumes = "".join(f"{t + 1:g} next hold\n" for t in cuts)  # as Time of Empires' below
     script = sorted((rounds_realtime_script(cuts) + resumes).splitlines(),
                     key=lambda line: float(line.split()[0]))
     rounds = simulate(tmp_path, capsys, "\n".join(script) + "\n", "--game", str(REALTIME),
