@@ -10,7 +10,8 @@ itself then). The games: every shipped round-based profile, each with its shorte
 (one of them ending the game, one followed at once by a special round's cry), one in two eras
 (each era's scoring and standings, the next era's gong), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
-the profile's own file), final ticks, and a pause held across a step.
+the profile's own file), final ticks, and a pause held across a step; the same again coming
+back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`).
 
 The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
@@ -275,11 +276,13 @@ _COUNTDOWNS = parse_profile(COUNTDOWNS, "countdowns.toml")
 GAMES["countdowns"] = (_COUNTDOWNS, 0, 2)
 _REALTIME = parse_profile(REALTIME, "relay.toml")
 GAMES["relay"] = (_REALTIME, 0, None)
-# the same countdown coming back from a cut paused (`resume = "paused"`): the table resumes it
+# the same countdown coming back from a cut paused (`resume = "paused"`), paused and resumed
+# by NEXT held (`[buttons] pause = "next_hold"`), as Time of Empires' era
 _PAUSED = parse_profile(REALTIME.replace('id = "relay"', 'id = "relay-paused"').replace(
-    'timer_end = "next"\nsteps = ["Run"', 'timer_end = "next"\nresume = "paused"\nsteps = ["Run"'),
+    'timer_end = "next"\nsteps = ["Run"', 'timer_end = "next"\nresume = "paused"\nsteps = ["Run"'
+    ).replace('[[phase]]\nid = "race"', '[buttons]\npause = "next_hold"\n\n[[phase]]\nid = "race"'),
     "relay-paused.toml")
-assert _PAUSED.phases[0].resume == "paused"
+assert _PAUSED.phases[0].resume == "paused" and _PAUSED.pause == "next_hold"
 GAMES["relay-paused"] = (_PAUSED, 0, None)
 _ACTS = parse_profile(ACTS, "acts.toml")
 GAMES["acts"] = (_ACTS, 0, None)
@@ -403,13 +406,15 @@ class Enumeration:
         last = len(steps_here(play)) - 1
         if spot.state is State.ROUND and profile.phases[spot.phase].calls:  # real time
             paused = play.held_left is not None
+            hold = Input(Button.NEXT, Gesture.HOLD)  # the profile's pause gesture
+            pause = hold if profile.pause == "next_hold" else Input(Button.ERA, Gesture.PRESS)
             if spot.step < last:  # pause after the first call, then on to the last step
                 given = clock.calls_given(profile.phases[spot.phase], play.cues_done)
                 if paused:  # held by the table, or back from a cut held before any call
-                    return Input(Button.NEXT if given else Button.ERA, Gesture.PRESS)
-                return Input(Button.ERA, Gesture.PRESS) if given else None
+                    return Input(Button.NEXT, Gesture.PRESS) if given else pause
+                return pause if given else None
             if paused:  # resume on the last step, then wait for the end
-                return Input(Button.ERA, Gesture.PRESS)
+                return pause
         if (spot.state in (State.ROUND, State.EVENT) and step_index(spot) == last
                 and play.timer_end is not None):
             return None  # an event over a countdown too: it runs out under the event

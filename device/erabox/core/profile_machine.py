@@ -7,6 +7,7 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     round end --> special rounds due after it (their steps, NEXT) --> round 2 ... --> scoring
     any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
     a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
+        (`[buttons] pause = "next_hold"`: NEXT hold, undo ERA hold; `HOLD_PAUSE`)
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
     a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
     scoring --> game_over (the ranking on every era's numbers)
