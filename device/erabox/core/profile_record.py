@@ -88,9 +88,10 @@ def _saved_part(play: Play) -> tuple[object, ...]:
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
             now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The play after a restart, back at the same round, phase, step or number, "Resumed"
-    shown; a countdown goes on from what it had left, a phase's music from where it was
-    (from its start in a record without its place). Raises ValueError naming what does
-    not fit (another game, other players, a field out of range)."""
+    shown; a countdown goes on from what it had left (held, `resume = "paused"`), a phase's
+    music from where it was (from its start in a record without its place). Raises
+    ValueError naming what does not fit (another game, other players, a field out of
+    range)."""
     if not isinstance(record, dict) or record.get("kind") != "profile":
         raise ValueError("not a saved game profile")
     if type(record.get("schema")) is not int or record.get("schema") != SCHEMA_VERSION:
