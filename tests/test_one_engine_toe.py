@@ -270,16 +270,22 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
 def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Era II cut 1 s after its first cry (its prompt still up) and 0.5 s before its second:
-    each cry is heard once, in both engines. The round profile comes back running, the
-    seconds since its last save (at most 5) given back; Time of Empires' comes back paused
-    and runs on when NEXT is held."""
+    each cry is heard once, in both engines. Both come back paused ("Resumed"), the seconds
+    since the last save (at most 5) given back, and run on when the table resumes them 1 s
+    later with NEXT held (the round profile's `resume = "paused"` and `[buttons] pause =
+    "next_hold"`): the second cry at the same instant in both."""
     gong = ERA_STARTS[1] + 5
     cuts = (gong + 181, gong + 359.5)
-    rounds = simulate(tmp_path, capsys, rounds_realtime_script(cuts), "--game", str(REALTIME),
+    resumes = "".join(f"{t + 1:g} next hold\n" for t in cuts)  # as Time of Empires' below
+    script = sorted((rounds_realtime_script(cuts) + resumes).splitlines(),
+                    key=lambda line: float(line.split()[0]))
+    rounds = simulate(tmp_path, capsys, "\n".join(script) + "\n", "--game", str(REALTIME),
                       "--players", ",".join(PLAYERS), "--until", "3000")
     cries = [t for t, sound in cues(rounds) if sound == "cry"]
     assert len(cries) == 6 and cries[2] == gong + 180
-    assert cries[3] == gong + 364.5  # the 4.5 s since the last save (gong + 355) given back
+    # back paused (`resume = "paused"`), run on from where the last save held it once resumed
+    assert [e["t"] for e in rounds if e["type"] == "resume"] == [t + 1 for t in cuts]
+    assert cries[3] == gong + 365.5  # 4.5 s given back (last save at gong + 355), 1 s held
     era_two = [e for e in rounds if e["type"] in ("call", "prompt") and gong < e["t"] < gong + 540]
     assert [(e["type"], e.get("at_s", e.get("prompt"))) for e in era_two] == [
         ("call", 180.0), ("prompt", "resumed"), ("prompt", "resumed"), ("call", 360.0)]
@@ -296,7 +302,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     own_cries = [t for t, sound in cues(own) if sound == "cry"]
     assert len(own_cries) == 6 and own_cries[2] == gong + 180
     # the seconds since its last save given back too, and 1 s paused after each cut
-    assert own_cries[3] == gong + 365.5
+    assert own_cries[3] == gong + 365.5 == cries[3]
     assert ranking(own) == FINAL
 
 

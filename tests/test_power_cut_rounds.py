@@ -10,7 +10,8 @@ itself then). The games: every shipped round-based profile, each with its shorte
 (one of them ending the game, one followed at once by a special round's cry), one in two eras
 (each era's scoring and standings, the next era's gong), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
-the profile's own file), final ticks, and a pause held across a step.
+the profile's own file), final ticks, and a pause held across a step; the same again coming
+back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`).
 
 The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
@@ -275,6 +276,14 @@ _COUNTDOWNS = parse_profile(COUNTDOWNS, "countdowns.toml")
 GAMES["countdowns"] = (_COUNTDOWNS, 0, 2)
 _REALTIME = parse_profile(REALTIME, "relay.toml")
 GAMES["relay"] = (_REALTIME, 0, None)
+# the same countdown coming back from a cut paused (`resume = "paused"`), paused and resumed
+# by NEXT held (`[buttons] pause = "next_hold"`), as Time of Empires' era
+_PAUSED = parse_profile(REALTIME.replace('id = "relay"', 'id = "relay-paused"').replace(
+    'timer_end = "next"\nsteps = ["Run"', 'timer_end = "next"\nresume = "paused"\nsteps = ["Run"'
+    ).replace('[[phase]]\nid = "race"', '[buttons]\npause = "next_hold"\n\n[[phase]]\nid = "race"'),
+    "relay-paused.toml")
+assert _PAUSED.phases[0].resume == "paused" and _PAUSED.pause == "next_hold"
+GAMES["relay-paused"] = (_PAUSED, 0, None)
 _ACTS = parse_profile(ACTS, "acts.toml")
 GAMES["acts"] = (_ACTS, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
@@ -351,6 +360,7 @@ class Reference:
     at: list[int] = field(default_factory=list)  # each call's move, in `order`
     ticks: dict[str, int] = field(default_factory=dict)  # a final tick's name -> TICKS + n
     paused: bool = False  # the table paused a countdown
+    held_by_cut: int = 0  # restarts that came back paused from a running countdown
 
     def seen(self, where: str) -> None:
         self.order.setdefault(where, len(self.order))
@@ -396,13 +406,15 @@ class Enumeration:
         last = len(steps_here(play)) - 1
         if spot.state is State.ROUND and profile.phases[spot.phase].calls:  # real time
             paused = play.held_left is not None
+            hold = Input(Button.NEXT, Gesture.HOLD)  # the profile's pause gesture
+            pause = hold if profile.pause == "next_hold" else Input(Button.ERA, Gesture.PRESS)
             if spot.step < last:  # pause after the first call, then on to the last step
                 given = clock.calls_given(profile.phases[spot.phase], play.cues_done)
-                if paused:
-                    return Input(Button.NEXT, Gesture.PRESS)
-                return Input(Button.ERA, Gesture.PRESS) if given else None
+                if paused:  # held by the table, or back from a cut held before any call
+                    return Input(Button.NEXT, Gesture.PRESS) if given else pause
+                return pause if given else None
             if paused:  # resume on the last step, then wait for the end
-                return Input(Button.ERA, Gesture.PRESS)
+                return pause
         if (spot.state in (State.ROUND, State.EVENT) and step_index(spot) == last
                 and play.timer_end is not None):
             return None  # an event over a countdown too: it runs out under the event
@@ -587,6 +599,7 @@ class Enumeration:
             if text not in self._restored:  # pure: once per text
                 self._restored[text] = self.engine.restore(saved, BACK_AT)
             play, effects = self._restored[text]
+            self.ref.held_by_cut += play.held_left is not None and not saved.get("timer_paused")
             where = key(play, BACK_AT)
             came_back = {call for (name, _), call in self.ref.calls.items() if name == where}
             table = replace(table, shown=table.shown | came_back)
@@ -677,6 +690,8 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
         assert len(ref.ticks) == 3 * 2 * 2  # the lead-in's three ticks, 2 rounds x 2 eras
     if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
         assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
+        # `resume = "paused"`: cuts in the running race came back held, the table resuming
+        assert (ref.held_by_cut > 0) == (profile.phases[0].resume == "paused")
 
 
 def test_a_countdown_shown_run_out_is_on_disk_before_its_gong() -> None:

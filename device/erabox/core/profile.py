@@ -44,6 +44,9 @@ MAX_PATH = 4096  # the longest music file name
 START_RULES = ("pass_left", "pass_right", "none", "random", "fixed", "chosen")
 SOUNDS = ("none", "gong", "cry")
 TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by itself
+PAUSES = ("era_press", "next_hold")  # [buttons] pause: ERA press (undo NEXT hold), or
+# NEXT hold as Time of Empires' era (undo then ERA hold where no event can start)
+RESUMES = ("running", "paused")  # a countdown after a power cut: going on, or held (ERA)
 CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
@@ -108,6 +111,7 @@ class Phase:
     variants: tuple[str, ...] = ()  # played only in these variants (ids; none: in every one)
     next_leaves: bool = True  # NEXT on the last step leaves while the countdown runs
     prompt_s: float = 5.0  # how long a call's prompt stays over the screen
+    resume: str = "running"  # after a power cut its countdown comes back running or paused
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -167,6 +171,7 @@ class Profile:
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
     start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
     last_standings: bool = False  # the standings after the last era too, then the ranking
+    pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
@@ -219,8 +224,10 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                            "number too long to convert (this line has the longest)") from None
     r = _Reader(source, key_lines(text), base_dir)
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
-                             "special", "event", "scoring", "era"),
+                             "special", "event", "scoring", "era", "buttons"),
                   ("game", "players", "rounds", "phase"))
+    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause",), ())
+    pause = r.choice(buttons.get("pause", "era_press"), ("buttons", "pause"), PAUSES)
     eras = parse_eras(r, top.get("era"))
     r.eras = len(eras)
 
@@ -273,7 +280,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
-                   start_gong=start_gong, **scoring)
+                   start_gong=start_gong, pause=pause, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],
@@ -351,7 +358,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
            ) -> Phase:  # named: the file has [[variant]] tables (a phase's variants need them)
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
-                               "lead_in_s", "variants", "next_leaves", "prompt_s"),
+                               "lead_in_s", "variants", "next_leaves", "prompt_s",
+                               "resume"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -374,7 +382,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     timer = table.get("timer_s")
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
-    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves", "prompt_s"):
+    for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves", "prompt_s",
+                "resume"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -389,7 +398,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
                                     TIMER_ENDS), variants=only,
                  next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")),
-                 prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600))
+                 prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600),
+                 resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES))
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:

@@ -33,6 +33,7 @@ class PlayScreen:
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it
     waits: bool = False  # NEXT waits for the countdown's end (`next_leaves = false`)
+    pause_hold: bool = False  # `[buttons] pause = "next_hold"`: NEXT hold pauses, ERA hold undoes
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
     value: int | None = None
     points: int | None = None  # what `value` is worth

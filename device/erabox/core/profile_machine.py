@@ -7,6 +7,7 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     round end --> special rounds due after it (their steps, NEXT) --> round 2 ... --> scoring
     any step of a round --ERA hold--> an event's steps (NEXT) --> back where play was
     a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
+        (`[buttons] pause = "next_hold"`: NEXT hold, undo ERA hold; `HOLD_PAUSE`)
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
     a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
     scoring --> game_over (the ranking on every era's numbers)
@@ -250,6 +251,8 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     if state is State.SCORING and button in (Button.DIAL_UP, Button.DIAL_DOWN):
         return _add(play, 1 if button is Button.DIAL_UP else -1)
     handler = TRANSITIONS.get((state, button, gesture))
+    if play.profile.pause == "next_hold":
+        handler = HOLD_PAUSE.get((state, button, gesture), handler)
     if handler is None:
         return play, ()
     return handler(play, now)
@@ -553,4 +556,28 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.STANDINGS, N, P): _next_page,  # more of the standings, on a small panel
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
     (State.GAME_OVER, E, H): _ask_new_game,  # as at Time of Empires' final ranking
+}
+
+
+def _nothing(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    return play, ()
+
+
+def _event_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """ERA hold with `pause = "next_hold"`: an event that can start here, else undo."""
+    return _start_event(play, now) if startable(play) is not None else _undo(play, now)
+
+
+# `[buttons] pause = "next_hold"` (Time of Empires' gesture): NEXT hold pauses and resumes a
+# countdown (nothing else), ERA press does nothing there, undo is ERA hold where no event can
+# start. These entries replace TRANSITIONS' in such a game.
+HOLD_PAUSE: dict[tuple[State, Button, Gesture], _Handler] = {
+    (State.ROUND, N, H): _pause,
+    (State.ROUND, E, P): _nothing,
+    (State.ROUND, E, H): _event_or_undo,
+    (State.EVENT, N, H): _pause,  # the countdown under the event
+    (State.EVENT, E, P): _nothing,
+    (State.EVENT, E, H): _undo,
+    (State.SPECIAL, N, H): _nothing,
+    (State.SPECIAL, E, H): _undo,
 }

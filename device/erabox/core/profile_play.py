@@ -321,7 +321,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                        timer_left=left, lead_in=lead, timer_done=play.timer_done,
                        paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None,
-                       waits=holds_next(play))
+                       waits=holds_next(play),
+                       pause_hold=profile.pause == "next_hold")
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None

@@ -88,9 +88,10 @@ def _saved_part(play: Play) -> tuple[object, ...]:
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
             now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The play after a restart, back at the same round, phase, step or number, "Resumed"
-    shown; a countdown goes on from what it had left, a phase's music from where it was
-    (from its start in a record without its place). Raises ValueError naming what does
-    not fit (another game, other players, a field out of range)."""
+    shown; a countdown goes on from what it had left (held, `resume = "paused"`), a phase's
+    music from where it was (from its start in a record without its place). Raises
+    ValueError naming what does not fit (another game, other players, a field out of
+    range)."""
     if not isinstance(record, dict) or record.get("kind") != "profile":
         raise ValueError("not a saved game profile")
     if type(record.get("schema")) is not int or record.get("schema") != SCHEMA_VERSION:
@@ -118,6 +119,10 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                               or not 0 <= music <= MAX_MUSIC_S):
         raise ValueError("'music_elapsed' should be seconds or null")
     running = left is not None and spot.state is not State.SETUP
+    # `resume = "paused"`: a countdown played comes back held, as Time of Empires' era (not
+    # under an event: ERA resumes it in its phase); a cue owed sounds once the table resumes
+    paused |= (running and not done and spot.state is State.ROUND
+               and profile.phases[spot.phase].resume == "paused")
     play = replace(play, spot=spot, history=past, timer_done=done, cues_done=cues,
                    timer_end=now + left if running and not paused and left is not None
                    else None,

@@ -307,8 +307,9 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        hint = word(language, "hint_paused" if screen.paused
-                    else "hint_wait" if screen.waits else "hint_step")
+        base = "hint_paused" if screen.paused else "hint_wait" if screen.waits else "hint_step"
+        hint = word(language, base + ("_hold" if screen.pause_hold else "")  # NEXT hold pauses:
+                    + ("_event" if screen.pause_hold and event else ""))  # ERA undoes, or its event
         return tuple(items + _hint(hint, panel))
     room = panel.inner
     if timer:
