@@ -20,10 +20,8 @@ class PageTurns:
     """Which page of its own the screen shown is at, and when it turns next."""
 
     def __init__(self, panel: Panel) -> None:
-        from erabox.ui.profile_screens import PAGE_S  # the renderer's, loaded with it
-
         self._panel = panel
-        self._page_s = PAGE_S
+        self._page_s = 0.0  # the renderer's `PAGE_S`, read with it when a profile shows
         self._shown: tuple[PlayScreen, str] | None = None
         self._since = 0.0
         self._pages = 1
@@ -36,9 +34,9 @@ class PageTurns:
             return 0
         key = (replace(screen, timer_left=None, timer_done=False, prompt=None), language)
         if key != self._shown:
-            from erabox.ui.profile_screens import turning
+            from erabox.ui.profile_screens import PAGE_S, turning  # not at a box's start
 
-            self._shown, self._since = key, now
+            self._shown, self._since, self._page_s = key, now, PAGE_S
             self._pages = turning(screen, self._panel, language)
         return self._turned(now) % self._pages
 
