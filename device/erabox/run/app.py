@@ -55,7 +55,7 @@ from erabox.core.config import Config, ConfigError
 from erabox.core.events import Emit, EventRecorder
 from erabox.core.machine import EPS, Game
 from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
-from erabox.core.profile import Profile, ProfileError
+from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
@@ -80,7 +80,7 @@ from erabox.ports import (
 from erabox.run.driver import Driver, json_lines, system_draw
 from erabox.run.page_turns import PageTurns
 from erabox.run.screen_worker import PlayFrame, ScreenWorker
-from erabox.run.which_game import chosen_game, game_to_play, mark_refused
+from erabox.run.which_game import game_to_play, switched_game
 from erabox.ui.panel import Panel
 from erabox.ui.plans import HOLD_BLOCKS
 
@@ -161,33 +161,21 @@ class Box:
 
     def _switch(self, name: str, now: float) -> None:
         """Another game was chosen: "" Time of Empires (its settings menu open, where the
-        game is chosen), else the profile `name`, fresh either way."""
+        game is chosen), else the profile `name`, fresh either way; a profile that cannot be
+        played opens the menu again, saying why."""
         before = self.driver
+        profile = None
         if name:
             assert before.profile is None  # the menu that chose it is Time of Empires'
             config = before.game.config  # the settings laid over the file: players, language
-            try:
-                profile = chosen_game(name, config, self.find_profile)
-            except (ProfileError, ConfigError) as exc:
-                # Not known to the menu as unplayable (a game given as a file, a file changed
-                # since the start): the menu opens again, saying so on the screen.
-                log.warning("cannot play %r, chosen in the settings menu: %s", name, exc)
-                self.config = mark_refused(self.config, name, exc)
-                self.driver = self._own_game(before.t0)
-                self.driver.start(now, fresh=True)
-                self.driver.save_now(now)
-                self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
-                return
-            self.driver = self._profile_game(config, profile, before.t0)
+            profile, self.config = switched_game(name, config, self.config, self.find_profile)
         else:
             log.info("the settings menu: choosing another game")
-            self.driver = self._own_game(before.t0)
-        self.driver.start(now, fresh=True)
-        self.driver.save_now(now)
+        self.driver = (self._own_game(before.t0) if profile is None
+                       else self._profile_game(config, profile, before.t0))
+        self.driver.start_over(now, menu=profile is None)
         if self.on_switch is not None:  # the terminal's help line follows the game
-            self.on_switch(self.driver.profile is not None)
-        if not name:  # the menu, as ERA held at setup
-            self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
+            self.on_switch(profile is not None)
 
     def open_settings(self) -> None:
         """Open Time of Empires' settings menu, as ERA held at its "New game" setup (only

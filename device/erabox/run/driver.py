@@ -42,7 +42,18 @@ from erabox.core.engine import (
     shown,
 )
 from erabox.core.events import Emit
-from erabox.core.model import FlashCue, Input, Save, SaveSettings, Screen, Show, Steer, Tick
+from erabox.core.model import (
+    Button,
+    FlashCue,
+    Gesture,
+    Input,
+    Save,
+    SaveSettings,
+    Screen,
+    Show,
+    Steer,
+    Tick,
+)
 from erabox.core.profile import Profile
 from erabox.core.profile_play import ShowPlay
 from erabox.core.record import card_lead, clean_write_s
@@ -245,6 +256,14 @@ class Driver:
 
     def save_now(self, now: float) -> None:
         self.state.save(self.engine.snapshot(self.game, now))
+
+    def start_over(self, now: float, menu: bool = False) -> None:
+        """This game from its start, the settings menu having switched to it, saved at once;
+        `menu`: Time of Empires with its settings menu open (as ERA held at its setup)."""
+        self.start(now, fresh=True)
+        self.save_now(now)
+        if menu:
+            self.step(Input(Button.ERA, Gesture.HOLD), now)
 
     @property
     def contrast(self) -> int:

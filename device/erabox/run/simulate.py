@@ -18,15 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 from erabox.adapters.workers import ChangedOnly
-from erabox.core.config import Config, ConfigError
+from erabox.core.config import Config
 from erabox.core.engine import AnyScreen, Recorder
 from erabox.core.events import EventRecorder
-from erabox.core.model import Button, Gesture, Input, Tick
-from erabox.core.profile import Profile, ProfileError
+from erabox.core.model import Input, Tick
+from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
-from erabox.run.which_game import chosen_game, mark_refused
+from erabox.run.which_game import switched_game
 
 DEFAULT_TAIL_S = 700.0  # without --until: run this long after the last script line
 
@@ -71,22 +71,14 @@ class Simulation:
         if wanted is None or self.find_profile is None:
             return
         self.driver.switch_to = None
+        profile, config = None, self.config
         if wanted:  # the menu closed on a game profile: that game, for the menu's players
             config = self.driver.game.config
-            try:
-                profile = chosen_game(wanted, config, self.find_profile)
-            except (ProfileError, ConfigError) as exc:  # the menu again, saying why
-                self.config = mark_refused(self.config, wanted, exc)
-                profile = None
-            self.driver = self._driver(config if profile else self.config, profile)
-            wanted = wanted if profile else ""
-        else:  # ERA held at a profile's setup: Time of Empires' settings menu
-            self.driver = self._driver(self.config, None)
+            profile, self.config = switched_game(wanted, config, self.config, self.find_profile)
+        # else ERA held at a profile's setup: Time of Empires' settings menu
+        self.driver = self._driver(config if profile else self.config, profile)
         self._screens.forget()
-        self.driver.start(self.now, fresh=True)
-        self.driver.save_now(self.now)
-        if not wanted:
-            self.driver.step(Input(Button.ERA, Gesture.HOLD), self.now)
+        self.driver.start_over(self.now, menu=profile is None)
 
     @property
     def game(self) -> Any:

@@ -101,6 +101,19 @@ def chosen_game(name: str, config: Config, find: Callable[[str], Profile] | None
     return profile
 
 
+def switched_game(name: str, played: Config, own: Config,
+                  find: Callable[[str], Profile] | None) -> tuple[Profile | None, Config]:
+    """The game the settings menu closed on, for the menu's players (`played`: the settings
+    laid over the file): its profile, and `own` (Time of Empires' config) as it was; or, where
+    it cannot be played (a game given as a file, a file changed since the start), None and
+    `own` marked so that the menu, open again, says why on the screen (and the log)."""
+    try:
+        return chosen_game(name, played, find), own
+    except (ProfileError, ConfigError) as exc:
+        log.warning("cannot play %r, chosen in the settings menu: %s", name, exc)
+        return None, mark_refused(own, name, exc)
+
+
 def check_players(profile: Profile, players: tuple[str, ...],
                   players_from: str = "`players` in the config") -> None:
     """A profile is for so many players: `players` must fit (`ConfigError` if not, naming
