@@ -11,18 +11,23 @@ recording by locating a stretch of it inside the cue's own sound file (normalise
 cross-correlation, to the sample, even with music underneath): onset = where the stretch starts
 minus how far into the file it is. The two clocks are tied by one constant, the output latency:
 the median over all gongs and cries of (onset - scheduled time). Each cue's error is its own
-(onset - scheduled) minus that median. The check (`on_time`): no cue more than 15 ms late,
-none more than 17.4 ms early, and the box's loop logged each within 15 ms of its time.
+(onset - scheduled) minus that median. The check (`on_time`): no cue more than 23.2 ms late,
+none more than 17.4 ms early at the card, and the box's loop logged each within 15 ms of its
+time.
 
-Why early has its own bound: the loop hands a cue to the mixer half a period (512 frames,
-11.6 ms) before its time and its event line says when; SDL mixes whole periods and queues one
-period behind the one the card plays. When the emulated card's timer serves SDL's audio thread
-late, the queue runs short and the next periods are mixed back to back: a cue handed over then
-lands up to one period earlier than planned (CI saw -15.0 ms with the loop on time). An early
-cue is the emulator's doing, never the box's, and makes no table miss a call: the bound is half
-a period plus one (17.4 ms). Late stays at 15 ms: lateness is what the box can cause (a cue that
-waits behind other work, a music placing that holds the mixer), and every such fault seen so
-far was 15 ms or more late.
+What the bounds at the card allow is the emulated card, not the box. The loop hands a cue to
+the mixer half a period (512 frames, 11.6 ms) before its time and its event line says when;
+SDL mixes whole periods, so an ideal card puts every cue within half a period of the median.
+The emulated one serves SDL's audio thread from an irregular timer: the thread then mixes
+periods back to back or waits, and the same cue lands up to a period earlier or later than on
+a steady card. The lead-in ticks show it in every recording: handed at exact seconds by the
+loop, one era's three ticks spread over as much as 49 ms (CI, 2026-11-27). CI has seen a gong
+at -15.0 ms (2026-11-24) and two cries at +15.8 and +16.6 ms (2026-11-27), each with the loop
+on time and nothing else running. So early is bounded at half a period plus one (17.4 ms), late
+at two periods (23.2 ms). What the box itself can do wrong still fails: the lateness it caused
+in this project's history (a first gong waiting for the era music's decoding) was 550 ms, a
+starved VM's stalls with other test suites beside it gave +31 and +69 ms, and the loop's own
+lateness keeps its 15 ms.
 
 Ticks (60 ms clicks, not part of the check) are reported: the best match of the tick within
 0.9 s after each scheduled tick, and how late it is.
@@ -56,8 +61,9 @@ RATE = 44100
 LEAD_IN_S = 3  # in_vm.sh's era config: lead_in_s = 3, scholar_cues_s = [7, 14], length_s = 20
 CUES = [("gong 0:00", "gong", 0.0), ("cry 0:07", "cry", 7.0), ("cry 0:14", "cry", 14.0),
         ("gong 0:20", "gong", 20.0)]
-TOLERANCE_S = 0.015  # late, at the card or in the loop's log
 PERIOD_S = 512 / RATE  # the box's mixer period (AudioConfig.buffer)
+LOOP_TOLERANCE_S = 0.015  # late in the loop's log
+TOLERANCE_S = 2 * PERIOD_S  # late at the card: see the module's text
 EARLY_TOLERANCE_S = 1.5 * PERIOD_S  # early at the card: see the module's text
 PROBE_S = (0.30, 0.15)  # the stretch located: from 0.30 s after the scheduled onset, 0.15 s long
 STARTS = ["era I, ERA 1 s after the box came up (setup screen)",
@@ -83,9 +89,10 @@ def onset_of(mono: np.ndarray, cue: np.ndarray, near_s: float) -> tuple[float, f
 
 def on_time(error_s: float, score: float, loop_late_s: float | None) -> bool:
     """One cue's check: found in the recording, at most `TOLERANCE_S` late and
-    `EARLY_TOLERANCE_S` early at the card, and logged by the loop at most `TOLERANCE_S` late."""
+    `EARLY_TOLERANCE_S` early at the card, and logged by the loop at most `LOOP_TOLERANCE_S`
+    late."""
     return (score >= 0.4 and -EARLY_TOLERANCE_S <= error_s <= TOLERANCE_S
-            and loop_late_s is not None and loop_late_s <= TOLERANCE_S)
+            and loop_late_s is not None and loop_late_s <= LOOP_TOLERANCE_S)
 
 
 def tick_near(mono: np.ndarray, tick: np.ndarray, near_s: float) -> tuple[float, float]:
@@ -236,7 +243,8 @@ def main() -> int:
                          f"{'not logged' if loop is None else f'{loop * 1000:+.0f} ms'})"
                          for label, err, score, loop in errors)
         print(f"CHECK era_{era + 1}_on_time: {'PASS' if good else 'FAIL'} {start}: {text}; "
-              f"limit {TOLERANCE_S * 1000:.0f} ms late, {EARLY_TOLERANCE_S * 1000:.1f} ms early")
+              f"limit {TOLERANCE_S * 1000:.1f} ms late, {EARLY_TOLERANCE_S * 1000:.1f} ms "
+              f"early at the card, {LOOP_TOLERANCE_S * 1000:.0f} ms late in the loop")
         press = starts[era]
         ticks = [tick_near(mono, tick, press + latency + i) for i in range(LEAD_IN_S)]
         tick_text = ", ".join(f"+{i} s: {late * 1000:+.0f} ms (match {score:.2f})"
