@@ -3,8 +3,10 @@
 played end to end through `erabox simulate --game` and held against the box's own engine
 (`erabox simulate` without --game) on the same play: every gong, cry and tick of the
 real-time eras at the same time, the calls after rounds 5 and 10, the era totals and the
-final ranking with the buildings tie-break, and a power cut mid-era (a call never lost or
-doubled). What the round format cannot yet say is listed in docs/architecture.md.
+final ranking with the buildings tie-break, a power cut mid-era (a call never lost or
+doubled), and a game whose eras switch mode at their setups (`[rounds] variant_per_era`:
+Era I real time, Era II introductory, Era III real time again). What the round format
+cannot yet say is listed in docs/architecture.md.
 """
 
 from __future__ import annotations
