@@ -3,8 +3,10 @@
 played end to end through `erabox simulate --game` and held against the box's own engine
 (`erabox simulate` without --game) on the same play: every gong, cry and tick of the
 real-time eras at the same time, the calls after rounds 5 and 10, the era totals and the
-final ranking with the buildings tie-break, and a power cut mid-era (a call never lost or
-doubled). What the round format cannot yet say is listed in docs/architecture.md.
+final ranking with the buildings tie-break, a power cut mid-era (a call never lost or
+doubled), and a game whose eras switch mode at their setups (`[rounds] variant_per_era`:
+Era I real time, Era II introductory, Era III real time again). What the round format
+cannot yet say is listed in docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -83,12 +85,14 @@ def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
     """The real-time game in the round profile: ERA (the game's setup), its steps, each
     era's preparation, the last NEXT of which starts the action phase's lead-in at the era's
     `ERA_STARTS`, stray NEXT presses in each running era; at the end gong the scoring, then
-    the standings' ERA."""
+    the standings' ERA and the next era's setup's ERA (its variant real time, as it opens)."""
     lines: list[tuple[float, str]] = []
     for era, start in enumerate(ERA_STARTS):
         steps = PREP_STEPS[era] + (GAME_SETUP_STEPS if era == 0 else 0)
         opening = start - steps
-        lines += [(opening, "era press")]  # the game's start, or the standings' ERA
+        if era:  # the standings' ERA: the era's setup, on real time (`variant_per_era`)
+            lines += [(opening - 0.5, "era press")]
+        lines += [(opening, "era press")]  # the game's start, or the era's
         lines += [(opening + i, "next press") for i in range(1, steps + 1)]
         # stray NEXT presses in the lead-in and on the running clock: the era runs on
         # (`next_leaves = false`), as Time of Empires' running era does
@@ -128,9 +132,12 @@ def rounds_intro_script() -> str:
     """The introductory game in the round profile: NEXT (the variant), ERA (the game's
     setup and its steps),
     round 1's preparation and turns, rounds 2 to 15 and the two scholar calls with NEXT;
-    the scoring; the standings' ERA."""
+    the scoring; the standings' ERA, and at each later era's setup NEXT (introductory
+    again: `variant_per_era`) and ERA."""
     gestures: list[str] = ["next press"]  # the variant: introductory
     for era in range(3):
+        if era:  # the standings: on to the era's setup, its variant chosen again
+            gestures += ["era press", "next press"]
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
         gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2)
         gestures += round_scoring(era, ("red", "green") if era == 2 else ())
@@ -295,8 +302,8 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
 
     (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
                                           encoding="utf-8")
-    script = own_realtime_script(cuts) + "".join(f"{t + 1:g} next hold\n" for t in cuts)
-    ordered = sorted(script.splitlines(), key=lambda line: float(line.split()[0]))
+    own_script = own_realtime_script(cuts) + "".join(f"{t + 1:g} next hold\n" for t in cuts)
+    ordered = sorted(own_script.splitlines(), key=lambda line: float(line.split()[0]))
     own = simulate(tmp_path, capsys, "\n".join(ordered) + "\n", "--config",
                    str(tmp_path / "erabox.toml"), "--until", "3000")
     own_cries = [t for t, sound in cues(own) if sound == "cry"]
@@ -321,3 +328,113 @@ def test_the_real_time_calls_show_the_boxs_scholars_prompt_for_15_s() -> None:
         play, _ = step(play, Tick(), t)
         assert screen(play, t).call == (None if shown is None
                                         else Label(shown, "学者の任命！"))
+
+
+MIXED_STARTS = (20.0, 1000.0, 2000.0)  # Era I's lead-in, Era II's setup, Era III's lead-in
+
+
+def rounds_mixed_script(cuts: tuple[float, ...] = ()) -> str:
+    """Era I in real time, Era II introductory, Era III in real time again, in the round
+    profile: the game's setup and Era I as `rounds_realtime_script`; on Era I's standings
+    ERA (Era II's setup, on real time), NEXT (introductory), ERA, its rounds and calls with
+    NEXT; on Era II's standings ERA (Era III's setup, on real time again), ERA, its
+    preparation, the last NEXT of which starts its lead-in."""
+    first, second, third = MIXED_STARTS
+    steps = GAME_SETUP_STEPS + PREP_STEPS[0]
+    lines = [(first - steps, "era press")]
+    lines += [(first - steps + i, "next press") for i in range(1, steps + 1)]
+    lines += after(first + 560, round_scoring(0))
+    intro = ["era press", "next press", "era press"] + ["next press"] * (
+        INTRO_PREP_STEPS[1] + 14 + 2) + round_scoring(1)
+    lines += after(second, intro, 1)
+    opening = third - PREP_STEPS[2]
+    lines += [(opening - 1, "era press"), (opening, "era press")]
+    lines += [(opening + i, "next press") for i in range(1, PREP_STEPS[2] + 1)]
+    lines += after(third + 560, round_scoring(2, ("red", "green")))
+    lines += [(third + 700, "era press")]  # Era III's standings: the ranking
+    lines += [(t, "restart") for t in cuts]
+    return timed(sorted(lines, key=lambda line: line[0]))
+
+
+def own_mixed_script() -> str:
+    """The same in Time of Empires' own engine: ERA at Era I's setup starts its lead-in; the
+    standings' ERA to Era II's guide, NEXT held (its setup screen), NEXT (introductory), ERA,
+    its rounds and calls; the
+    standings' ERA to Era III's setup (real time, as every era's opens), ERA its lead-in."""
+    first, second, third = MIXED_STARTS
+    lines = [(first, "era press")] + after(first + 560, own_scoring(0))
+    intro = ["era press", "next hold", "next press", "era press"] + ["next press"] * (
+        14 + 2 + 1)  # the guide's NEXT hold: its setup screen, where NEXT switches the mode
+    lines += after(second, intro + own_scoring(1), 1)
+    lines += [(third - 5, "era press"), (third, "era press")]
+    lines += after(third + 560, own_scoring(2))
+    lines += after(third + 600, ["era press", *numbers(BUILDINGS["red"]),
+                                 *numbers(BUILDINGS["green"])])
+    return timed(sorted(lines, key=lambda line: line[0]))
+
+
+def in_windows(lines: list[tuple[float, str]], *starts: float) -> list[tuple[float, str]]:
+    """The cues of the real-time eras whose lead-in begins at `starts` (up to the end gong)."""
+    return [(t, s) for t, s in lines if any(a <= t <= a + 545 for a in starts)]
+
+
+@pytest.mark.parametrize("cuts", [(), (1001.5, 1018.5)], ids=["whole", "cut-in-era-ii"])
+def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], cuts: tuple[float, ...]) -> None:
+    """Era I in real time, Era II introductory, Era III in real time again: the round
+    profile's `variant_per_era` chooses each era's variant at its own setup (NEXT), as Time
+    of Empires' era setup switches its mode. The real-time eras sound every cue at the same
+    time in both, Era II's rounds, start players and calls are the same, and so are the
+    totals, the standings and the ranking. Cut on Era II's setup just after NEXT chose
+    introductory, and again in its round 7, the round profile comes back to the variant
+    each era chose."""
+    (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
+                                          encoding="utf-8")
+    own = simulate(tmp_path, capsys, own_mixed_script(), "--config",
+                   str(tmp_path / "erabox.toml"), "--until", "3000")
+    rounds = simulate(tmp_path, capsys, rounds_mixed_script(cuts), "--game", str(REALTIME),
+                      "--players", ",".join(PLAYERS), "--until", "3000")
+    assert [e["t"] for e in rounds if e["type"] == "resume"] == []  # no countdown was held
+    assert len([e for e in rounds if e["type"] == "prompt" and e["prompt"] == "resumed"]
+               ) == len(cuts)
+    modes = {(e["era"], e["mode"]) for e in own if e["type"] == "state"
+             and e["state"] in ("lead_in", "intro_round")}
+    assert sorted(modes) == [(1, "realtime"), (2, "intro"), (3, "realtime")]
+    # Each era's variant, said as the game's is at its setup: each era's setup, as it opens
+    # and as NEXT changes it, and as the era begins, on its standings and in the ranking.
+    setups = [(e["era"], e["variant"]) for e in rounds if e["type"] == "setup"]
+    assert list(dict.fromkeys(setups)) == [
+        (1, "realtime"), (2, "realtime"), (2, "intro"), (3, "realtime")]
+    assert [(e["era"], e["variant"]) for e in rounds if e["type"] == "era"] == [
+        (1, "realtime"), (2, "intro"), (3, "realtime")]
+    assert [e["variant"] for e in rounds if e["type"] == "standings"] == [
+        "realtime", "intro", "realtime"]
+    (ranked,) = [e for e in rounds if e["type"] == "ranking"]
+    assert ranked["variants"] == ["realtime", "intro", "realtime"]
+    first, _, third = MIXED_STARTS
+    expected: list[tuple[float, str]] = []
+    for start in (first, third):  # 5 ticks, the start gong, cries at 3:00, 6:00, 10 ticks, gong
+        gong = start + 5
+        expected += [(start + i, "tick") for i in range(5)] + [(gong, "gong")]
+        expected += [(gong + 180, "cry"), (gong + 360, "cry")]
+        expected += [(gong + 530 + i, "tick") for i in range(10)] + [(gong + 540, "gong")]
+    assert in_windows(cues(own), first, third) == expected
+    assert in_windows(cues(rounds), first, third) == expected
+    # Era II: its rounds and start players (red, carried from Era I; passed left after each
+    # call), its cries after rounds 5 and 10, the same in both (a cut's round once).
+    def era_two(lines: list[dict[str, Any]], own: bool) -> list[tuple[Any, ...]]:
+        flow = intro_flow([e for e in lines if first + 545 < e["t"] < third - 20], own)
+        kept: list[tuple[Any, ...]] = []  # a round shown again after a cut, once
+        for f in flow:
+            if (f[1] if f[0] == "cry" else f[0]) == 2 and (f[0] == "cry" or f not in kept):
+                kept.append(f)
+        return kept
+
+    flow = era_two(rounds, own=False)
+    assert flow == era_two(own, own=True)
+    assert [c for c in flow if c[0] == "cry"] == [("cry", 2, 5), ("cry", 2, 10)]
+    assert [f[2] for f in flow if f[0] != "cry" and f[1] in (1, 6, 11)] == [
+        "red", "blue", "green"]
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {
+        "preparation", "action", "turns"}
+    check_scores(own, rounds)

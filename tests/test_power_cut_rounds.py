@@ -8,7 +8,8 @@ and a countdown's gong when it runs out (`timer_s`; with `timer_end = "next"` th
 itself then). The games: every shipped round-based profile, each with its shortest variant, for
 3 players and for the most it seats, a profile written here with countdowns of both kinds
 (one of them ending the game, one followed at once by a special round's cry), one in two eras
-(each era's scoring and standings, the next era's gong), and one with a
+(each era's scoring and standings, the next era's gong; and again with each era's variant
+chosen at its own setup, `variant_per_era`), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
 the profile's own file), final ticks, and a pause held across a step; the same again coming
 back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`).
@@ -286,6 +287,17 @@ assert _PAUSED.phases[0].resume == "paused" and _PAUSED.pause == "next_hold"
 GAMES["relay-paused"] = (_PAUSED, 0, None)
 _ACTS = parse_profile(ACTS, "acts.toml")
 GAMES["acts"] = (_ACTS, 0, None)
+# The same two eras, each choosing its variant at its own setup (`variant_per_era`): era 1
+# plans in secret (chosen at the game's setup), era 2 openly (NEXT at its setup, then ERA and
+# its gong): a cut on era 2's setup, or in it, comes back to the variant each era chose.
+_PER_ERA = parse_profile(ACTS.replace('id = "acts"', 'id = "acts-per-era"').replace(
+    "count = 2\n", "variant_per_era = true\n" + "".join(
+        f'\n[[variant]]\nid = "{v}"\nlabel = "{v}"\nrounds = 2\n' for v in ("secret", "open"))
+    ).replace('steps = ["Plan in secret"]', 'steps = [{ en = "Plan in secret", ja = "秘密に", '
+              'variants = ["secret"] }, { en = "Plan openly", ja = "公開で", '
+              'variants = ["open"] }]'), "acts-per-era.toml")
+assert _PER_ERA.variant_per_era and len(_PER_ERA.variants) == 2
+GAMES["acts-per-era"] = (_PER_ERA, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]
@@ -397,6 +409,10 @@ class Enumeration:
             return Input(Button.ERA, Gesture.PRESS)  # its numbers 0, then the next era
         if spot.state is State.SETUP:
             if spot.variant != self.variant:
+                return Input(Button.NEXT, Gesture.PRESS)
+            return Input(Button.ERA, Gesture.PRESS)
+        if spot.state is State.ERA_SETUP:  # `variant_per_era`: the next era the other variant
+            if spot.variant == self.variant:
                 return Input(Button.NEXT, Gesture.PRESS)
             return Input(Button.ERA, Gesture.PRESS)
         if (spot.state is State.ROUND and spot.round == self.event_round and spot.phase == 0
@@ -688,6 +704,11 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
         assert stands and not any(spot.get("past") for spot in stands)
         assert any(json.loads(k)[0].get("past") for k in ref.order)
         assert len(ref.ticks) == 3 * 2 * 2  # the lead-in's three ticks, 2 rounds x 2 eras
+    if profile.variant_per_era:  # era 2's setup, its variant chosen, and era 2 played in it
+        spots = [json.loads(k)[0] for k in ref.order]
+        assert any(spot["state"] == "era_setup" and spot["variant"] == 1 for spot in spots)
+        assert any(spot["state"] == "round" and spot["variant"] == 1
+                   and spot.get("past_variants") == [0] for spot in spots)
     if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
         assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
         # `resume = "paused"`: cuts in the running race came back held, the table resuming

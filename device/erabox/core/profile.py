@@ -171,6 +171,7 @@ class Profile:
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
     start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
     last_standings: bool = False  # the standings after the last era too, then the ranking
+    variant_per_era: bool = False  # the variant chosen again at each era's setup
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
 
     def rule(self, variant: int) -> str:
@@ -240,10 +241,12 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     low = r.integer(seats["min"], ("players", "min"), 1, MAX_PLAYERS)
     high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
 
-    rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong"), ("name",))
+    rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
+                                                  "variant_per_era"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
+    per_era = _per_era(r, rounds, len(variants), len(eras))
 
     start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
                     ("rule",))
@@ -280,7 +283,21 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
-                   start_gong=start_gong, pause=pause, **scoring)
+                   start_gong=start_gong, pause=pause, variant_per_era=per_era, **scoring)
+
+
+def _per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
+    """`[rounds] variant_per_era`: each era's setup chooses its variant again, which needs
+    [[era]]s and two [[variant]]s at least to choose from."""
+    path: Path = ("rounds", "variant_per_era")
+    per_era = r.flag(rounds.get("variant_per_era", False), path)
+    if per_era and eras == 0:
+        raise r.error(path, "variant_per_era needs [[era]] tables (a variant chosen at each "
+                      "era's setup)")
+    if per_era and variants < 2:
+        raise r.error(path, "variant_per_era needs two [[variant]] tables at least (the "
+                      "variants each era's setup chooses from)")
+    return per_era
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],

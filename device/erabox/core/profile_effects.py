@@ -85,6 +85,7 @@ class Ranked:
     """The final ranking: (place, colour, score, out after stage or None, solo rank)."""
 
     places: tuple[tuple[int, str, int, int | None, Label | None], ...]
+    variants: tuple[str, ...] = ()  # `variant_per_era`: the variant each era played
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class Standings:
 
     era: int
     places: tuple[tuple[int, str, int, int], ...]
+    variant: str | None = None  # `variant_per_era`: the variant the era played
 
 
 PlayEffect = Effect | ShowPlay | Entered | Ranked | ChooseGame | Called | Paused | Standings

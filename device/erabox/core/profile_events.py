@@ -72,32 +72,37 @@ class PlayRecorder:
                           | ({} if rank is None else {"rank": rank.en})
                           for place, player, score, out, rank in effect.places]
                 self._line(t, "ranking", places=places,
-                           winners=[p["player"] for p in places if p["place"] == 1])
+                           winners=[p["player"] for p in places if p["place"] == 1],
+                           **({"variants": list(effect.variants)} if effect.variants else {}))
             elif isinstance(effect, Standings):  # after an era: its points, the totals
                 self._line(t, "standings", era=effect.era, places=[
                     {"place": place, "player": player, "era_points": points, "total": total}
-                    for place, player, points, total in effect.places])
+                    for place, player, points, total in effect.places],
+                    **({} if effect.variant is None else {"variant": effect.variant}))
 
     def play(self, play: Play, t: float) -> None:
         """The lines the play's position calls for, each only when it changed."""
         profile, spot = play.profile, play.spot
         state = spot.state
         self._changed(t, "state", state=state.value)
-        if state is State.SETUP:
+        per_era = profile.variant_per_era  # each era's setup says its variant, as the game's
+        if state in (State.SETUP, State.ERA_SETUP):
             chosen = ({"start_player": start_player(play)}
-                      if profile.rule(spot.variant) == "chosen" else {})  # NEXT chooses it
+                      if profile.rule(spot.variant) == "chosen" or state is State.ERA_SETUP
+                      else {})  # NEXT chooses it; an era's start player is carried
             self._changed(t, "setup", game=profile.id,
                           variant=profile.variants[spot.variant].id, players=list(play.players),
-                          **chosen)
+                          **chosen, **({"era": era_number(play)} if per_era else {}))
             self._forget("round", "phase", "prompt", "step", "ending", "era")
             return
         era: dict[str, Any] = {"era": era_number(play)} if profile.eras else {}
+        chose = {"variant": profile.variants[spot.variant].id} if per_era else {}
         if era and state in (State.ROUND, State.SPECIAL, State.EVENT):  # an era begins
             label = profile.eras[era["era"] - 1].label
             if self._last.get("era") != era:  # once, as it begins (or comes back)
                 self._last["era"] = era
                 self._line(t, "era", **era, eras=len(profile.eras), rounds=rounds(play),
-                           start_player=start_player(play),
+                           start_player=start_player(play), **chose,
                            **({} if label is None else {"label": label.en}))
         if state in (State.ROUND, State.SPECIAL, State.EVENT):
             self._changed(t, "round", round=spot.round, rounds=rounds(play),

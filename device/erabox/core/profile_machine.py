@@ -10,7 +10,8 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
         (`[buttons] pause = "next_hold"`: NEXT hold, undo ERA hold; `HOLD_PAUSE`)
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
     a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
-    scoring --> game_over (the ranking on every era's numbers)
+    scoring --> game_over (the ranking on every era's numbers); with `variant_per_era`
+    standings --ERA--> the era's setup (NEXT: its variant) --ERA--> its round 1
 
 The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
 A gesture with no entry changes nothing and returns no effects. Everything undo takes back
@@ -44,6 +45,11 @@ from .model import (
     Sound,
 )
 from .profile import MAX_ROUNDS
+from .profile_era_moves import begin_era, next_era_variant
+from .profile_era_moves import era_done as _era_done
+from .profile_era_moves import first_phase as _first
+from .profile_era_moves import next_era as _next_era
+from .profile_era_moves import start_gong as _start_gong
 from .profile_play import (
     _SOUNDS,
     EPS,
@@ -57,29 +63,24 @@ from .profile_play import (
     Paused,
     Play,
     PlayEffect,
-    Ranked,
     ShowPlay,
     Spot,
-    Standings,
     State,
-    _places,
     asked,
     countdown_start,
     entries,
     first_seat,
     holds_next,
-    last_era,
     new_play,
     next_entry,
-    next_era_seat,
     phase_music,
     rounds,
     screen,
-    standings,
     startable,
     steps_here,
     whole_sheet,
 )
+from .profile_play import moved as _moved
 from .profile_record import _saved_part, snapshot
 
 # --- the step function --------------------------------------------------------------------------
@@ -273,13 +274,6 @@ def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]
     return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
 
 
-def _moved(play: Play, spot: Spot) -> Play:
-    """Go forward to `spot`, keeping where play was for undo."""
-    history = (*play.history, play.spot)[-HISTORY:]
-    return replace(play, spot=spot, history=history, value=0, prompt=None, prompt_until=None,
-                   page=0)
-
-
 # --- the transitions ----------------------------------------------------------------------------
 
 
@@ -371,11 +365,6 @@ def _after_round(play: Play, done: int) -> tuple[Play, tuple[PlayEffect, ...]]:
                                 phase=_first(play), turn=0, step=0)), ()
 
 
-def _first(play: Play) -> int:
-    """A round's first phase in the variant played (a phase's `variants` may skip some)."""
-    return play.profile.first_phase(play.spot.variant) or 0
-
-
 def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The gong, then the scoring (or the ranking); `spot`: where play ends, if not here."""
     end = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
@@ -386,41 +375,6 @@ def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayE
     if entry is None:  # nothing can change the ranking (not with a shipped profile), or
         return _era_done(play, spot, end)  # this era's scoring asks nothing
     return _moved(play, replace(spot, state=State.SCORING, entry=entry)), end
-
-
-def _era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()
-              ) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """An era's scoring is done: the standings (a game of eras, before its last era, or
-    after it with `last_standings`), else the final ranking (with the scoring's categories,
-    its `Ranked` line)."""
-    standing = play.spot.state is not State.STANDINGS and play.profile.last_standings
-    if not last_era(play) or standing:  # `last_standings`: after the last era too
-        moved = _moved(play, replace(spot, state=State.STANDINGS))
-        return moved, (*effects, Standings(len(spot.past) + 1, standings(moved)))
-    moved = _moved(play, replace(spot, state=State.GAME_OVER))
-    scored = play.spot.state is State.SCORING or (
-        play.spot.state is State.STANDINGS and bool(play.profile.categories))
-    ranked: tuple[PlayEffect, ...] = (Ranked(_places(moved)),) if scored else ()
-    return moved, (*effects, *ranked)
-
-
-def _next_era(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA on the standings: the gong (`start_gong`), the next era's round 1, started by the
-    seat the start rule gives after the last round played; its scoring starts on a blank
-    sheet."""
-    spot = play.spot
-    if last_era(play):  # the last era's standings (`last_standings`): the final ranking
-        return _era_done(play, spot)
-    era = replace(spot, state=State.ROUND, round=1, phase=_first(play), turn=0, step=0,
-                  entry=0,
-                  first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
-                  sheet=scores.blank(play.profile, len(play.players)))
-    return _moved(play, era), _start_gong(play)
-
-
-def _start_gong(play: Play) -> tuple[PlayEffect, ...]:
-    """The gong as round 1 starts; none with `[rounds] start_gong = false`."""
-    return (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if play.profile.start_gong else ()
 
 
 def _sound(name: str) -> tuple[PlayEffect, ...]:
@@ -551,7 +505,10 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SCORING, N, H): _plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
-    (State.STANDINGS, E, P): _next_era,  # the next era's round 1, the gong; or the ranking
+    (State.STANDINGS, E, P): _next_era,  # the next era's round 1 (or setup); or the ranking
+    (State.ERA_SETUP, N, P): next_era_variant,  # `variant_per_era`: the era's variant
+    (State.ERA_SETUP, E, P): begin_era,  # the era's round 1, the gong
+    (State.ERA_SETUP, N, H): _undo,  # back to the standings
     (State.STANDINGS, N, H): _undo,  # back to the era's last number
     (State.STANDINGS, N, P): _next_page,  # more of the standings, on a small panel
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel

@@ -47,6 +47,7 @@ SCHOLARS = Label("Appoint scholars!", "学者の任命！")  # a call's `prompt 
 
 class State(StrEnum):
     SETUP = "setup"  # choose the variant (NEXT), start (ERA)
+    ERA_SETUP = "era_setup"  # `variant_per_era`: an era's own variant (NEXT), start (ERA)
     ROUND = "round"  # a step of a phase of a round
     SPECIAL = "special"  # a step of a special round, after a round
     EVENT = "event"  # a step of an event the players started
@@ -75,6 +76,7 @@ class Spot:
     entry: int = 0  # index into `entries(...)` (state SCORING)
     sheet: scores.Sheet = ()  # this era's numbers (a game without eras: its only one)
     past: tuple[scores.Sheet, ...] = ()  # the eras before this one's (their number: the era)
+    past_variants: tuple[int, ...] = ()  # `variant_per_era`: the variant each of them played
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,21 @@ def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) ->
 def era_number(play: Play) -> int:
     """The era played (1-based; a game without eras is in its only one)."""
     return len(play.spot.past) + 1
+
+
+def era_variants(play: Play) -> tuple[int, ...]:
+    """The variant each era so far played, the current one's last (`variant_per_era`: each
+    era's own; else the game's, the same in every era)."""
+    spot = play.spot
+    past = spot.past_variants or (spot.variant,) * len(spot.past)
+    return (*past, spot.variant)
+
+
+def moved(play: Play, spot: Spot) -> Play:
+    """Go forward to `spot`, keeping where play was for undo."""
+    history = (*play.history, play.spot)[-HISTORY:]
+    return replace(play, spot=spot, history=history, value=0, prompt=None, prompt_until=None,
+                   page=0)
 
 
 def last_era(play: Play) -> bool:
@@ -291,6 +308,8 @@ def screen(play: Play, now: float) -> PlayScreen:
     base = _with_era(play, base)
     if play.question_until is not None:
         return replace(base, kind="confirm")
+    if spot.state is State.ERA_SETUP:  # `variant_per_era`: the era's variant, who starts
+        return replace(base, kind=State.ERA_SETUP.value, drawn=base.start_player is not None)
     if spot.state is State.SETUP:
         return replace(base, notes=profile.notes, page=play.page,
                        drawn=profile.rule(spot.variant) in ("random", "chosen"),

@@ -45,7 +45,8 @@ def _spot_dict(spot: Spot) -> dict[str, Any]:
             "last_round": spot.last_round, "entry": spot.entry,
             "sheet": _sheet_list(spot.sheet)
             } | ({} if spot.final_turn is None else {"final_turn": spot.final_turn}) | (
-                {"past": [_sheet_list(sheet) for sheet in spot.past]} if spot.past else {})
+                {"past": [_sheet_list(sheet) for sheet in spot.past]} if spot.past else {}) | (
+                {"past_variants": list(spot.past_variants)} if spot.past_variants else {})
 
 
 def _sheet_list(sheet: scores.Sheet) -> list[list[list[int] | None]]:
@@ -178,6 +179,10 @@ def _spot_from(data: Any, play: Play) -> Spot:
     if state is State.STANDINGS and len(past) + 1 >= max(1, len(profile.eras)) and not (
             profile.last_standings and len(past) + 1 == len(profile.eras)):
         raise ValueError("the standings come after an era before the last only")
+    if state is State.ERA_SETUP and not (profile.variant_per_era and past):
+        raise ValueError("an era's setup comes after an era, in a game that chooses its "
+                         "variant era by era only")
+    chosen = _past_variants(data, profile, variant, len(past))
     last = profile.era_rounds(variant, len(past)) or MAX_ROUNDS
     phase = _int(data, "phase", 0, len(profile.phases) - 1)
     if state in (State.ROUND, State.EVENT) and not profile.phases[phase].in_variant(
@@ -200,14 +205,14 @@ def _spot_from(data: Any, play: Play) -> Spot:
     final = None if data.get("final_turn") is None else _int(data, "final_turn", 1,
                                                                2 * seats - 1)
     spot = Spot(state=state, variant=variant, first_seat=_int(data, "first_seat", 0, seats - 1),
-                round=_int(data, "round", 0 if state is State.SETUP or (
+                round=_int(data, "round", 0 if state in (State.SETUP, State.ERA_SETUP) or (
                     state is State.SPECIAL and 0 in profile.specials[special].after[variant])
                     else 1, last),
                 phase=phase, turn=_int(data, "turn", 0, seats - 1 if final is None else final),
                 step=0, special=special, event=event, events_done=tuple(done),
                 last_round=last_round, final_turn=final,
                 entry=_int(data, "entry", 0, max(0, len(entries(era_play)) - 1)), sheet=sheet,
-                past=earlier)
+                past=earlier, past_variants=chosen)
     if (state is State.SPECIAL and not profile.specials) or (state is State.EVENT and not ids):
         raise ValueError(f"this game has no {state.value}s")
     era = len(past) + 1 if profile.eras else None
@@ -227,6 +232,21 @@ def _spot_from(data: Any, play: Play) -> Spot:
         raise ValueError("this era's scoring asks no number")
     return replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))
+
+
+def _past_variants(data: dict[str, Any], profile: Profile, variant: int, eras: int
+                   ) -> tuple[int, ...]:
+    """`variant_per_era`: the variant each era before this one played; a record written
+    before they were kept played one variant, the game's, in every era."""
+    if not profile.variant_per_era:
+        return ()
+    listed = data.get("past_variants", [variant] * eras)
+    if not isinstance(listed, list) or len(listed) != eras or not all(
+            isinstance(v, int) and not isinstance(v, bool)
+            and 0 <= v < len(profile.variants) for v in listed):
+        raise ValueError(f"'past_variants' should list the variant (0 to "
+                         f"{len(profile.variants) - 1}) of each of the {eras} eras played")
+    return tuple(listed)
 
 
 def _sheet_from(data: Any, profile: Profile, seats: int) -> scores.Sheet:

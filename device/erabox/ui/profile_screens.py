@@ -176,7 +176,7 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     kind = screen.kind
     if kind == "confirm":
         return _confirm(panel, language, marks)
-    if kind == "setup":
+    if kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
         items = _setup(screen, panel, language, marks)
     elif kind == "scoring":
         items = _scoring(screen, panel, language, marks)
@@ -333,16 +333,18 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
     else:
         hint = word(language, "hint_variant" if screen.variant else "hint_setup")
-    if marks.turn % 2:  # every other page: the way back to the settings menu
+    if marks.turn % 2 and screen.kind == "setup":  # every other page: the settings menu
         hint = say(language, "hint_open_settings")
-    lines = [line for note in screen.notes
+    title, notes = screen.game.text(language), screen.notes
+    if screen.kind == "era_setup":  # `variant_per_era`: "Era II setup", no notes
+        title, notes = word(language, "era_setup", era=_era_text(screen, language)), ()
+    lines = [line for note in notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
         page = screen.page % (len(lines) + 1)
         if page == 0:
             more = word(language, "hint_notes") if lines else ""
-            items = _status(screen, panel, language, screen.game.text(language), more,
-                            marks=marks)
+            items = _status(screen, panel, language, title, more, marks=marks)
             items += _text("variant", first, MARGIN, 12, panel.inner)
         else:
             items = _status(screen, panel, language,
@@ -350,13 +352,13 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
                             word(language, "hint_more"), marks=marks)
             items += _text("notes", lines[page - 1], MARGIN, 12, panel.inner)
         return tuple(items + _hint(hint, panel))
-    items = _status(screen, panel, language, screen.game.text(language), marks=marks)
+    items = _status(screen, panel, language, title, marks=marks)
     top = panel.content_top
     items += _text("variant", first, MARGIN, top, panel.inner)
     if len(lines) > NOTE_ROWS:  # pages of one row fewer, the last row saying how to turn;
         # a note starts a page unless it would not fit one anyway, or shares it whole
         pages: list[list[str]] = []
-        for note in screen.notes:
+        for note in notes:
             block = wrap(drawable(note.text(language)), panel.inner)
             if pages and (len(pages[-1]) + len(block) <= NOTE_ROWS - 1
                           or len(block) > NOTE_ROWS - 1):

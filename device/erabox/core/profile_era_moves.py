@@ -1,0 +1,98 @@
+"""A game of eras between its eras, for `profile_machine.py`: an era's scoring done (the
+standings, or the final ranking), ERA on the standings (the next era's round 1), and with
+`[rounds] variant_per_era` the next era's own setup in between, where NEXT chooses the
+variant that era plays and ERA starts it:
+
+    scoring --> standings --ERA--> the era's setup (NEXT: variant) --ERA--> its round 1
+
+Each era's variant is kept in the play (`Spot.past_variants`, the current one's
+`Spot.variant`) and in its saved record; the standings and the ranking say them.
+Pure, like the rest of the core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import profile_scores as scores
+from .model import FlashCue, PlaySound, Sound
+from .profile_play import (
+    Play,
+    PlayEffect,
+    Ranked,
+    Spot,
+    Standings,
+    State,
+    _places,
+    era_variants,
+    last_era,
+    moved,
+    next_era_seat,
+    standings,
+)
+
+Moved = tuple[Play, tuple[PlayEffect, ...]]
+
+
+def first_phase(play: Play) -> int:
+    """A round's first phase in the variant played (a phase's `variants` may skip some)."""
+    return play.profile.first_phase(play.spot.variant) or 0
+
+
+def start_gong(play: Play) -> tuple[PlayEffect, ...]:
+    """The gong as round 1 starts; none with `[rounds] start_gong = false`."""
+    return (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if play.profile.start_gong else ()
+
+
+def era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()) -> Moved:
+    """An era's scoring is done: the standings (a game of eras, before its last era, or
+    after it with `last_standings`), else the final ranking (with the scoring's categories,
+    its `Ranked` line). With `variant_per_era` they say the variant(s) played."""
+    profile = play.profile
+    standing = play.spot.state is not State.STANDINGS and profile.last_standings
+    if not last_era(play) or standing:  # `last_standings`: after the last era too
+        after = moved(play, replace(spot, state=State.STANDINGS))
+        variant = profile.variants[spot.variant].id if profile.variant_per_era else None
+        return after, (*effects, Standings(len(spot.past) + 1, standings(after), variant))
+    after = moved(play, replace(spot, state=State.GAME_OVER))
+    scored = play.spot.state is State.SCORING or (
+        play.spot.state is State.STANDINGS and bool(profile.categories))
+    variants = tuple(profile.variants[v].id for v in era_variants(after)
+                     ) if profile.variant_per_era else ()
+    ranked: tuple[PlayEffect, ...] = (Ranked(_places(after), variants),) if scored else ()
+    return after, (*effects, *ranked)
+
+
+def next_era(play: Play, now: float) -> Moved:
+    """ERA on the standings: the gong (`start_gong`), the next era's round 1, started by the
+    seat the start rule gives after the last round played; its scoring starts on a blank
+    sheet. With `variant_per_era` the next era's setup first, on the first variant (as the
+    game's setup opens), the era just played keeping its own."""
+    spot = play.spot
+    if last_era(play):  # the last era's standings (`last_standings`): the final ranking
+        return era_done(play, spot)
+    era = replace(spot, state=State.ROUND, round=1, phase=first_phase(play), turn=0, step=0,
+                  entry=0,
+                  first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
+                  sheet=scores.blank(play.profile, len(play.players)))
+    if play.profile.variant_per_era:
+        setup = replace(era, state=State.ERA_SETUP, round=0, variant=0,
+                        phase=play.profile.first_phase(0) or 0,
+                        past_variants=(*era_variants(play),))
+        return moved(play, setup), ()
+    return moved(play, era), start_gong(play)
+
+
+def next_era_variant(play: Play, now: float) -> Moved:
+    """NEXT at an era's setup: the next variant for this era (after the last, the first)."""
+    spot = play.spot
+    variant = (spot.variant + 1) % len(play.profile.variants)
+    return replace(play, spot=replace(spot, variant=variant,
+                                      phase=play.profile.first_phase(variant) or 0)), ()
+
+
+def begin_era(play: Play, now: float) -> Moved:
+    """ERA at an era's setup: the gong (`start_gong`), the era's round 1 in its variant."""
+    spot = replace(play.spot, state=State.ROUND, round=1, phase=first_phase(play), turn=0,
+                   step=0)
+    return moved(play, spot), start_gong(play)
