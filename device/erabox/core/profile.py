@@ -172,6 +172,7 @@ class Profile:
     start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
     last_standings: bool = False  # the standings after the last era too, then the ranking
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
+    entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
