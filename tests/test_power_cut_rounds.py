@@ -8,7 +8,8 @@ and a countdown's gong when it runs out (`timer_s`; with `timer_end = "next"` th
 itself then). The games: every shipped round-based profile, each with its shortest variant, for
 3 players and for the most it seats, a profile written here with countdowns of both kinds
 (one of them ending the game, one followed at once by a special round's cry), one in two eras
-(each era's scoring and standings, the next era's gong), and one with a
+(each era's scoring and standings, the next era's gong; again asking era totals, `[scoring]
+entry = "totals"`), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
 the profile's own file), final ticks, and a pause held across a step; the same again coming
 back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`).
@@ -286,6 +287,17 @@ assert _PAUSED.phases[0].resume == "paused" and _PAUSED.pause == "next_hold"
 GAMES["relay-paused"] = (_PAUSED, 0, None)
 _ACTS = parse_profile(ACTS, "acts.toml")
 GAMES["acts"] = (_ACTS, 0, None)
+# The same asking era totals (`entry = "totals"`), a step that gives no points shown first
+_TOTALS = parse_profile(ACTS.replace("[[scoring.category]]", """[scoring]
+entry = "totals"
+
+[[scoring.category]]
+id = "sieges"
+label = "Sieges"
+points = false
+
+[[scoring.category]]""", 1), "acts-totals.toml")
+GAMES["acts-totals"] = (_TOTALS, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]

@@ -126,9 +126,9 @@ def test_a_category_without_points_is_shown_in_its_place_and_asks_nothing() -> N
     assert screen(back, 0.0).shown
     back, _ = step(back, UNDO, 0.0)  # and to the last number before it, to correct
     assert back.value == 3 and screen(back, 0.0).player == "green"
-    play, effects = enter(play, 4, 5, 6)  # culture: the standings
+    play, entered = enter(play, 4, 5, 6)  # culture: the standings
     assert play.spot.state is State.STANDINGS
-    standings = next(e for e in effects if isinstance(e, Standings))
+    standings = next(e for e in entered if isinstance(e, Standings))
     assert [(line[1], line[3]) for line in standings.places] == [
         ("green", 15), ("blue", 11), ("red", 7)]
 
@@ -203,6 +203,15 @@ def test_the_hold_s_ramp_and_the_minus_chord_enter_a_total() -> None:
     play, _ = step(play, HOLD, 70.0)
     play, _ = step(play, ERA, 71.0)  # another gesture ends the ramp: its first +5 only
     assert play.spot.sheet[-1][0] == (74,)
+
+
+def test_the_era_total_s_screen_is_drawn_on_every_panel_in_both_languages() -> None:
+    play, _ = step(play_to_scoring(TOTALS), HOLD, 0.0)
+    for now in (0.0, 2.0):  # NEXT held: the ramp in the hint row
+        for height in (32, 64):
+            for language in ("en", "ja"):
+                items = layout_play(screen(play, now), Panel(height=height), language)
+                assert {"value", "hint"} <= {item.role for item in items}
 
 
 def test_the_per_category_entry_keeps_its_gestures() -> None:

@@ -408,6 +408,8 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         hint = word(language, "points", n=position[0], count=position[1])
         if screen.minus:  # the gesture to a negative number, where there is one
             hint = f"{position[0]}/{position[1]} {word(language, 'minus')}"
+        if screen.ramp is not None:  # NEXT held at the era total: what letting go adds
+            hint = say(language, "hint_ramp", n=screen.ramp)
         items += _text("hint", hint, MARGIN, panel.hint_top, room)
         return (*items, Placed("value", x, MARGIN, digits))
     # ERA held clears the number (on 0: back to the one before); the minus hint says its own
