@@ -9,16 +9,35 @@ entered kept. Bad keys name the file, line and key."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile import Profile, ProfileError, parse_profile
+from erabox.core.profile import Label, Profile, ProfileError, parse_profile
 from erabox.core.profile_effects import Entered, Standings
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import Play, State, entries, new_play, next_deadline, screen
 from erabox.core.profile_record import restore, snapshot
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
+from test_one_engine_toe import (
+    BUILDINGS,
+    GAME_SETUP_STEPS,
+    INTRO_PREP_STEPS,
+    REALTIME,
+    after,
+    numbers,
+    own_intro_script,
+    own_scoring,
+    ranking,
+    simulate,
+    standings,
+    timed,
+)
+from test_one_engine_toe import (
+    PLAYERS as TOE_PLAYERS,
+)
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 HOLD, RELEASE = Input(Button.NEXT, Gesture.HOLD), Input(Button.NEXT, Gesture.RELEASE)
@@ -121,7 +140,7 @@ def test_a_category_without_points_is_shown_in_its_place_and_asks_nothing() -> N
         assert step(play, press, 0.0)[0].spot == play.spot  # no number to change
     play, effects = step(play, NEXT, 0.0)  # NEXT goes on
     assert not any(isinstance(e, Entered) for e in effects)
-    assert screen(play, 0.0).title.en == "Culture"  # type: ignore[union-attr]
+    assert screen(play, 0.0).title == Label("Culture", "Culture")
     back, _ = step(play, UNDO, 0.0)  # ERA hold: back to the step shown
     assert screen(back, 0.0).shown
     back, _ = step(back, UNDO, 0.0)  # and to the last number before it, to correct
@@ -177,7 +196,7 @@ def test_the_era_totals_are_asked_one_per_player_the_categories_a_checklist() ->
     play, _ = step(play, NEXT, 0.0)
     assert [c for c, _ in entries(play)] == [4, 4, 4, 3, 3, 3]  # totals, then buildings
     play, effects = enter(play, 5, 0, 9)  # red and blue tie on 12, green 12 too
-    assert screen(play, 0.0).title.en == "Buildings"  # type: ignore[union-attr]
+    assert screen(play, 0.0).title == Label("Buildings", "Buildings")
     play, effects = enter(play, 2, 4, 1)
     standings = next(e for e in effects if isinstance(e, Standings))
     assert [(line[1], line[3]) for line in standings.places] == [
@@ -244,3 +263,32 @@ def test_totals_keys_are_checked() -> None:
     line = text.splitlines().index('id = "total"') + 1
     assert problem(text) == (f"empires.toml:{line}: key 'scoring.category[3].id': the id "
                              "'total' names the era totals with entry = \"totals\": give another")
+
+
+# --- Time of Empires' round file asking era totals, against the era engine's ------------------
+
+
+def test_time_of_empires_era_totals_are_entered_as_in_its_own_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The round file with `entry = "totals"` takes the era engine's scoring gestures (each
+    player's era total, by NEXT presses and ERA; Era III's tied players' buildings after the
+    totals, before the standings) and gives the same standings and final ranking."""
+    text = REALTIME.read_text(encoding="utf-8")
+    game = tmp_path / "toe-totals.toml"
+    game.write_text(text.replace("[scoring]\n", '[scoring]\nentry = "totals"\n'),
+                    encoding="utf-8")
+    gestures: list[str] = ["next press"]  # the variant: introductory
+    for era in range(3):
+        gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
+        gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2) + own_scoring(era)
+    gestures += [*numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"]), "era press"]
+    rounds = simulate(tmp_path, capsys, timed(after(0, gestures, 1)), "--game", str(game),
+                      "--players", ",".join(TOE_PLAYERS))
+    (tmp_path / "erabox.toml").write_text(
+        f"players = {list(TOE_PLAYERS)!r}\ndefault_mode = \"intro\"\n".replace("'", '"'),
+        encoding="utf-8")
+    own = simulate(tmp_path, capsys, own_intro_script(), "--config",
+                   str(tmp_path / "erabox.toml"))
+    assert {e["category"] for e in rounds if e["type"] == "points"} == {"total", "buildings"}
+    assert len(standings(rounds)) == 3 and standings(rounds) == standings(own)
+    assert ranking(rounds) == ranking(own)
