@@ -251,6 +251,18 @@ def test_a_power_cut_comes_back_to_the_same_player_the_totals_kept() -> None:
     assert back.spot.sheet[-1] == ((7,), (12,), None)
 
 
+def test_a_game_without_eras_asks_its_one_total() -> None:
+    text = TOTALS.replace("[[era]]\n\n[[era]]\n", "").replace("last_standings = true\n", "")
+    text = text.replace("eras = [2]\n", "")
+    play, _ = step(new_play(profile(text), PLAYERS), ERA, 0.0)
+    play, _ = step(play, NEXT, 0.0)
+    assert screen(play, 0.0).title == Label("Total", "合計")
+    play, _ = enter(play, 3, 1, 2)
+    assert play.spot.state is State.GAME_OVER
+    assert [(p[1], p[2]) for p in screen(play, 0.0).places] == [
+        ("red", 3), ("green", 2), ("blue", 1)]
+
+
 def test_totals_keys_are_checked() -> None:
     text = TOTALS.replace('entry = "totals"', 'entry = "total"')
     assert problem(text) == ("empires.toml:23: key 'scoring.entry': expected one of "
@@ -259,6 +271,10 @@ def test_totals_keys_are_checked() -> None:
     line = text.splitlines().index('more = "culture"') + 1
     assert problem(text).startswith(f"empires.toml:{line}: key 'scoring.tie_break[1].more': "
                                     "the category 'culture' is not asked with entry = ")
+    text = TOTALS.replace('entry = "totals"', 'entry = "totals"\norder = "eliminations"')
+    text += '\n[[scoring.stage]]\ncategory = "buildings"\n'
+    assert problem(text) == ("empires.toml:23: key 'scoring.entry': \"totals\" needs order = "
+                             "\"total\" (an elimination ranks on one category's points)")
     text = TOTALS.replace('id = "culture"', 'id = "total"')
     line = text.splitlines().index('id = "total"') + 1
     assert problem(text) == (f"empires.toml:{line}: key 'scoring.category[3].id': the id "

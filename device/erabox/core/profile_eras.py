@@ -19,6 +19,7 @@ ORDERS = ("total", "eliminations")
 ENTRIES = ("categories", "totals")  # `[scoring] entry`: a number per category, or per era
 TOTAL_ID = "total"  # the era totals' row with `entry = "totals"` (no category may take it)
 ERA_TOTAL = Label("Era total", "時代の合計")
+GAME_TOTAL = Label("Total", "合計")  # the same in a game without eras (its one scoring)
 SEAT_RULES = ("furthest_from_start", "closest_to_start")
 
 
@@ -129,7 +130,7 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
                    r.items(table.get("stage", []), (*base, "stage"),
                            "[[scoring.stage]] tables", empty=True))
     if entry == "totals":
-        categories = _era_totals(r, categories, order)
+        categories = _era_totals(r, categories, order, ERA_TOTAL if eras else GAME_TOTAL)
     if order == "eliminations" and not stages:
         raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
     if order == "total" and stages:
@@ -145,7 +146,7 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
             "solo_ranks": ranks, "last_standings": last, "entry": entry}
 
 
-def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str
+def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label: Label
                 ) -> tuple[Category, ...]:
     """`entry = "totals"`: the counted categories become reminders (not asked), and the era
     total, one number per player, is asked first of all, as the last category (`TOTAL_ID`);
@@ -160,7 +161,7 @@ def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str
                           "era totals with entry = \"totals\": give another")
     low = any(c.least < 0 or c.penalty or any(v < 0 for v in c.table)
               for c in categories if c.counts and c.asked)
-    total = Category(TOTAL_ID, ERA_TOTAL, least=-MAX_VALUE if low else 0)
+    total = Category(TOTAL_ID, label, least=-MAX_VALUE if low else 0)
     return (*(Category(c.id, c.label, c.multiply, c.divide, c.cap, c.most, c.penalty, c.each,
                        c.counts, c.table, c.least, c.eras, asked=False)
               if c.counts else c for c in categories), total)
