@@ -61,10 +61,13 @@ def after(start: float, gestures: list[str], step: float = 0.5) -> list[tuple[fl
 
 
 def round_scoring(era: int, tied: tuple[str, ...] = ()) -> list[str]:
-    """The round profile asks category by category, in seat order; after Era III the
+    """The round profile asks category by category, in seat order, leader cards and city
+    sieges shown in their place (`points = false`: NEXT goes on); after Era III the
     buildings of the players tied for the most (the tie-break's category)."""
-    gestures = [g for c in range(4) for p in PLAYERS for g in numbers(
-        NUMBERS[era][p][c])]
+    def asked(c: int) -> list[str]:
+        return [g for p in PLAYERS for g in numbers(NUMBERS[era][p][c])]
+
+    gestures = [*asked(0), *asked(1), "next press", *asked(2), *asked(3), "next press"]
     return gestures + [g for p in tied for g in numbers(BUILDINGS[p])]
 
 

@@ -8,8 +8,9 @@ and a countdown's gong when it runs out (`timer_s`; with `timer_end = "next"` th
 itself then). The games: every shipped round-based profile, each with its shortest variant, for
 3 players and for the most it seats, a profile written here with countdowns of both kinds
 (one of them ending the game, one followed at once by a special round's cry), one in two eras
-(each era's scoring and standings, the next era's gong; and again with each era's variant
-chosen at its own setup, `variant_per_era`), and one with a
+(each era's scoring and standings, the next era's gong; again with each era's variant
+chosen at its own setup, `variant_per_era`; again asking era totals, `[scoring] entry =
+"totals"`), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
 the profile's own file), final ticks, and a pause held across a step; the same again coming
 back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`).
@@ -298,6 +299,17 @@ _PER_ERA = parse_profile(ACTS.replace('id = "acts"', 'id = "acts-per-era"').repl
               'variants = ["open"] }]'), "acts-per-era.toml")
 assert _PER_ERA.variant_per_era and len(_PER_ERA.variants) == 2
 GAMES["acts-per-era"] = (_PER_ERA, 0, None)
+# The same asking era totals (`entry = "totals"`), a step that gives no points shown first
+_TOTALS = parse_profile(ACTS.replace("[[scoring.category]]", """[scoring]
+entry = "totals"
+
+[[scoring.category]]
+id = "sieges"
+label = "Sieges"
+points = false
+
+[[scoring.category]]""", 1), "acts-totals.toml")
+GAMES["acts-totals"] = (_TOTALS, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]

@@ -173,6 +173,7 @@ class Profile:
     last_standings: bool = False  # the standings after the last era too, then the ranking
     variant_per_era: bool = False  # the variant chosen again at each era's setup
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
+    entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""

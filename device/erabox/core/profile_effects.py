@@ -56,6 +56,9 @@ class PlayScreen:
     era_labels: tuple[Label | None, ...] = ()  # every era's own label (None: "Era II")
     # the standings after an era: (place, colour, era points, total so far), by total
     standings: tuple[tuple[int, str, int, int], ...] = ()
+    shown: bool = False  # scoring: a category that gives no points (`points = false`)
+    checklist: tuple[Label, ...] = ()  # scoring, the era total asked: what it adds up
+    ramp: int | None = None  # the era total, NEXT held: what letting go adds in all
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------

@@ -16,6 +16,10 @@ from .toml_lines import Path
 
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 ORDERS = ("total", "eliminations")
+ENTRIES = ("categories", "totals")  # `[scoring] entry`: a number per category, or per era
+TOTAL_ID = "total"  # the era totals' row with `entry = "totals"` (no category may take it)
+ERA_TOTAL = Label("Era total", "時代の合計")
+GAME_TOTAL = Label("Total", "合計")  # the same in a game without eras (its one scoring)
 SEAT_RULES = ("furthest_from_start", "closest_to_start")
 
 
@@ -37,7 +41,9 @@ class Category:
     more), else `value * multiply // divide`, at most `cap`. `each`: a list of values (each
     transformed, then summed; 0 ends the list). `counts` False: asked for the tie-breaks and
     eliminations only, not added to the total. `eras`: in a game of eras, the eras whose
-    scoring asks it (none: every era's); its points are added up over them."""
+    scoring asks it (none: every era's); its points are added up over them. `asked` False:
+    no number (`points = false`: shown in its place, one screen; with `[scoring] entry =
+    "totals"` a counted category is a reminder, the era total asked instead)."""
 
     id: str
     label: Label
@@ -51,6 +57,7 @@ class Category:
     table: tuple[int, ...] = ()
     least: int = 0  # the smallest number that can be entered (`min`)
     eras: tuple[int, ...] = ()  # the eras it is asked in (1-based; none listed: every era)
+    asked: bool = True  # a number is asked (False: shown, or a reminder of the era total)
 
     def in_era(self, era: int) -> bool:
         """Is this category asked in era `era` (1-based)?"""
@@ -102,7 +109,7 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     tie-breaks, stages and solo ranks, as `Profile` fields."""
     base: Path = ("scoring",)
     table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank",
-                                 "last_standings"))
+                                 "last_standings", "entry"))
     last = r.flag(table.get("last_standings", False), (*base, "last_standings"))
     if last and not eras:
         raise r.error((*base, "last_standings"), "last_standings needs [[era]] tables")
@@ -110,14 +117,20 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
                        r.items(table.get("category", []), (*base, "category"),
                                "[[scoring.category]] tables", empty=True))
     unique(r, [(c.id, (*base, "category", i, "id")) for i, c in enumerate(categories)])
-    ids = tuple(c.id for c in categories)
+    entry = r.choice(table.get("entry", "categories"), (*base, "entry"), ENTRIES)
+    ids = tuple(c.id for c in categories if c.asked and (entry == "categories" or not c.counts))
+    unasked = {c.id: "gives no points (points = false)" if not c.asked else
+               "is not asked with entry = \"totals\" (only the era totals, and the categories "
+               "with counts = false)" for c in categories if c.id not in ids}
     order = r.choice(table.get("order", "total"), (*base, "order"), ORDERS)
-    breaks = tuple(_tie_break(r, item, at, ids) for at, item in
+    breaks = tuple(_tie_break(r, item, at, ids, unasked) for at, item in
                    r.items(table.get("tie_break", []), (*base, "tie_break"),
                            "[[scoring.tie_break]] tables", empty=True))
-    stages = tuple(_stage(r, item, at, ids, max_players) for at, item in
+    stages = tuple(_stage(r, item, at, ids, max_players, unasked) for at, item in
                    r.items(table.get("stage", []), (*base, "stage"),
                            "[[scoring.stage]] tables", empty=True))
+    if entry == "totals":
+        categories = _era_totals(r, categories, order, ERA_TOTAL if eras else GAME_TOTAL)
     if order == "eliminations" and not stages:
         raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
     if order == "total" and stages:
@@ -130,12 +143,45 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
             raise r.error((*base, "solo_rank", index, "at_least"),
                           "expected the solo ranks in increasing order of points")
     return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
-            "solo_ranks": ranks, "last_standings": last}
+            "solo_ranks": ranks, "last_standings": last, "entry": entry}
+
+
+def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label: Label
+                ) -> tuple[Category, ...]:
+    """`entry = "totals"`: the counted categories become reminders (not asked), and the era
+    total, one number per player, is asked first of all, as the last category (`TOTAL_ID`);
+    the categories that do not count (a tie-break's) are still asked, after it."""
+    base: Path = ("scoring",)
+    if order != "total":
+        raise r.error((*base, "entry"), "\"totals\" needs order = \"total\" (an elimination "
+                      "ranks on one category's points)")
+    for index, category in enumerate(categories):
+        if category.id == TOTAL_ID:
+            raise r.error((*base, "category", index, "id"), f"the id {TOTAL_ID!r} names the "
+                          "era totals with entry = \"totals\": give another")
+    low = any(c.least < 0 or c.penalty or any(v < 0 for v in c.table)
+              for c in categories if c.counts and c.asked)
+    total = Category(TOTAL_ID, label, least=-MAX_VALUE if low else 0)
+    return (*(Category(c.id, c.label, c.multiply, c.divide, c.cap, c.most, c.penalty, c.each,
+                       c.counts, c.table, c.least, c.eras, asked=False)
+              if c.counts else c for c in categories), total)
+
+
+NUMBER_KEYS = ("multiply", "divide", "cap", "max", "min", "penalty", "table", "each", "counts")
 
 
 def _category(r: _Reader, item: Any, at: Path, eras: int) -> Category:
-    table = r.table(item, at, ("id", "label", "multiply", "divide", "cap", "max", "min",
-                               "penalty", "table", "each", "counts", "eras"), ("id", "label"))
+    table = r.table(item, at, ("id", "label", *NUMBER_KEYS, "eras", "points"), ("id", "label"))
+    if not r.flag(table.get("points", True), (*at, "points")):
+        for key in NUMBER_KEYS:
+            if key in table:
+                raise r.error((*at, key), f"a category with points = false asks no number "
+                              f"and gives no points: no {key}")
+        return Category(id=r.ident(table["id"], (*at, "id")),
+                        label=r.label(table["label"], (*at, "label")), counts=False,
+                        asked=False,
+                        eras=_era_list(r, table["eras"], (*at, "eras"), eras)
+                        if "eras" in table else ())
     penalty: tuple[int, ...] = ()
     points: tuple[int, ...] = ()
     least = r.integer(table.get("min", 0), (*at, "min"), -MAX_VALUE, 0)
@@ -182,7 +228,8 @@ def _era_list(r: _Reader, data: Any, path: Path, eras: int) -> tuple[int, ...]:
     return tuple(data)
 
 
-def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...]) -> TieBreak:
+def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...],
+               unasked: dict[str, str]) -> TieBreak:
     table = r.table(item, at, ("more", "fewer", "seat", "points"))
     kinds = [k for k in ("more", "fewer", "seat") if k in table]
     if len(kinds) != 1:
@@ -197,16 +244,22 @@ def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...]) -> TieBrea
     if not isinstance(listed, list) or not listed:
         raise r.expected((*at, kind), "a category id or a list of them", names)
     for index, name in enumerate(listed):
+        path = (*at, kind) if isinstance(names, str) else (*at, kind, index)
+        if isinstance(name, str) and name in unasked:
+            raise r.error(path, f"the category {name!r} {unasked[name]}: it cannot break ties")
         if name not in ids:
-            path = (*at, kind) if isinstance(names, str) else (*at, kind, index)
             raise r.expected(path, "the id of a [[scoring.category]] ("
                              + ", ".join(ids) + ")", name)
     return TieBreak(kind, categories=tuple(listed),
                     points=r.flag(table.get("points", False), (*at, "points")))
 
 
-def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int) -> Stage:
+def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int,
+           unasked: dict[str, str]) -> Stage:
     table = r.table(item, at, ("category", "eliminate"), ("category",))
+    if isinstance(table["category"], str) and table["category"] in unasked:
+        raise r.error((*at, "category"), f"the category {table['category']!r} "
+                      f"{unasked[table['category']]}: it cannot rank a stage")
     if table["category"] not in ids:
         raise r.expected((*at, "category"), "the id of a [[scoring.category]] ("
                          + ", ".join(ids) + ")", table["category"])

@@ -9,6 +9,8 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     a phase's countdown --ERA--> paused (its calls and ticks held) --ERA--> running again
         (`[buttons] pause = "next_hold"`: NEXT hold, undo ERA hold; `HOLD_PAUSE`)
     scoring: each category, each player (NEXT +1, hold +5, ERA confirm) --> game_over
+        (a category with `points = false`: shown, NEXT goes on; `entry = "totals"`: one
+        era total per player, the hold's ramp, NEXT+ERA -1)
     a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
     scoring --> game_over (the ranking on every era's numbers); with `variant_per_era`
     standings --ERA--> the era's setup (NEXT: its variant) --ERA--> its round 1
@@ -32,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from . import profile_clock as clock
+from . import profile_entry as entering
 from . import profile_scores as scores
 from .model import (
     Button,
@@ -54,9 +57,9 @@ from .profile_play import (
     _SOUNDS,
     EPS,
     HISTORY,
-    HOLD_ADDS,
     QUESTION_TIMEOUT_S,
     SAVE_EVERY_S,
+    SHOWN,
     Called,
     ChooseGame,
     Entered,
@@ -249,8 +252,18 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     if button is Button.BOTH and gesture is Gesture.HOLD:
         return _ask_new_game(play, now)
     state = play.spot.state
-    if state is State.SCORING and button in (Button.DIAL_UP, Button.DIAL_DOWN):
-        return _add(play, 1 if button is Button.DIAL_UP else -1)
+    if state is State.SCORING:
+        at = asked(play)
+        if at is not None and at[1] == SHOWN:  # a category that gives no points: go on
+            shown = SHOWN_STEP.get((button, gesture))
+            return (play, ()) if shown is None else shown(play, now)
+        if play.profile.entry == "totals":  # the hold's ramp and the -1 chord
+            play, done = entering.totals_gesture(play, button, gesture, now)
+            if done is not None:
+                return done
+        turned = entering.dial(play, button)
+        if turned is not None:
+            return turned
     handler = TRANSITIONS.get((state, button, gesture))
     if play.profile.pause == "next_hold":
         handler = HOLD_PAUSE.get((state, button, gesture), handler)
@@ -406,28 +419,13 @@ def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         return play, ()
     back = play.history[-1]
     value = 0
-    if back.state is State.SCORING:  # the number confirmed there comes back to be corrected
-        category, seat = entries(play)[back.entry]
+    category, seat = entries(play)[back.entry] if back.state is State.SCORING else (0, SHOWN)
+    if seat != SHOWN:  # the number confirmed there comes back to be corrected
         before = back.sheet[category][seat] or ()
         now_values = play.spot.sheet[category][seat] or ()
         value = now_values[len(before)] if len(now_values) > len(before) else 0
     return replace(play, spot=back, history=play.history[:-1], value=value, prompt=None,
                    prompt_until=None), ()
-
-
-def _add(play: Play, amount: int) -> tuple[Play, tuple[PlayEffect, ...]]:
-    at = asked(play)
-    assert at is not None
-    category = play.profile.categories[at[0]]
-    return replace(play, value=min(category.most, max(category.least, play.value + amount))), ()
-
-
-def _plus_one(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    return _add(play, 1)
-
-
-def _plus_five(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    return _add(play, HOLD_ADDS)
 
 
 def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -436,6 +434,11 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     at = asked(play)
     assert at is not None
     category_index, seat = at
+    if seat == SHOWN:  # a category that gives no points: on to the next entry
+        entry = next_entry(play, spot.sheet, spot.entry + 1)
+        if entry is not None:
+            return _moved(play, replace(spot, entry=entry)), ()
+        return _era_done(play, spot)
     category = profile.categories[category_index]
     values = spot.sheet[category_index][seat] or ()
     more = category.each and play.value != 0
@@ -487,6 +490,11 @@ def _next_page(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     return replace(play, page=play.page + 1), ()
 
 
+# A scoring category that gives no points (`points = false`): NEXT or ERA goes on, ERA hold
+# goes back; nothing else (no number to change).
+SHOWN_STEP: dict[tuple[Button, Gesture], _Handler] = {
+    (N, P): _confirm, (E, P): _confirm, (E, H): _undo}
+
 TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.SETUP, N, P): _next_choice,  # who starts ("chosen"), long game / short game ...
     (State.SETUP, E, P): _start,  # round 1, the gong
@@ -501,8 +509,8 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.EVENT, N, P): _forward,  # after its last step: back where play was
     (State.EVENT, N, H): _undo,
     (State.EVENT, E, P): _pause,  # the countdown under the event
-    (State.SCORING, N, P): _plus_one,
-    (State.SCORING, N, H): _plus_five,
+    (State.SCORING, N, P): entering.plus_one,
+    (State.SCORING, N, H): entering.plus_five,
     (State.SCORING, E, P): _confirm,
     (State.SCORING, E, H): _clear_or_undo,
     (State.STANDINGS, E, P): _next_era,  # the next era's round 1 (or setup); or the ranking

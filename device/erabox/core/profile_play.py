@@ -32,11 +32,16 @@ from .profile_effects import PlayScreen as PlayScreen
 from .profile_effects import Ranked as Ranked
 from .profile_effects import ShowPlay as ShowPlay
 from .profile_effects import Standings as Standings
+from .profile_eras import MAX_VALUE, TOTAL_ID
 from .profile_reader import filled
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
 HOLD_ADDS = 5  # NEXT hold adds this many while a number is entered
+# `entry = "totals"` (Time of Empires' era totals, core/points.py): a NEXT hold adds +5 at
+# once and +5 more for every RAMP_S it is held on, up to RAMP_MAX, chosen when let go
+RAMP_S = 0.5
+RAMP_MAX = 50
 QUESTION_TIMEOUT_S = 10.0
 RESUMED_PROMPT_S = 5.0
 SAVE_EVERY_S = 5.0  # while a countdown runs
@@ -101,6 +106,7 @@ class Play:
     save_due: float | None = None
     music_since: float | None = None  # when the phase's music began (its running time 0)
     page: int = 0  # the notes' or the final ranking's page shown (a small panel pages them)
+    hold_since: float | None = None  # `entry = "totals"`: when the NEXT being held began
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -201,12 +207,33 @@ def turn_seat(play: Play) -> int | None:
     return ((start_seat(play) or 0) + spot.turn) % len(play.players)
 
 
+SHOWN = -1  # the seat of an entry that asks no number: a `points = false` category, shown
+
+
 def entries(play: Play) -> tuple[tuple[int, int], ...]:
     """(category, seat) in the order numbers are asked: category by category, seat order;
-    in a game of eras the categories this era's scoring asks."""
+    in a game of eras the categories this era's scoring asks. A category that gives no
+    points is one entry in its place, seat `SHOWN`. `entry = "totals"`: the era totals
+    first (the last category), then the categories that do not count, the counted ones and
+    those that give no points left to the totals' checklist (`checklist`)."""
+    era, seats = era_number(play), range(len(play.players))
+    cats = tuple((c, category) for c, category in enumerate(play.profile.categories)
+                 if category.in_era(era))
+    if play.profile.entry == "totals":
+        last = len(play.profile.categories) - 1
+        return tuple((last, s) for s in seats) + tuple(
+            (c, s) for c, category in cats[:-1] if category.asked for s in seats)
+    return tuple(pair for c, category in cats
+                 for pair in ([(c, s) for s in seats] if category.asked else [(c, SHOWN)]))
+
+
+def checklist(play: Play) -> tuple[Label, ...]:
+    """`entry = "totals"`: the categories this era's total adds up (and those that give no
+    points), in their order, as reminders; else none."""
+    if play.profile.entry != "totals":
+        return ()
     era = era_number(play)
-    return tuple((c, s) for c, category in enumerate(play.profile.categories)
-                 if category.in_era(era) for s in range(len(play.players)))
+    return tuple(c.label for c in play.profile.categories if not c.asked and c.in_era(era))
 
 
 def whole_sheet(play: Play, sheet: scores.Sheet | None = None) -> scores.Sheet:
@@ -227,7 +254,7 @@ def wanted(play: Play, sheet: scores.Sheet, entry: int) -> bool:
     """Is entry `entry` asked: can its number still change the ranking (profile_scores)?
     Before the last era every number is asked (the eras after it may need it)."""
     category, seat = entries(play)[entry]
-    if not last_era(play):
+    if not last_era(play) or seat == SHOWN:  # a step shown is always shown
         return True
     return scores.needed(play.profile, whole_sheet(play, sheet), start_seat(play), category,
                          seat)
@@ -243,7 +270,7 @@ def scoring_position(play: Play) -> tuple[int, int]:
     """(n, count) of the number asked: the numbers entered before it, and those still to ask
     as far as the sheet tells (the count falls as the numbers show what cannot matter)."""
     spot, order = play.spot, entries(play)
-    done = sum(1 for c, s in order[:spot.entry] if spot.sheet[c][s] is not None)
+    done = sum(1 for c, s in order[:spot.entry] if s == SHOWN or spot.sheet[c][s] is not None)
     left = sum(1 for e in range(spot.entry + 1, len(order)) if wanted(play, spot.sheet, e))
     return done + 1, done + 1 + left
 
@@ -346,12 +373,18 @@ def screen(play: Play, now: float) -> PlayScreen:
         at = asked(play)
         assert at is not None
         category = profile.categories[at[0]]
+        if at[1] == SHOWN:  # `points = false`: its name, no number
+            return replace(base, kind=State.SCORING.value, round=spot.round,
+                           title=category.label, position=scoring_position(play), shown=True)
         listed = (tuple(category.points(v) for v in spot.sheet[at[0]][at[1]] or ())
                   if category.each else None)
+        value = shown_value(play, now)
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
-                       player=play.players[at[1]], value=play.value,
-                       points=category.points(play.value), minus=category.least < 0,
-                       position=scoring_position(play), listed=listed)
+                       player=play.players[at[1]], value=value,
+                       points=category.points(value), minus=category.least < 0,
+                       position=scoring_position(play), listed=listed,
+                       checklist=checklist(play) if category.id == TOTAL_ID else (),
+                       ramp=ramp(play, now))
     if spot.state is State.STANDINGS:
         return replace(base, kind=State.STANDINGS.value, round=spot.round,
                        standings=standings(play), page=play.page,
@@ -506,6 +539,27 @@ def call_words(play: Play, now: float) -> Label | None:
     return Label(f"Call at {mark}", f"{mark}の合図")
 
 
+def hold_adds(held_s: float) -> int:
+    """What a NEXT hold adds in all when let go `held_s` seconds after it began (totals)."""
+    return min(RAMP_MAX, HOLD_ADDS * (1 + max(0, int(held_s / RAMP_S + 1e-9))))
+
+
+def ramp(play: Play, now: float) -> int | None:
+    """While NEXT is held at the era totals: what letting go now adds in all, else None."""
+    return None if play.hold_since is None else hold_adds(now - play.hold_since)
+
+
+def shown_value(play: Play, now: float) -> int:
+    """The number on screen: the one entered, with what the NEXT being held would add (its
+    first +5 is in already), within the category's bounds."""
+    extra = ramp(play, now)
+    if extra is None:
+        return play.value
+    at = asked(play)
+    most = MAX_VALUE if at is None else play.profile.categories[at[0]].most
+    return min(most, play.value + extra - HOLD_ADDS)
+
+
 def next_deadline(play: Play, now: float) -> float | None:
     """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only.
 
@@ -514,6 +568,9 @@ def next_deadline(play: Play, now: float) -> float | None:
     call or tick, and the end of a call's prompt (each on the countdown's own anchor)."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
                          play.save_due) if t is not None]
+    if play.hold_since is not None and ramp(play, now) != RAMP_MAX:  # the ramp's next +5
+        held = now - play.hold_since
+        times.append(play.hold_since + (int(held / RAMP_S + 1e-9) + 1) * RAMP_S)
     start = countdown_start(play)
     if start is not None:
         phase = play.profile.phases[play.spot.phase]

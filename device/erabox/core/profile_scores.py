@@ -248,7 +248,8 @@ def _cut(ahead: Callable[[int, int], bool | None], maybe: frozenset[int], sure: 
 def _score(profile: Profile, sheet: Sheet, category: int | None, seat: int) -> int | None:
     """A seat's score at a stage (None: the total), None while a number in it is unknown."""
     if category is None:
-        if any(sheet[i][seat] is None for i, c in enumerate(profile.categories) if c.counts):
+        if any(sheet[i][seat] is None for i, c in enumerate(profile.categories)
+               if c.counts and c.asked):  # (a reminder of the era total is never asked)
             return None
         return total(profile, sheet, seat)
     if sheet[category][seat] is None:

@@ -391,6 +391,10 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
                      sum=sum(screen.listed) + (screen.points or 0))
         player = word(language, "listed", colour=player, n=len(screen.listed) + 1)
     title = _label(screen.title, language)
+    if screen.shown:  # a category that gives no points: its name, no number
+        return _shown(screen, panel, language, marks, title, position)
+    if screen.checklist and not panel.compact:  # the era total: what it adds up
+        title += ": " + word(language, "and").join(_label(c, language) for c in screen.checklist)
     if panel.compact and marks.hold_progress is not None:
         # the hold's bar needs the whole hint row: the number steps back into the text
         items = _status(screen, panel, language, title, marks=marks)
@@ -406,6 +410,8 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         hint = word(language, "points", n=position[0], count=position[1])
         if screen.minus:  # the gesture to a negative number, where there is one
             hint = f"{position[0]}/{position[1]} {word(language, 'minus')}"
+        if screen.ramp is not None:  # NEXT held at the era total: what letting go adds
+            hint = say(language, "hint_ramp", n=screen.ramp)
         items += _text("hint", hint, MARGIN, panel.hint_top, room)
         return (*items, Placed("value", x, MARGIN, digits))
     # ERA held clears the number (on 0: back to the one before); the minus hint says its own
@@ -423,8 +429,25 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     items += _text("player", player, MARGIN, y, room)
     items += _text("worth", worth, MARGIN, y + LINE_PX + 2, room)
     items.append(Placed("value", x, y, digits))
+    if screen.ramp is not None:  # NEXT held at the era total: what letting go adds
+        return tuple(items + _hint(say(language, "hint_ramp", n=screen.ramp), panel))
     return tuple(items + _hint(word(language, "hint_minus" if screen.minus
                                     else "hint_scoring"), panel))
+
+
+def _shown(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
+           position: tuple[int, int]) -> tuple[Placed, ...]:
+    """A scoring category with `points = false`: shown in its place, NEXT goes on."""
+    count = word(language, "points", n=position[0], count=position[1])
+    if panel.compact:
+        items = _status(screen, panel, language, title, marks=marks)
+        items += _text("player", say(language, "no_points"), MARGIN, 12, panel.inner)
+    else:
+        items = _status(screen, panel, language, count, marks=marks)
+        items += _text("title", title, MARGIN, panel.content_top, panel.inner, lines=2)
+        items += _text("worth", say(language, "no_points"), MARGIN,
+                       panel.content_bottom - LINE_PX, panel.inner)
+    return tuple(items + _hint(word(language, "hint_step_hold"), panel))
 
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks

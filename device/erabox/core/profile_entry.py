@@ -1,0 +1,55 @@
+"""A game profile's number entry at the scoring: what a gesture adds to the number asked.
+
+NEXT press +1, NEXT hold +5, a dial turn +-1, within the category's bounds (`least`, `most`).
+With `[scoring] entry = "totals"` (Time of Empires' era totals, core/points.py) also the
+hold's ramp (+5 more for every `RAMP_S` NEXT is held on, up to `RAMP_MAX`, added when let
+go) and NEXT+ERA pressed together and let go (a short chord): -1. Pure, as the core is;
+`profile_machine.py` confirms and goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .model import Button, Gesture
+from .profile_play import HOLD_ADDS, Play, PlayEffect, asked, hold_adds
+
+Moved = tuple[Play, tuple[PlayEffect, ...]]
+
+
+def add(play: Play, amount: int) -> Moved:
+    """`amount` added to the number asked, kept within its category's bounds."""
+    at = asked(play)
+    assert at is not None
+    category = play.profile.categories[at[0]]
+    return replace(play, value=min(category.most, max(category.least, play.value + amount))), ()
+
+
+def plus_one(play: Play, now: float) -> Moved:
+    return add(play, 1)
+
+
+def plus_five(play: Play, now: float) -> Moved:
+    return add(play, HOLD_ADDS)
+
+
+def dial(play: Play, button: Button) -> Moved | None:
+    """A dial turn: +1 / -1 (None: not a dial's)."""
+    if button not in (Button.DIAL_UP, Button.DIAL_DOWN):
+        return None
+    return add(play, 1 if button is Button.DIAL_UP else -1)
+
+
+def totals_gesture(play: Play, button: Button, gesture: Gesture, now: float
+                   ) -> tuple[Play, Moved | None]:
+    """`entry = "totals"`: the ramp and the chord. Every gesture ends a NEXT hold's ramp (its
+    release adds what the screen showed; anything else adds nothing more); a NEXT hold
+    starts one. Returns the play and, where the gesture is done with, what it gives."""
+    held, play = play.hold_since, replace(play, hold_since=None)
+    if (button, gesture) == (Button.NEXT, Gesture.RELEASE) and held is not None:
+        return play, add(play, hold_adds(now - held) - HOLD_ADDS)
+    if (button, gesture) == (Button.BOTH, Gesture.PRESS):
+        return play, add(play, -1)
+    if (button, gesture) == (Button.NEXT, Gesture.HOLD):
+        play = replace(play, hold_since=now)
+    return play, None
