@@ -37,8 +37,11 @@ gives the seconds back, and their ticks are heard again): each must be heard at 
 table experienced is counted per call: heard (a `PlaySound` applied), shown (a restart came back
 at the place that call's move leads to: its special round, event, phase, the countdown shown
 run out, the scoring), and whether a cut fell in the one unknowable window (the move's record,
-or one further on, on disk, the sound not yet handed over). The promise, for every call at the
-end of every case: heard at most once, and heard once or (cut in that window, and shown).
+or one further on, on disk, the sound not yet handed over; a countdown's call, its start gong
+and its recorded end have their record written ahead of them by the card's lead: from then
+until the sound). The promise, for every call at the end of every case: heard at most once,
+and heard once or (cut in that window, and shown). The real-time games are played again on a
+slow card, the lead wider.
 
 Exhaustive yet cheap: a restart depends only on the disk's text and the table's experience, so
 each distinct restart is explored once and the count of cut sequences it stands for added up.

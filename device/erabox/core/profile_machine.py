@@ -19,9 +19,11 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
 now)` (a phase's countdown, its calls and final ticks (`profile_clock`), a question closing
-itself, a periodic save while a countdown or a phase's music runs). Randomness only enters
-as `drawn_seat`, chosen by the caller (the start player of a "random" profile; `spare_seat`,
-the draw a new game takes: the caller puts a fresh one in after it is used).
+itself, a periodic save while a countdown or a phase's music runs, a call's record written
+the card's lead ahead of it: `Play.write_s`, the card's write time, is handed in as data).
+Randomness only enters as `drawn_seat`, chosen by the caller (the start player of a "random"
+profile; `spare_seat`, the draw a new game takes: the caller puts a fresh one in after it is
+used).
 `snapshot`/`restore` keep a play across a power cut.
 """
 
@@ -201,7 +203,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
 def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The countdown's next cue: a tick (lead-in or final); or a call or the lead-in's start
     gong, on disk before it sounds (a cut after its record comes back showing its prompt or
-    the countdown running, never to sound it a second time)."""
+    the countdown running, never to sound it a second time); written ahead of it by the
+    card's lead as a rule (`_record_ahead`), its save here then only repeats it."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
     play = replace(play, cues_done=play.cues_done + 1)

@@ -529,7 +529,8 @@ def next_deadline(play: Play, now: float) -> float | None:
 
     While a countdown shows, that includes its next whole second, so the screen changes
     exactly on the second (one wake-up a second; none without a countdown shown), its next
-    call or tick, and the end of a call's prompt (each on the countdown's own anchor)."""
+    call or tick, the end of a call's prompt (each on the countdown's own anchor), and the
+    moment its next call's record is written ahead of it (`ahead_at`)."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
                          play.save_due, ahead_at(play)) if t is not None]
     start = countdown_start(play)
