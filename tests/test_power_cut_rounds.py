@@ -39,8 +39,11 @@ gives the seconds back, and their ticks are heard again): each must be heard at 
 table experienced is counted per call: heard (a `PlaySound` applied), shown (a restart came back
 at the place that call's move leads to: its special round, event, phase, the countdown shown
 run out, the scoring), and whether a cut fell in the one unknowable window (the move's record,
-or one further on, on disk, the sound not yet handed over). The promise, for every call at the
-end of every case: heard at most once, and heard once or (cut in that window, and shown).
+or one further on, on disk, the sound not yet handed over; a countdown's call, its start gong
+and its recorded end have their record written ahead of them by the card's lead: from then
+until the sound). The promise, for every call at the end of every case: heard at most once,
+and heard once or (cut in that window, and shown). The real-time games are played again on a
+slow card, the lead wider.
 
 Exhaustive yet cheap: a restart depends only on the disk's text and the table's experience, so
 each distinct restart is explored once and the count of cut sequences it stands for added up.
@@ -78,10 +81,12 @@ from erabox.core.profile_play import (
     State,
     countdown_start,
     last_era,
+    recorded_ahead,
     step_index,
     steps_here,
 )
 from erabox.core.profile_record import snapshot
+from erabox.core.record import card_lead
 from erabox.files.games import shipped_games
 from test_power_cut_exhaustive import Disk, Table
 
@@ -385,6 +390,7 @@ class Reference:
     ticks: dict[str, int] = field(default_factory=dict)  # a final tick's name -> TICKS + n
     paused: bool = False  # the table paused a countdown
     held_by_cut: int = 0  # restarts that came back paused from a running countdown
+    leads: list[float] = field(default_factory=list)  # each record written ahead: its lead
 
     def seen(self, where: str) -> None:
         self.order.setdefault(where, len(self.order))
@@ -405,6 +411,7 @@ class Enumeration:
     state_file: StateFile
     ref: Reference | None = None
     recording: bool = False  # the game played once without a cut: naming its calls
+    write_s: float = 0.0  # the card's measured durable-write time, as the driver gives it
     restarts: int = 0
     shown_silently: int = 0  # endings where a call was shown instead of heard
     _loaded: dict[str | None, dict[str, object] | None] = field(default_factory=dict)
@@ -477,6 +484,14 @@ class Enumeration:
             return False
         return self.ref.order[text_key(text)] >= self.ref.at[call]
 
+    def _ahead(self, play: Play, table: Table) -> set[int]:
+        """The calls not yet heard while the next call's record is written ahead of it (its
+        lead, `next_recorded`): a cut then, with that record on disk, is in its window."""
+        assert self.ref is not None
+        if not recorded_ahead(play):
+            return set()
+        return {call for call in range(len(self.ref.at)) if not table.times_heard(call)}
+
     def _cuts(self, disk: Disk, table: Table, unheard: set[int]
               ) -> list[tuple[str | None, Table]]:
         return [(text, replace(table, unknowable=table.unknowable | {
@@ -498,6 +513,7 @@ class Enumeration:
         sounds = [i for i, e in enumerate(effects) if isinstance(e, PlaySound)
                   and not final_tick(effects, i)]
         if self.recording:
+            self.ref.leads += [e.by - now for e in effects if isinstance(e, Save) and e.by]
             for nth in range(len(sounds)):
                 self.ref.call((where, nth))
         calls = {index: self._call(where, nth) for nth, index in enumerate(sounds)}
@@ -514,14 +530,15 @@ class Enumeration:
         for index, effect in enumerate(effects):
             if cutting:
                 cuts += self._cuts(disk, table, {c for i, c in calls.items()
-                                                 if i >= index and c < TICKS})
+                                                 if i >= index and c < TICKS}
+                                   | self._ahead(box.play, table) | self._ahead(play, table))
             if isinstance(effect, Save):
                 disk = disk.save(effect)
             elif index in calls and not (calls[index] >= TICKS
                                          and table.times_heard(calls[index])):
                 table = table.hear(calls[index])  # a tick: heard, or heard again
         if cutting:
-            cuts += self._cuts(disk, table, set())
+            cuts += self._cuts(disk, table, self._ahead(play, table))
         ready = now + GAP_S if isinstance(event, Input) else box.ready
         passed = [t for t in cue_times(box.play) if t <= now + 1e-6]
         deadline = max(passed) if passed else box.deadline
@@ -538,7 +555,7 @@ class Enumeration:
         and whatever was on disk before its next durable save: worked out once."""
         play = box.play
         place = (play.spot, play.history, play.timer_end, play.timer_done, play.cues_done,
-                 play.held_left, play.prompt,
+                 play.held_left, play.ahead, play.prompt,
                  play.prompt_until, play.save_due, play.music_since, play.question_until,
                  box.now, box.ready, box.deadline, cuts_left > 0)
         if place not in self._tails:
@@ -596,7 +613,8 @@ class Enumeration:
             if cutting:
                 weight = self.between(box, at)
                 cases += weight * sum(self.restart(t, tb, cuts_left - 1)
-                                      for t, tb in self._cuts(box.disk, box.table, set()))
+                                      for t, tb in self._cuts(box.disk, box.table,
+                                                              self._ahead(box.play, box.table)))
             box, cuts = self.stepped(box, event, at, cutting)
             cases += sum(self.restart(t, tb, cuts_left - 1) for t, tb in cuts)
         if cuts_left and self.in_window(box):  # cut at the scoring
@@ -623,10 +641,12 @@ class Enumeration:
         effects: Effects
         if saved is None:
             play, effects = self.engine.fresh(BACK_AT, 0)
+            play = self.engine.with_write_time(play, self.write_s)  # the driver's start
         else:
             if text not in self._restored:  # pure: once per text
                 self._restored[text] = self.engine.restore(saved, BACK_AT)
             play, effects = self._restored[text]
+            play = self.engine.with_write_time(play, self.write_s)
             self.ref.held_by_cut += play.held_left is not None and not saved.get("timer_paused")
             where = key(play, BACK_AT)
             came_back = {call for (name, _), call in self.ref.calls.items() if name == where}
@@ -663,15 +683,17 @@ class Enumeration:
 
 
 def explore(profile: Profile, players: int, variant: int, event_round: int | None,
-            folder: Path) -> tuple[int, int, int, int, Reference]:
+            folder: Path, write_s: float = 0.0) -> tuple[int, int, int, int, Reference]:
     """(cut sequences, distinct restarts, calls, endings where a call was shown instead of
-    heard, the game played without a cut) over one game for `players` players."""
+    heard, the game played without a cut) over one game for `players` players, on a card
+    whose durable writes take `write_s`."""
     config = Config(players=tuple(f"P{n + 1}" for n in range(players)))
     engine = ProfileEngine(profile, config)
     state_file = StateFile(folder / "state.json")
     try:
-        run = Enumeration(engine, variant, event_round, state_file, ref=Reference())
-        play, _ = engine.fresh(0.0, 0)
+        run = Enumeration(engine, variant, event_round, state_file, ref=Reference(),
+                          write_s=write_s)
+        play = engine.with_write_time(engine.fresh(0.0, 0)[0], write_s)
         start = Box(play, 0.0, 0.0, Disk(None), Table())
         assert run.ref is not None
         run.ref.seen(key(play, 0.0))
@@ -745,3 +767,28 @@ def test_a_countdown_shown_run_out_is_on_disk_before_its_gong() -> None:
     assert isinstance(record, Save) and record.durable
     assert record.snapshot["timer_done"] is True and record.snapshot["timer_left"] is None
     assert not any(isinstance(e, Save) for e in effects[2:])  # saved once
+
+
+SLOW_S = 0.15  # a slow card's durable writes: a call's record goes 0.4 s ahead of it
+
+
+@pytest.mark.parametrize("name", ["countdowns", "relay", "relay-paused", "acts"])
+def test_on_a_slow_card_every_cut_in_a_call_s_wider_lead_gives_it_once_or_shows_it(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same enumeration on a card whose writes take `SLOW_S`: every countdown's call (its
+    start gong, its calls, its recorded end) has its record written `card_lead` (0.4 s) ahead,
+    and every cut in that wider window comes back showing it, never sounding it twice."""
+    profile, variant, event_round = GAMES[name]
+    started = time.perf_counter()
+    cases, restarts, calls, silent, ref = explore(profile, 3, variant, event_round, tmp_path,
+                                                  SLOW_S)
+    with capsys.disabled():
+        print(f"\n{name} on a slow card ({SLOW_S} s writes), 3 players: {calls} calls, "
+              f"{cases:,} cut sequences checked ({restarts:,} distinct restarts) in "
+              f"{time.perf_counter() - started:.1f} s")
+    assert silent > 0 and cases > calls * 100
+    lead = card_lead(SLOW_S)
+    assert lead >= 0.4 - 1e-9 and ref.leads  # the records went ahead by the card's lead
+    assert max(ref.leads) == pytest.approx(lead)
+    assert all(0.0 < each <= lead + 1e-9 for each in ref.leads)
+

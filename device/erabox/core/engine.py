@@ -24,6 +24,7 @@ from .jsontext import json_object
 from .model import Event, Input, Mode, Music, MusicAction, Phase, Screen, Show, Steer
 from .profile import Profile
 from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
+from .record import clean_write_s
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .settings import Settings, apply, fit_seats, palette
 from .snapshot import loads
@@ -258,7 +259,10 @@ class ProfileEngine:
         return replace(state, spare_seat=seat)
 
     def with_write_time(self, state: Play, write_s: float) -> Play:
-        return state  # a press's record waits as long as the card takes: the driver's rule
+        # a countdown's calls are recorded this card's lead ahead (`record.card_lead`); a
+        # press's record waits as long as the card takes: the driver's rule
+        clean = clean_write_s(write_s)
+        return state if clean == state.write_s else replace(state, write_s=clean)
 
     def next_deadline(self, state: Play, now: float) -> float | None:
         return profile_play.next_deadline(state, now)
@@ -284,9 +288,10 @@ class ProfileEngine:
                       prompt=shown.prompt, scoring_step=where)
 
     def snapshot(self, state: Play, now: float) -> dict[str, Any]:
-        return profile_record.snapshot(state, now)
+        return profile_machine.record_of(state, now)  # a call's record written ahead, kept
 
     def snapshot_at_stop(self, state: Play, now: float) -> dict[str, Any]:
+        # A clean stop knows that no call is being handed to the mixer: the play as it is.
         return profile_record.snapshot(state, now)
 
     def silence(self, state: Play) -> Music:

@@ -22,9 +22,11 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
 now)` (a phase's countdown, its calls and final ticks (`profile_clock`), a question closing
-itself, a periodic save while a countdown or a phase's music runs). Randomness only enters
-as `drawn_seat`, chosen by the caller (the start player of a "random" profile; `spare_seat`,
-the draw a new game takes: the caller puts a fresh one in after it is used).
+itself, a periodic save while a countdown or a phase's music runs, a call's record written
+the card's lead ahead of it: `Play.write_s`, the card's write time, is handed in as data).
+Randomness only enters as `drawn_seat`, chosen by the caller (the start player of a "random"
+profile; `spare_seat`, the draw a new game takes: the caller puts a fresh one in after it is
+used).
 `snapshot`/`restore` keep a play across a power cut.
 """
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from . import profile_clock as clock
 from . import profile_entry as entering
@@ -42,12 +45,12 @@ from .model import (
     FlashCue,
     Gesture,
     Input,
-    MusicAction,
     PlaySound,
     Save,
     Sound,
 )
 from .profile import MAX_ROUNDS
+from .profile_countdown import pause, phase_music_of, phase_timer
 from .profile_era_moves import begin_era, next_era_variant
 from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
@@ -63,12 +66,12 @@ from .profile_play import (
     Called,
     ChooseGame,
     Entered,
-    Paused,
     Play,
     PlayEffect,
     ShowPlay,
     Spot,
     State,
+    ahead_at,
     asked,
     countdown_start,
     entries,
@@ -76,7 +79,8 @@ from .profile_play import (
     holds_next,
     new_play,
     next_entry,
-    phase_music,
+    next_recorded,
+    recorded_ahead,
     rounds,
     screen,
     startable,
@@ -99,40 +103,81 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
         handled, more = _on_input(play, event, now)
         paused = (handled.held_left is None) != (play.held_left is None)
         if handled.spot != play.spot or paused:  # on disk before anyone hears or sees it
-            handled = _phase_timer(play, handled, now)
-            handled, music = _phase_music(play, handled, now)
-            record = snapshot(handled, now)
+            handled = phase_timer(play, handled, now)
+            handled, music = phase_music_of(play, handled, now)
+            handled = _ahead_if_due(handled, now)
+            record = record_of(handled, now)
             return handled, (*effects, Save(record, durable=True), *more, *music,
                              ShowPlay(screen(handled, now)))
         play, effects = handled, (*effects, *more)
     after: list[PlayEffect] = []
     if _saved_part(play) != _saved_part(before) or (
             play.save_due is not None and play.save_due <= now + EPS):
-        after.append(Save(snapshot(play, now)))
+        after.append(Save(record_of(play, now)))
         running = play.timer_end is not None or play.music_since is not None
         play = replace(play, save_due=now + SAVE_EVERY_S if running else None)
     return play, (*effects, *after, ShowPlay(screen(play, now)))
 
 
-def _advance(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+def _advance(play: Play, now: float, ahead: bool = True
+             ) -> tuple[Play, tuple[PlayEffect, ...]]:
     """What fell due by `now`, in order: the countdown's calls and ticks, its end (with
-    `timer_end = "next"` the next phase's countdown may begin, and its cues fall due too)."""
+    `timer_end = "next"` the next phase's countdown may begin, and its cues fall due too);
+    with `ahead`, the record of its next call (or start gong, or recorded end) written the
+    card's lead before it (`_record_ahead`): then that call's own save is not waited for."""
     effects: list[PlayEffect] = []
     while (end := play.timer_end) is not None:
         start = countdown_start(play)
         due = clock.next_at(play.profile.phases[play.spot.phase], play.cues_done)
+        given = recorded_ahead(play)
         if start is not None and due is not None and start + due <= now + EPS:
             play, more = _cue(play, now)
         elif end <= now + EPS:
             play, more = _timer_out(play, end, now)
+        elif ahead and (at := ahead_at(play)) is not None and at <= now + EPS:
+            play, more = _record_ahead(play, now)
+            given = False
         else:
             break
+        if given:  # its record is on disk already: this save only repeats it
+            more = tuple(replace(e, durable=False) if isinstance(e, Save) else e for e in more)
         effects += more
     if play.question_until is not None and play.question_until <= now + EPS:
         play = replace(play, question_until=None)
     if play.prompt_until is not None and play.prompt_until <= now + EPS:
         play = replace(play, prompt=None, prompt_until=None)
     return play, tuple(effects)
+
+
+def _record_ahead(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The countdown's next call (its start gong, its recorded end) is due within the card's
+    lead: its record, the one it saves when it sounds, goes to disk now. The driver waits for
+    it until the call's time at most (`Save.by`), so the call never waits for its record; a
+    cut before the call then comes back showing it given, never to sound it twice."""
+    due = next_recorded(play)
+    assert due is not None
+    play = replace(play, ahead=due[1])
+    return play, (Save(record_of(play, now), durable=True, by=due[0]),)
+
+
+def _ahead_if_due(play: Play, now: float) -> Play:
+    """A press that starts or resumes a countdown (or moves play under one) within the lead
+    of its next call: the call's record is what the press's own save writes."""
+    at, due = ahead_at(play), next_recorded(play)
+    if at is None or due is None or at > now + EPS or due[0] <= now + EPS:
+        return play
+    return replace(play, ahead=due[1])
+
+
+def record_of(play: Play, now: float) -> dict[str, Any]:
+    """What a save writes now: the play's record, or, its next call's record written ahead,
+    that call's (the play as it will be then), so no save before the call takes it back."""
+    due = next_recorded(play)
+    if due is None or play.ahead != due[1]:
+        return snapshot(play, now)
+    _, effects = _advance(play, max(due[0], now), ahead=False)
+    saves = [e.snapshot for e in effects if isinstance(e, Save)]
+    return saves[-1] if saves else snapshot(play, now)
 
 
 def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -152,8 +197,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
         due = None if done.music_since is None else now + SAVE_EVERY_S  # the music's place
         return replace(done, save_due=due), (Save(snapshot(done, now), durable=True), *ring)
     moved, more = _after_phase(done)
-    moved = _phase_timer(done, moved, at)
-    moved, music = _phase_music(done, moved, at, now)
+    moved = phase_timer(done, moved, at)
+    moved, music = phase_music_of(done, moved, at, now)
     if any(isinstance(e, PlaySound) and e.sound is Sound.GONG for e in more):
         ring = ()  # the scoring's gong is the countdown's too
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
@@ -162,7 +207,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
 def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The countdown's next cue: a tick (lead-in or final); or a call or the lead-in's start
     gong, on disk before it sounds (a cut after its record comes back showing its prompt or
-    the countdown running, never to sound it a second time)."""
+    the countdown running, never to sound it a second time); written ahead of it by the
+    card's lead as a rule (`_record_ahead`), its save here then only repeats it."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
     play = replace(play, cues_done=play.cues_done + 1)
@@ -176,73 +222,6 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     text = None if call.prompt is None else call.prompt.en
     return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
                   FlashCue(sound), Called(phase.id, call.at_s, text, call.box_prompt))
-
-
-def _pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """ERA press on a countdown: it pauses, its calls and ticks held with it; pressed again,
-    it goes on from where it was (every cue still on its own anchor, moved by the pause)."""
-    phase = play.profile.phases[play.spot.phase]
-    if play.held_left is not None:
-        end = now + play.held_left
-        return replace(play, timer_end=end, held_left=None, save_due=now + SAVE_EVERY_S), (
-            Paused(phase.id, False, round(play.held_left, 3)),)
-    if play.timer_end is None:
-        return play, ()  # no countdown, or one run out: nothing to hold
-    left = max(0.0, play.timer_end - now)
-    due = None if play.music_since is None else play.save_due
-    return replace(play, timer_end=None, held_left=left, save_due=due), (
-        Paused(phase.id, True, round(left, 3)),)
-
-
-def _phase_timer(before: Play, play: Play, now: float) -> Play:
-    """A timed phase (or turn) starts its countdown when it begins, also when undo comes
-    back into it; leaving it stops the countdown; an event shown over it does neither."""
-    def key(p: Play) -> tuple[object, ...] | None:
-        s = p.spot
-        return (s.round, s.phase, s.turn) if s.state in (State.ROUND, State.EVENT) else None
-
-    new_key = key(play)
-    if new_key == key(before):
-        return play
-    phase = play.profile.phases[play.spot.phase]
-    if new_key is None or phase.timer_s is None:
-        return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
-                       held_left=None)
-    return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
-                   save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None)
-
-
-def _music_key(play: Play) -> tuple[int, int] | None:
-    """The round and phase whose music plays (None: no music): a phase's music goes on
-    through its steps and turns and under an event shown over it."""
-    spot = play.spot
-    if spot.state not in (State.ROUND, State.EVENT):
-        return None
-    return None if play.profile.phases[spot.phase].music is None else (spot.round, spot.phase)
-
-
-def _phase_music(before: Play, play: Play, now: float, heard: float | None = None
-                 ) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """A phase with music starts it from the beginning when the phase begins (also when undo
-    comes back into it); leaving the phase stops it (a short fade); a new game stops it.
-    `now`: when the change happened; `heard`: when it is handled (a countdown's end handled
-    late starts the next phase's music that much into it)."""
-    heard = now if heard is None else heard
-    since = before.music_since
-    old = None if since is None else _music_key(before)
-    new = _music_key(play)
-    effects: list[PlayEffect] = []
-    if new != old:
-        if since is not None:
-            effects.append(phase_music(before, MusicAction.STOP, heard - since))
-        since = None
-        if new is not None:
-            effects.append(phase_music(play, MusicAction.START, max(0.0, heard - now)))
-            since = now
-    save_due = play.save_due
-    if since is not None and save_due is None:  # its place is saved while it plays
-        save_due = now + SAVE_EVERY_S
-    return replace(play, music_since=since, save_due=save_due), tuple(effects)
 
 
 def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -503,12 +482,12 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.ROUND, N, P): _forward,  # next step, turn, phase, special round, round
     (State.ROUND, N, H): _undo,
     (State.ROUND, E, H): _start_event,  # the next event not yet happened
-    (State.ROUND, E, P): _pause,  # a running countdown pauses, a paused one goes on
+    (State.ROUND, E, P): pause,  # a running countdown pauses, a paused one goes on
     (State.SPECIAL, N, P): _forward,
     (State.SPECIAL, N, H): _undo,
     (State.EVENT, N, P): _forward,  # after its last step: back where play was
     (State.EVENT, N, H): _undo,
-    (State.EVENT, E, P): _pause,  # the countdown under the event
+    (State.EVENT, E, P): pause,  # the countdown under the event
     (State.SCORING, N, P): entering.plus_one,
     (State.SCORING, N, H): entering.plus_five,
     (State.SCORING, E, P): _confirm,
@@ -537,10 +516,10 @@ def _event_or_undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]
 # countdown (nothing else), ERA press does nothing there, undo is ERA hold where no event can
 # start. These entries replace TRANSITIONS' in such a game.
 HOLD_PAUSE: dict[tuple[State, Button, Gesture], _Handler] = {
-    (State.ROUND, N, H): _pause,
+    (State.ROUND, N, H): pause,
     (State.ROUND, E, P): _nothing,
     (State.ROUND, E, H): _event_or_undo,
-    (State.EVENT, N, H): _pause,  # the countdown under the event
+    (State.EVENT, N, H): pause,  # the countdown under the event
     (State.EVENT, E, P): _nothing,
     (State.EVENT, E, H): _undo,
     (State.SPECIAL, N, H): _nothing,
