@@ -295,6 +295,8 @@ def test_time_of_empires_era_totals_are_entered_as_in_its_own_engine(
                     encoding="utf-8")
     gestures: list[str] = ["next press"]  # the variant: introductory
     for era in range(3):
+        if era:  # the standings: on to the era's setup, its variant chosen again
+            gestures += ["era press", "next press"]
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
         gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2) + own_scoring(era)
     gestures += [*numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"]), "era press"]
