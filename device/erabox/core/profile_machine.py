@@ -38,12 +38,13 @@ from .model import (
     FlashCue,
     Gesture,
     Input,
-    MusicAction,
     PlaySound,
     Save,
     Sound,
 )
 from .profile import MAX_ROUNDS
+from .profile_music import move_music as _phase_music
+from .profile_music import on_gong
 from .profile_play import (
     _SOUNDS,
     EPS,
@@ -72,7 +73,6 @@ from .profile_play import (
     new_play,
     next_entry,
     next_era_seat,
-    phase_music,
     rounds,
     screen,
     standings,
@@ -140,6 +140,9 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     done = replace(play, timer_end=None, timer_done=True, save_due=None)
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     ring = gong if phase.gong else ()
+    if on_gong(play):  # music on the countdown's time stops at its end
+        done, stop = _phase_music(play, done, at)
+        ring = (*ring, *stop)
     if phase.timer_end != "next" or play.spot.state is not State.ROUND:
         # the countdown shown run out is on disk before its gong: a cut after the gong
         # comes back to it run out, never to count down and sound again
@@ -151,7 +154,7 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     moved = _phase_timer(done, moved, at)
     moved, music = _phase_music(done, moved, at, now)
     if any(isinstance(e, PlaySound) and e.sound is Sound.GONG for e in more):
-        ring = ()  # the scoring's gong is the countdown's too
+        ring = ring[len(gong) if phase.gong else 0:]  # the scoring's gong is the countdown's
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
@@ -161,11 +164,12 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     the countdown running, never to sound it a second time)."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
-    play = replace(play, cues_done=play.cues_done + 1)
+    before, play = play, replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
-    if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is
-        return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
-                      FlashCue(sound))
+    if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is; the music
+        moved, music = _phase_music(before, play, now)  # on the gong starts with it
+        return moved, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
+                       FlashCue(sound), *music)
     if cue.call is None:
         return play, (PlaySound(sound, 0),)
     call = phase.calls[cue.call]
@@ -206,39 +210,6 @@ def _phase_timer(before: Play, play: Play, now: float) -> Play:
                        held_left=None)
     return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None)
-
-
-def _music_key(play: Play) -> tuple[int, int] | None:
-    """The round and phase whose music plays (None: no music): a phase's music goes on
-    through its steps and turns and under an event shown over it."""
-    spot = play.spot
-    if spot.state not in (State.ROUND, State.EVENT):
-        return None
-    return None if play.profile.phases[spot.phase].music is None else (spot.round, spot.phase)
-
-
-def _phase_music(before: Play, play: Play, now: float, heard: float | None = None
-                 ) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """A phase with music starts it from the beginning when the phase begins (also when undo
-    comes back into it); leaving the phase stops it (a short fade); a new game stops it.
-    `now`: when the change happened; `heard`: when it is handled (a countdown's end handled
-    late starts the next phase's music that much into it)."""
-    heard = now if heard is None else heard
-    since = before.music_since
-    old = None if since is None else _music_key(before)
-    new = _music_key(play)
-    effects: list[PlayEffect] = []
-    if new != old:
-        if since is not None:
-            effects.append(phase_music(before, MusicAction.STOP, heard - since))
-        since = None
-        if new is not None:
-            effects.append(phase_music(play, MusicAction.START, max(0.0, heard - now)))
-            since = now
-    save_due = play.save_due
-    if since is not None and save_due is None:  # its place is saved while it plays
-        save_due = now + SAVE_EVERY_S
-    return replace(play, music_since=since, save_due=save_due), tuple(effects)
 
 
 def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
