@@ -3,8 +3,9 @@ music_from = "gong"` and `[[era]] music`, as Time of Empires' real-time era play
 
 - The music starts at the countdown's start gong (after its lead-in), its place the running
   time (a late wake-up starts it that far in); a pause pauses it, resuming resumes it at the
-  running time; a power cut brings it back where the countdown comes back (paused with a
-  countdown that comes back paused, not at all in the lead-in); the countdown's end stops it.
+  running time; a power cut brings it back where the countdown comes back (with a countdown
+  that comes back paused, when the table resumes it; not at all in the lead-in); the
+  countdown's end stops it.
 - Each era plays its own `music` in place of the phase's (an era without one: the phase's).
 - The keys are checked as every key (file, line and key named); a missing era music file is
   said in the log as a phase's is.
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from erabox.cli import main
 from erabox.core.model import Button, Gesture, Input, Music, Tick
@@ -209,14 +212,14 @@ def test_a_power_cut_brings_the_music_back_where_the_countdown_comes_back(cut: f
     assert musics(effects) == [("music_pause", "/games/dawn.ogg", round(running + 10, 3))]
 
 
-def test_a_countdown_that_comes_back_paused_brings_its_music_back_paused() -> None:
+def test_a_countdown_that_comes_back_paused_brings_its_music_back_when_resumed() -> None:
     profile = siege(SIEGE.replace("next_leaves = false", 'next_leaves = false\nresume = "paused"'))
     play = to_action(new_play(profile, PLAYERS), 0.0)
     play, _ = step(play, Tick(), 4.0)
     record = snapshot(play, 30.0)
     back, effects = restore(record, profile, PLAYERS, 500.0)
     assert back.held_left == 94.0
-    assert musics(effects) == [("music_pause", "/games/dawn.ogg", 26.0)]
+    assert musics(effects) == []  # silent until resumed, as Time of Empires' era music
     back, effects = step(back, E_PRESS, 510.0)
     assert musics(effects) == [("music_resume", "/games/dawn.ogg", 26.0)]
     # a cut in the lead-in: no music until the gong
@@ -251,3 +254,70 @@ def test_simulate_prints_the_music_on_the_running_time(
         (144.0, "music_stop", "dawn.ogg", 120.0),
         (154.0, "music_start", "action.ogg", 0.0),  # era II: the phase's own
         (274.0, "music_stop", "action.ogg", 120.0)]
+
+
+# --- whatever the table does ----------------------------------------------------------------
+
+
+class Heard:
+    """What a sound card does with the music effects: the file, where it is and whether it
+    plays, at the time of the last effect."""
+
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.at = 0.0
+        self.since = 0.0
+        self.running = False
+
+    def apply(self, effects: tuple[PlayEffect, ...], now: float) -> None:
+        for e in effects:
+            if not isinstance(e, Music):
+                continue
+            if e.action.value == "music_stop":  # of what plays (or was held at a cut,
+                assert self.path in (None, e.path)  # not loaded again: the card ignores it)
+                self.path = None
+                continue
+            if e.action.value == "music_start":
+                assert self.path is None  # a start only in silence
+            else:
+                assert self.path in (None, e.path)
+            self.path, self.at, self.since = e.path, e.elapsed, now
+            self.running = e.action.value != "music_pause"
+
+    def place(self, now: float) -> float:
+        return self.at + (now - self.since if self.running else 0.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_random_play_keeps_the_music_on_the_running_time(data: st.DataObject) -> None:
+    """Whatever the presses, late wake-ups and power cuts, the music plays exactly while the
+    countdown runs past its start gong, at its running time; paused with it; silent in the
+    lead-in, out of the phase, after the countdown's end."""
+    resume = data.draw(st.sampled_from(["running", "paused"]), label="resume")
+    profile = siege(SIEGE.replace("next_leaves = false", f'next_leaves = false\nresume = '
+                                  f'"{resume}"'))
+    play, heard, now = new_play(profile, PLAYERS), Heard(), 0.0
+    saved: dict[str, Any] | None = None
+    gestures = [N_PRESS, E_PRESS, Input(Button.NEXT, Gesture.HOLD),
+                Input(Button.ERA, Gesture.HOLD), None, "cut"]
+    for _ in range(data.draw(st.integers(1, 40), label="moves")):
+        now += data.draw(st.sampled_from([0.0, 0.3, 1.0, 2.5, 30.0, 90.0]), label="wait")
+        move = data.draw(st.sampled_from(gestures), label="move")
+        if move == "cut" and saved is not None:
+            play, effects = restore(json.loads(json.dumps(saved)), profile, PLAYERS, now)
+            heard = Heard()  # a new box: nothing loaded
+        else:
+            play, effects = step(play, move if isinstance(move, Input) else Tick(), now)
+        heard.apply(effects, now)
+        saved = next((e.snapshot for e in effects if hasattr(e, "snapshot")), saved)
+        spot = play.spot
+        at = countdown_elapsed(play, now)
+        on = (spot.state in (State.ROUND, State.EVENT) and spot.phase == 1
+              and at is not None and at >= 0)
+        held = play.held_left is not None
+        if not on or (held and heard.path is None):  # held after a cut: silent till resumed
+            assert heard.path is None or held, (spot, at)
+            continue
+        assert heard.path is not None and heard.running == (not held)
+        assert at is not None and heard.place(now) == pytest.approx(at, abs=1e-6)

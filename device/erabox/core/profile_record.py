@@ -132,12 +132,11 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     effects: tuple[PlayEffect, ...] = ()
     if on_gong(play):  # its music on the countdown's time: where the countdown comes back
-        if music_key(play, now) is not None:
+        if music_key(play, now) is not None:  # (held: resumed with it, as the era's music)
             at = max(0.0, countdown_elapsed(play, now) or 0.0)
-            held = play.held_left is not None
             play = replace(play, music_since=now - at)
-            effects = (phase_music(play, MusicAction.PAUSE if held else MusicAction.RESUME,
-                                   at),)
+            if play.held_left is None:
+                effects = (phase_music(play, MusicAction.RESUME, at),)
     elif spot.state in (State.ROUND, State.EVENT) and profile.phases[spot.phase].music:
         elapsed = float(music or 0.0)
         play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
