@@ -7,6 +7,7 @@ music_from = "gong"` and `[[era]] music`, as Time of Empires' real-time era play
   that comes back paused, when the table resumes it; not at all in the lead-in); the
   countdown's end stops it.
 - Each era plays its own `music` in place of the phase's (an era without one: the phase's).
+- The sound card (`AudioPlan`) starts, pauses and resumes the file at those places.
 - The keys are checked as every key (file, line and key named); a missing era music file is
   said in the log as a phase's is.
 """
@@ -23,6 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from erabox.cli import main
+from erabox.core.audio_plan import AudioPlan, PauseMusic, ResumeMusic, StartMusic
+from erabox.core.config import AudioConfig
 from erabox.core.model import Button, Gesture, Input, Music, Tick
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
@@ -321,3 +324,24 @@ def test_random_play_keeps_the_music_on_the_running_time(data: st.DataObject) ->
             continue
         assert heard.path is not None and heard.running == (not held)
         assert at is not None and heard.place(now) == pytest.approx(at, abs=1e-6)
+
+
+def test_the_sound_card_places_the_music_at_the_running_time() -> None:
+    """The audio plan, handed the effects of a pause, a resume and a cut: the file started
+    where the clock stands, paused and resumed in place, started again at the running time
+    by a new box."""
+    play = to_action(new_play(siege(), PLAYERS), 0.0)
+    plan = AudioPlan(AudioConfig(), "/box/sounds", scores=())
+    commands = []
+    for event, t in ((Tick(), 4.5), (E_PRESS, 30.0), (E_PRESS, 50.0)):
+        play, effects = step(play, event, t)
+        commands += [c for e in effects if isinstance(e, Music) for c in plan.apply(e, t)]
+    started, paused, resumed = commands
+    assert isinstance(started, StartMusic)
+    assert (started.path, started.position, started.loop) == ("/games/dawn.ogg", 0.5, True)
+    assert (paused, resumed) == (PauseMusic(), ResumeMusic())
+    _, effects = restore(snapshot(play, 60.0), siege(), PLAYERS, 100.0)
+    plan = AudioPlan(AudioConfig(), "/box/sounds", scores=())  # a new box after the cut
+    (again,) = [c for e in effects if isinstance(e, Music) for c in plan.apply(e, 100.0)]
+    assert isinstance(again, StartMusic) and (again.path, again.position) == (
+        "/games/dawn.ogg", 36.0)  # 0:36 on the clock: the gong at 4 s, 20 s paused
