@@ -2,8 +2,9 @@
 (tests/profiles/time-of-empires-rounds.toml, its variants real time and introductory),
 played end to end through `erabox simulate --game` and held against the box's own engine
 (`erabox simulate` without --game) on the same play: every gong, cry and tick of the
-real-time eras at the same time, the calls after rounds 5 and 10, the era totals and the
-final ranking with the buildings tie-break, a power cut mid-era (a call never lost or
+real-time eras at the same time, each era's music from its start gong to its end gong
+(resumed after a cut at the running time), the calls after rounds 5 and 10, the era totals
+and the final ranking with the buildings tie-break, a power cut mid-era (a call never lost or
 doubled), and a game whose eras switch mode at their setups (`[rounds] variant_per_era`:
 Era I real time, Era II introductory, Era III real time again). What the round format
 cannot yet say is listed in docs/architecture.md.
@@ -128,6 +129,12 @@ def cues(lines: list[dict[str, Any]]) -> list[tuple[float, str]]:
             if e["type"] == "sound" and e["sound"] in ("gong", "cry", "tick")]
 
 
+def music(lines: list[dict[str, Any]]) -> list[tuple[float, str]]:
+    """The music's lines: when it starts, pauses, resumes and stops."""
+    return [(e["t"], e["sound"]) for e in lines
+            if e["type"] == "sound" and e["sound"].startswith("music_")]
+
+
 INTRO_PREP_STEPS = (9, 10, 10)  # each era's round 1 with four players: preparation and turns
 
 
@@ -235,6 +242,14 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
     # era opens on its preparation in silence (`start_gong = false`), as Time of Empires'
     # era opens on its setup screen.
     assert cues(rounds) == expected
+    # each era's music from its start gong to its end gong, as the era engine's (the round
+    # file's `music_from = "gong"`), each era its own file (`[[era]] music`)
+    assert music(rounds) == music(own) == [
+        (start + 5 + at, action) for start in ERA_STARTS
+        for at, action in ((0, "music_start"), (540, "music_stop"))]
+    assert [(e["music"], e["position"]) for e in rounds
+            if e["type"] == "sound" and e["sound"].startswith("music_")] == [
+        (f"era{n}.ogg", at) for n in (1, 2, 3) for at in (0.0, 540.0)]
     # each call the box's own "Appoint scholars!" (`prompt = "scholars"`), shown as long
     assert [(e["t"], e["at_s"], e["prompt"]) for e in rounds if e["type"] == "call"] == [
         (start + 5 + at, at, "scholars") for start in ERA_STARTS for at in (180.0, 360.0)]
@@ -313,6 +328,12 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert len(own_cries) == 6 and own_cries[2] == gong + 180
     # the seconds since its last save given back too, and 1 s paused after each cut
     assert own_cries[3] == gong + 365.5 == cries[3]
+    # the music resumed with the era at the same instants in both, the round engine's at the
+    # running time (`music_from = "gong"`): the era engine's clock, as its next cue says
+    assert music(rounds) == music(own)
+    resumed = [(e["t"], e["position"]) for e in rounds if e.get("sound") == "music_resume"]
+    assert resumed == [(cuts[0] + 1, 180.0), (cuts[1] + 1, 355.0)]
+    assert own_cries[3] - resumed[1][0] == 360.0 - resumed[1][1]
     assert ranking(own) == FINAL
 
 

@@ -47,6 +47,7 @@ TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by
 PAUSES = ("era_press", "next_hold")  # [buttons] pause: ERA press (undo NEXT hold), or
 # NEXT hold as Time of Empires' era (undo then ERA hold where no event can start)
 RESUMES = ("running", "paused")  # a countdown after a power cut: going on, or held (ERA)
+MUSIC_FROM = ("phase", "gong")  # a phase's music from its start, or on its countdown's time
 CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
@@ -112,6 +113,7 @@ class Phase:
     next_leaves: bool = True  # NEXT on the last step leaves while the countdown runs
     prompt_s: float = 5.0  # how long a call's prompt stays over the screen
     resume: str = "running"  # after a power cut its countdown comes back running or paused
+    music_from: str = "phase"  # "gong": its music plays on the countdown's running time
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -274,6 +276,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                          named, era, eras)
     if eras:
         _check_eras(r, eras, variants, events, named)
+        _check_era_music(r, eras, phases)
     for index, variant in enumerate(variants):
         if variant.rounds is None and not any(e.ends for e in events):
             path: Path = ("variant", index, "rounds") if named else ("rounds", "count")
@@ -343,6 +346,15 @@ def _check_eras(r: _Reader, eras: tuple[Era, ...], variants: tuple[Variant, ...]
                               "[[era]] table (rounds = n) or here")
 
 
+def _check_era_music(r: _Reader, eras: tuple[Era, ...], phases: tuple[Phase, ...]) -> None:
+    """An era's `music` stands in for its phases' own: some phase must have music."""
+    if not any(p.music for p in phases):
+        for number, era in enumerate(eras):
+            if era.music:
+                raise r.error(("era", number, "music"), "an era's music is played instead "
+                              "of a phase's: no [[phase]] has music (music = \"file.ogg\")")
+
+
 def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant, ...]:
     def count(data: Any, path: Path) -> int | None:
         if data == "until_event":
@@ -377,7 +389,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
-                               "resume"),
+                               "resume", "music_from"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -401,7 +413,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
     for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves", "prompt_s",
-                "resume"):
+                "resume", "music_from"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -417,7 +429,18 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                                     TIMER_ENDS), variants=only,
                  next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")),
                  prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600),
-                 resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES))
+                 resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES),
+                 music_from=_music_from(r, table, at))
+
+
+def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:
+    """`music_from`: "phase" (its music from the phase's start), or "gong" (from the
+    countdown's start gong, on its running time): only for a phase with a countdown and
+    music."""
+    start = r.choice(table.get("music_from", "phase"), (*at, "music_from"), MUSIC_FROM)
+    if "music_from" in table and "music" not in table:
+        raise r.error((*at, "music_from"), "music_from needs a music file (music)")
+    return start
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:

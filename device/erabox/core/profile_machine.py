@@ -50,12 +50,14 @@ from .model import (
     Sound,
 )
 from .profile import MAX_ROUNDS
-from .profile_countdown import pause, phase_music_of, phase_timer
+from .profile_countdown import pause, phase_timer
 from .profile_era_moves import begin_era, next_era_variant
 from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
 from .profile_era_moves import next_era as _next_era
 from .profile_era_moves import start_gong as _start_gong
+from .profile_music import move_music as _phase_music
+from .profile_music import on_gong
 from .profile_play import (
     _SOUNDS,
     EPS,
@@ -104,7 +106,7 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
         paused = (handled.held_left is None) != (play.held_left is None)
         if handled.spot != play.spot or paused:  # on disk before anyone hears or sees it
             handled = phase_timer(play, handled, now)
-            handled, music = phase_music_of(play, handled, now)
+            handled, music = _phase_music(play, handled, now)
             handled = _ahead_if_due(handled, now)
             record = record_of(handled, now)
             return handled, (*effects, Save(record, durable=True), *more, *music,
@@ -189,6 +191,9 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     done = replace(play, timer_end=None, timer_done=True, save_due=None)
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     ring = gong if phase.gong else ()
+    if on_gong(play):  # music on the countdown's time stops at its end
+        done, stop = _phase_music(play, done, at)
+        ring = (*ring, *stop)
     if phase.timer_end != "next" or play.spot.state is not State.ROUND:
         # the countdown shown run out is on disk before its gong: a cut after the gong
         # comes back to it run out, never to count down and sound again
@@ -198,9 +203,9 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
         return replace(done, save_due=due), (Save(snapshot(done, now), durable=True), *ring)
     moved, more = _after_phase(done)
     moved = phase_timer(done, moved, at)
-    moved, music = phase_music_of(done, moved, at, now)
+    moved, music = _phase_music(done, moved, at, now)
     if any(isinstance(e, PlaySound) and e.sound is Sound.GONG for e in more):
-        ring = ()  # the scoring's gong is the countdown's too
+        ring = ring[len(gong) if phase.gong else 0:]  # the scoring's gong is the countdown's
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
@@ -211,11 +216,12 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     card's lead as a rule (`_record_ahead`), its save here then only repeats it."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
-    play = replace(play, cues_done=play.cues_done + 1)
+    before, play = play, replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
-    if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is
-        return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
-                      FlashCue(sound))
+    if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is; the music
+        moved, music = _phase_music(before, play, now)  # on the gong starts with it
+        return moved, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
+                       FlashCue(sound), *music)
     if cue.call is None:
         return play, (PlaySound(sound, 0),)
     call = phase.calls[cue.call]

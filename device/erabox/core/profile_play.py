@@ -15,9 +15,6 @@ from enum import StrEnum
 from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
-    Mode,
-    Music,
-    MusicAction,
     PrepareSounds,
     Prompt,
     Sound,
@@ -485,13 +482,6 @@ def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
     comes back (none: nothing)."""
     files = tuple(dict.fromkeys(sound for sound, _ in profile.own_sounds()))
     return (PrepareSounds(files),) if files else ()
-
-
-def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
-    """The `Music` effect for the phase's music (`elapsed`: its running time)."""
-    music = play.profile.phases[play.spot.phase].music
-    path, loop = ("", True) if music is None else (music.path, music.loop)
-    return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
 def countdown_elapsed(play: Play, now: float) -> float | None:

@@ -16,6 +16,7 @@ from .model import (
     ShowPrompt,
 )
 from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
+from .profile_music import music_key, music_place, on_gong, phase_music
 from .profile_play import (
     HISTORY,
     RESUMED_PROMPT_S,
@@ -26,9 +27,9 @@ from .profile_play import (
     ShowPlay,
     Spot,
     State,
+    countdown_elapsed,
     entries,
     new_play,
-    phase_music,
     screen,
 )
 
@@ -66,7 +67,7 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
         # a step woken late saves before it gives what fell due: the countdown cannot be
         # past a cue it has not given yet
         left = max(left, timer - due)
-    music = None if play.music_since is None else round(max(0.0, now - play.music_since), 3)
+    music = None if play.music_since is None else round(music_place(play, now), 3)
     clock_part: dict[str, Any] = {}
     if left is not None and play.cues_done:
         clock_part["timer_cues"] = play.cues_done
@@ -131,7 +132,13 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                    save_due=None if left is None or paused else now + SAVE_EVERY_S,
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     effects: tuple[PlayEffect, ...] = ()
-    if spot.state in (State.ROUND, State.EVENT) and profile.phases[spot.phase].music:
+    if on_gong(play):  # its music on the countdown's time: where the countdown comes back
+        if music_key(play, now) is not None:  # (held: resumed with it, as the era's music)
+            at = max(0.0, countdown_elapsed(play, now) or 0.0)
+            play = replace(play, music_since=now - at)
+            if play.held_left is None:
+                effects = (phase_music(play, MusicAction.RESUME, at),)
+    elif spot.state in (State.ROUND, State.EVENT) and profile.phases[spot.phase].music:
         elapsed = float(music or 0.0)
         play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
         effects = (phase_music(play, MusicAction.RESUME, elapsed),)

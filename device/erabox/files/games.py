@@ -190,20 +190,22 @@ def _parse_game(text: str, name: str, where: Traversable) -> Profile | EraProfil
 
 
 def missing_music(profile: Profile) -> list[str]:
-    """The phase music files and the special rounds', events' and calls' own sound files of
-    `profile` that cannot be read, each said in the log with the key and line naming it.
+    """The phase music files (the phases' and the eras' `music`) and the special rounds',
+    events' and calls' own sound files of `profile` that cannot be read, each said in the
+    log with the key and line naming it.
     The play goes on without them (as with a missing era music file: the screen marks it),
     the box's cry sounding instead of a missing own sound."""
     missing = []
-    for phase in profile.phases:
-        music = phase.music
-        if music is None or music.path in missing:
+    named = [(p.music.path, p.music.key) for p in profile.phases if p.music is not None]
+    named += [(era.music, era.music_key) for era in profile.eras if era.music]  # `[[era]] music`
+    for path, key in named:
+        if path in missing:
             continue
-        if not _readable(music.path):
-            why = "does not exist" if not os.path.lexists(music.path) else "cannot be read"
-            log.warning("%s: the sound file %s %s; the phase plays without music", music.key,
-                        music.path, why)
-            missing.append(music.path)
+        if not _readable(path):
+            why = "does not exist" if not os.path.lexists(path) else "cannot be read"
+            log.warning("%s: the sound file %s %s; the phase plays without music", key,
+                        path, why)
+            missing.append(path)
     return missing + [path for path in missing_sounds(profile.own_sounds())
                        if path not in missing]
 
