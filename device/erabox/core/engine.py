@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
-from . import machine, profile_machine, profile_play, profile_record
+from . import machine, profile_machine, profile_play, profile_record, profile_steer
 from .config import Config
 from .jsontext import json_object
 from .model import Event, Input, Mode, Music, MusicAction, Phase, Screen, Show, Steer
@@ -243,9 +243,13 @@ class ProfileEngine:
                 f"round {state.spot.round}")
 
     def step(self, state: Play, event: Event, now: float) -> tuple[Play, Effects]:
-        if isinstance(event, Steer):  # a hall steers Time of Empires' running clock only
-            return state, ()
-        return profile_machine.step(state, event, now)
+        if isinstance(event, Steer):  # a hall steers a `hall = true` phase's countdown
+            return profile_steer.steer(state, event, now)
+        after, effects = profile_machine.step(state, event, now)
+        if self.config.hall is None:
+            return after, effects
+        # the countdown waits for the hall's start; the table pauses it alone only if allowed
+        return profile_steer.hold(state, after, effects, now, self.config.hall.pause_alone)
 
     def spare(self, state: Play) -> int | None:
         # A "random" profile's play holds the next draw, for a new game to take.
