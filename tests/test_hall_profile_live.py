@@ -5,7 +5,10 @@ and PAUSE (held at the hall's running time), read from the box's own state file.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,10 +24,12 @@ from erabox.core.model import Button, Gesture, Input, SteerAction
 from erabox.core.profile import parse_profile
 from erabox.run.hall_director import Director
 from hall_net import HALL, KEY, Broker, box_config, mosquitto
-from test_hall_live import WAIT_S, run_box
 
 pytestmark = pytest.mark.skipif(mosquitto() is None,
                                 reason="Debian's mosquitto is not installed (make test does)")
+
+ERABOX = str(Path(sys.executable).parent / "erabox")
+WAIT_S = 30.0  # bounds on waiting for a condition: generous, for a loaded machine
 
 DASH = """\
 [game]
@@ -57,14 +62,20 @@ prompt = "Last lap"
 """
 
 
+def run_box(folder: Path, config: Path, clock: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, ERABOX_TEST_CLOCK=clock, SDL_AUDIODRIVER="dummy")
+    return subprocess.Popen([ERABOX, "run", "--config", str(config), "--display", "none",
+                             "--audio", "none"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=(folder / "stderr.log").open("w"))
+
+
 def saved(folder: Path, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """The box's state file once `test` holds of it (polled, bounded)."""
     end = time.monotonic() + WAIT_S
     while True:
-        try:
-            record = json.loads((folder / "state.json").read_text())
-        except (OSError, ValueError):  # not there yet, or being replaced
-            record = {}
+        record: dict[str, Any] = {}
+        with contextlib.suppress(OSError, ValueError):  # not there yet, or being replaced
+            record = dict(json.loads((folder / "state.json").read_text()))
         if record and test(record):
             return record
         assert time.monotonic() < end, f"the box never saved that: {record}"

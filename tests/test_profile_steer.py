@@ -113,6 +113,17 @@ def test_in_a_hall_the_countdown_waits_held_for_the_start() -> None:
     assert alone.timer_end == 63.0
 
 
+def test_a_countdown_that_begins_as_the_one_before_runs_out_waits_held_too() -> None:
+    chained = parse_profile(RACE.replace('label = "Ready"\n', 'label = "Ready"\ntimer_s = 5\n'
+                                         'timer_end = "next"\n'), "race.toml")
+    box = engine(profile=chained)
+    play, _ = box.fresh(0.0, 0)
+    play, _ = box.step(play, ERA, 0.0)  # "ready": 5 s, then "run" by itself
+    play, _ = box.step(play, Tick(), 5.5)  # woken late: "run"'s first lead-in tick was due
+    assert chained.phases[play.spot.phase].id == "run"
+    assert (play.timer_end, play.held_left, play.cues_done) == (None, 63.0, 0)
+
+
 def test_the_step_that_enters_the_phase_saves_it_held() -> None:
     box = engine()
     play, _ = box.fresh(-2.0, 0)

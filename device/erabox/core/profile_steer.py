@@ -60,7 +60,7 @@ _Outcome = tuple[Play, tuple[PlayEffect, ...]]
 def steered(play: Play) -> bool:
     """Does a hall steer the countdown shown now (a `hall = true` phase's, not run out)?"""
     phase = play.profile.phases[play.spot.phase]
-    return (phase.hall and phase.timer_s is not None and play.question_until is None
+    return (phase.hall and phase.timer_s is not None
             and play.spot.state in (State.ROUND, State.EVENT) and not play.timer_done
             and (play.timer_end is not None or play.held_left is not None))
 
@@ -166,11 +166,12 @@ def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,
             return before, (ShowPlay(screen(before, now)),)
         return after, effects
     phase = after.profile.phases[after.spot.phase]
-    if not steered(after) or after.timer_end is None or after.cues_done or phase.timer_s is None:
+    if (not steered(after) or after.timer_end is None or phase.timer_s is None
+            or clock.calls_given(phase, after.cues_done)):  # a call given: it runs on
         return after, effects
-    started = snapshot(after, now)
+    started = snapshot(after, now)  # (a lead-in's tick the step gave sounds again at START)
     held = replace(after, timer_end=None, held_left=phase.timer_s + phase.lead_in_s,
-                   save_due=None if after.music_since is None else after.save_due)
+                   cues_done=0, save_due=None if after.music_since is None else after.save_due)
     record = snapshot(held, now)
     return held, tuple(replace(e, snapshot=record) if isinstance(e, Save) and e.snapshot == started
                        else ShowPlay(screen(held, now)) if isinstance(e, ShowPlay) else e
