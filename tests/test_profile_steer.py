@@ -124,6 +124,20 @@ def test_a_countdown_that_begins_as_the_one_before_runs_out_waits_held_too() -> 
     assert (play.timer_end, play.held_left, play.cues_done) == (None, 63.0, 0)
 
 
+def test_a_countdown_the_halls_end_moves_into_waits_held_too() -> None:
+    twice = parse_profile(RACE.replace('id = "rest"\nlabel = "Rest"\n', 'id = "rest"\n'
+                                       'label = "Rest"\ntimer_s = 30\nhall = true\n'),
+                          "race.toml")
+    box = engine(profile=twice)
+    play, _ = box.fresh(-2.0, 0)
+    play, _ = box.step(play, ERA, -2.0)
+    play, _ = box.step(play, NEXT, 0.0)
+    play, _ = order(box, play, S, 10.0, 0.0, 10.0)
+    play, _ = order(box, play, E, 15.0, 5.0, 15.0)  # "run" ends: "rest", held for the hall
+    assert twice.phases[play.spot.phase].id == "rest"
+    assert (play.timer_end, play.held_left) == (None, 30.0)
+
+
 def test_the_step_that_enters_the_phase_saves_it_held() -> None:
     box = engine()
     play, _ = box.fresh(-2.0, 0)

@@ -244,12 +244,15 @@ class ProfileEngine:
 
     def step(self, state: Play, event: Event, now: float) -> tuple[Play, Effects]:
         if isinstance(event, Steer):  # a hall steers a `hall = true` phase's countdown
-            return profile_steer.steer(state, event, now)
-        after, effects = profile_machine.step(state, event, now)
+            after, effects = profile_steer.steer(state, event, now)
+        else:
+            after, effects = profile_machine.step(state, event, now)
         if self.config.hall is None:
             return after, effects
-        # the countdown waits for the hall's start; the table pauses it alone only if allowed
-        return profile_steer.hold(state, after, effects, now, self.config.hall.pause_alone)
+        # a countdown begun waits for the hall's start; the table pauses one alone only if
+        # the hall allows it (its own orders pause and resume it)
+        alone = self.config.hall.pause_alone or isinstance(event, Steer)
+        return profile_steer.hold(state, after, effects, now, alone)
 
     def spare(self, state: Play) -> int | None:
         # A "random" profile's play holds the next draw, for a new game to take.
