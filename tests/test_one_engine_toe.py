@@ -13,13 +13,16 @@ cannot yet say is listed in docs/architecture.md.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from erabox.cli import main
-from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.config import parse_config
+from erabox.core.engine import EmpiresEngine, ProfileEngine
+from erabox.core.model import Button, Gesture, Input, PlaySound, Steer, SteerAction, Tick
 from erabox.core.profile import Label, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import State, new_play, screen
@@ -462,3 +465,54 @@ def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
     assert {e["phase"] for e in rounds if e["type"] == "phase"} == {
         "preparation", "action", "turns"}
     check_scores(own, rounds)
+
+
+HALL_ORDERS = {  # the hall's orders (action, at, running_s), each handed to the box at `at`
+    "start ahead, pause, resume, end": [
+        (SteerAction.START, 20.0, 0.0), (SteerAction.PAUSE, 150.0, 130.0),
+        (SteerAction.RESUME, 400.0, 130.0), (SteerAction.SLEW, 500.0, 230.4),
+        (SteerAction.END, 700.0, 329.6)],
+    "a late start": [(SteerAction.START, 20.0, 185.0)],
+}
+
+
+def hall_heard(engine: Any, state: Any, orders: list[tuple[SteerAction, float, float]]
+               ) -> list[tuple[float, str]]:
+    """The gongs, cries and ticks of an era steered by a hall's `orders` (a START handed over
+    1.5 s ahead, as the link does), woken at each deadline up to 1000 s."""
+    heard: list[tuple[float, str]] = []
+    now = 0.0
+    event: Steer | Tick
+    handed = [(at - 1.5 if action is SteerAction.START else at, Steer(action, at, running_s))
+              for action, at, running_s in orders]
+    while True:
+        due = engine.next_deadline(state, now)
+        if handed and (due is None or handed[0][0] <= due):
+            now, event = handed.pop(0)
+        elif due is not None and due <= 1000.0:
+            now, event = due, Tick()
+        else:
+            return heard
+        state, effects = engine.step(state, event, now)
+        heard += [(round(now, 3), e.sound.value) for e in effects
+                  if isinstance(e, PlaySound) and e.sound.value in ("gong", "cry", "tick")]
+
+
+@pytest.mark.parametrize("orders", sorted(HALL_ORDERS))
+def test_a_hall_steers_the_round_files_era_as_the_era_engines(orders: str) -> None:
+    """A box in a hall (`[hall]`): the round file's action phase (`hall = true`) waits held
+    for the hall as Time of Empires' era waits at its setup, and the same orders sound every
+    gong, cry and tick at the same instant in both engines."""
+    config = replace(parse_config('[hall]\nbroker = "h"\nkey = "k"\n', "c.toml"),
+                     players=PLAYERS)
+    rounds = ProfileEngine(parse_profile(REALTIME.read_text(), str(REALTIME)), config)
+    play, _ = rounds.fresh(0.0, 0)
+    play, _ = rounds.step(play, Input(Button.ERA, Gesture.PRESS), 0.0)
+    for _ in range(GAME_SETUP_STEPS + PREP_STEPS[0]):  # to the action phase: held
+        play, _ = rounds.step(play, Input(Button.NEXT, Gesture.PRESS), 0.0)
+    assert play.timer_end is None and play.held_left == 545.0
+    own = EmpiresEngine(config)
+    game, _ = own.fresh(0.0, 0)
+    heard = hall_heard(rounds, play, HALL_ORDERS[orders])
+    assert heard == hall_heard(own, replace(game, guide=None), HALL_ORDERS[orders])
+    assert heard.count(heard[-1]) == 1 and heard[-1][1] == "gong"  # the era's end, once

@@ -147,7 +147,8 @@ def _network_allowed(hall: HallConfig) -> None:
 
 class HallLink:
     """One table's link (see the module's text). `game` returns the game the box plays now
-    (None while it plays a game profile: the hall leaves it alone); `post` hands a `Steer` to
+    (None while it plays a game profile: its orders still reach a `hall = true` countdown,
+    core/profile_steer.py, but it gets no corrections nor rejoin orders); `post` hands a `Steer` to
     the box's loop; `clock` is the box's clock (the one its game runs on)."""
 
     def __init__(self, hall: HallConfig, *, clock: Callable[[], float],

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
-from . import machine, profile_machine, profile_play, profile_record
+from . import machine, profile_machine, profile_play, profile_record, profile_steer
 from .config import Config
 from .jsontext import json_object
 from .model import Event, Input, Mode, Music, MusicAction, Phase, Screen, Show, Steer
@@ -244,9 +244,16 @@ class ProfileEngine:
                 f"round {state.spot.round}")
 
     def step(self, state: Play, event: Event, now: float) -> tuple[Play, Effects]:
-        if isinstance(event, Steer):  # a hall steers Time of Empires' running clock only
-            return state, ()
-        return profile_machine.step(state, event, now)
+        if isinstance(event, Steer):  # a hall steers a `hall = true` phase's countdown
+            after, effects = profile_steer.steer(state, event, now)
+        else:
+            after, effects = profile_machine.step(state, event, now)
+        if self.config.hall is None:
+            return after, effects
+        # a countdown begun waits for the hall's start; the table pauses one alone only if
+        # the hall allows it (its own orders pause and resume it)
+        alone = self.config.hall.pause_alone or isinstance(event, Steer)
+        return profile_steer.hold(state, after, effects, now, alone)
 
     def spare(self, state: Play) -> int | None:
         # A "random" profile's play holds the next draw, for a new game to take.

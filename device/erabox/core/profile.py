@@ -114,6 +114,7 @@ class Phase:
     prompt_s: float = 5.0  # how long a call's prompt stays over the screen
     resume: str = "running"  # after a power cut its countdown comes back running or paused
     music_from: str = "phase"  # "gong": its music plays on the countdown's running time
+    hall: bool = False  # a hall's director steers its countdown (`profile_steer`, docs/hall.md)
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -389,7 +390,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
-                               "resume", "music_from"),
+                               "resume", "music_from", "hall"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -413,7 +414,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
     for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves", "prompt_s",
-                "resume", "music_from"):
+                "resume", "music_from", "hall"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -430,7 +431,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")),
                  prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600),
                  resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES),
-                 music_from=_music_from(r, table, at))
+                 music_from=_music_from(r, table, at),
+                 hall=r.flag(table.get("hall", False), (*at, "hall")))
 
 
 def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:

@@ -1,0 +1,178 @@
+"""A hall's orders to a round game's countdown (docs/hall.md, docs/profiles.md `hall`).
+
+The era engine's `steer.py` steers Time of Empires' running clock; this is the same seam for
+a game profile: `steer(play, order, now)` is what a `Steer` event does to the countdown of a
+`[[phase]]` marked `hall = true`, on the countdown's own anchor (`profile_clock`: every cue
+at start + its time; the lead-in's ticks before 0, its start gong at 0). The hall's running
+time is the countdown's time from its start gong; `zero = at - running_s` is the box's time
+at the hall's running time zero. The same meaning as `steer.py`:
+
+- START: a countdown not yet at its start (held for the hall, in its lead-in, paused there)
+  is laid so that its start gong lands on `zero` (its lead-in's ticks already past are
+  skipped); a start that arrives late (a box that joins mid-countdown) starts at once on the
+  hall's running time, sounding the start gong but not the calls more than `LATE_S` behind
+  it (counted given: a power cut never sounds them later). A running countdown is
+  re-anchored (a cue it owes on the hall's time sounds at once: a box back from a power cut
+  never loses a call); a paused one resumes on the hall's running time.
+- PAUSE: a running countdown pauses holding `running_s` (every table holds the same time);
+  a paused one takes `running_s` as its held time.
+- RESUME: a paused countdown resumes so that `running_s` falls at `at` (a cue that fell due
+  meanwhile sounds at once: the box never loses a call); a running one is re-anchored; one
+  not yet at its start starts (as START).
+- END: the countdown's end sounds now, as its own end does (its record on disk before the
+  gong; the phase's `timer_end`: "next" moves play on).
+- SLEW: a running countdown's anchor moves so that `running_s` falls at `at`, silently: the
+  cues it passes more than `LATE_S` behind are counted given, never to sound.
+
+The count of cues given never goes back (a call given is never given again). Every order
+that changes the countdown is on disk before anything sounds.
+
+Any other state (a phase without `hall = true`, a countdown run out, the scoring, setup)
+ignores the order: a table that plays something else is left alone.
+
+In a hall (`hold`), a `hall = true` phase's countdown does not start by itself when the
+phase begins: it is held at its full time (lead-in included) for the hall's START.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import profile_clock as clock
+from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
+from .profile_machine import _advance, _timer_out
+from .profile_play import (
+    EPS,
+    SAVE_EVERY_S,
+    Paused,
+    Play,
+    PlayEffect,
+    ShowPlay,
+    State,
+    screen,
+)
+from .profile_record import snapshot
+from .steer import LATE_S
+
+_Outcome = tuple[Play, tuple[PlayEffect, ...]]
+
+
+def steered(play: Play) -> bool:
+    """Does a hall steer the countdown shown now (a `hall = true` phase's, not run out)?"""
+    phase = play.profile.phases[play.spot.phase]
+    return (phase.hall and phase.timer_s is not None
+            and play.spot.state in (State.ROUND, State.EVENT) and not play.timer_done
+            and (play.timer_end is not None or play.held_left is not None))
+
+
+def elapsed(play: Play, now: float) -> float:
+    """The countdown's time from its start gong (below 0 in its lead-in)."""
+    timer = play.profile.phases[play.spot.phase].timer_s
+    assert timer is not None
+    left = play.held_left if play.timer_end is None else play.timer_end - now
+    assert left is not None
+    return timer - left
+
+
+def steer(play: Play, order: Steer, now: float) -> _Outcome:
+    """What the hall's `order` does to the play at `now` (the order's `at` is at or before
+    `now`, except a START's, which may lie ahead)."""
+    play, effects = _advance(play, now)  # what fell due first, as a press does
+    if not steered(play):
+        return play, effects
+    phase = play.profile.phases[play.spot.phase]
+    timer = phase.timer_s
+    assert timer is not None
+    zero = order.at - order.running_s
+    action = order.action
+    running = play.timer_end is not None
+    started = elapsed(play, now) >= -EPS  # its start gong is behind it
+    more: tuple[PlayEffect, ...] = ()
+    if action in (SteerAction.SLEW, SteerAction.PAUSE) and not started:
+        return play, effects  # before its start gong: nothing to hold or to slew
+    if action is SteerAction.END and not (running or started):
+        return play, effects  # held for the hall's start: there is no countdown to end
+    if action is SteerAction.SLEW:
+        if not running:
+            return play, effects
+        play = replace(play, timer_end=zero + timer, cues_done=_skipped(play, zero, now))
+    elif action in (SteerAction.START, SteerAction.RESUME):
+        if not started:
+            if now - zero >= timer:  # that countdown is over at the hall
+                return play, effects
+            play, more = _start(play, zero, now)
+        elif running:  # re-anchored: a cue it owes on the hall's time sounds at once
+            play = replace(play, timer_end=zero + timer)
+        else:  # paused: on the hall's running time, every cue owed sounding
+            play = replace(play, timer_end=zero + timer, held_left=None,
+                           save_due=now + SAVE_EVERY_S)
+            more = (Paused(phase.id, False, round(max(0.0, zero + timer - now), 3)),)
+    elif action is SteerAction.PAUSE:
+        left = min(timer + phase.lead_in_s, max(0.0, timer - order.running_s))
+        due = None if play.music_since is None else play.save_due
+        play = replace(play, timer_end=None, held_left=left, save_due=due)
+        more = () if not running else (Paused(phase.id, True, round(left, 3)),)
+    else:  # END: as the countdown's own end, now
+        ended = replace(play, timer_end=now, held_left=None, cues_done=len(clock.cues(phase)))
+        play, ending = _timer_out(ended, now, now)
+        return play, (*effects, *ending, ShowPlay(screen(play, now)))
+    play, after = _advance(play, now)  # a call or the gong due now: at once
+    return play, (*effects, Save(snapshot(play, now), durable=True), *more, *after,
+                  ShowPlay(screen(play, now)))
+
+
+def _skipped(play: Play, zero: float, now: float) -> int:
+    """The cues given once the countdown runs from `zero`: those given already, and those
+    more than `LATE_S` behind `now` (never sounded, as steer.py's late start)."""
+    listed = clock.cues(play.profile.phases[play.spot.phase])
+    behind = sum(1 for cue in listed if zero + cue.at < now - LATE_S)
+    return max(play.cues_done, behind)
+
+
+def _start(play: Play, zero: float, now: float) -> _Outcome:
+    """The countdown's start gong at `zero`: through its lead-in when that lies ahead (its
+    ticks already past skipped), else at once, the gong sounding now (after the record that
+    counts it given) when it is more than `LATE_S` behind."""
+    phase = play.profile.phases[play.spot.phase]
+    timer = phase.timer_s
+    assert timer is not None
+    listed = clock.cues(phase)
+    if zero > now + EPS:
+        done = sum(1 for cue in listed if zero + cue.at < now - EPS)
+    else:  # started late: its lead-in's ticks are all past
+        done = max(_skipped(play, zero, now), sum(1 for cue in listed if cue.at < 0))
+    gong = next((n for n, cue in enumerate(listed) if cue.gong), None)
+    late = gong is not None and play.cues_done <= gong < done
+    play = replace(play, timer_end=zero + timer, held_left=None, cues_done=done,
+                   save_due=now + SAVE_EVERY_S)
+    return play, ((PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ())
+
+
+def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,
+         alone: bool = False) -> _Outcome:
+    """A step's outcome in a hall. A `hall = true` phase's countdown that the step just
+    started waits, held at its full time (lead-in included), for the hall's START (the step's
+    record and screen of it say so). The table's own pause or resume of a countdown the hall
+    steers changes nothing unless the hall allows it (`alone`: `[hall] pause_alone`): a hall
+    keeps one running time."""
+    def key(p: Play) -> tuple[object, ...] | None:
+        s = p.spot
+        return (s.round, s.phase, s.turn) if s.state in (State.ROUND, State.EVENT) else None
+
+    if key(after) == key(before):
+        toggled = (after.held_left is None) != (before.held_left is None) and (
+            after.timer_end is None) != (before.timer_end is None)
+        if toggled and steered(before) and not alone and before.spot == after.spot:
+            return before, (ShowPlay(screen(before, now)),)
+        return after, effects
+    phase = after.profile.phases[after.spot.phase]
+    if (not steered(after) or after.timer_end is None or phase.timer_s is None
+            or clock.calls_given(phase, after.cues_done)):  # a call given: it runs on
+        return after, effects
+    started = snapshot(after, now)  # (a lead-in's tick the step gave sounds again at START)
+    held = replace(after, timer_end=None, held_left=phase.timer_s + phase.lead_in_s,
+                   cues_done=0, save_due=None if after.music_since is None else after.save_due)
+    record = snapshot(held, now)
+    return held, tuple(replace(e, snapshot=record) if isinstance(e, Save) and e.snapshot == started
+                       else ShowPlay(screen(held, now)) if isinstance(e, ShowPlay) else e
+                       for e in effects)
