@@ -76,15 +76,8 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.profile import Profile, parse_profile, shown_steps
-from erabox.core.profile_play import (
-    Play,
-    State,
-    countdown_start,
-    last_era,
-    recorded_ahead,
-    step_index,
-    steps_here,
-)
+from erabox.core.profile_deadlines import countdown_start, recorded_ahead
+from erabox.core.profile_play import Play, State, last_era, step_index, steps_here
 from erabox.core.profile_record import snapshot
 from erabox.core.record import card_lead
 from erabox.files.games import shipped_games

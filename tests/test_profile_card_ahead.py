@@ -20,7 +20,8 @@ from erabox.core import profile_clock as clock
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, PlaySound, Save, Sound, Tick
 from erabox.core.profile import parse_profile
-from erabox.core.profile_play import Play, State, call_words, countdown_start
+from erabox.core.profile_deadlines import countdown_start
+from erabox.core.profile_play import Play, State, call_words
 from erabox.core.record import card_lead
 from erabox.run.driver import Driver, MemoryState
 from test_card_lead import TimedCard

@@ -20,6 +20,7 @@ import pytest
 from erabox.cli import main
 from erabox.core.model import Button, FlashCue, Gesture, Input, PlaySound, Save, Sound, Tick
 from erabox.core.profile import ProfileError, parse_profile
+from erabox.core.profile_deadlines import next_deadline
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import (
     Called,
@@ -29,7 +30,6 @@ from erabox.core.profile_play import (
     ShowPlay,
     State,
     new_play,
-    next_deadline,
     prepare_sounds,
     screen,
 )

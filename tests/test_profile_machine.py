@@ -25,20 +25,12 @@ from erabox.cli import main
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, PlaySound, Prompt, Save, Sound, Tick
 from erabox.core.profile import Profile, parse_profile
+from erabox.core.profile_deadlines import next_deadline
 from erabox.core.profile_machine import (
     TRANSITIONS,
     step,
 )
-from erabox.core.profile_play import (
-    HISTORY,
-    Play,
-    PlayEffect,
-    State,
-    asked,
-    new_play,
-    next_deadline,
-    screen,
-)
+from erabox.core.profile_play import HISTORY, Play, PlayEffect, State, asked, new_play, screen
 from erabox.core.profile_record import (
     restore,
     snapshot,

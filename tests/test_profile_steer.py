@@ -26,7 +26,8 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_play import Called, Play, countdown_start, next_deadline
+from erabox.core.profile_deadlines import countdown_start, next_deadline
+from erabox.core.profile_play import Called, Play
 from erabox.core.steer import LATE_S
 
 RACE = """\

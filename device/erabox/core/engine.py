@@ -18,7 +18,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
-from . import machine, profile_machine, profile_play, profile_record, profile_steer
+from . import (
+    machine,
+    profile_deadlines,
+    profile_machine,
+    profile_play,
+    profile_record,
+    profile_steer,
+)
 from .config import Config
 from .jsontext import json_object
 from .model import Event, Input, Mode, Music, MusicAction, Phase, Screen, Show, Steer
@@ -272,7 +279,7 @@ class ProfileEngine:
         return state if clean == state.write_s else replace(state, write_s=clean)
 
     def next_deadline(self, state: Play, now: float) -> float | None:
-        return profile_play.next_deadline(state, now)
+        return profile_deadlines.next_deadline(state, now)
 
     def screen(self, state: Play, now: float) -> PlayScreen:
         return profile_play.screen(state, now)

@@ -51,6 +51,7 @@ from .model import (
 )
 from .profile import MAX_ROUNDS
 from .profile_countdown import pause, phase_timer
+from .profile_deadlines import ahead_at, countdown_start, next_recorded, recorded_ahead
 from .profile_era_moves import begin_era, next_era_variant
 from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
@@ -73,16 +74,12 @@ from .profile_play import (
     ShowPlay,
     Spot,
     State,
-    ahead_at,
     asked,
-    countdown_start,
     entries,
     first_seat,
     holds_next,
     new_play,
     next_entry,
-    next_recorded,
-    recorded_ahead,
     rounds,
     screen,
     startable,

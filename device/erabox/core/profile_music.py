@@ -21,16 +21,8 @@ from dataclasses import replace
 
 from .model import Mode, Music, MusicAction
 from .profile import PhaseMusic, Profile
-from .profile_play import (
-    EPS,
-    SAVE_EVERY_S,
-    Play,
-    PlayEffect,
-    State,
-    countdown_elapsed,
-    countdown_start,
-    era_number,
-)
+from .profile_deadlines import countdown_start
+from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
 
 
 def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:

@@ -31,7 +31,6 @@ from .profile_effects import ShowPlay as ShowPlay
 from .profile_effects import Standings as Standings
 from .profile_eras import MAX_VALUE, TOTAL_ID
 from .profile_reader import filled
-from .record import card_lead
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
@@ -504,46 +503,12 @@ def holds_next(play: Play) -> bool:
             and spot.step + 1 >= len(steps_here(play)))
 
 
-def countdown_start(play: Play) -> float | None:
-    """The running countdown's anchor: when it started (its cues fall due from it)."""
-    timer = play.profile.phases[play.spot.phase].timer_s
-    if play.timer_end is None or timer is None:
-        return None
-    return play.timer_end - timer
 
 
-def next_recorded(play: Play) -> tuple[float, tuple[int, float]] | None:
-    """The running countdown's next moment whose record goes to disk before it sounds, if
-    the next thing it does is one: a call or the lead-in's start gong (a tick is not), or its
-    end when that is recorded before its gong (it sounds one, or moves play on); with its
-    key (the cues given, the countdown's end), which `Play.ahead` holds once it is written."""
-    start = countdown_start(play)
-    if start is None or play.timer_end is None:
-        return None
-    phase = play.profile.phases[play.spot.phase]
-    listed = clock.cues(phase)
-    key = (play.cues_done, play.timer_end)
-    if play.cues_done < len(listed):
-        cue = listed[play.cues_done]
-        return (start + cue.at, key) if cue.call is not None or cue.gong else None
-    moves = phase.timer_end == "next" and play.spot.state is State.ROUND
-    return (play.timer_end, key) if moves or phase.gong else None
 
 
-def ahead_at(play: Play) -> float | None:
-    """When the next recorded moment's record is written ahead of it: the card's lead
-    (`record.card_lead`) before it; None when there is none, or it is written already."""
-    due = next_recorded(play)
-    if due is None or play.ahead == due[1]:
-        return None
-    return due[0] - card_lead(play.write_s)
 
 
-def recorded_ahead(play: Play) -> bool:
-    """Is the record of the countdown's next recorded moment on disk already (every save
-    until it writes that record: `profile_machine.record`)?"""
-    due = next_recorded(play)
-    return due is not None and play.ahead == due[1]
 
 
 def call_words(play: Play, now: float) -> Label | None:
@@ -587,32 +552,6 @@ def shown_value(play: Play, now: float) -> int:
     return min(most, play.value + extra - HOLD_ADDS)
 
 
-def next_deadline(play: Play, now: float) -> float | None:
-    """When the loop must call `step(play, Tick(), t)` next, or None to wait for input only.
-
-    While a countdown shows, that includes its next whole second, so the screen changes
-    exactly on the second (one wake-up a second; none without a countdown shown), its next
-    call or tick, the end of a call's prompt (each on the countdown's own anchor), and the
-    moment its next call's record is written ahead of it (`ahead_at`)."""
-    times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
-                         play.save_due, ahead_at(play)) if t is not None]
-    if play.hold_since is not None and ramp(play, now) != RAMP_MAX:  # the ramp's next +5
-        held = now - play.hold_since
-        times.append(play.hold_since + (int(held / RAMP_S + 1e-9) + 1) * RAMP_S)
-    start = countdown_start(play)
-    if start is not None:
-        phase = play.profile.phases[play.spot.phase]
-        due = clock.next_at(phase, play.cues_done)
-        if due is not None:
-            times.append(start + due)
-        shown = clock.shown_call(phase, play.cues_done, now - start + EPS)
-        if shown is not None:
-            times.append(start + phase.calls[shown].at_s + phase.prompt_s)
-    if play.timer_end is not None and play.question_until is None:
-        shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
-        if shown > 1:
-            times.append(play.timer_end - (shown - 1))
-    return min(times) if times else None
 
 
 def first_seat(play: Play) -> int:
