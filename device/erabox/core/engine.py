@@ -25,6 +25,7 @@ from . import (
     profile_play,
     profile_record,
     profile_steer,
+    profile_toe_state,
 )
 from .config import Config
 from .jsontext import json_object
@@ -225,6 +226,9 @@ class ProfileEngine:
 
     def parse(self, text: str) -> dict[str, Any]:
         saved = json_object(text)
+        if (profile_toe_state.reads_time_of_empires(self.profile)
+                and profile_toe_state.is_era_record(saved)):
+            return self._era_record(text)
         if saved.get("kind") != "profile":
             raise ValueError(f"it holds a Time of Empires game, not a play of {self.profile.id}")
         if saved.get("game") != self.profile.id:
@@ -242,7 +246,23 @@ class ProfileEngine:
         return play, (*profile_play.prepare_sounds(self.profile),
                       ShowPlay(profile_play.screen(play, now)))
 
+    def _era_record(self, text: str) -> dict[str, Any]:
+        """Time of Empires' own record, read by its round file (docs/state-file.md): checked
+        as the era engine checks it, then as the play it converts to."""
+        saved = loads(text, self.config)
+        try:
+            profile_toe_state.play_of(saved, self.profile, self.config.players, 0.0,
+                                      self.config.era_modes)
+        except (TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise ValueError(f"a value of the wrong type ({exc})") from None
+        return saved
+
     def restore(self, saved: dict[str, Any], now: float) -> tuple[Play, Effects]:
+        if (profile_toe_state.reads_time_of_empires(self.profile)
+                and profile_toe_state.is_era_record(saved)):  # the era engine's record
+            play, effects = profile_toe_state.play_of(saved, self.profile, self.config.players,
+                                                      now, self.config.era_modes)
+            return play, (*profile_play.prepare_sounds(self.profile), *effects)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
         return play, (*profile_play.prepare_sounds(self.profile), *effects)
 

@@ -1,0 +1,268 @@
+"""Step 4 of docs/architecture.md's plan to one engine: the round engine reads today's Time
+of Empires state files (core/profile_toe_state.py; docs/state-file.md, "What the round
+engine reads of a Time of Empires state file").
+
+Every committed state file of the era engine (tests/golden/states/toe-*, tests/golden/
+state-v1/) is read by the round file of Time of Empires (tests/profiles/
+time-of-empires-rounds.toml) through `ProfileEngine` as the box reads it; the round engine
+resumed from it and the era engine resumed from the same file, each played on with the same
+continuation (the gestures of one mapped onto the other's as tests/test_one_engine_toe.py
+does: NEXT press resumes a paused era, NEXT hold a held countdown; ERA at the era's setup
+starts its lead-in, NEXT on the preparation's last step does; an era total is a player's
+numbers category by category), agree on what the table hears and sees: every gong, cry and
+tick at the same instant, the era and its mode, the round and its start player, the totals
+and the standings. A power cut straight after the conversion changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from erabox.core import points as scoring
+from erabox.core import profile_record
+from erabox.core.config import Config
+from erabox.core.engine import EmpiresEngine, ProfileEngine
+from erabox.core.game import sheet, start_player
+from erabox.core.machine import Game
+from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Tick
+from erabox.core.profile import parse_profile
+from erabox.core.profile_play import Play, State, standings, whole_sheet
+from erabox.core.profile_play import start_player as round_start_player
+from erabox.core.profile_scores import totals as round_totals
+from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
+from erabox.core.snapshot import loads
+
+TESTS = Path(__file__).parent
+ROUND_FILE = TESTS / "profiles" / "time-of-empires-rounds.toml"
+GOLDEN = TESTS / "golden"
+FILES = sorted((GOLDEN / "states").glob("toe-*.state.json")) + sorted(
+    (GOLDEN / "state-v1").glob("*.state.json"))
+PLAYERS = ("red", "blue", "green", "yellow")
+NEXT, ERA = Button.NEXT, Button.ERA
+PRESS, HOLD = Gesture.PRESS, Gesture.HOLD
+Script = list[tuple[float, Button, Gesture]]
+
+
+def name(path: Path) -> str:
+    return path.name.split(".")[0]
+
+
+def setup(path: Path) -> tuple[Config, str]:
+    """The era engine's config the file was written with (its `.config.json`: the guide;
+    state-v1: the defaults, Era I's setup under the settings with their two players)."""
+    players = ("red", "blue") if "settings" in path.name else PLAYERS
+    guide = True
+    own = path.parent / f"{name(path)}.config.json"
+    if own.exists():
+        guide = json.loads(own.read_text(encoding="utf-8"))["config"]["guide"]
+    return Config(players=players, guide=guide), path.read_text(encoding="utf-8")
+
+
+def engines(path: Path, now: float = 0.0) -> tuple[EmpiresEngine, Game, ProfileEngine, Play]:
+    """Both engines resumed from the same file, as the box resumes them (parse, restore)."""
+    config, text = setup(path)
+    own = EmpiresEngine(config)
+    game, _ = own.restore(own.parse(text), now)
+    rounds = ProfileEngine(parse_profile(ROUND_FILE.read_text(encoding="utf-8"),
+                                         str(ROUND_FILE)), config)
+    play, _ = rounds.restore(rounds.parse(text), now)
+    return own, game, rounds, play
+
+
+def played(engine: Any, state: Any, script: Script, until: float
+           ) -> tuple[Any, list[tuple[float, str]]]:
+    """The game played on: the script's gestures at their times, each deadline woken, up
+    to `until`; the gongs, cries and ticks heard."""
+    heard: list[tuple[float, str]] = []
+    now, todo = 0.0, list(script)
+    while True:
+        due = engine.next_deadline(state, now)
+        if todo and (due is None or todo[0][0] <= due):
+            now, button, gesture = todo.pop(0)
+            event: Input | Tick = Input(button, gesture)
+        elif due is not None and due <= until:
+            now, event = max(now, due), Tick()
+        else:
+            return state, heard
+        state, effects = engine.step(state, event, now)
+        heard += [(round(now, 3), e.sound.value) for e in effects
+                  if isinstance(e, PlaySound) and e.sound.value in ("gong", "cry", "tick")]
+
+
+def seen_own(game: Game) -> dict[str, Any]:
+    """What the table sees of the era engine's game."""
+    points = scoring.totals(sheet(game))
+    if game.phase is Phase.SCORING and game.entry is not None and scoring.stage(
+            game.entry, len(game.config.players)) is scoring.Stage.STANDINGS:
+        where = "standings"
+    else:
+        where = {Phase.RUNNING: "action", Phase.PAUSED: "action", Phase.LEAD_IN: "action",
+                 Phase.INTRO_ROUND: "round"}.get(game.phase, game.phase.value)
+    return {"where": where, "era": game.era, "mode": game.mode.value,
+            "round": game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
+            "start_player": start_player(game) if game.round is not None else None,
+            "totals": dict(zip(game.config.players, points, strict=True)),
+            "standings": [(p.place, game.config.players[p.player], p.total)
+                          for p in scoring.standings(points)]}
+
+
+def seen_rounds(play: Play) -> dict[str, Any]:
+    """The same of the round engine's play."""
+    points = round_totals(play.profile, whole_sheet(play)) or (0,) * len(play.players)
+    intro = play.profile.variants[play.spot.variant].id == "intro"
+    in_rounds = intro and play.spot.state in (State.ROUND, State.SPECIAL)
+    spot = play.spot
+    where = spot.state.value
+    if spot.state in (State.SPECIAL, State.ROUND, State.ERA_SETUP):
+        here = (play.profile.specials[spot.special].id if spot.state is State.SPECIAL
+                else play.profile.phases[spot.phase].id)
+        where = {"action": "action", "turns": "round", "scholars": "scholars"}.get(
+            here, "setup") if spot.state is not State.ERA_SETUP else "setup"
+    return {"where": where, "era": len(spot.past) + 1,
+            "mode": play.profile.variants[spot.variant].id,
+            "round": play.spot.round if in_rounds else None,
+            "start_player": round_start_player(play) if in_rounds else None,
+            "totals": dict(zip(play.players, points, strict=True)),
+            "standings": [(place, who, total) for place, who, _, total in standings(play)]}
+
+
+def presses(button: Button, count: int, start: float, gesture: Gesture = PRESS) -> Script:
+    return [(start + i, button, gesture) for i in range(count)]
+
+
+# The continuations: (the era engine's script, the round engine's, until), per file.
+RESUME = ([(1.0, NEXT, PRESS)], [(1.0, NEXT, HOLD)], 1000.0)  # a held era resumed, to its end
+INTRO_8 = (presses(NEXT, 9, 1.0), presses(NEXT, 9, 1.0), 100.0)  # round 8 to the scoring
+INTRO_4 = (presses(NEXT, 13, 1.0), presses(NEXT, 13, 1.0), 100.0)  # round 4 to the scoring
+
+
+def entered(*values: int, start: float) -> Script:
+    """Each number with NEXT presses (+1 each), confirmed with ERA, a second apart."""
+    out: Script = []
+    for v in values:
+        out += [(start + len(out) + i, NEXT, PRESS) for i in range(v)]
+        out += [(start + len(out), ERA, PRESS)]
+    return out
+
+
+def round_totals_script(totals: dict[int, int], start: float) -> Script:
+    """Era totals entered for the players `totals` names, in the round file: the first
+    category asked of them (destruction) 0, each total in `construction-bonus`, the rest 0,
+    the shown steps passed with NEXT; the players entered before the conversion re-asked 0.
+    """
+    seats = range(len(PLAYERS))
+    values = [0 for s in seats if s in totals]  # destruction
+    values += [totals.get(s, 0) for s in seats]  # construction bonus
+    script = entered(*values, start=start)
+    script += [(start + len(script), NEXT, PRESS)]  # leader cards: shown
+    script += entered(*[0] * 8, start=start + len(script))  # wonders, culture
+    return script + [(start + len(script), NEXT, PRESS)]  # city sieges: shown
+
+
+def start_era(steps_left: int) -> tuple[Script, Script, float]:
+    """From a setup or a guide step to the lead-in at t = 30: the era engine's NEXT hold
+    (out of the guide) and ERA; the round engine's NEXT through the steps left."""
+    return ([(1.0, NEXT, HOLD), (30.0, ERA, PRESS)],
+            [(30.0 - steps_left + 1 + i, NEXT, PRESS) for i in range(steps_left)], 700.0)
+
+
+CONTINUE: dict[str, tuple[Script, Script, float]] = {
+    "toe-running": RESUME, "toe-paused": RESUME, "toe-after-cry": RESUME, "running": RESUME,
+    "paused": RESUME, "armed": RESUME, "sounded-ahead": RESUME, "scholar-prompt": RESUME,
+    "toe-intro": INTRO_8, "intro-intro_round-round-4": INTRO_4,
+    # the game setup's steps from the one shown (the era engine's third: the round
+    # file's second), then Era I's preparation
+    "toe-guide": start_era(10 - 1 + 7),
+    # setup under other settings: the era engine sets Era I up afresh (the guide's first
+    # step), the round engine at the game setup's first
+    "setup": start_era(10 + 7), "setup-under-settings": start_era(9 + 6),
+    # green's total is being entered (1 on the screen): 5, then yellow's 3
+    "toe-scoring": (entered(4, 3, start=1.0), round_totals_script({2: 5, 3: 3}, 1.0), 100.0),
+    "scoring": (entered(16, 1, 5, 3, start=1.0),
+                round_totals_script({0: 16, 1: 1, 2: 5, 3: 3}, 1.0), 200.0),
+}
+
+
+def test_the_round_file_reads_time_of_empires_records_only() -> None:
+    profile = parse_profile(ROUND_FILE.read_text(encoding="utf-8"), str(ROUND_FILE))
+    assert reads_time_of_empires(profile)
+    assert all(is_era_record(json.loads(p.read_text(encoding="utf-8"))) for p in FILES)
+    assert not is_era_record({"kind": "profile", "phase": "x", "era": 1, "mode": "intro"})
+
+
+@pytest.mark.parametrize("path", FILES, ids=name)
+def test_each_state_file_resumes_on_the_round_engine_where_the_era_engine_does(
+        path: Path) -> None:
+    own, game, rounds, play = engines(path)
+    assert seen_rounds(play) == seen_own(game)  # at once: era, mode, round, totals
+    own_script, round_script, until = CONTINUE[name(path)]
+    game, own_heard = played(own, game, own_script, until)
+    play, round_heard = played(rounds, play, round_script, until)
+    assert round_heard == own_heard
+    assert seen_rounds(play) == seen_own(game)
+
+
+@pytest.mark.parametrize("path", FILES, ids=name)
+def test_a_power_cut_straight_after_the_conversion_changes_nothing(path: Path) -> None:
+    _, _, rounds, play = engines(path, now=50.0)
+    record = profile_record.snapshot(play, 50.0)
+    again, _ = rounds.restore(rounds.parse(json.dumps(record)), 60.0)
+    assert again.spot == play.spot and again.cues_done == play.cues_done
+    assert again.held_left == play.held_left and again.timer_end == play.timer_end
+    assert profile_record.snapshot(again, 60.0) == record
+
+
+def test_the_calls_given_never_sound_again_and_an_armed_one_sounds_once() -> None:
+    """A cry recorded sounded is not heard again after the resume; one armed (not yet handed
+    to the mixer) is heard once, as the table resumes: in both engines."""
+    heard: dict[str, list[float]] = {}
+    for stem in ("sounded-ahead", "armed"):
+        own, game, rounds, play = engines(GOLDEN / "state-v1" / f"{stem}.state.json")
+        _, own_heard = played(own, game, [(1.0, NEXT, PRESS)], 200.0)
+        _, round_heard = played(rounds, play, [(1.0, NEXT, HOLD)], 200.0)
+        assert round_heard == own_heard
+        heard[stem] = [t for t, sound in round_heard if sound == "cry"]
+    assert heard == {"sounded-ahead": [181.0], "armed": [1.0, 181.0]}
+
+
+def test_points_entered_are_never_lost() -> None:
+    """Era totals: each entered total in its player's `construction-bonus`, their other
+    categories 0; the next number asked the first not entered (green's destruction)."""
+    _, _, _, play = engines(GOLDEN / "states" / "toe-scoring.state.json")
+    assert seen_rounds(play)["totals"] == {"red": 16, "blue": 1, "green": 0, "yellow": 0}
+    assert play.spot.state is State.SCORING and play.spot.entry == 2
+    ids = [c.id for c in play.profile.categories]
+    assert play.spot.sheet[ids.index("construction-bonus")] == ((16,), (1,), None, None)
+    assert play.spot.sheet[ids.index("destruction")] == ((0,), (0,), None, None)
+    assert loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(encoding="utf-8"),
+                 Config(players=PLAYERS))["entry"]["value"] == 1  # not confirmed: not carried
+    assert play.value == 0
+
+
+def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> None:
+    """Per step (the setting "Points entry"): each checklist step's points in its category
+    (destruction's back to buildings), the entry at the same number; played on with the
+    same gestures (ERA passes a shown step in both), the same standings."""
+    saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))
+    era = saved["scores"]["points"][0]
+    era[0], era[1], era[6] = [6, 3, 0, 0], [1, 2, 0, 0], [0, 0, 0, 0]
+    saved["entry"] = {"by_step": True, "index": 6, "tie": None, "value": 0}
+    path = tmp_path / "per-step.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path)
+    ids = [c.id for c in play.profile.categories]
+    assert play.spot.sheet[ids.index("destruction")] == ((2,), (1,), (0,), (0,))
+    assert play.spot.sheet[ids.index("construction-bonus")] == ((1,), (2,), None, None)
+    assert seen_rounds(play) == seen_own(game)
+    script = entered(3, 1, start=1.0)
+    script += [(10.0, ERA, PRESS)] + entered(*[0] * 8, start=11.0) + [(30.0, ERA, PRESS)]
+    game, _ = played(own, game, script, 100.0)
+    play, _ = played(rounds, play, script, 100.0)
+    assert seen_rounds(play) == seen_own(game)
+    assert seen_own(game)["where"] == "standings"
+    assert seen_own(game)["totals"] == {"red": 7, "blue": 5, "green": 3, "yellow": 1}
