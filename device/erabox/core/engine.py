@@ -212,7 +212,9 @@ class ProfileEngine:
     """A game profile's play: its state a `profile_play.Play`, for `config`'s players.
 
     Its saved record says its kind (`"kind": "profile"`) and its game's id: a record of Time
-    of Empires, of another game or with other players is not this play's (`parse`)."""
+    of Empires, of another game or with other players is not this play's (`parse`), but
+    the round file of Time of Empires reads Time of Empires' own record
+    (`profile_toe_state`: a box updated mid-game resumes its game)."""
 
     profile: Profile
     config: Config
