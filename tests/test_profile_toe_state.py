@@ -17,6 +17,7 @@ and the standings. A power cut straight after the conversion changes nothing.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,10 @@ from erabox.core.profile_play import Play, State, standings, whole_sheet
 from erabox.core.profile_play import start_player as round_start_player
 from erabox.core.profile_scores import totals as round_totals
 from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
+from erabox.core.script import parse_script
 from erabox.core.snapshot import loads
+from erabox.files.games import read_profile
+from erabox.run.simulate import Simulation
 
 TESTS = Path(__file__).parent
 ROUND_FILE = TESTS / "profiles" / "time-of-empires-rounds.toml"
@@ -192,6 +196,26 @@ def test_the_round_file_reads_time_of_empires_records_only() -> None:
     assert reads_time_of_empires(profile)
     assert all(is_era_record(json.loads(p.read_text(encoding="utf-8"))) for p in FILES)
     assert not is_era_record({"kind": "profile", "phase": "x", "era": 1, "mode": "intro"})
+    text = FILES[0].read_text(encoding="utf-8")  # another round file still refuses it
+    other = ProfileEngine(replace(profile, id="another-game"), Config(players=PLAYERS))
+    with pytest.raises(ValueError, match="Time of Empires game"):
+        other.parse(text)
+
+
+def test_the_box_resumes_the_file_through_its_state_file_and_driver() -> None:
+    """End to end, as the box starts: the era engine's file in the state file, the round
+    file played (`erabox run --game`): "Resumed", held at 3:25 with the first cry given,
+    NEXT hold resumes it, the second cry at 6:00 of the era, once."""
+    path = GOLDEN / "states" / "toe-running.state.json"
+    lines: list[dict[str, Any]] = []
+    sim = Simulation(Config(players=PLAYERS), lines.append,
+                     profile=read_profile(ROUND_FILE))
+    sim.state.text = path.read_text(encoding="utf-8")
+    sim.restart()
+    sim.run(parse_script("1 next hold\n", "after"), 400.0)
+    assert [e["prompt"] for e in lines if e["type"] == "prompt"][:1] == ["resumed"]
+    assert [e["t"] for e in lines if e.get("sound") == "cry"] == [1.0 + 360 - 205]
+    assert '"kind":"profile"' in sim.state.text  # its next save: the round engine's record
 
 
 @pytest.mark.parametrize("path", FILES, ids=name)
@@ -266,3 +290,20 @@ def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> Non
     assert seen_rounds(play) == seen_own(game)
     assert seen_own(game)["where"] == "standings"
     assert seen_own(game)["totals"] == {"red": 7, "blue": 5, "green": 3, "yellow": 1}
+
+
+def test_a_lead_in_comes_back_held_at_its_start(tmp_path: Path) -> None:
+    """Cut in the lead-in: the era engine sets the era up again (ERA starts the lead-in),
+    the round engine holds the action phase at the lead-in's start (NEXT hold starts it):
+    the same ticks, gongs and cries from there."""
+    saved = json.loads((GOLDEN / "states" / "toe-running.state.json").read_text(
+        encoding="utf-8"))
+    saved.update(phase="lead_in", elapsed=None, cues_done=0)
+    path = tmp_path / "lead-in.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path)
+    assert play.held_left == 545.0 and play.cues_done == 0
+    _, own_heard = played(own, game, [(30.0, ERA, PRESS)], 700.0)
+    _, round_heard = played(rounds, play, [(30.0, NEXT, HOLD)], 700.0)
+    assert round_heard == own_heard
+    assert own_heard[:6] == [(30.0 + i, "tick") for i in range(5)] + [(35.0, "gong")]
