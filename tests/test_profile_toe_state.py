@@ -31,7 +31,7 @@ from erabox.core.game import sheet, start_player
 from erabox.core.machine import Game
 from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Tick
 from erabox.core.profile import parse_profile
-from erabox.core.profile_play import Play, State, standings, whole_sheet
+from erabox.core.profile_play import Play, State, ranking, standings
 from erabox.core.profile_play import start_player as round_start_player
 from erabox.core.profile_scores import totals as round_totals
 from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
@@ -116,7 +116,11 @@ def seen_own(game: Game) -> dict[str, Any]:
 
 def seen_rounds(play: Play) -> dict[str, Any]:
     """The same of the round engine's play."""
-    points = round_totals(play.profile, whole_sheet(play)) or (0,) * len(play.players)
+    # every era's confirmed points (mid-era the round engine's `whole_sheet` leaves out the
+    # categories this era has not asked yet, for its ranking's needs)
+    points = tuple(sum(era) for era in zip(*(round_totals(play.profile, sheet)
+                                             for sheet in (*play.spot.past, play.spot.sheet)),
+                                           strict=True))
     intro = play.profile.variants[play.spot.variant].id == "intro"
     in_rounds = intro and play.spot.state in (State.ROUND, State.SPECIAL)
     spot = play.spot
@@ -126,12 +130,17 @@ def seen_rounds(play: Play) -> dict[str, Any]:
                 else play.profile.phases[spot.phase].id)
         where = {"action": "action", "turns": "round", "scholars": "scholars"}.get(
             here, "setup") if spot.state is not State.ERA_SETUP else "setup"
-    return {"where": where, "era": len(spot.past) + 1,
+    seen = {"where": where, "era": len(spot.past) + 1,
             "mode": play.profile.variants[spot.variant].id,
             "round": play.spot.round if in_rounds else None,
             "start_player": round_start_player(play) if in_rounds else None,
             "totals": dict(zip(play.players, points, strict=True)),
-            "standings": [(place, who, total) for place, who, _, total in standings(play)]}
+            "standings": [(p.place, play.players[p.player], p.total)
+                          for p in scoring.standings(points)]}
+    if spot.state is State.STANDINGS:  # the round engine's own standings screen says so too
+        assert [(place, who, total) for place, who, _, total in standings(play)] == seen[
+            "standings"]
+    return seen
 
 
 def presses(button: Button, count: int, start: float, gesture: Gesture = PRESS) -> Script:
@@ -307,3 +316,57 @@ def test_a_lead_in_comes_back_held_at_its_start(tmp_path: Path) -> None:
     _, round_heard = played(rounds, play, [(30.0, NEXT, HOLD)], 700.0)
     assert round_heard == own_heard
     assert own_heard[:6] == [(30.0 + i, "tick") for i in range(5)] + [(35.0, "gong")]
+
+
+def synthetic(tmp_path: Path, **changes: Any) -> Path:
+    """toe-intro's file with `changes` (a state the committed files do not hold)."""
+    saved = json.loads((GOLDEN / "states" / "toe-intro.state.json").read_text(
+        encoding="utf-8"))
+    saved.update(changes)
+    path = tmp_path / "synthetic.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    return path
+
+
+def era_totals(*eras: tuple[int, ...]) -> dict[str, Any]:
+    rows = [[[0] * 4 for _ in range(6)] + [list(era)] for era in eras]
+    rows += [[[0] * 4 for _ in range(7)] for _ in range(3 - len(eras))]
+    return {"points": rows, "buildings": [None] * 4}
+
+
+@pytest.mark.parametrize("changes", [
+    {"phase": "scholars", "round": 10},
+    {"era": 2, "round": 3, "era_start_player": 2, "scores": era_totals((10, 8, 6, 4))},
+], ids=["scholars", "era-ii"])
+def test_an_introductory_era_later_on_resumes_the_same(tmp_path: Path,
+                                                       changes: dict[str, Any]) -> None:
+    """The scholars' call after round 10; Era II at round 3 (green started it), Era I's
+    totals entered: the same rounds, start players and totals, to the era's standings."""
+    own, game, rounds, play = engines(synthetic(tmp_path, **changes))
+    assert seen_rounds(play) == seen_own(game)
+    era = int(changes.get("era", 1))
+    at, scholars = int(changes["round"]), changes.get("phase") == "scholars"
+    # NEXT to the scoring: each round left, each scholars' call still to come, the last
+    left = 15 - at + sum(1 for r in (5, 10) if r > at or (r == at and not scholars)) + 1
+    totals = (3, 2, 1, 0)
+    game, own_heard = played(own, game, presses(NEXT, left, 1.0)
+                             + entered(*totals, start=50.0), 100.0)
+    round_script = presses(NEXT, left, 1.0) + round_totals_script(dict(enumerate(totals)), 50.0)
+    play, round_heard = played(rounds, play, round_script, 100.0)
+    assert [s for _, s in round_heard] == [s for _, s in own_heard]
+    assert seen_rounds(play) == seen_own(game)
+    assert seen_own(game)["where"] == "standings" and seen_own(game)["era"] == era
+
+
+def test_the_final_ranking_keeps_every_era_and_the_buildings(tmp_path: Path) -> None:
+    scores = era_totals((10, 8, 6, 4), (5, 5, 9, 2), (5, 7, 5, 1))
+    scores["buildings"] = [6, 7, 4, None]  # red and blue tied on 20, blue built more
+    path = synthetic(tmp_path, phase="game_over", era=3, round=None, start_player=None,
+                     scores=scores)
+    _, game, _, play = engines(path)
+    assert play.spot.state is State.GAME_OVER
+    assert seen_rounds(play) == seen_own(game)
+    ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
+    assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
+    assert [(p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))] == [
+        (1, "blue"), (2, "red"), (3, "green"), (4, "yellow")]
