@@ -32,6 +32,10 @@ class PlayScreen:
     lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it
+    # in a hall (docs/hall.md): the countdown is held for the hall's start; the hall alone
+    # starts, pauses and resumes it (`[hall] pause_alone = false`: the table's press does not)
+    hall_start: bool = False
+    hall_only: bool = False
     waits: bool = False  # NEXT waits for the countdown's end (`next_leaves = false`)
     pause_hold: bool = False  # `[buttons] pause = "next_hold"`: NEXT hold pauses, ERA hold undoes
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words

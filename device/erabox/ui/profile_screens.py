@@ -246,7 +246,7 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     starts = screen.start_player
     right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
     if screen.paused:  # the countdown is held: said where the start player is
-        right = word(language, "paused")
+        right = word(language, "hall_start" if screen.hall_start else "paused")
     room = panel.inner - (GAP + text_width(drawable(right)) if right else 0)
     items = _status(screen, panel, language, _round_text(screen, language, room), right,
                     marks)
@@ -307,7 +307,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        base = "hint_paused" if screen.paused else "hint_wait" if screen.waits else "hint_step"
+        paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
+        base = "hint_paused" if paused else "hint_wait" if screen.waits else "hint_step"
         hint = word(language, base + ("_hold" if screen.pause_hold else "")  # NEXT hold pauses:
                     + ("_event" if screen.pause_hold and event else ""))  # ERA undoes, or its event
         return tuple(items + _hint(hint, panel))
