@@ -27,6 +27,7 @@ class PlayScreen:
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
     position: tuple[int, int] | None = None  # step n of count
+    more: bool = False  # scoring: numbers past the count may be asked too (said "n/count+")
     player: str | None = None  # whose turn it is, or whose number is asked
     timer_left: int | None = None
     lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong

@@ -383,7 +383,8 @@ NOTE_ROWS = 4  # the rows under the variant on 128x64
 
 def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
              ) -> tuple[Placed, ...]:
-    position = screen.position or (1, 1)
+    n, count = screen.position or (1, 1)  # "+": more may be asked than are sure to be
+    position = (n, f"{count}+" if screen.more else str(count))
     value = str(screen.value or 0)
     worth = word(language, "worth", points=screen.points or 0)
     player = _colour(screen.player, language)
@@ -437,7 +438,7 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 def _shown(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
-           position: tuple[int, int]) -> tuple[Placed, ...]:
+           position: tuple[int, str]) -> tuple[Placed, ...]:
     """A scoring category with `points = false`: shown in its place, NEXT goes on."""
     count = word(language, "points", n=position[0], count=position[1])
     if panel.compact:
