@@ -384,18 +384,18 @@ def screen(play: Play, now: float) -> PlayScreen:
         at = asked(play)
         assert at is not None
         category = profile.categories[at[0]]
+        n, count, more = scoring_position(play)
         if at[1] == SHOWN:  # `points = false`: its name, no number
             return replace(base, kind=State.SCORING.value, round=spot.round,
-                           title=category.label, position=scoring_position(play)[:2],
-                           more=scoring_position(play)[2], shown=True)
+                           title=category.label, position=(n, count), more=more,
+                           shown=True)
         listed = (tuple(category.points(v) for v in spot.sheet[at[0]][at[1]] or ())
                   if category.each else None)
         value = shown_value(play, now)
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=value,
                        points=category.points(value), minus=category.least < 0,
-                       position=scoring_position(play)[:2], more=scoring_position(play)[2],
-                       listed=listed,
+                       position=(n, count), more=more, listed=listed,
                        checklist=checklist(play) if category.id == TOTAL_ID else (),
                        ramp=ramp(play, now))
     if spot.state is State.STANDINGS:
