@@ -27,8 +27,11 @@ from erabox.core.model import (
 )
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_deadlines import countdown_start, next_deadline
+from erabox.core.profile_effects import PlayScreen, ShowPlay
 from erabox.core.profile_play import Called, Play
 from erabox.core.steer import LATE_S
+from erabox.ui.panel import Panel
+from erabox.ui.profile_screens import layout_play
 
 RACE = """\
 [game]
@@ -264,6 +267,52 @@ def test_in_a_hall_the_table_may_not_start_or_pause_the_countdown_alone() -> Non
     allowed = ProfileEngine(PROFILE, replace(box.config, hall=replace(
         box.config.hall, pause_alone=True)))  # type: ignore[type-var]
     assert allowed.step(play, ERA, 20.0)[0].held_left == 50.0
+
+
+def shown_words(box: ProfileEngine, shown: PlayScreen, height: int, language: str
+                ) -> tuple[str, str]:
+    """The status row's right item and the hint row (the 128x32 panel has none: "")."""
+    items = {i.role: i.text for i in layout_play(shown, Panel(128, height), language)}
+    return items.get("status_right", ""), items.get("hint", "")
+
+
+def shown_of(effects: tuple[object, ...]) -> PlayScreen:
+    screens = [e.screen for e in effects if isinstance(e, ShowPlay)]
+    assert screens
+    return screens[-1]
+
+
+@pytest.mark.parametrize("height", [64, 32])
+def test_a_countdown_held_for_the_hall_says_so_and_hints_no_era_press(height: int) -> None:
+    """Held for the hall's start, the screen says it waits for the hall, not "Paused", and
+    hints no ERA press (in a hall without `pause_alone` ERA does nothing there); the hall's
+    own pause is "Paused", still without the ERA hint. With `pause_alone` ERA starts it."""
+    box, play = at_run()
+    back, effects = box.restore(box.snapshot(play, 1.0), 1.0)  # after a power cut: the same
+    assert shown_of(effects).hall_start and shown_of(effects).hall_only
+    for shown in (box.screen(play, 1.0), shown_of(box.step(play, Tick(), 1.0)[1]),
+                  shown_of(box.step(back, Tick(), 60.0)[1])):
+        assert shown.paused and shown.hall_start and shown.hall_only
+        assert shown_words(box, shown, height, "en") == (
+            "Waiting for the hall", "NEXT: next  hold NEXT: undo" if height == 64 else "")
+        assert shown_words(box, shown, height, "ja") == (
+            "会場の開始待ち", "NEXT: 次へ NEXT長押し: 戻す" if height == 64 else "")
+    assert box.step(play, ERA, 1.0)[0] == play  # what the hint no longer promises
+    paused, _ = order(box, order(box, play, S, 10.0, 0.0, 10.0)[0], P, 25.0, 15.0, 25.0)
+    shown = box.screen(paused, 26.0)
+    assert shown.paused and not shown.hall_start and shown.hall_only
+    assert shown_words(box, shown, height, "en")[0] == "Paused"
+    assert "ERA" not in shown_words(box, shown, height, "en")[1]
+    allowed = ProfileEngine(PROFILE, replace(box.config, hall=replace(
+        box.config.hall, pause_alone=True)))  # type: ignore[type-var]
+    shown = allowed.screen(play, 1.0)
+    assert shown.hall_start and not shown.hall_only
+    assert shown_words(allowed, shown, height, "en") == (
+        "Waiting for the hall", "ERA: resume  hold NEXT: undo" if height == 64 else "")
+    assert allowed.step(play, ERA, 1.0)[0].timer_end is not None  # ERA starts it alone
+    _alone_box, alone = at_run(hall=False)  # no hall: nothing said of one
+    shown = _alone_box.screen(alone, 1.0)
+    assert not (shown.hall_start or shown.hall_only)
 
 
 # each: the hall's orders (action, at, running_s, now), then the hall's state (its running

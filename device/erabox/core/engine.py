@@ -266,7 +266,7 @@ class ProfileEngine:
                                                       now, self.config.era_modes)
             return play, (*profile_play.prepare_sounds(self.profile), *effects)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
-        return play, (*profile_play.prepare_sounds(self.profile), *effects)
+        return self._in_hall(play, (*profile_play.prepare_sounds(self.profile), *effects))
 
     def resumed(self, state: Play, saved: dict[str, Any]) -> str:
         return (f"resumed the saved play of {self.profile.id}: {state.spot.state.value}, "
@@ -282,7 +282,17 @@ class ProfileEngine:
         # a countdown begun waits for the hall's start; the table pauses one alone only if
         # the hall allows it (its own orders pause and resume it)
         alone = self.config.hall.pause_alone or isinstance(event, Steer)
-        return profile_steer.hold(state, after, effects, now, alone)
+        return self._in_hall(*profile_steer.hold(state, after, effects, now, alone))
+
+    def _in_hall(self, play: Play, effects: Effects) -> tuple[Play, Effects]:
+        """In a hall, the last screen the effects draw says what the hall holds (`screen`)."""
+        last = max((n for n, e in enumerate(effects) if isinstance(e, ShowPlay)), default=None)
+        if self.config.hall is None or last is None:
+            return play, effects
+        shown = effects[last]
+        assert isinstance(shown, ShowPlay)
+        seen = ShowPlay(profile_steer.in_hall(play, shown.screen, self.config.hall.pause_alone))
+        return play, (*effects[:last], seen, *effects[last + 1:])
 
     def spare(self, state: Play) -> int | None:
         # A "random" profile's play holds the next draw, for a new game to take.
@@ -304,7 +314,10 @@ class ProfileEngine:
         return profile_deadlines.next_deadline(state, now)
 
     def screen(self, state: Play, now: float) -> PlayScreen:
-        return profile_play.screen(state, now)
+        shown = profile_play.screen(state, now)
+        if self.config.hall is None:
+            return shown
+        return profile_steer.in_hall(state, shown, self.config.hall.pause_alone)
 
     def care_view(self, shown: object) -> Screen | None:
         """A running countdown, a question or a prompt keeps the screen bright (like a running

@@ -27,11 +27,16 @@ class PlayScreen:
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
     position: tuple[int, int] | None = None  # step n of count
+    more: bool = False  # scoring: numbers past the count may be asked too (said "n/count+")
     player: str | None = None  # whose turn it is, or whose number is asked
     timer_left: int | None = None
     lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it
+    # in a hall (docs/hall.md): the countdown is held for the hall's start; the hall alone
+    # starts, pauses and resumes it (`[hall] pause_alone = false`: the table's press does not)
+    hall_start: bool = False
+    hall_only: bool = False
     waits: bool = False  # NEXT waits for the countdown's end (`next_leaves = false`)
     pause_hold: bool = False  # `[buttons] pause = "next_hold"`: NEXT hold pauses, ERA hold undoes
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words

@@ -265,13 +265,25 @@ def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
                 None)
 
 
-def scoring_position(play: Play) -> tuple[int, int]:
-    """(n, count) of the number asked: the numbers entered before it, and those still to ask
-    as far as the sheet tells (the count falls as the numbers show what cannot matter)."""
+def scoring_position(play: Play) -> tuple[int, int, bool]:
+    """(n, count, more) of the number asked: n counts the numbers entered before it; count
+    adds those sure to be asked after it, whatever the numbers to come (`surely`), so it
+    never falls; `more`: some after it may be asked too (a scoring with eliminations, a
+    number asked only to break a tie), which the count will take in once they are sure."""
     spot, order = play.spot, entries(play)
     done = sum(1 for c, s in order[:spot.entry] if s == SHOWN or spot.sheet[c][s] is not None)
-    left = sum(1 for e in range(spot.entry + 1, len(order)) if wanted(play, spot.sheet, e))
-    return done + 1, done + 1 + left
+    ahead = [e for e in range(spot.entry + 1, len(order)) if wanted(play, spot.sheet, e)]
+    sure = sum(1 for e in ahead if surely(play, spot.sheet, e))
+    return done + 1, done + 1 + sure, sure < len(ahead)
+
+
+def surely(play: Play, sheet: scores.Sheet, entry: int) -> bool:
+    """Is entry `entry` sure to be asked, whatever the numbers not yet entered?"""
+    category, seat = entries(play)[entry]
+    if not last_era(play) or seat == SHOWN:
+        return True
+    return scores.surely(play.profile, whole_sheet(play, sheet), start_seat(play), category,
+                         seat)
 
 
 def asked(play: Play) -> tuple[int, int] | None:
@@ -372,16 +384,18 @@ def screen(play: Play, now: float) -> PlayScreen:
         at = asked(play)
         assert at is not None
         category = profile.categories[at[0]]
+        n, count, more = scoring_position(play)
         if at[1] == SHOWN:  # `points = false`: its name, no number
             return replace(base, kind=State.SCORING.value, round=spot.round,
-                           title=category.label, position=scoring_position(play), shown=True)
+                           title=category.label, position=(n, count), more=more,
+                           shown=True)
         listed = (tuple(category.points(v) for v in spot.sheet[at[0]][at[1]] or ())
                   if category.each else None)
         value = shown_value(play, now)
         return replace(base, kind=State.SCORING.value, round=spot.round, title=category.label,
                        player=play.players[at[1]], value=value,
                        points=category.points(value), minus=category.least < 0,
-                       position=scoring_position(play), listed=listed,
+                       position=(n, count), more=more, listed=listed,
                        checklist=checklist(play) if category.id == TOTAL_ID else (),
                        ramp=ramp(play, now))
     if spot.state is State.STANDINGS:

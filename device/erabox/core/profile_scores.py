@@ -199,6 +199,23 @@ def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, sea
     return False
 
 
+def surely(profile: Profile, sheet: Sheet, start: int | None, category: int, seat: int) -> bool:
+    """Is the number of `category` for `seat` sure to be asked, whatever the numbers not yet
+    entered (`needed` says whether it may be)? A stage's number is, for a player sure to be
+    in at that stage; a number asked only to break a tie is not, until it is asked."""
+    cat = profile.categories[category]
+    ids = {c.id: i for i, c in enumerate(profile.categories)}
+    in_stage = [k for k, s in enumerate(profile.stages) if ids[s.category] == category]
+    in_rules = any(ids[c] == category for r in profile.tie_breaks for c in r.categories)
+    if profile.order != "eliminations":
+        return cat.counts or not in_rules
+    if not in_stage:
+        return not in_rules
+    stages = _stages_known(profile, sheet, start, _players(sheet))
+    before = [frozenset(range(_players(sheet))), *(stays for _, _, stays, _ in stages)]
+    return any(seat in before[k] for k in in_stage)
+
+
 _StageKnown = tuple[int | None, frozenset[int], frozenset[int], bool]
 
 

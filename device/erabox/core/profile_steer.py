@@ -40,6 +40,7 @@ from dataclasses import replace
 
 from . import profile_clock as clock
 from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
+from .profile_effects import PlayScreen
 from .profile_machine import _advance, _timer_out
 from .profile_play import (
     EPS,
@@ -63,6 +64,23 @@ def steered(play: Play) -> bool:
     return (phase.hall and phase.timer_s is not None
             and play.spot.state in (State.ROUND, State.EVENT) and not play.timer_done
             and (play.timer_end is not None or play.held_left is not None))
+
+
+def held_for_start(play: Play) -> bool:
+    """Is the countdown shown held at its full time (lead-in included) for the hall's start?"""
+    timer = play.profile.phases[play.spot.phase].timer_s
+    return (steered(play) and play.timer_end is None and play.cues_done == 0
+            and timer is not None and play.held_left is not None
+            and play.held_left >= timer + play.profile.phases[play.spot.phase].lead_in_s - EPS)
+
+
+def in_hall(play: Play, shown: PlayScreen, alone: bool) -> PlayScreen:
+    """The screen of `play` in a hall: a countdown the hall steers says it waits for the
+    hall's start, and that the table's own press does not start, pause or resume it (unless
+    the hall allows it, `alone`)."""
+    if not steered(play) or shown.kind not in (State.ROUND.value, State.EVENT.value):
+        return shown
+    return replace(shown, hall_start=held_for_start(play), hall_only=not alone)
 
 
 def elapsed(play: Play, now: float) -> float:

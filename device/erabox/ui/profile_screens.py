@@ -246,7 +246,7 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     starts = screen.start_player
     right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
     if screen.paused:  # the countdown is held: said where the start player is
-        right = word(language, "paused")
+        right = word(language, "hall_start" if screen.hall_start else "paused")
     room = panel.inner - (GAP + text_width(drawable(right)) if right else 0)
     items = _status(screen, panel, language, _round_text(screen, language, room), right,
                     marks)
@@ -307,7 +307,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        base = "hint_paused" if screen.paused else "hint_wait" if screen.waits else "hint_step"
+        paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
+        base = "hint_paused" if paused else "hint_wait" if screen.waits else "hint_step"
         hint = word(language, base + ("_hold" if screen.pause_hold else "")  # NEXT hold pauses:
                     + ("_event" if screen.pause_hold and event else ""))  # ERA undoes, or its event
         return tuple(items + _hint(hint, panel))
@@ -382,7 +383,8 @@ NOTE_ROWS = 4  # the rows under the variant on 128x64
 
 def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
              ) -> tuple[Placed, ...]:
-    position = screen.position or (1, 1)
+    n, count = screen.position or (1, 1)  # "+": more may be asked than are sure to be
+    position = (n, f"{count}+" if screen.more else str(count))
     value = str(screen.value or 0)
     worth = word(language, "worth", points=screen.points or 0)
     player = _colour(screen.player, language)
@@ -436,7 +438,7 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 def _shown(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
-           position: tuple[int, int]) -> tuple[Placed, ...]:
+           position: tuple[int, str]) -> tuple[Placed, ...]:
     """A scoring category with `points = false`: shown in its place, NEXT goes on."""
     count = word(language, "points", n=position[0], count=position[1])
     if panel.compact:
