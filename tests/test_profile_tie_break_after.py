@@ -6,12 +6,23 @@ only when a tie needs them, undone back to the standings, kept across a power cu
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
-from erabox.core.profile_play import Entered, Play, PlayEffect, Ranked, Standings, State, new_play
+from erabox.core.profile_play import (
+    Entered,
+    Play,
+    PlayEffect,
+    Ranked,
+    Standings,
+    State,
+    new_play,
+    screen,
+)
 from erabox.core.profile_record import restore, snapshot
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
@@ -111,6 +122,21 @@ def test_without_the_key_the_tiles_come_in_the_last_scoring_before_its_standings
     assert play.spot.state is State.SCORING
     play, more = tiles(play, now, 2, 3)
     assert more == ["tiles", "tiles", "standings"]
+
+
+def test_the_scoring_counts_the_tiles_apart_from_the_numbers_before_the_standings() -> None:
+    """The last era's scoring says "1/2", "2/2" for the gold (not "of 4": the tiles come
+    after the standings), and the tie-break again "1/2", "2/2"."""
+    play, _, now = played(gold=((2, 1), (0, 1)))  # tied 2 to 2
+    first = play.history[-1]  # the last era's blue gold, 2/2
+    assert first.state is State.SCORING
+    assert screen(replace(play, spot=first), now).position == (2, 2)
+    asking, _ = step(play, ERA, now + 1)
+    assert screen(asking, now + 1).position == (1, 2)
+    asking, _ = step(asking, ERA, now + 2)
+    assert screen(asking, now + 2).position == (2, 2)
+    without = played(AGES.replace('tie_break_after = "standings"\n', ""), ((2, 1), (0, 1)))
+    assert screen(without[0], without[2]).position == (3, 4)  # the tiles: after the gold
 
 
 def test_no_tie_no_tiles_and_undo_goes_back_to_the_standings() -> None:

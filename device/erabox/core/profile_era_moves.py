@@ -17,7 +17,6 @@ from dataclasses import replace
 from . import profile_opening as opening
 from . import profile_scores as scores
 from .profile_play import (
-    SHOWN,
     Play,
     PlayEffect,
     Ranked,
@@ -28,6 +27,7 @@ from .profile_play import (
     entries,
     era_variants,
     last_era,
+    late,
     moved,
     next_entry,
     next_era_seat,
@@ -46,15 +46,6 @@ def start_gong(play: Play) -> tuple[PlayEffect, ...]:
     """The gong as round 1 starts; none with `start_gong = false` (`[rounds]`, or the
     variant's own), nor yet with `"after_preparation"` (`profile_opening.py`)."""
     return opening.start_gong(play)
-
-
-def late(play: Play, entry: int) -> bool:
-    """`[scoring] tie_break_after = "standings"`: is entry `entry` one the last era asks
-    after its standings (a category only for the tie-breaks, `counts = false`), as Time of
-    Empires asks the tied players' buildings after Era III's standings?"""
-    category, seat = entries(play)[entry]
-    return (play.profile.tie_break_after == "standings" and last_era(play) and seat != SHOWN
-            and not play.profile.categories[category].counts)
 
 
 def next_asked(play: Play, sheet: scores.Sheet, start: int) -> int | None:
