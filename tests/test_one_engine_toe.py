@@ -3,9 +3,11 @@
 played end to end through `erabox simulate --game` and held against the box's own engine
 (`erabox simulate` without --game) on the same play: every gong, cry and tick of the
 real-time eras at the same time, each era's music from its start gong to its end gong
-(resumed after a cut at the running time), the calls after rounds 5 and 10, the era totals
-and the final ranking with the buildings tie-break, a power cut mid-era (a call never lost or
-doubled), and a game whose eras switch mode at their setups (`[rounds] variant_per_era`:
+(resumed after a cut at the running time), each introductory era's gong after its
+preparation and its music looped from that gong to its end gong, the calls after rounds 5
+and 10, the era totals and the final ranking with the buildings tie-break asked after Era
+III's standings, a power cut mid-era (a call never lost or doubled), and a game whose eras
+switch mode at their setups (`[rounds] variant_per_era`:
 Era I real time, Era II introductory, Era III real time again). What the round format
 cannot yet say is listed in docs/architecture.md.
 """
@@ -64,15 +66,20 @@ def after(start: float, gestures: list[str], step: float = 0.5) -> list[tuple[fl
     return [(start + i * step, g) for i, g in enumerate(gestures)]
 
 
-def round_scoring(era: int, tied: tuple[str, ...] = ()) -> list[str]:
+def round_scoring(era: int) -> list[str]:
     """The round profile asks category by category, in seat order, leader cards and city
-    sieges shown in their place (`points = false`: NEXT goes on); after Era III the
-    buildings of the players tied for the most (the tie-break's category)."""
+    sieges shown in their place (`points = false`: NEXT goes on)."""
     def asked(c: int) -> list[str]:
         return [g for p in PLAYERS for g in numbers(NUMBERS[era][p][c])]
 
-    gestures = [*asked(0), *asked(1), "next press", *asked(2), *asked(3), "next press"]
-    return gestures + [g for p in tied for g in numbers(BUILDINGS[p])]
+    return [*asked(0), *asked(1), "next press", *asked(2), *asked(3), "next press"]
+
+
+def tie_break() -> list[str]:
+    """ERA on Era III's standings, then the buildings of the players tied for the most (the
+    tie-break's category, asked after the standings: `tie_break_after = "standings"`), as
+    Time of Empires asks them after its Era III standings on the way to the ranking."""
+    return ["era press", *numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"])]
 
 
 def own_scoring(era: int) -> list[str]:
@@ -104,9 +111,8 @@ def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
         # stray NEXT presses in the lead-in and on the running clock: the era runs on
         # (`next_leaves = false`), as Time of Empires' running era does
         lines += [(start + 2.5, "next press"), (start + 100, "next press")]
-        tied = ("red", "green") if era == 2 else ()
-        lines += after(start + 560, round_scoring(era, tied))
-    lines += [(ERA_STARTS[2] + 700, "era press")]  # Era III's standings: the ranking
+        lines += after(start + 560, round_scoring(era))
+    lines += after(ERA_STARTS[2] + 700, tie_break())  # Era III's standings: the ranking
     lines += [(t, "restart") for t in cuts]
     return timed(sorted(lines, key=lambda line: line[0]))
 
@@ -141,32 +147,45 @@ def music(lines: list[dict[str, Any]]) -> list[tuple[float, str]]:
 INTRO_PREP_STEPS = (9, 10, 10)  # each era's round 1 with four players: preparation and turns
 
 
-def rounds_intro_script() -> str:
+def rounds_intro_timeline() -> tuple[str, list[float]]:
     """The introductory game in the round profile: NEXT (the variant), ERA (the game's
     setup and its steps),
     round 1's preparation and turns, rounds 2 to 15 and the two scholar calls with NEXT;
     the scoring; the standings' ERA, and at each later era's setup NEXT (introductory
-    again: `variant_per_era`) and ERA."""
+    again: `variant_per_era`) and ERA. With it, each era's start: the NEXT leaving round 1's
+    preparation, which strikes the era's gong (`start_gong = "after_preparation"`)."""
     gestures: list[str] = ["next press"]  # the variant: introductory
+    starts: list[float] = []
     for era in range(3):
         if era:  # the standings: on to the era's setup, its variant chosen again
             gestures += ["era press", "next press"]
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
-        gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2)
-        gestures += round_scoring(era, ("red", "green") if era == 2 else ())
-    gestures += ["era press"]  # Era III's standings: on to the ranking
-    return timed(after(0, gestures, 1))
+        gestures += ["next press"] * (INTRO_PREP_STEPS[era] - 1)  # the preparation
+        starts.append(float(len(gestures) - 1))
+        gestures += ["next press"] * (1 + 14 + 2)
+        gestures += round_scoring(era)
+    gestures += tie_break()  # Era III's standings: on to the ranking
+    return timed(after(0, gestures, 1)), starts
+
+
+def rounds_intro_script() -> str:
+    return rounds_intro_timeline()[0]
 
 
 def own_intro_script() -> str:
-    """The same in Time of Empires' own engine: ERA starts round 1, NEXT the rounds and the
-    scholar calls, the era totals, the standings' ERA to the next era's setup."""
-    gestures: list[str] = []
-    for era in range(3):
-        gestures += ["era press"] * (2 if era else 1)  # the standings, then the setup
-        gestures += ["next press"] * (14 + 2 + 1) + own_scoring(era)
-    gestures += ["era press", *numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"])]
-    return timed(after(0, gestures, 1))
+    """The same in Time of Empires' own engine: ERA starts each era (its guide shown until
+    then) as the round profile's NEXT leaves its preparation, NEXT the rounds and the
+    scholar calls at the same instants, the era totals, the standings' ERA to the next
+    era's setup."""
+    lines: list[tuple[float, str]] = []
+    for era, start in enumerate(rounds_intro_timeline()[1]):
+        if era:
+            lines += [(start - 1, "era press")]  # the standings, then the setup
+        lines += after(start, ["era press"] + ["next press"] * (14 + 2 + 1)
+                       + own_scoring(era), 1)
+    lines += after(lines[-1][0] + 1, ["era press", *numbers(BUILDINGS["red"]),
+                                      *numbers(BUILDINGS["green"])], 1)
+    return timed(lines)
 
 
 def intro_flow(lines: list[dict[str, Any]], own: bool) -> list[tuple[Any, ...]]:
@@ -214,6 +233,16 @@ def check_scores(own: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> Non
     assert [(e["player"], e["buildings"]) for e in own if e["type"] == "buildings"] == [
         ("red", 5), ("green", 7)]
     assert ranking(rounds) == ranking(own) == FINAL
+    # Era III's standings, then the tied players' buildings, then the ranking, in both
+    assert closing(rounds) == closing(own) == ["standings"] * 3 + ["buildings"] * 2 + [
+        "ranking"]
+
+
+def closing(lines: list[dict[str, Any]]) -> list[str]:
+    """The standings, the buildings asked (either engine's line) and the ranking, in order."""
+    return ["buildings" if e["type"] in ("points", "buildings") else e["type"] for e in lines
+            if e["type"] in ("standings", "ranking", "buildings")
+            or (e["type"] == "points" and e.get("category") == "buildings")]
 
 
 def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
@@ -287,11 +316,21 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
         "red", "blue", "green", "green", "yellow", "red", "red", "blue", "green"]
     assert [e["prompt"] for e in rounds if e["type"] == "prompt"] == ["game-setup"] + [
         "scholars"] * 6
-    # No gong as each era opens (`start_gong = false`): the eras' end gongs only. (Time of
-    # Empires gongs as its round 1 starts, the preparation shown before it at setup; the
-    # round file's preparation is its round 1's first steps.)
-    assert [t for t, sound in cues(rounds) if sound == "gong"] == [
-        e["t"] for e in rounds if e["type"] == "state" and e["state"] == "scoring"]
+    # Each era's gong as round 1 starts after its preparation, as Time of Empires' gong when
+    # ERA starts the era its setup prepared (`[[variant]] start_gong =
+    # "after_preparation"`), then the end gong: at the same instants in both engines.
+    gongs = [t for t, sound in cues(rounds) if sound == "gong"]
+    assert gongs == [t for t, sound in cues(own) if sound == "gong"]
+    scored = [e["t"] for e in rounds if e["type"] == "state" and e["state"] == "scoring"
+              ][:3]  # each era's scoring (then Era III's tie-break, after its standings)
+    assert gongs == [t for start, end in zip(rounds_intro_timeline()[1], scored, strict=True)
+                     for t in (start, end)]
+    # the era's music from its gong through its rounds and scholar calls to its end gong,
+    # looped as Time of Empires' introductory era's (`music_from = "era"`, each era its file)
+    assert music(rounds) == music(own) == list(
+        zip(gongs, ("music_start", "music_stop") * 3, strict=True))
+    assert [e["music"] for e in rounds if e.get("sound") == "music_start"] == [
+        f"era{n}.ogg" for n in (1, 2, 3)]
     check_scores(own, rounds)
 
 
@@ -377,8 +416,8 @@ def rounds_mixed_script(cuts: tuple[float, ...] = ()) -> str:
     opening = third - PREP_STEPS[2]
     lines += [(opening - 1, "era press"), (opening, "era press")]
     lines += [(opening + i, "next press") for i in range(1, PREP_STEPS[2] + 1)]
-    lines += after(third + 560, round_scoring(2, ("red", "green")))
-    lines += [(third + 700, "era press")]  # Era III's standings: the ranking
+    lines += after(third + 560, round_scoring(2))
+    lines += after(third + 700, tie_break())  # Era III's standings: the ranking
     lines += [(t, "restart") for t in cuts]
     return timed(sorted(lines, key=lambda line: line[0]))
 

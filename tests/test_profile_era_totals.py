@@ -288,8 +288,9 @@ def test_totals_keys_are_checked() -> None:
 def test_time_of_empires_era_totals_are_entered_as_in_its_own_engine(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The round file with `entry = "totals"` takes the era engine's scoring gestures (each
-    player's era total, by NEXT presses and ERA; Era III's tied players' buildings after the
-    totals, before the standings) and gives the same standings and final ranking."""
+    player's era total, by NEXT presses and ERA; Era III's tied players' buildings after its
+    standings, `tie_break_after = "standings"`) and gives the same standings and final
+    ranking."""
     text = REALTIME.read_text(encoding="utf-8")
     game = tmp_path / "toe-totals.toml"
     game.write_text(text.replace("[scoring]\n", '[scoring]\nentry = "totals"\n'),
@@ -300,7 +301,7 @@ def test_time_of_empires_era_totals_are_entered_as_in_its_own_engine(
             gestures += ["era press", "next press"]
         gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
         gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2) + own_scoring(era)
-    gestures += [*numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"]), "era press"]
+    gestures += ["era press", *numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"])]
     rounds = simulate(tmp_path, capsys, timed(after(0, gestures, 1)), "--game", str(game),
                       "--players", ",".join(TOE_PLAYERS))
     (tmp_path / "erabox.toml").write_text(

@@ -47,7 +47,7 @@ TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by
 PAUSES = ("era_press", "next_hold")  # [buttons] pause: ERA press (undo NEXT hold), or
 # NEXT hold as Time of Empires' era (undo then ERA hold where no event can start)
 RESUMES = ("running", "paused")  # a countdown after a power cut: going on, or held (ERA)
-MUSIC_FROM = ("phase", "gong")  # a phase's music from its start, or on its countdown's time
+MUSIC_FROM = ("phase", "gong", "era")  # from the phase's start, its countdown's, its era's
 CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
@@ -62,6 +62,7 @@ class Variant:
     label: Label
     rounds: int | None
     start_rule: str | None = None  # `start_player`: the start rule in it (None: the game's)
+    start_gong: bool | str | None = None  # true, false, "after_preparation" (None: [rounds]')
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,7 @@ class Profile:
     eras: tuple[Era, ...] = ()  # `[[era]]`: none, one era as always (no standings)
     start_gong: bool = True  # the gong as round 1 starts (at setup, on the standings)
     last_standings: bool = False  # the standings after the last era too, then the ranking
+    tie_break_after: str = "scoring"  # "standings": tie-break-only categories asked after them
     variant_per_era: bool = False  # the variant chosen again at each era's setup
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
@@ -374,13 +376,16 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
         raise r.error(("rounds", "count"), "give the rounds in each [[variant]], not here")
     out = []
     for at, item in r.items(listed, ("variant",), "[[variant]] tables"):
-        table = r.table(item, at, ("id", "label", "rounds", "start_player"),
+        table = r.table(item, at, ("id", "label", "rounds", "start_player", "start_gong"),
                         ("id", "label", "rounds"))
+        gong = table.get("start_gong")
+        if not (gong is None or isinstance(gong, bool) or gong == "after_preparation"):
+            raise r.expected((*at, "start_gong"), 'true, false or "after_preparation"', gong)
         rule = (r.choice(table["start_player"], (*at, "start_player"), START_RULES)
                 if "start_player" in table else None)
         out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"],
                                                                       (*at, "label")),
-                           count(table["rounds"], (*at, "rounds")), rule))
+                           count(table["rounds"], (*at, "rounds")), rule, gong))
     unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
     return tuple(out)
 
@@ -414,7 +419,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     if "gong" in table and timer is None:
         raise r.error((*at, "gong"), "a gong needs a timer (timer_s)")
     for key in ("timer_end", "final_ticks_s", "call", "lead_in_s", "next_leaves", "prompt_s",
-                "resume", "music_from", "hall"):
+                "resume", "hall"):
         if key in table and timer is None:
             raise r.error((*at, key), f"{key} needs a timer (timer_s)")
     seconds = None if timer is None else r.number(timer, (*at, "timer_s"), MAX_TIMER_S)
@@ -436,12 +441,14 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
 
 
 def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:
-    """`music_from`: "phase" (its music from the phase's start), or "gong" (from the
-    countdown's start gong, on its running time): only for a phase with a countdown and
-    music."""
+    """`music_from`: "phase" (its music from the phase's start), "gong" (from the
+    countdown's start gong, on its running time: a phase with a countdown), or "era" (from
+    the era's start, on through its rounds: `profile_opening.py`); only with music."""
     start = r.choice(table.get("music_from", "phase"), (*at, "music_from"), MUSIC_FROM)
     if "music_from" in table and "music" not in table:
         raise r.error((*at, "music_from"), "music_from needs a music file (music)")
+    if start == "gong" and "timer_s" not in table:
+        raise r.error((*at, "music_from"), "music_from needs a timer (timer_s)")
     return start
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import profile_opening as opening
 from . import profile_scores as scores
-from .model import FlashCue, PlaySound, Sound
 from .profile_play import (
     Play,
     PlayEffect,
@@ -24,9 +24,12 @@ from .profile_play import (
     Standings,
     State,
     _places,
+    entries,
     era_variants,
     last_era,
+    late,
     moved,
+    next_entry,
     next_era_seat,
     standings,
 )
@@ -40,8 +43,18 @@ def first_phase(play: Play) -> int:
 
 
 def start_gong(play: Play) -> tuple[PlayEffect, ...]:
-    """The gong as round 1 starts; none with `[rounds] start_gong = false`."""
-    return (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if play.profile.start_gong else ()
+    """The gong as round 1 starts; none with `start_gong = false` (`[rounds]`, or the
+    variant's own), nor yet with `"after_preparation"` (`profile_opening.py`)."""
+    return opening.start_gong(play)
+
+
+def next_asked(play: Play, sheet: scores.Sheet, start: int) -> int | None:
+    """The next entry asked from `start` on (`next_entry`); the scoring before the last
+    era's standings stops where the entries asked after them begin (`late`)."""
+    found = next_entry(play, sheet, start)
+    if found is not None and late(play, found) and not (start and late(play, start - 1)):
+        return None
+    return found
 
 
 def era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()) -> Moved:
@@ -49,7 +62,8 @@ def era_done(play: Play, spot: Spot, effects: tuple[PlayEffect, ...] = ()) -> Mo
     after it with `last_standings`), else the final ranking (with the scoring's categories,
     its `Ranked` line). With `variant_per_era` they say the variant(s) played."""
     profile = play.profile
-    standing = play.spot.state is not State.STANDINGS and profile.last_standings
+    standing = play.spot.state is not State.STANDINGS and profile.last_standings and not (
+        play.spot.state is State.SCORING and late(play, play.spot.entry))  # asked after them
     if not last_era(play) or standing:  # `last_standings`: after the last era too
         after = moved(play, replace(spot, state=State.STANDINGS))
         variant = profile.variants[spot.variant].id if profile.variant_per_era else None
@@ -69,7 +83,12 @@ def next_era(play: Play, now: float) -> Moved:
     sheet. With `variant_per_era` the next era's setup first, on the first variant (as the
     game's setup opens), the era just played keeping its own."""
     spot = play.spot
-    if last_era(play):  # the last era's standings (`last_standings`): the final ranking
+    if last_era(play):  # the last era's standings (`last_standings`): the final ranking,
+        # or first the entries asked after them (`tie_break_after = "standings"`)
+        first = next((e for e in range(len(entries(play))) if late(play, e)), None)
+        entry = None if first is None else next_entry(play, spot.sheet, first)
+        if entry is not None:
+            return moved(play, replace(spot, state=State.SCORING, entry=entry)), ()
         return era_done(play, spot)
     era = replace(spot, state=State.ROUND, round=1, phase=first_phase(play), turn=0, step=0,
                   entry=0,

@@ -111,10 +111,15 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     tie-breaks, stages and solo ranks, as `Profile` fields."""
     base: Path = ("scoring",)
     table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank",
-                                 "last_standings", "entry"))
+                                 "last_standings", "entry", "tie_break_after"))
     last = r.flag(table.get("last_standings", False), (*base, "last_standings"))
     if last and not eras:
         raise r.error((*base, "last_standings"), "last_standings needs [[era]] tables")
+    late = r.choice(table.get("tie_break_after", "scoring"), (*base, "tie_break_after"),
+                    ("scoring", "standings"))
+    if late == "standings" and not last:
+        raise r.error((*base, "tie_break_after"), "tie_break_after = \"standings\" needs "
+                      "the last era's standings (last_standings = true)")
     categories = tuple(_category(r, item, at, eras) for at, item in
                        r.items(table.get("category", []), (*base, "category"),
                                "[[scoring.category]] tables", empty=True))
@@ -145,7 +150,8 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
             raise r.error((*base, "solo_rank", index, "at_least"),
                           "expected the solo ranks in increasing order of points")
     return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
-            "solo_ranks": ranks, "last_standings": last, "entry": entry}
+            "solo_ranks": ranks, "last_standings": last, "entry": entry,
+            "tie_break_after": late}
 
 
 def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label: Label

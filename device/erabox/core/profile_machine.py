@@ -52,13 +52,14 @@ from .model import (
 from .profile import MAX_ROUNDS
 from .profile_countdown import pause, phase_timer
 from .profile_deadlines import ahead_at, countdown_start, next_recorded, recorded_ahead
-from .profile_era_moves import begin_era, next_era_variant
+from .profile_era_moves import begin_era, next_asked, next_era_variant
 from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
 from .profile_era_moves import next_era as _next_era
 from .profile_era_moves import start_gong as _start_gong
 from .profile_music import move_music as _phase_music
 from .profile_music import on_gong
+from .profile_opening import opening_gong
 from .profile_play import (
     _SOUNDS,
     EPS,
@@ -79,7 +80,6 @@ from .profile_play import (
     first_seat,
     holds_next,
     new_play,
-    next_entry,
     rounds,
     screen,
     startable,
@@ -102,6 +102,7 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
         handled, more = _on_input(play, event, now)
         paused = (handled.held_left is None) != (play.held_left is None)
         if handled.spot != play.spot or paused:  # on disk before anyone hears or sees it
+            more = (*more, *opening_gong(play, handled))  # `"after_preparation"`
             handled = phase_timer(play, handled, now)
             handled, music = _phase_music(play, handled, now)
             handled = _ahead_if_due(handled, now)
@@ -366,7 +367,7 @@ def _to_scoring(play: Play, spot: Spot | None = None) -> tuple[Play, tuple[PlayE
     spot = play.spot if spot is None else spot
     if not play.profile.categories:
         return _era_done(play, spot, end)
-    entry = next_entry(play, spot.sheet, 0)
+    entry = next_asked(play, spot.sheet, 0)
     if entry is None:  # nothing can change the ranking (not with a shipped profile), or
         return _era_done(play, spot, end)  # this era's scoring asks nothing
     return _moved(play, replace(spot, state=State.SCORING, entry=entry)), end
@@ -417,7 +418,7 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     assert at is not None
     category_index, seat = at
     if seat == SHOWN:  # a category that gives no points: on to the next entry
-        entry = next_entry(play, spot.sheet, spot.entry + 1)
+        entry = next_asked(play, spot.sheet, spot.entry + 1)
         if entry is not None:
             return _moved(play, replace(spot, entry=entry)), ()
         return _era_done(play, spot)
@@ -438,7 +439,7 @@ def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
                                scores.total(profile, whole_sheet(play, sheet), seat)))
     # the next number that can still change the ranking (an out player's later criteria,
     # a tie-break no tie needs, are not asked)
-    entry = spot.entry if more else next_entry(play, sheet, spot.entry + 1)
+    entry = spot.entry if more else next_asked(play, sheet, spot.entry + 1)
     if entry is not None:
         return _moved(play, replace(spot, sheet=sheet, entry=entry)), tuple(effects)
     return _era_done(play, replace(spot, sheet=sheet), tuple(effects))

@@ -11,6 +11,9 @@ over it). Which file: the phase's own, or in a game of eras the era's `music` in
   `pause_era`, `resume_era`): a pause of the countdown pauses it, resuming resumes it at the
   running time, a power cut brings it back at the running time the countdown comes back at,
   and the countdown's end stops it. `music_since` is then the countdown's anchor.
+- `music_from = "era"`: from the era's start (`profile_opening.py`), on across its rounds,
+  its special rounds and the phases that play the same file, stopped at the era's scoring,
+  as Time of Empires loops an introductory era's music; its place the time since.
 
 Pure: a play before and after a move in, the play with its music's clock and the effects out.
 """
@@ -22,6 +25,7 @@ from dataclasses import replace
 from .model import Mode, Music, MusicAction
 from .profile import PhaseMusic, Profile
 from .profile_deadlines import countdown_start
+from .profile_opening import preparing
 from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
 
 
@@ -51,11 +55,18 @@ def on_gong(play: Play) -> bool:
 def music_key(play: Play, now: float) -> tuple[int, int, int] | None:
     """The era, round and phase whose music plays (None: no music): a phase's music goes on
     through its steps and turns and under an event shown over it; on the gong, only while
-    its countdown runs or is paused, from its start gong on."""
-    spot = play.spot
-    if spot.state not in (State.ROUND, State.EVENT):
-        return None
-    if music_of(play.profile, spot.phase, era_number(play)) is None:
+    its countdown runs or is paused, from its start gong on; the era's (`"era"`), the era's
+    whole play after its preparation, its key the first phase that plays the same file."""
+    spot, era = play.spot, era_number(play)
+    music = music_of(play.profile, spot.phase, era)
+    if music is not None and play.profile.phases[spot.phase].music_from == "era" and (
+            spot.state in (State.ROUND, State.EVENT) or (spot.round and
+            spot.state is State.SPECIAL)):  # the era's music: on through its rounds
+        if preparing(play):  # its start is the gong after the preparation
+            return None
+        return era, 0, -1 - next(i for i, p in enumerate(play.profile.phases) if (
+            p.music_from == "era" and music_of(play.profile, i, era) == music))
+    if spot.state not in (State.ROUND, State.EVENT) or music is None:
         return None
     if on_gong(play):
         at = countdown_elapsed(play, now)

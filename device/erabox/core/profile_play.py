@@ -265,14 +265,27 @@ def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
                 None)
 
 
+def late(play: Play, entry: int) -> bool:
+    """`[scoring] tie_break_after = "standings"`: is entry `entry` one the last era asks
+    after its standings (a category only for the tie-breaks, `counts = false`), as Time of
+    Empires asks the tied players' buildings after Era III's standings?"""
+    category, seat = entries(play)[entry]
+    return (play.profile.tie_break_after == "standings" and last_era(play) and seat != SHOWN
+            and not play.profile.categories[category].counts)
+
+
 def scoring_position(play: Play) -> tuple[int, int, bool]:
     """(n, count, more) of the number asked: n counts the numbers entered before it; count
     adds those sure to be asked after it, whatever the numbers to come (`surely`), so it
     never falls; `more`: some after it may be asked too (a scoring with eliminations, a
-    number asked only to break a tie), which the count will take in once they are sure."""
+    number asked only to break a tie), which the count will take in once they are sure.
+    Those asked after the last standings (`late`) are counted apart."""
     spot, order = play.spot, entries(play)
-    done = sum(1 for c, s in order[:spot.entry] if s == SHOWN or spot.sheet[c][s] is not None)
-    ahead = [e for e in range(spot.entry + 1, len(order)) if wanted(play, spot.sheet, e)]
+    part = late(play, spot.entry)
+    done = sum(1 for e, (c, s) in enumerate(order[:spot.entry]) if late(play, e) == part
+               and (s == SHOWN or spot.sheet[c][s] is not None))
+    ahead = [e for e in range(spot.entry + 1, len(order))
+             if late(play, e) == part and wanted(play, spot.sheet, e)]
     sure = sum(1 for e in ahead if surely(play, spot.sheet, e))
     return done + 1, done + 1 + sure, sure < len(ahead)
 

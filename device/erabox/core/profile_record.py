@@ -138,7 +138,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
             play = replace(play, music_since=now - at)
             if play.held_left is None:
                 effects = (phase_music(play, MusicAction.RESUME, at),)
-    elif spot.state in (State.ROUND, State.EVENT) and profile.phases[spot.phase].music:
+    elif music_key(play, now) is not None:  # its phase's, or its era's (`music_from`)
         elapsed = float(music or 0.0)
         play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
         effects = (phase_music(play, MusicAction.RESUME, elapsed),)
