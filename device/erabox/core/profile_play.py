@@ -286,7 +286,14 @@ def scoring_position(play: Play) -> tuple[int, int, bool]:
                and (s == SHOWN or spot.sheet[c][s] is not None))
     ahead = [e for e in range(spot.entry + 1, len(order))
              if late(play, e) == part and wanted(play, spot.sheet, e)]
-    sure = sum(1 for e in ahead if surely(play, spot.sheet, e))
+    # once every number that counts is in (after the standings, or after the last one of a
+    # game ranked on its total), the players a tie-break category asks are known: the rest of
+    # the category asked now is sure
+    here, categories = order[spot.entry][0], play.profile.categories
+    known = part or (play.profile.order == "total" and all(
+        s == SHOWN or spot.sheet[c][s] is not None or not categories[c].counts
+        for c, s in order))
+    sure = sum(1 for e in ahead if surely(play, spot.sheet, e) or (known and order[e][0] == here))
     return done + 1, done + 1 + sure, sure < len(ahead)
 
 
