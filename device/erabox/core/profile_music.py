@@ -27,7 +27,11 @@ from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_
 
 def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:
     """The music phase `phase` plays in era `era` (1-based): the era's `music` in place of
-    the phase's own, when both are given; None: the phase has no music."""
+    the phase's own, when both are given; None: the phase has no music. A phase's
+    publisher's track is its music, played once (`profile_track`), in every era."""
+    track = profile.phases[phase].track
+    if track is not None:
+        return PhaseMusic(track.path, False, track.key)
     own = profile.phases[phase].music
     if own is None or not profile.eras or not profile.eras[era - 1].music:
         return own
@@ -39,13 +43,18 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     """The `Music` effect for the phase's music (`elapsed`: its place, in seconds)."""
     music = music_of(play.profile, play.spot.phase, era_number(play))
     path, loop = ("", True) if music is None else (music.path, music.loop)
+    track = play.profile.phases[play.spot.phase].track
+    if track is not None:  # on the countdown's running time, from its offset in the file
+        return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=False,
+                     track_offset=track.offset_s)
     return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
 def on_gong(play: Play) -> bool:
-    """Does the phase played run its music on its countdown's time (`music_from = "gong"`)?"""
+    """Does the phase played run its music on its countdown's time (`music_from = "gong"`,
+    or a publisher's track)?"""
     phase = play.profile.phases[play.spot.phase]
-    return phase.music_from == "gong" and phase.timer_s is not None
+    return (phase.music_from == "gong" or phase.track is not None) and phase.timer_s is not None
 
 
 def music_key(play: Play, now: float) -> tuple[int, int, int] | None:

@@ -52,6 +52,7 @@ from .profile_play import (
     screen,
 )
 from .profile_record import snapshot
+from .profile_track import held
 from .steer import LATE_S
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]
@@ -145,7 +146,8 @@ def _start(play: Play, zero: float, now: float) -> _Outcome:
     late = gong is not None and play.cues_done <= gong < done
     play = replace(play, timer_end=zero + timer, held_left=None, cues_done=done,
                    save_due=now + SAVE_EVERY_S)
-    return play, ((PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ())
+    ring = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ()
+    return play, held(phase.track, ring)  # a publisher's track's gong is its own
 
 
 def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,
