@@ -323,3 +323,60 @@ def test_the_sound_card_checks_the_track_at_setup_and_then_sounds_the_cues(
         finally:
             audio.close()
         assert ("play_cue gong" in [c for c, _ in mixer.calls]) is sounds
+
+
+# --- a track per era --------------------------------------------------------------------------
+
+ERAS = SIEGE.replace("[[phase]]\nid = \"prepare\"", """[[era]]
+track = "dawn-track.ogg"
+track_offset_s = 3
+
+[[era]]
+
+[[phase]]
+id = "prepare\"""", 1).replace('track = "siege-track.ogg"\ntrack_offset_s = 12.5',
+                              'music = "action.ogg"\nmusic_from = "gong"')
+
+
+def test_each_era_plays_its_own_track_and_an_era_without_one_its_music_under_the_cues() -> None:
+    """`[[era]] track`, as Time of Empires' `[era1]` `music_kind = "track"`: in that era the
+    phase's music on the gong is the era's track, its cues held; the next era plays the
+    phase's own music, the box sounding its cues."""
+    profile = siege(ERAS)
+    assert profile.eras[0].track == PhaseTrack("/games/dawn-track.ogg", 3.0)
+    assert profile.eras[1].track is None
+    assert prepare_sounds(profile) == (PrepareSounds((), ("/games/dawn-track.ogg",)),)
+    play, effects = new_play(profile, PLAYERS), []
+    for start in (0.0, 200.0):
+        play, begun = to_action(play, start)
+        effects += begun
+        for t in range(int(start) + 2, int(start) + 130):
+            play, more = step(play, Tick(), float(t))
+            effects += more
+    plan = AudioPlan(AudioConfig(), "/box/sounds")
+    commands = [c for e in effects for c in plan.apply(e, 0.0)]
+    starts = [(c.path, c.position, c.loop) for c in commands if isinstance(c, StartMusic)]
+    assert starts == [("/games/dawn-track.ogg", 3.0, False), ("/games/action.ogg", 0.0, True)]
+    marks = [e.track for e in effects if isinstance(e, PlaySound)]
+    assert marks == ["/games/dawn-track.ogg"] * 9 + [""] * 9
+    assert [c.sound.value for c in commands if isinstance(c, PlayCue)] == [
+        "tick", "tick", "tick", "gong", "cry", "gong", "tick", "tick", "gong"]  # era 2's
+
+
+@pytest.mark.parametrize(("old", "new", "key", "line", "says"), [
+    ('track = "dawn-track.ogg"', 'track = "dawn-track.ogg"\nmusic = "m.ogg"', "era[1].track",
+     15, "its music or its track, not both"),
+    ("track_offset_s = 3", "track_offset_s = -3", "era[1].track_offset_s", 16,
+     "seconds into the track file"),
+    ('music = "action.ogg"\nmusic_from = "gong"', 'music = "action.ogg"', "era[1].track", 15,
+     "no [[phase]] has a track or music_from = \"gong\""),
+])
+def test_a_bad_era_track_names_the_file_line_and_key(old: str, new: str, key: str, line: int,
+                                                     says: str) -> None:
+    text = ERAS.replace(old, new, 1)
+    assert text != ERAS
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(text, "games/siege.toml")
+    message = str(caught.value)
+    assert message.startswith(f"games/siege.toml:{line}: key '{key}'"), message
+    assert says in message, message

@@ -350,7 +350,14 @@ def _check_eras(r: _Reader, eras: tuple[Era, ...], variants: tuple[Variant, ...]
 
 
 def _check_era_music(r: _Reader, eras: tuple[Era, ...], phases: tuple[Phase, ...]) -> None:
-    """An era's `music` stands in for its phases' own: some phase must have music."""
+    """An era's `music` stands in for its phases' own: some phase must have music; its
+    `track` for a phase's own track or music on the gong."""
+    if not any(p.track or (p.music and p.music_from == "gong" and p.timer_s is not None)
+               for p in phases):
+        for number, era in enumerate(eras):
+            if era.track:
+                raise r.error(("era", number, "track"), "an era's track is played instead of "
+                              "a phase's: no [[phase]] has a track or music_from = \"gong\"")
     if not any(p.music for p in phases):
         for number, era in enumerate(eras):
             if era.music:

@@ -77,6 +77,7 @@ from .profile_play import (
     State,
     asked,
     entries,
+    era_number,
     first_seat,
     holds_next,
     new_play,
@@ -188,7 +189,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     phase = play.profile.phases[play.spot.phase]
     done = replace(play, timer_end=None, timer_done=True, save_due=None)
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
-    ring = track.held(phase.track, gong) if phase.gong else ()
+    holds = track.track_of(play.profile, play.spot.phase, era_number(play))
+    ring = track.held(holds, gong) if phase.gong else ()
     if on_gong(play):  # music on the countdown's time stops at its end
         done, stop = _phase_music(play, done, at)
         ring = (*ring, *stop)
@@ -205,7 +207,7 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     if any(isinstance(e, PlaySound) and e.sound is Sound.GONG for e in more):
         ring = ring[len(gong) if phase.gong else 0:]  # the scoring's gong is the countdown's
         if phase.gong:  # (the track's end gong, when the phase plays one)
-            more = track.held_gong(phase.track, more)
+            more = track.held_gong(holds, more)
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
@@ -218,7 +220,8 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     cue = clock.cues(phase)[play.cues_done]
     before, play = play, replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
-    held = phase.track  # a publisher's track holds every cue of the countdown
+    # a publisher's track holds every cue of the countdown
+    held = track.track_of(play.profile, play.spot.phase, era_number(play))
     if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is; the music
         moved, music = _phase_music(before, play, now)  # on the gong starts with it
         return moved, track.held(held, (Save(snapshot(play, now), durable=True),

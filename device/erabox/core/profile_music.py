@@ -23,13 +23,14 @@ from .model import Mode, Music, MusicAction
 from .profile import PhaseMusic, Profile
 from .profile_deadlines import countdown_start
 from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
+from .profile_track import track_of
 
 
 def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:
     """The music phase `phase` plays in era `era` (1-based): the era's `music` in place of
     the phase's own, when both are given; None: the phase has no music. A phase's
     publisher's track is its music, played once (`profile_track`), in every era."""
-    track = profile.phases[phase].track
+    track = track_of(profile, phase, era)
     if track is not None:
         return PhaseMusic(track.path, False, track.key)
     own = profile.phases[phase].music
@@ -43,7 +44,7 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     """The `Music` effect for the phase's music (`elapsed`: its place, in seconds)."""
     music = music_of(play.profile, play.spot.phase, era_number(play))
     path, loop = ("", True) if music is None else (music.path, music.loop)
-    track = play.profile.phases[play.spot.phase].track
+    track = track_of(play.profile, play.spot.phase, era_number(play))
     if track is not None:  # on the countdown's running time, from its offset in the file
         return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=False,
                      track_offset=track.offset_s)

@@ -480,7 +480,8 @@ def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
     """The special rounds', events' and calls' own sound files to decode when the play is set up or
     comes back, and its phases' publisher's tracks to check (none: nothing)."""
     files = tuple(dict.fromkeys(sound for sound, _ in profile.own_sounds()))
-    tracks = tuple(dict.fromkeys(p.track.path for p in profile.phases if p.track is not None))
+    tracks = tuple(dict.fromkeys(t.path for t in [*(p.track for p in profile.phases), *(
+        e.track for e in profile.eras)] if t is not None))
     return (PrepareSounds(files, tracks),) if files or tracks else ()
 
 

@@ -49,10 +49,11 @@ from .profile_play import (
     PlayEffect,
     ShowPlay,
     State,
+    era_number,
     screen,
 )
 from .profile_record import snapshot
-from .profile_track import held
+from .profile_track import held, track_of
 from .steer import LATE_S
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]
@@ -147,7 +148,8 @@ def _start(play: Play, zero: float, now: float) -> _Outcome:
     play = replace(play, timer_end=zero + timer, held_left=None, cues_done=done,
                    save_due=now + SAVE_EVERY_S)
     ring = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ()
-    return play, held(phase.track, ring)  # a publisher's track's gong is its own
+    holds = track_of(play.profile, play.spot.phase, era_number(play))
+    return play, held(holds, ring)  # a publisher's track's gong is its own
 
 
 def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,

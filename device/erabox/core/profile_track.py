@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .model import PlaySound, Sound
 from .profile_reader import MAX_PATH, _Reader
 from .toml_lines import Path
+
+if TYPE_CHECKING:
+    from .profile import Profile
 
 MAX_TRACK_OFFSET_S = 24 * 3600.0
 
@@ -37,9 +40,10 @@ class PhaseTrack:
     key: str = field(default="", compare=False)
 
 
-def parse_track(r: _Reader, table: dict[str, Any], at: Path, timed: bool
+def parse_track(r: _Reader, table: dict[str, Any], at: Path, timed: bool = True
                 ) -> PhaseTrack | None:
-    """A phase's `track` and `track_offset_s` (`timed`: the phase has a countdown)."""
+    """A phase's (or an era's) `track` and `track_offset_s` (`timed`: the phase has a
+    countdown)."""
     if "track" not in table:
         if "track_offset_s" in table:
             raise r.error((*at, "track_offset_s"), "track_offset_s needs a track file (track)")
@@ -48,8 +52,8 @@ def parse_track(r: _Reader, table: dict[str, Any], at: Path, timed: bool
         raise r.error((*at, "track"), "track needs a timer (timer_s): it plays on the "
                       "countdown's running time")
     if "music" in table:
-        raise r.error((*at, "track"), "a phase plays its music or its track, not both (the "
-                      "track is its music)")
+        raise r.error((*at, "track"), "its music or its track, not both (the track is the "
+                      "music)")
     name = table["track"]
     if (not isinstance(name, str) or not name.strip() or len(name) > MAX_PATH
             or not name.isprintable()):
@@ -64,6 +68,16 @@ def parse_track(r: _Reader, table: dict[str, Any], at: Path, timed: bool
         raise r.expected((*at, "track_offset_s"), "seconds into the track file, from 0 to "
                          f"{MAX_TRACK_OFFSET_S:g}", offset)
     return PhaseTrack(str(path), float(offset), r.where((*at, "track")))
+
+
+def track_of(profile: Profile, phase: int, era: int) -> PhaseTrack | None:
+    """The track phase `phase` plays in era `era` (1-based; None: none): the era's `track`
+    in place of the phase's own track or music on the gong, else the phase's own."""
+    own = profile.phases[phase]
+    if 1 <= era <= len(profile.eras) and profile.eras[era - 1].track is not None and (
+            own.track is not None or (own.music is not None and own.music_from == "gong")):
+        return profile.eras[era - 1].track
+    return own.track
 
 
 def held(track: PhaseTrack | None, effects: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -206,7 +206,8 @@ def missing_music(profile: Profile) -> list[str]:
             log.warning("%s: the sound file %s %s; the phase plays without music", key,
                         path, why)
             missing.append(path)
-    tracks = [(p.track.path, p.track.key) for p in profile.phases if p.track is not None]
+    tracks = [(t.path, t.key) for t in [*(p.track for p in profile.phases),
+                                        *(e.track for e in profile.eras)] if t is not None]
     missing += [path for path in missing_sounds(tracks, "the box sounds its own cues, and "
                                                 "the phase plays without music")
                 if path not in missing]
