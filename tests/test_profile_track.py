@@ -18,7 +18,7 @@ import json
 import logging
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -380,3 +380,89 @@ def test_a_bad_era_track_names_the_file_line_and_key(old: str, new: str, key: st
     message = str(caught.value)
     assert message.startswith(f"games/siege.toml:{line}: key '{key}'"), message
     assert says in message, message
+
+
+# --- Time of Empires' round file against its era engine, each playing a track -----------------
+
+
+class Listened:
+    """The box's sound as the audio adapter would hear it: each effect through an
+    `AudioPlan`, its commands kept with their time (no mixer)."""
+
+    def __init__(self, config: AudioConfig) -> None:
+        self.plan = AudioPlan(config, "/box/sounds")
+        self.commands: list[tuple[float, Any]] = []
+
+    def apply(self, effects: Any, now: float) -> None:
+        for effect in effects:
+            self.commands += [(now, c) for c in self.plan.apply(effect, now)]
+
+
+def listened(config: Any, script: str, profile: Any = None
+             ) -> tuple[list[dict[str, Any]], Listened]:
+    from erabox.core.script import parse_script
+    from erabox.run.simulate import Simulation
+
+    lines: list[dict[str, Any]] = []
+    sound = Listened(config.audio)
+
+    class Box(Simulation):
+        def _driver(self, config: Any, profile: Any) -> Any:
+            driver = super()._driver(config, profile)
+            driver.audio = cast(Any, sound)  # apply() is all the driver calls here
+            return driver
+
+    Box(config, lines.append, profile=profile).run(parse_script(script), 3000.0)
+    return lines, sound
+
+
+def test_time_of_empires_round_file_plays_each_era_s_track_as_the_era_engine(
+        tmp_path: Path) -> None:
+    """Each real-time era's own track (`[[era]] track` in the round file, `[eraN]
+    music_kind = "track"` in the era engine's config): the same prompts at the same times,
+    each track started at the era's start gong at its offset and faded at its end gong at the
+    same instants, and no cue of the box in either."""
+    from erabox.core.config import Config
+    from erabox.files.config import load_config
+    from test_one_engine_toe import (
+        ERA_STARTS,
+        own_realtime_script,
+        rounds_realtime_script,
+    )
+    from test_one_engine_toe import PLAYERS as FOUR
+    from test_one_engine_toe import REALTIME as ROUNDS_FILE
+
+    tracks = {n: str(tmp_path / f"era{n}-track.ogg") for n in (1, 2, 3)}
+    config_text = f"players = {list(FOUR)!r}\n".replace("'", '"') + "".join(
+        f'\n[era{n}]\nmusic = "{path}"\nmusic_kind = "track"\ntrack_offset_s = 7.5\n'
+        for n, path in tracks.items())
+    (tmp_path / "erabox.toml").write_text(config_text, encoding="utf-8")
+    config = load_config(str(tmp_path / "erabox.toml"))
+    text = ROUNDS_FILE.read_text(encoding="utf-8")
+    for n, path in tracks.items():
+        old = f'music = "era{n}.ogg"  # the era\'s own music in its action phase (beside this file)'
+        assert old in text
+        text = text.replace(old, f'track = "{path}"\ntrack_offset_s = 7.5')
+    profile = parse_profile(text, str(ROUNDS_FILE), base_dir=str(ROUNDS_FILE.parent))
+    assert [e.track for e in profile.eras] == [PhaseTrack(p, 7.5) for p in tracks.values()]
+
+    own, own_sound = listened(config, own_realtime_script())
+    rounds, rounds_sound = listened(Config(players=FOUR), rounds_realtime_script(), profile)
+
+    def music(sound: Listened) -> list[tuple[float, Any]]:
+        return [(t, (c.path, c.position, c.loop) if isinstance(c, StartMusic) else c)
+                for t, c in sound.commands if isinstance(c, StartMusic | StopMusic)]
+
+    assert music(rounds_sound) == music(own_sound) == [
+        item for n, start in zip((1, 2, 3), ERA_STARTS, strict=True) for item in (
+            (start + 5, (tracks[n], 7.5, False)), (start + 545, StopMusic(5.0)))]
+    assert not [c for _, c in own_sound.commands if isinstance(c, PlayCue)]
+    assert not [c for _, c in rounds_sound.commands if isinstance(c, PlayCue)]
+    # the prompts and the cues' event lines, at the same times as without the tracks
+    assert [e["t"] for e in rounds if e["type"] == "call"] == [
+        e["t"] for e in own if e["type"] == "prompt"] == [
+        start + 5 + at for start in ERA_STARTS for at in (180.0, 360.0)]
+    sounds = [(e["t"], e["sound"]) for e in own
+              if e["type"] == "sound" and e["sound"] in ("gong", "cry", "tick")]
+    assert sounds and sounds == [(e["t"], e["sound"]) for e in rounds if e["type"] == "sound"
+                                 and e["sound"] in ("gong", "cry", "tick")]
