@@ -59,7 +59,7 @@ from .profile_era_moves import first_phase as _first
 from .profile_era_moves import next_era as _next_era
 from .profile_era_moves import start_gong as _start_gong
 from .profile_music import move_music as _phase_music
-from .profile_music import on_gong
+from .profile_music import on_gong, track_of
 from .profile_play import (
     _SOUNDS,
     EPS,
@@ -189,7 +189,7 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     phase = play.profile.phases[play.spot.phase]
     done = replace(play, timer_end=None, timer_done=True, save_due=None)
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
-    holds = track.track_of(play.profile, play.spot.phase, era_number(play))
+    holds = track_of(play.profile, play.spot.phase, era_number(play))
     ring = track.held(holds, gong) if phase.gong else ()
     if on_gong(play):  # music on the countdown's time stops at its end
         done, stop = _phase_music(play, done, at)
@@ -221,7 +221,7 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     before, play = play, replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
     # a publisher's track holds every cue of the countdown
-    held = track.track_of(play.profile, play.spot.phase, era_number(play))
+    held = track_of(play.profile, play.spot.phase, era_number(play))
     if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is; the music
         moved, music = _phase_music(before, play, now)  # on the gong starts with it
         return moved, track.held(held, (Save(snapshot(play, now), durable=True),

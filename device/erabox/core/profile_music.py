@@ -11,6 +11,9 @@ over it). Which file: the phase's own, or in a game of eras the era's `music` in
   `pause_era`, `resume_era`): a pause of the countdown pauses it, resuming resumes it at the
   running time, a power cut brings it back at the running time the countdown comes back at,
   and the countdown's end stops it. `music_since` is then the countdown's anchor.
+- a publisher's track (`track`, or the era's `track` in place of a phase's track or music on
+  the gong: `track_of`, `core/profile_track.py`): on the gong too, played once from its
+  offset + the running time (`Music.track_offset`).
 
 Pure: a play before and after a move in, the play with its music's clock and the effects out.
 """
@@ -23,7 +26,17 @@ from .model import Mode, Music, MusicAction
 from .profile import PhaseMusic, Profile
 from .profile_deadlines import countdown_start
 from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
-from .profile_track import track_of
+from .profile_track import PhaseTrack
+
+
+def track_of(profile: Profile, phase: int, era: int) -> PhaseTrack | None:
+    """The track phase `phase` plays in era `era` (1-based; None: none): the era's `track`
+    in place of the phase's own track or music on the gong, else the phase's own."""
+    own = profile.phases[phase]
+    if 1 <= era <= len(profile.eras) and profile.eras[era - 1].track is not None and (
+            own.track is not None or (own.music is not None and own.music_from == "gong")):
+        return profile.eras[era - 1].track
+    return own.track
 
 
 def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:

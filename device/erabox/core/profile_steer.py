@@ -41,6 +41,7 @@ from dataclasses import replace
 from . import profile_clock as clock
 from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
 from .profile_machine import _advance, _timer_out
+from .profile_music import track_of
 from .profile_play import (
     EPS,
     SAVE_EVERY_S,
@@ -53,7 +54,7 @@ from .profile_play import (
     screen,
 )
 from .profile_record import snapshot
-from .profile_track import held, track_of
+from .profile_track import held
 from .steer import LATE_S
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]

@@ -10,21 +10,19 @@ lines, but their `PlaySound` names the track (`PlaySound.track`): the sound plan
 of them while the track can be read (`audio_plan.AudioPlan._cue`), and each of them when it
 cannot, as Time of Empires falls back on the box's cues.
 
-Pure: the key read and checked here, the effects marked here.
+Which track a phase plays in an era (its own, or the era's `[[era]] track`):
+`profile_music.track_of`. Pure: the keys read and checked here, the effects marked here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import PlaySound, Sound
 from .profile_reader import MAX_PATH, _Reader
 from .toml_lines import Path
-
-if TYPE_CHECKING:
-    from .profile import Profile
 
 MAX_TRACK_OFFSET_S = 24 * 3600.0
 
@@ -68,16 +66,6 @@ def parse_track(r: _Reader, table: dict[str, Any], at: Path, timed: bool = True
         raise r.expected((*at, "track_offset_s"), "seconds into the track file, from 0 to "
                          f"{MAX_TRACK_OFFSET_S:g}", offset)
     return PhaseTrack(str(path), float(offset), r.where((*at, "track")))
-
-
-def track_of(profile: Profile, phase: int, era: int) -> PhaseTrack | None:
-    """The track phase `phase` plays in era `era` (1-based; None: none): the era's `track`
-    in place of the phase's own track or music on the gong, else the phase's own."""
-    own = profile.phases[phase]
-    if 1 <= era <= len(profile.eras) and profile.eras[era - 1].track is not None and (
-            own.track is not None or (own.music is not None and own.music_from == "gong")):
-        return profile.eras[era - 1].track
-    return own.track
 
 
 def held(track: PhaseTrack | None, effects: tuple[Any, ...]) -> tuple[Any, ...]:
