@@ -13,7 +13,9 @@ chosen at its own setup, `variant_per_era`; again asking era totals, `[scoring] 
 "totals"`), and one with a
 real-time countdown: timed calls (one among its final ticks, one at a tick's very second, one
 the profile's own file), final ticks, and a pause held across a step; the same again coming
-back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`).
+back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`); and
+again playing a publisher's track (`track`: the countdown's calls silent from the box, given
+all the same).
 
 The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
@@ -284,6 +286,14 @@ _PAUSED = parse_profile(REALTIME.replace('id = "relay"', 'id = "relay-paused"').
     "relay-paused.toml")
 assert _PAUSED.phases[0].resume == "paused" and _PAUSED.pause == "next_hold"
 GAMES["relay-paused"] = (_PAUSED, 0, None)
+# the same countdown playing a publisher's track (`track`): its cues are the track's, silent
+# from the box but given as ever (each `PlaySound` names the track: its record, its prompt,
+# its flash): a cut gives each once or shows it, as without the track
+_TRACK = parse_profile(REALTIME.replace('id = "relay"', 'id = "relay-track"').replace(
+    'timer_end = "next"\nsteps = ["Run"', 'timer_end = "next"\ntrack = "relay.ogg"\n'
+    'track_offset_s = 2\nsteps = ["Run"'), "relay-track.toml")
+assert _TRACK.phases[0].track is not None
+GAMES["relay-track"] = (_TRACK, 0, None)
 _ACTS = parse_profile(ACTS, "acts.toml")
 GAMES["acts"] = (_ACTS, 0, None)
 # The same two eras, each choosing its variant at its own setup (`variant_per_era`): era 1
@@ -765,7 +775,8 @@ def test_a_countdown_shown_run_out_is_on_disk_before_its_gong() -> None:
 SLOW_S = 0.15  # a slow card's durable writes: a call's record goes 0.4 s ahead of it
 
 
-@pytest.mark.parametrize("name", ["countdowns", "relay", "relay-paused", "acts"])
+@pytest.mark.parametrize("name", ["countdowns", "relay", "relay-paused", "relay-track",
+                                  "acts"])
 def test_on_a_slow_card_every_cut_in_a_call_s_wider_lead_gives_it_once_or_shows_it(
         name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The same enumeration on a card whose writes take `SLOW_S`: every countdown's call (its

@@ -35,6 +35,7 @@ from pathlib import Path
 from ..core import rules
 from ..core.audio_plan import (
     AudioPlan,
+    CheckMusic,
     Command,
     LoadSound,
     PauseMusic,
@@ -216,6 +217,8 @@ class Audio:
             mixer.set_music_gain(command.gain)
         elif isinstance(command, LoadSound):
             self._load_sound(command.path)
+        elif isinstance(command, CheckMusic):  # a profile's track: its cues sound if unread
+            self._file_ok(command.path, lambda: mixer.check(command.path))
         elif isinstance(command, PlayCue | SetCueGain):  # from a replay after a reopen
             self._cue(command)
 
@@ -260,6 +263,8 @@ class Audio:
         profile = [file for era in self.config.game_eras for file in (era.score, era.music)]
         if any(era.music and str(Path(era.music)) == path for era in self.config.eras):
             fallback = "the built-in music plays instead"
+        elif path in self._plan.tracks:  # a game profile's publisher's track
+            fallback = "the box sounds the cues it holds instead"
         elif any(file and str(Path(file)) == path for file in profile):  # a game's era music
             fallback = "the era's other music plays instead (its own, else the box's)"
         else:  # a built-in file, or a game profile's phase music: nothing stands in for it

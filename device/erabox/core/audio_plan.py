@@ -79,6 +79,15 @@ class LoadSound:
 
 
 @dataclass(frozen=True)
+class CheckMusic:
+    """Check that a game profile's publisher's track can be read (its header, on the
+    worker, when the game is set up): the adapter reports `file_failed` if not, and the
+    cues it holds sound from the box then."""
+
+    path: str
+
+
+@dataclass(frozen=True)
 class SetCueGain:
     gain: float
 
@@ -133,7 +142,7 @@ class StopMusic:
 
 
 Command = (PlayCue | SetCueGain | SetMusicGain | PrepareStream | StartMusic | PauseMusic
-           | ResumeMusic | StopMusic | LoadSound)
+           | ResumeMusic | StopMusic | LoadSound | CheckMusic)
 MUSIC_COMMANDS = (PrepareStream, StartMusic, PauseMusic, ResumeMusic, StopMusic, SetMusicGain)
 
 
@@ -178,6 +187,7 @@ class _Source:
     mode: Mode
     path: str = ""
     loop: bool = True
+    track_offset: float | None = None  # `path` is a publisher's track, from this offset
 
 
 @dataclass(frozen=True)
@@ -309,14 +319,19 @@ class AudioPlan:
         self._cues_end: float | None = None  # when the last ducking cue stops being loud
         self._own: set[str] = set()  # a game profile's own sound files asked for
         self._own_loud: dict[str, float] = {}  # ... those decoded: how long each is loud
+        self.tracks: set[str] = set()  # a game profile's publisher's tracks (`CheckMusic`)
 
     # --- questions ------------------------------------------------------------------------------
 
-    def choose(self, era: int, mode: Mode, path: str = "", loop: bool = True
-               ) -> Choice | None:
+    def choose(self, era: int, mode: Mode, path: str = "", loop: bool = True,
+               track_offset: float | None = None) -> Choice | None:
         """Which file plays as `era`'s music in `mode`, skipping files known to be unreadable
         (None: not even the built-in loop can be read, so it stays silent). `path`: a game
-        profile's phase music, that file or nothing (`loop`: looped, else played once)."""
+        profile's phase music, that file or nothing (`loop`: looped, else played once;
+        `track_offset`: a publisher's track, from that offset)."""
+        if path and track_offset is not None:
+            track = Choice(str(PurePath(path)), "track", track_offset)
+            return None if track.path in self._bad else track
         if path:
             given = Choice(str(PurePath(path)), "loop" if loop else "timed")
             return None if given.path in self._bad else given
@@ -382,7 +397,9 @@ class AudioPlan:
         if isinstance(effect, PrepareSounds):
             new = [f for f in dict.fromkeys(effect.files) if f not in self._own | self._bad]
             self._own.update(new)
-            return [LoadSound(f) for f in new]
+            tracks = [t for t in dict.fromkeys(effect.tracks) if t not in self._bad]
+            self.tracks.update(tracks)
+            return [*(LoadSound(f) for f in new), *(CheckMusic(t) for t in tracks)]
         if isinstance(effect, SetVolume):
             self.master = _clamp(float(effect.level))
             if effect.music is not None:
@@ -466,6 +483,8 @@ class AudioPlan:
     # --- effects --------------------------------------------------------------------------------
 
     def _cue(self, effect: PlaySound, now: float) -> list[Command]:
+        if effect.track and str(PurePath(effect.track)) not in self._bad:
+            return []  # a round phase's track holds this cue (while the file can be read)
         choice = self.choose(effect.era, self._modes.get(effect.era, Mode.REALTIME))
         if choice is not None and choice.kind == "track":
             return []  # the era's soundtrack carries its own cues
@@ -496,7 +515,7 @@ class AudioPlan:
             fade = TRACK_STOP_FADE_S if playing.choice.kind == "track" else STOP_FADE_S
             return [StopMusic(0.0 if playing.paused else fade)]
         running = action is not MusicAction.PAUSE
-        source = _Source(effect.era, effect.mode, effect.path, effect.loop)
+        source = _Source(effect.era, effect.mode, effect.path, effect.loop, effect.track_offset)
         self._memo = _Memo(source, effect.elapsed, now, running)
         playing = self._playing
         if action is MusicAction.PAUSE:
@@ -520,7 +539,8 @@ class AudioPlan:
         return []
 
     def _choose(self, source: _Source) -> Choice | None:
-        return self.choose(source.era, source.mode, source.path, source.loop)
+        return self.choose(source.era, source.mode, source.path, source.loop,
+                           source.track_offset)
 
     def _start(self, source: _Source, era_time: float, now: float) -> list[Command]:
         choice = self._choose(source)

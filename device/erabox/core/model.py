@@ -150,11 +150,13 @@ class PlaySound:
     """Play a cue now. `era` lets an adapter pick per-era sounds or skip cues a track carries.
     `file`: a game profile's own sound file played instead, decoded ahead (`PrepareSounds`);
     `sound`, the box's cue it stands for, is its channel, ducks the music like it, and plays
-    when the file cannot."""
+    when the file cannot. `track`: a round phase's publisher's track that holds this cue
+    (`profile_track`): it plays none while that file can be read."""
 
     sound: Sound
     era: int
     file: str = ""
+    track: str = ""
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,8 @@ class Music:
     offset) even when nothing was loaded before, e.g. after a restart or a late sound card.
     `mode` says whether the era is timed: a publisher's timed track only fits a real-time era.
     A game profile's phase music names its file in `path` (`era` 0, `elapsed` the phase's
-    running time) and whether it `loop`s or plays once.
+    running time) and whether it `loop`s or plays once; `track_offset` not None: that file is
+    a publisher's track holding its cues, played once from `track_offset` + `elapsed`.
     """
 
     action: MusicAction
@@ -175,6 +178,7 @@ class Music:
     elapsed: float
     path: str = ""
     loop: bool = True
+    track_offset: float | None = None
 
 
 @dataclass(frozen=True)
@@ -193,9 +197,12 @@ class PrepareMusic:
 class PrepareSounds:
     """Decode these sound files of the game's profile now, off the loop thread, so that a
     `PlaySound` naming one plays it at once (its setup screen is open, or the game was
-    restored: no call comes before these are ready, or the box's cue stands in)."""
+    restored: no call comes before these are ready, or the box's cue stands in). `tracks`:
+    the publisher's tracks of its phases, only checked (headers), so that a call of one that
+    cannot be read sounds the box's cue (`PlaySound.track`)."""
 
     files: tuple[str, ...]
+    tracks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

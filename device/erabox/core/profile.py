@@ -37,6 +37,7 @@ from .profile_reader import ProfileError as ProfileError
 from .profile_reader import Step as Step
 from .profile_reader import _Reader, check_steps
 from .profile_reader import shown_steps as shown_steps
+from .profile_track import PhaseTrack, parse_track
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
 
 MAX_TIMER_S = 24 * 3600
@@ -116,6 +117,7 @@ class Phase:
     resume: str = "running"  # after a power cut its countdown comes back running or paused
     music_from: str = "phase"  # "gong": its music plays on the countdown's running time
     hall: bool = False  # a hall's director steers its countdown (`profile_steer`, docs/hall.md)
+    track: PhaseTrack | None = None  # a publisher's track holding its cues (`profile_track`)
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -350,7 +352,14 @@ def _check_eras(r: _Reader, eras: tuple[Era, ...], variants: tuple[Variant, ...]
 
 
 def _check_era_music(r: _Reader, eras: tuple[Era, ...], phases: tuple[Phase, ...]) -> None:
-    """An era's `music` stands in for its phases' own: some phase must have music."""
+    """An era's `music` stands in for its phases' own: some phase must have music; its
+    `track` for a phase's own track or music on the gong."""
+    if not any(p.track or (p.music and p.music_from == "gong" and p.timer_s is not None)
+               for p in phases):
+        for number, era in enumerate(eras):
+            if era.track:
+                raise r.error(("era", number, "track"), "an era's track is played instead of "
+                              "a phase's: no [[phase]] has a track or music_from = \"gong\"")
     if not any(p.music for p in phases):
         for number, era in enumerate(eras):
             if era.music:
@@ -395,7 +404,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
-                               "resume", "music_from", "hall"),
+                               "resume", "music_from", "hall", "track", "track_offset_s"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -437,7 +446,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600),
                  resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES),
                  music_from=_music_from(r, table, at),
-                 hall=r.flag(table.get("hall", False), (*at, "hall")))
+                 hall=r.flag(table.get("hall", False), (*at, "hall")),
+                 track=parse_track(r, table, at, timer is not None))
 
 
 def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:

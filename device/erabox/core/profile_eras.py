@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .profile_reader import MAX_ROUNDS, Label, ProfileError, _Reader
+from .profile_track import PhaseTrack, parse_track
 from .rules import MAX_ERAS
 from .toml_lines import Path
 
@@ -33,6 +34,7 @@ class Era:
     numbers: tuple[tuple[str, int], ...] = ()  # `numbers`: each `{name}` in a step's text
     music: str = ""  # `music`: the file its phases with music play instead of their own
     music_key: str = field(default="", compare=False)  # "file:line: key 'era[1].music'"
+    track: PhaseTrack | None = None  # `track`: played by its phases on the gong instead
 
 
 @dataclass(frozen=True)
@@ -301,14 +303,16 @@ def parse_eras(r: _Reader, data: Any) -> tuple[Era, ...]:
     for at, item in r.items(data, ("era",), "[[era]] tables"):
         if len(eras) == MAX_ERAS:
             raise r.error(at, f"at most {MAX_ERAS} [[era]] tables")
-        table = r.table(item, at, ("label", "rounds", "numbers", "music"))
+        table = r.table(item, at, ("label", "rounds", "numbers", "music", "track",
+                                   "track_offset_s"))
         label = r.label(table["label"], (*at, "label")) if "label" in table else None
         rounds = (r.integer(table["rounds"], (*at, "rounds"), 1, MAX_ROUNDS)
                   if "rounds" in table else None)
         music = r.sound(table["music"], (*at, "music"), ()) if "music" in table else ""
         eras.append(Era(label, rounds, _numbers(r, table.get("numbers", {}),
                                                 (*at, "numbers")),
-                        music, r.where((*at, "music")) if music else ""))
+                        music, r.where((*at, "music")) if music else "",
+                        parse_track(r, table, at)))
     names = sorted({name for era in eras for name, _ in era.numbers})
     for index, era in enumerate(eras):
         missing = [name for name in names if name not in dict(era.numbers)]

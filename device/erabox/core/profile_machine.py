@@ -39,6 +39,7 @@ from typing import Any
 from . import profile_clock as clock
 from . import profile_entry as entering
 from . import profile_scores as scores
+from . import profile_track as track
 from .model import (
     Button,
     Event,
@@ -58,7 +59,7 @@ from .profile_era_moves import first_phase as _first
 from .profile_era_moves import next_era as _next_era
 from .profile_era_moves import start_gong as _start_gong
 from .profile_music import move_music as _phase_music
-from .profile_music import on_gong
+from .profile_music import on_gong, track_of
 from .profile_opening import opening_gong
 from .profile_play import (
     _SOUNDS,
@@ -77,6 +78,7 @@ from .profile_play import (
     State,
     asked,
     entries,
+    era_number,
     first_seat,
     holds_next,
     new_play,
@@ -188,7 +190,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     phase = play.profile.phases[play.spot.phase]
     done = replace(play, timer_end=None, timer_done=True, save_due=None)
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
-    ring = gong if phase.gong else ()
+    holds = track_of(play.profile, play.spot.phase, era_number(play))
+    ring = track.held(holds, gong) if phase.gong else ()
     if on_gong(play):  # music on the countdown's time stops at its end
         done, stop = _phase_music(play, done, at)
         ring = (*ring, *stop)
@@ -204,6 +207,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     moved, music = _phase_music(done, moved, at, now)
     if any(isinstance(e, PlaySound) and e.sound is Sound.GONG for e in more):
         ring = ring[len(gong) if phase.gong else 0:]  # the scoring's gong is the countdown's
+        if phase.gong:  # (the track's end gong, when the phase plays one)
+            more = track.held_gong(holds, more)
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
@@ -216,16 +221,19 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     cue = clock.cues(phase)[play.cues_done]
     before, play = play, replace(play, cues_done=play.cues_done + 1)
     sound, file = clock.cue_sound(phase, cue)
+    # a publisher's track holds every cue of the countdown
+    held = track_of(play.profile, play.spot.phase, era_number(play))
     if cue.gong:  # the lead-in's end, on disk before it sounds, as a call is; the music
         moved, music = _phase_music(before, play, now)  # on the gong starts with it
-        return moved, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0),
-                       FlashCue(sound), *music)
+        return moved, track.held(held, (Save(snapshot(play, now), durable=True),
+                                        PlaySound(sound, 0), FlashCue(sound), *music))
     if cue.call is None:
-        return play, (PlaySound(sound, 0),)
+        return play, track.held(held, (PlaySound(sound, 0),))
     call = phase.calls[cue.call]
     text = None if call.prompt is None else call.prompt.en
-    return play, (Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
-                  FlashCue(sound), Called(phase.id, call.at_s, text, call.box_prompt))
+    return play, track.held(held, (
+        Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
+        FlashCue(sound), Called(phase.id, call.at_s, text, call.box_prompt)))
 
 
 def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -14,6 +14,9 @@ over it). Which file: the phase's own, or in a game of eras the era's `music` in
 - `music_from = "era"`: from the era's start (`profile_opening.py`), on across its rounds,
   its special rounds and the phases that play the same file, stopped at the era's scoring,
   as Time of Empires loops an introductory era's music; its place the time since.
+- a publisher's track (`track`, or the era's `track` in place of a phase's track or music on
+  the gong: `track_of`, `core/profile_track.py`): on the gong too, played once from its
+  offset + the running time (`Music.track_offset`).
 
 Pure: a play before and after a move in, the play with its music's clock and the effects out.
 """
@@ -27,11 +30,26 @@ from .profile import PhaseMusic, Profile
 from .profile_deadlines import countdown_start
 from .profile_opening import preparing
 from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
+from .profile_track import PhaseTrack
+
+
+def track_of(profile: Profile, phase: int, era: int) -> PhaseTrack | None:
+    """The track phase `phase` plays in era `era` (1-based; None: none): the era's `track`
+    in place of the phase's own track or music on the gong, else the phase's own."""
+    own = profile.phases[phase]
+    if 1 <= era <= len(profile.eras) and profile.eras[era - 1].track is not None and (
+            own.track is not None or (own.music is not None and own.music_from == "gong")):
+        return profile.eras[era - 1].track
+    return own.track
 
 
 def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:
     """The music phase `phase` plays in era `era` (1-based): the era's `music` in place of
-    the phase's own, when both are given; None: the phase has no music."""
+    the phase's own, when both are given; None: the phase has no music. A phase's
+    publisher's track is its music, played once (`profile_track`), in every era."""
+    track = track_of(profile, phase, era)
+    if track is not None:
+        return PhaseMusic(track.path, False, track.key)
     own = profile.phases[phase].music
     if own is None or not profile.eras or not profile.eras[era - 1].music:
         return own
@@ -43,13 +61,18 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     """The `Music` effect for the phase's music (`elapsed`: its place, in seconds)."""
     music = music_of(play.profile, play.spot.phase, era_number(play))
     path, loop = ("", True) if music is None else (music.path, music.loop)
+    track = track_of(play.profile, play.spot.phase, era_number(play))
+    if track is not None:  # on the countdown's running time, from its offset in the file
+        return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=False,
+                     track_offset=track.offset_s)
     return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
 
 
 def on_gong(play: Play) -> bool:
-    """Does the phase played run its music on its countdown's time (`music_from = "gong"`)?"""
+    """Does the phase played run its music on its countdown's time (`music_from = "gong"`,
+    or a publisher's track)?"""
     phase = play.profile.phases[play.spot.phase]
-    return phase.music_from == "gong" and phase.timer_s is not None
+    return (phase.music_from == "gong" or phase.track is not None) and phase.timer_s is not None
 
 
 def music_key(play: Play, now: float) -> tuple[int, int, int] | None:

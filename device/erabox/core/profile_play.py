@@ -512,9 +512,11 @@ def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:
 
 def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
     """The special rounds', events' and calls' own sound files to decode when the play is set up or
-    comes back (none: nothing)."""
+    comes back, and its phases' publisher's tracks to check (none: nothing)."""
     files = tuple(dict.fromkeys(sound for sound, _ in profile.own_sounds()))
-    return (PrepareSounds(files),) if files else ()
+    tracks = tuple(dict.fromkeys(t.path for t in [*(p.track for p in profile.phases), *(
+        e.track for e in profile.eras)] if t is not None))
+    return (PrepareSounds(files, tracks),) if files or tracks else ()
 
 
 def countdown_elapsed(play: Play, now: float) -> float | None:

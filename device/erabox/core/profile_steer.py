@@ -42,6 +42,7 @@ from . import profile_clock as clock
 from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
 from .profile_effects import PlayScreen
 from .profile_machine import _advance, _timer_out
+from .profile_music import track_of
 from .profile_play import (
     EPS,
     SAVE_EVERY_S,
@@ -50,9 +51,11 @@ from .profile_play import (
     PlayEffect,
     ShowPlay,
     State,
+    era_number,
     screen,
 )
 from .profile_record import snapshot
+from .profile_track import held
 from .steer import LATE_S
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]
@@ -163,7 +166,9 @@ def _start(play: Play, zero: float, now: float) -> _Outcome:
     late = gong is not None and play.cues_done <= gong < done
     play = replace(play, timer_end=zero + timer, held_left=None, cues_done=done,
                    save_due=now + SAVE_EVERY_S)
-    return play, ((PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ())
+    ring = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ()
+    holds = track_of(play.profile, play.spot.phase, era_number(play))
+    return play, held(holds, ring)  # a publisher's track's gong is its own
 
 
 def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,

@@ -190,9 +190,9 @@ def _parse_game(text: str, name: str, where: Traversable) -> Profile | EraProfil
 
 
 def missing_music(profile: Profile) -> list[str]:
-    """The phase music files (the phases' and the eras' `music`) and the special rounds',
-    events' and calls' own sound files of `profile` that cannot be read, each said in the
-    log with the key and line naming it.
+    """The phase music files (the phases' and the eras' `music`, the phases' `track`) and
+    the special rounds', events' and calls' own sound files of `profile` that cannot be
+    read, each said in the log with the key and line naming it.
     The play goes on without them (as with a missing era music file: the screen marks it),
     the box's cry sounding instead of a missing own sound."""
     missing = []
@@ -206,8 +206,13 @@ def missing_music(profile: Profile) -> list[str]:
             log.warning("%s: the sound file %s %s; the phase plays without music", key,
                         path, why)
             missing.append(path)
+    tracks = [(t.path, t.key) for t in [*(p.track for p in profile.phases),
+                                        *(e.track for e in profile.eras)] if t is not None]
+    missing += [path for path in missing_sounds(tracks, "the box sounds its own cues, and "
+                                                "the phase plays without music")
+                if path not in missing]
     return missing + [path for path in missing_sounds(profile.own_sounds())
-                       if path not in missing]
+                      if path not in missing]
 
 
 def missing_sounds(files: Iterable[tuple[str, str]],
