@@ -24,6 +24,8 @@ from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Sound, S
 from erabox.core.profile import parse_profile
 from erabox.core.profile_play import Play
 from erabox.run.hall_director import _line
+from erabox.ui.panel import Panel
+from erabox.ui.profile_screens import layout_play
 
 S, P, R, W = SteerAction.START, SteerAction.PAUSE, SteerAction.RESUME, SteerAction.SLEW
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
@@ -219,3 +221,102 @@ def test_time_of_empires_is_kept_in_step_as_before() -> None:
     hall._keep_in_step(140.0)
     assert [(o.action, o.at) for o in posted] == [(W, 140.0)]
     assert posted[0].running_s == pytest.approx(140.0 - (100.01 - SLEW_S))
+
+
+# --- what the screen hints in each hall state ------------------------------------------------
+
+UNDO_EN, UNDO_JA = "Until the gong  hold ERA: undo", "終了の合図まで ERA長押し: 戻す"
+START_EN, START_JA = "hold NEXT: start  ERA: undo", "NEXT長押し:開始 ERA長押し:戻す"
+RESUME_EN, RESUME_JA = "hold NEXT: resume  ERA: undo", "NEXT長押し:再開 ERA長押し:戻す"
+WAITING, PAUSED = ("Waiting for the hall", "会場の開始待ち"), ("Paused", "一時停止")
+# each hall state: (its status row's right item, its hint) in English and Japanese, and what
+# the table's press (NEXT hold: `[buttons] pause = "next_hold"`) does there: "start" (its
+# lead-in, then its start gong), "resume", "pause" or "nothing"
+HINTS: dict[tuple[str, bool], tuple[tuple[str, str], tuple[str, str], str]] = {
+    ("waiting", False): ((WAITING[0], UNDO_EN), (WAITING[1], UNDO_JA), "nothing"),
+    ("running", False): (("", UNDO_EN), ("", UNDO_JA), "nothing"),
+    ("hall paused", False): ((PAUSED[0], UNDO_EN), (PAUSED[1], UNDO_JA), "nothing"),
+    ("waiting", True): ((WAITING[0], START_EN), (WAITING[1], START_JA), "start"),
+    ("running", True): (("", UNDO_EN), ("", UNDO_JA), "pause"),
+    ("hall paused", True): ((PAUSED[0], RESUME_EN), (PAUSED[1], RESUME_JA), "resume"),
+    ("table paused", True): ((PAUSED[0], RESUME_EN), (PAUSED[1], RESUME_JA), "resume"),
+}
+
+
+@pytest.mark.parametrize(("state", "alone"), sorted(HINTS))
+def test_each_hall_state_hints_only_what_the_press_does(state: str, alone: bool) -> None:
+    """Time of Empires' round file in a hall: the hint of its action phase's countdown names
+    a press only where it does something, and says what (a countdown waiting for the hall's
+    start is started by it, not resumed); without `pause_alone` the press does nothing."""
+    box, play = at_action(alone)
+    now = 21.0
+    if state != "waiting":
+        play = running(box, play, 0.0)
+    if state == "hall paused":
+        play, _ = box.step(play, Steer(P, 20.0, 20.0), 20.0)
+    if state == "table paused":
+        play, _ = box.step(play, NEXT_HOLD, 20.0)
+    shown = box.screen(play, now)
+    english, japanese, does = HINTS[(state, alone)]
+    for language, words in (("en", english), ("ja", japanese)):
+        items = {i.role: i.text for i in layout_play(shown, Panel(128, 64), language)}
+        assert (items.get("status_right", ""), items["hint"]) == words
+    pressed, _ = box.step(play, NEXT_HOLD, now)
+    done = ("nothing" if pressed == play else "pause" if pressed.timer_end is None
+            else "start" if pressed.timer_end == pytest.approx(now + 545.0) else "resume")
+    assert done == does
+
+
+SPRINT = """\
+[game]
+id = "sprint"
+name = "Sprint"
+
+[players]
+min = 2
+max = 4
+
+[rounds]
+name = "Round"
+count = 2
+
+[buttons]
+pause = "next_hold"
+
+[[phase]]
+id = "race"
+label = "Race"
+timer_s = 60
+steps = ["Run", "Rest"]
+hall = true
+
+[[event]]
+id = "storm"
+label = "Storm"
+steps = ["Take cover"]
+"""
+
+
+@pytest.mark.parametrize(("language", "hints"), [
+    ("en", ("hold NEXT: start", "hold NEXT: start  ERA: undo")),
+    ("ja", ("NEXT長押し: 開始", "NEXT長押し:開始 ERA長押し:戻す")),
+])
+def test_a_countdown_waiting_for_the_hall_hints_its_start_where_an_event_can_start_too(
+        language: str, hints: tuple[str, str]) -> None:
+    """Where ERA hold starts an event, the hint of a countdown waiting for the hall's start
+    (that the table may start alone) names only the start; where none can, undo too."""
+    box = ProfileEngine(parse_profile(SPRINT, "sprint.toml"), config(alone=True))
+    play, _ = box.step(box.fresh(0.0, 0)[0], ERA, 0.0)
+    assert play.held_left == 60.0 and box.screen(play, 1.0).hall_start
+    storm, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.5)
+    done, _ = box.step(storm, NEXT, 1.0)  # the storm done: no event can start
+    assert done.held_left == 60.0
+    shown = []
+    for held in (play, done):
+        items = layout_play(box.screen(held, 2.0), Panel(128, 64), language)
+        hint = next(i for i in items if i.role == "hint")
+        assert hint.x + hint.mask.size[0] <= 128 and not hint.abbreviated  # it fits
+        shown.append(hint.text)
+    assert tuple(shown) == hints
+    started, _ = box.step(done, NEXT_HOLD, 2.0)
+    assert started.timer_end == 62.0  # what the hint says: it starts
