@@ -1,7 +1,8 @@
 """A round game's countdown in a hall, with the real broker (docs/hall.md, "A round game's
 countdown in a hall"): one real `erabox run` box playing a game profile, its `hall = true`
 countdown held for the hall, obeys the director's START (its lead-in, then its start gong)
-and PAUSE (held at the hall's running time), read from the box's own state file."""
+and PAUSE (held at the hall's running time), read from the box's own state file; the
+director sees its round, phase and the countdown's running time."""
 
 from __future__ import annotations
 
@@ -130,6 +131,14 @@ def test_a_box_playing_a_profile_obeys_the_halls_start_and_pause(
     # the lead-in's two ticks and the start gong given, on disk before the gong sounds
     running = saved(folder, lambda r: r.get("timer_cues") == 3 and not r.get("timer_paused"))
     assert 55.0 < running["timer_left"] <= 60.0
+    # the director sees the table's round, phase and the countdown's running time
+    end = time.monotonic() + WAIT_S
+    with director.changed:
+        while not ((seen := director.tables.get("t1") or {}).get("state") == "running"
+                   and (seen.get("running_s") or 0) > 0):
+            assert time.monotonic() < end, director.tables
+            director.changed.wait(end - time.monotonic())
+    assert (seen["game"], seen["era"], seen["round"], seen["phase"]) == ("Dash", 1, 1, "dash")
     pause = director.command(SteerAction.PAUSE, 1.0)
     assert pause is not None
     assert set(director.wait_acks(pause.seq, WAIT_S)) == {"t1"}

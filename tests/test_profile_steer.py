@@ -286,7 +286,8 @@ def shown_of(effects: tuple[object, ...]) -> PlayScreen:
 def test_a_countdown_held_for_the_hall_says_so_and_hints_no_era_press(height: int) -> None:
     """Held for the hall's start, the screen says it waits for the hall, not "Paused", and
     hints no ERA press (in a hall without `pause_alone` ERA does nothing there); the hall's
-    own pause is "Paused", still without the ERA hint. With `pause_alone` ERA starts it."""
+    own pause is "Paused", still without the ERA hint. With `pause_alone` ERA starts it, and
+    the hint says so ("start", not "resume")."""
     box, play = at_run()
     back, effects = box.restore(box.snapshot(play, 1.0), 1.0)  # after a power cut: the same
     assert shown_of(effects).hall_start and shown_of(effects).hall_only
@@ -308,7 +309,9 @@ def test_a_countdown_held_for_the_hall_says_so_and_hints_no_era_press(height: in
     shown = allowed.screen(play, 1.0)
     assert shown.hall_start and not shown.hall_only
     assert shown_words(allowed, shown, height, "en") == (
-        "Waiting for the hall", "ERA: resume  hold NEXT: undo" if height == 64 else "")
+        "Waiting for the hall", "ERA: start  hold NEXT: undo" if height == 64 else "")
+    assert shown_words(allowed, shown, height, "ja") == (
+        "会場の開始待ち", "ERA: 開始 NEXT長押し: 戻す" if height == 64 else "")
     assert allowed.step(play, ERA, 1.0)[0].timer_end is not None  # ERA starts it alone
     _alone_box, alone = at_run(hall=False)  # no hall: nothing said of one
     shown = _alone_box.screen(alone, 1.0)

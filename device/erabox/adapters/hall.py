@@ -12,10 +12,11 @@ What the link does, on one thread of its own (paho's network thread only hands m
 it keeps the box's estimate of the hall's clock (`core.hall.ClockSync`), turns each new
 command into a `Steer` for the box's loop at the command's instant on the box's clock (a start
 is handed over at once: the lead-in lays itself out to land on it), every `SLEW_EVERY_S` moves
-a running era's anchor toward the hall's running time (`core.hall.correction`), and brings a
-box whose era does not match the hall back in line (a box back from a power cut resumes on
-the hall's running time). With the broker gone the box plays on alone on its last estimate;
-the round trips and the corrections take up again when it returns.
+a running era's anchor (or a round game's `hall = true` countdown's) toward the hall's running
+time, and brings a box whose era (or countdown) does not match the hall back in line (a box
+back from a power cut resumes on the hall's running time): `core.hall.keep_in_step`, on what
+`core.hall_view` reads of the game. With the broker gone the box plays on alone on its last
+estimate; the round trips and the corrections take up again when it returns.
 """
 
 from __future__ import annotations
@@ -30,11 +31,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from erabox.core import points as scoring
 from erabox.core.config import ConfigError, HallConfig
 from erabox.core.hall import (
     SLEW_EVERY_S,
-    SLEW_S,
     STATUS_EVERY_S,
     SYNC_EVERY_S,
     SYNC_FAST_S,
@@ -43,17 +42,19 @@ from erabox.core.hall import (
     HallState,
     Ledger,
     Rejected,
+    Rejoin,
     Sample,
-    correction,
     decode,
+    keep_in_step,
 )
-from erabox.core.machine import Game, describe, sheet, timeline
-from erabox.core.model import Phase, Steer, SteerAction
+from erabox.core.hall_view import status_of, table_of
+from erabox.core.machine import Game
+from erabox.core.model import Steer, SteerAction
+from erabox.core.profile_play import Play
 
 log = logging.getLogger("erabox.hall")
 
 CONNECT_WAIT_S = 2.0  # at start: how long the broker may take to answer (then: play alone)
-CUE_CLEAR_S = 0.5  # no small correction this close before a call (its record is on disk)
 AUTH_FAILURES = ("Bad user name or password", "Not authorized")
 
 
@@ -146,13 +147,13 @@ def _network_allowed(hall: HallConfig) -> None:
 
 
 class HallLink:
-    """One table's link (see the module's text). `game` returns the game the box plays now
-    (None while it plays a game profile: its orders still reach a `hall = true` countdown,
-    core/profile_steer.py, but it gets no corrections nor rejoin orders); `post` hands a `Steer` to
+    """One table's link (see the module's text). `game` returns the game the box plays now:
+    Time of Empires' `Game` (its era kept in step), a round game's `Play` (the countdown of
+    its `hall = true` phase kept in step, core/profile_steer.py); `post` hands a `Steer` to
     the box's loop; `clock` is the box's clock (the one its game runs on)."""
 
     def __init__(self, hall: HallConfig, *, clock: Callable[[], float],
-                 post: Callable[[Steer], None], game: Callable[[], Game | None],
+                 post: Callable[[Steer], None], game: Callable[[], Game | Play],
                  client: Any = None) -> None:
         self.config = hall
         self.clock = clock
@@ -165,7 +166,7 @@ class HallLink:
         self.state = HallState()
         self.pending: Command | None = None  # the newest command, until handed over
         self.detached = False  # the table paused alone (pause_alone): no corrections
-        self.sent_rejoin: tuple[Phase, SteerAction | None] | None = None
+        self.sent_rejoin: Rejoin | None = None
         self.quiet_until = 0.0  # an order was just handed over: the loop takes it first
         self._lock = threading.Condition()
         self._closed = False
@@ -274,43 +275,28 @@ class HallLink:
         return Steer(command.action, at, command.running_s)
 
     def _keep_in_step(self, now: float) -> None:
-        """Correct a running era's anchor toward the hall's running time; bring a table whose
-        era is not where the hall's is back in line (once per mismatch)."""
+        """Correct a running clock's anchor toward the hall's running time; bring a table
+        whose clock is not where the hall's is back in line (`core.hall.keep_in_step`, on Time
+        of Empires' era or on a round game's `hall = true` countdown)."""
         game = self.game()
         with self._lock:
             state, ready = self.state, self.sync.ready
-            hall_running = state.running_at(self.sync.hall_of(now)) if ready else None
-        if (game is None or hall_running is None or self.pending is not None
-                or now < self.quiet_until):
+            hall_now = self.sync.hall_of(now) if ready else 0.0
+            hall_running = state.running_at(hall_now) if ready else None
+        if hall_running is None or self.pending is not None or now < self.quiet_until:
             return
-        if state.running and state.running_s + self.sync.hall_of(now) - state.at < 0:
-            return  # the start is still ahead: the lead-in is laid out for it
-        phase = game.phase
-        if state.running and phase is Phase.RUNNING and game.anchor is not None:
-            if self.detached:
-                return
-            moved = correction(game.anchor, now - hall_running)
-            cues = timeline(game.config)
-            if moved is not None and game.cues_done < len(cues) and abs(
-                    moved - game.anchor) <= SLEW_S and 0 <= game.anchor + cues[
-                    game.cues_done].at - now < CUE_CLEAR_S:
-                return  # a call is about to sound (its record is on disk): after it
-            if moved is not None:
-                self.post(Steer(SteerAction.SLEW, now, now - moved))
+        table = table_of(game, now)
+        kept = keep_in_step(table, state, hall_running, hall_now, now, self.config.pause_alone,
+                            self.detached, self.sent_rejoin)
+        self.detached, self.sent_rejoin = kept.detached, kept.sent_rejoin
+        order = kept.order
+        if order is None:
             return
-        if state.running and phase is Phase.PAUSED and self.config.pause_alone:
-            self.detached = True  # the table paused itself: its own time until the next command
-            return
-        wanted = {Phase.PAUSED: SteerAction.RESUME, Phase.SETUP: SteerAction.START}.get(phase)
-        if not state.running:
-            wanted = SteerAction.PAUSE if phase is Phase.RUNNING and (
-                state.action is SteerAction.PAUSE) else None
-        if wanted is None or self.sent_rejoin == (phase, state.action) or self.detached:
-            return
-        self.sent_rejoin = (phase, state.action)
-        log.info("hall: the table is %s, the hall %s: %s on the hall's running time",
-                 phase.value, state.action.value if state.action else "idle", wanted.value)
-        self.post(Steer(wanted, now, hall_running))
+        if order.action is not SteerAction.SLEW:
+            log.info("hall: the table is %s, the hall %s: %s on the hall's running time",
+                     table.phase.value if table.phase else "elsewhere",
+                     state.action.value if state.action else "idle", order.action.value)
+        self.post(order)
 
     def _send_sync(self, now: float) -> None:
         self.client.publish(self.topics["sync"], json.dumps({"t1": now}), qos=0)
@@ -331,12 +317,4 @@ class HallLink:
                 "rtt_ms": None if sync.best_rtt is None else round(sync.best_rtt * 1e3, 1),
                 "hall_t": round(sync.hall_of(now), 4) if sync.ready else None,
                 "detached": self.detached}
-        if game is None:
-            return fields | {"game": "profile"}
-        described = describe(game, now)
-        totals = scoring.totals(sheet(game))
-        return fields | {
-            "game": "Time of Empires", "era": described["era"], "state": described["state"],
-            "running_s": described["elapsed"], "paused": game.phase is Phase.PAUSED,
-            "standings": sorted(zip(game.config.players, totals, strict=False),
-                                key=lambda p: -p[1])}
+        return fields | status_of(game, now)

@@ -19,6 +19,10 @@ No clock, no network: times come in as numbers. Three things live here.
 - **Slewing.** `correction` says how far to move a running era's anchor toward where the hall
   says it belongs: small errors are spread out (`SLEW_S` at most per step), so no table hears
   a jump; only a large one (a box coming back) is set at once.
+- **Keeping a table in step.** `keep_in_step` is the box's link's decision each `SLEW_EVERY_S`,
+  on a `Table`: what the link reads of the game the box plays (Time of Empires' era,
+  `steer.table_of`, or a round game's `hall = true` countdown, `profile_steer.table_of`), so
+  both are kept in step by the one rule.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .model import SteerAction
+from .model import Phase, Steer, SteerAction
 
 ACTIONS = (SteerAction.START, SteerAction.PAUSE, SteerAction.RESUME, SteerAction.END)
 MAX_PAYLOAD = 4096  # bytes: anything longer is not a command
@@ -49,6 +53,7 @@ SLEW_EVERY_S = 0.5  # how often a running era's anchor is corrected
 SLEW_S = 0.002  # at most this per correction (0.4 % of the time: nothing a table hears)
 STEP_S = 0.25  # an error larger than this is set at once (a box coming back, a first join)
 QUIET_S = 0.0005  # an error smaller than this is left alone
+CUE_CLEAR_S = 0.5  # no small correction this close before a call (its record is on disk)
 
 
 class Rejected(ValueError):
@@ -272,3 +277,69 @@ def correction(anchor: float, wanted: float) -> float | None:
     if abs(error) > STEP_S:
         return wanted
     return anchor + max(-SLEW_S, min(SLEW_S, error))
+
+
+# --- keeping a table in step ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the link reads of the game a box plays, for `keep_in_step`: where the running
+    clock the hall steers stands (`phase`: RUNNING, PAUSED, SETUP waiting for the hall's
+    start, LEAD_IN, or any other the hall leaves alone; None: nothing the hall steers);
+    running, the box's time at running time zero (`anchor`) and at its next cue (`next_cue`,
+    None when none is left); `where`: which clock (each its own rejoin order)."""
+
+    phase: Phase | None
+    anchor: float | None = None
+    next_cue: float | None = None
+    where: tuple[int, ...] = ()
+
+
+Rejoin = tuple[Phase | None, SteerAction | None, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class InStep:
+    """`keep_in_step`'s outcome: the order to hand the box (None: none), whether the table
+    keeps its own time (it paused alone) and the rejoin order last sent."""
+
+    order: Steer | None
+    detached: bool
+    sent_rejoin: Rejoin | None
+
+
+def keep_in_step(table: Table, state: HallState, hall_running: float | None, hall_now: float,
+                 now: float, pause_alone: bool, detached: bool,
+                 sent_rejoin: Rejoin | None) -> InStep:
+    """Correct a running clock's anchor toward the hall's running time (`hall_running` at the
+    box's `now`, the hall's `hall_now`); bring a table whose clock is not where the hall's is
+    back in line (once per mismatch); leave a table that paused alone (`pause_alone`) to its
+    own time until the hall's next command."""
+    stay = InStep(None, detached, sent_rejoin)
+    if hall_running is None:
+        return stay
+    if state.running and state.running_s + hall_now - state.at < 0:
+        return stay  # the start is still ahead: the lead-in is laid out for it
+    phase = table.phase
+    if state.running and phase is Phase.RUNNING and table.anchor is not None:
+        if detached:
+            return stay
+        moved = correction(table.anchor, now - hall_running)
+        if moved is not None and table.next_cue is not None and abs(
+                moved - table.anchor) <= SLEW_S and 0 <= table.next_cue - now < CUE_CLEAR_S:
+            return stay  # a call is about to sound (its record is on disk): after it
+        if moved is not None:
+            return InStep(Steer(SteerAction.SLEW, now, now - moved), detached, sent_rejoin)
+        return stay
+    if state.running and phase is Phase.PAUSED and pause_alone:
+        return InStep(None, True, sent_rejoin)  # it paused itself: its own time from now
+    wanted = {Phase.PAUSED: SteerAction.RESUME, Phase.SETUP: SteerAction.START}.get(
+        phase) if phase is not None else None
+    if not state.running:
+        wanted = SteerAction.PAUSE if phase is Phase.RUNNING and (
+            state.action is SteerAction.PAUSE) else None
+    rejoin = (phase, state.action, table.where)
+    if wanted is None or sent_rejoin == rejoin or detached:
+        return stay
+    return InStep(Steer(wanted, now, hall_running), detached, rejoin)

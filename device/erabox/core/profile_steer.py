@@ -32,6 +32,9 @@ ignores the order: a table that plays something else is left alone.
 
 In a hall (`hold`), a `hall = true` phase's countdown does not start by itself when the
 phase begins: it is held at its full time (lead-in included) for the hall's START.
+
+The hall's link keeps such a countdown in step as it keeps the era engine's era, and tells
+the director where the game stands (`hall_view.py`).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ from erabox.core.machine import EPS, Game
 from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
-from erabox.core.profile_play import PlayScreen
+from erabox.core.profile_play import Play, PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.files.config import load_config
 from erabox.files.script import read_script
@@ -191,10 +191,10 @@ class Box:
         game: Game = self.driver.game
         return game
 
-    def own_game(self) -> Game | None:
-        """The Time of Empires game played now (None while a game profile is played)."""
-        driver = self.driver  # read once: the loop thread may switch games
-        game: Game | None = driver.game if driver.profile is None else None
+    def game_now(self) -> Game | Play:
+        """The game played now: Time of Empires' `Game` or a game profile's `Play` (an
+        immutable value: safe to read from the hall's link)."""
+        game: Game | Play = self.driver.game  # read once: the loop thread may switch games
         return game
 
     @property
@@ -513,7 +513,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         if config.hall is not None:  # one table of a hall (docs/hall.md); else no port opens
             from erabox.adapters.hall import HallLink
 
-            hall = HallLink(config.hall, clock=box.clock, post=box.post, game=box.own_game)
+            hall = HallLink(config.hall, clock=box.clock, post=box.post, game=box.game_now)
             hall.start()  # a refused password stops the box here, with a clear error
         log.info("ready")
         loop = threading.Thread(target=box.run_loop, name="erabox-loop")

@@ -155,7 +155,9 @@ def _line(name: str, table: dict[str, Any], now: float) -> str:
     running = table.get("running_s")
     clock = "--:--" if running is None else f"{int(running) // 60}:{int(running) % 60:02d}"
     standings = " ".join(f"{p}:{v}" for p, v in table.get("standings") or [])
-    return (f"{name:<12} {table.get('game', '?'):<16} era {table.get('era', '?')} "
+    # a round game's table: its round and phase too (the hall steers one phase's countdown)
+    where = "" if "phase" not in table else f"round {table.get('round')} {table['phase']} "
+    return (f"{name:<12} {table.get('game', '?'):<16} era {table.get('era', '?')} {where}"
             f"{table.get('state', '?'):<9} {clock:>6} {'paused' if table.get('paused') else '':6}"
             f" rtt {table.get('rtt_ms')} ms{'' if table.get('settled') else ' (settling)'}"
             f"  {standings}  ({now - table['seen']:.0f} s ago)")

@@ -308,7 +308,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
         paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
-        base = "hint_paused" if paused else "hint_wait" if screen.waits else "hint_step"
+        held = "hint_hall_start" if screen.hall_start else "hint_paused"  # the press starts it
+        base = held if paused else "hint_wait" if screen.waits else "hint_step"
         hint = word(language, base + ("_hold" if screen.pause_hold else "")  # NEXT hold pauses:
                     + ("_event" if screen.pause_hold and event else ""))  # ERA undoes, or its event
         return tuple(items + _hint(hint, panel))
