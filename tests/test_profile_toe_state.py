@@ -29,9 +29,9 @@ from erabox.core.config import Config
 from erabox.core.engine import EmpiresEngine, ProfileEngine
 from erabox.core.game import sheet, start_player
 from erabox.core.machine import Game
-from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Tick
+from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Prompt, Tick
 from erabox.core.profile import parse_profile
-from erabox.core.profile_play import Play, State, ranking, standings
+from erabox.core.profile_play import Play, State, call_words, ranking, standings
 from erabox.core.profile_play import start_player as round_start_player
 from erabox.core.profile_scores import totals as round_totals
 from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
@@ -246,6 +246,7 @@ def test_a_power_cut_straight_after_the_conversion_changes_nothing(path: Path) -
     again, _ = rounds.restore(rounds.parse(json.dumps(record)), 60.0)
     assert again.spot == play.spot and again.cues_done == play.cues_done
     assert again.held_left == play.held_left and again.timer_end == play.timer_end
+    assert again.call_owed == play.call_owed
     assert profile_record.snapshot(again, 60.0) == record
 
 
@@ -260,6 +261,37 @@ def test_the_calls_given_never_sound_again_and_an_armed_one_sounds_once() -> Non
         assert round_heard == own_heard
         heard[stem] = [t for t, sound in round_heard if sound == "cry"]
     assert heard == {"sounded-ahead": [181.0], "armed": [1.0, 181.0]}
+
+
+@pytest.mark.parametrize("stem", ["scholar-prompt", "sounded-ahead"])
+def test_a_prompt_owed_at_the_cut_shows_whole_after_the_resume(stem: str) -> None:
+    """A cry recorded sounded (its prompt up 3 s, or the record written ahead of it): the
+    era engine owes its "Appoint scholars!" whole, 15 s of running time from the resume;
+    the round engine reading the same file shows it as long, not only what was left; the
+    next cry's prompt its own 15 s in both."""
+    path = GOLDEN / "state-v1" / f"{stem}.state.json"
+    own, game, rounds, play = engines(path)
+    assert game.prompt is Prompt.SCHOLARS and call_words(play, 0.5) is not None  # held
+    cry = 1.0 + 360 - float(json.loads(path.read_text(encoding="utf-8"))["elapsed"])
+    for until in (12.5, 15.9, 16.1, 30.0, cry + 14.9, cry + 15.1):  # resumed at 1 s
+        later, _ = played(own, game, [(1.0, NEXT, PRESS)], until)
+        round_later, _ = played(rounds, play, [(1.0, NEXT, HOLD)], until)
+        shown = later.prompt is Prompt.SCHOLARS
+        assert (call_words(round_later, until) is not None) == shown
+        assert shown == (until < 16.0 or cry <= until < cry + 15)
+
+
+def test_an_owed_prompt_in_a_record_must_fit_its_countdown() -> None:
+    """The round engine's record keeps the owed prompt (`call_owed`) across further cuts;
+    one that is not a time after a call given, within a prompt of the countdown, is refused."""
+    _, _, rounds, play = engines(GOLDEN / "state-v1" / "scholar-prompt.state.json")
+    record = profile_record.snapshot(play, 0.0)
+    assert record["call_owed"] == 198.0 and play.call_owed == 198.0
+    for bad in (194.0, 199.0, "198", True):
+        with pytest.raises(ValueError, match="call_owed"):
+            rounds.restore(record | {"call_owed": bad}, 0.0)
+    with pytest.raises(ValueError, match="call_owed"):  # before any call
+        rounds.restore(record | {"timer_cues": 6, "timer_left": 540.0, "call_owed": 15.0}, 0.0)
 
 
 def test_points_entered_are_never_lost() -> None:

@@ -106,6 +106,7 @@ class Play:
     hold_since: float | None = None  # `entry = "totals"`: when the NEXT being held began
     write_s: float = 0.0  # the card's measured durable-write time (`record.clean_write_s`)
     ahead: tuple[int, float] | None = None  # `next_recorded`'s key whose record is on disk
+    call_owed: float | None = None  # the last call's prompt owed at a cut: until (countdown s)
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -554,7 +555,7 @@ def call_words(play: Play, now: float) -> Label | None:
     if at is None:
         return None
     phase = play.profile.phases[play.spot.phase]
-    index = clock.shown_call(phase, play.cues_done, at + EPS)
+    index = clock.shown_call(phase, play.cues_done, at + EPS, play.call_owed)
     if index is None:
         return None
     call = phase.calls[index]

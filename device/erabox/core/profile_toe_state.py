@@ -25,10 +25,11 @@ What is read, and where it lands:
   comes back in the action phase held at its lead-in's start (NEXT hold starts it);
 - `running` and `paused`: the action phase held (`resume = "paused"`) at the saved running
   time, the lead-in's ticks and start gong given and each era cue given counted as given
-  (`cues_done`: a call recorded sounded is given and never sounds again; its prompt shows
-  for what is left of its `prompt_s` of countdown time once resumed, where the era engine
-  owes it whole). A call recorded "armed" (not yet handed to the mixer) comes back as the era
-  engine's does: held at the call, not given, sounded when the table resumes;
+  (`cues_done`: a call recorded sounded is given and never sounds again; the call just
+  recorded `sounded` owes its prompt whole, `prompt_s` of countdown time from the resume, as
+  the era engine owes it: the record's `call_owed`). A call recorded "armed" (not yet handed
+  to the mixer) comes back as the era engine's does: held at the call, not given, sounded
+  when the table resumes;
 - `intro_round` n: round n, on its last step (NEXT: the next round); `scholars`: the
   scholars' special round after round n;
 - `scoring`: the points entered so far, each era's mapped onto the round file's
@@ -197,6 +198,13 @@ def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
     record.update(timer_left=round(timer - at, 3), timer_paused=True)
     if given:
         record["timer_cues"] = given
+    sounded = saved.get("sounded")
+    if (isinstance(sounded, int) and not isinstance(sounded, bool) and 0 <= sounded < done
+            and listed[lead + sounded].call is not None
+            and all(c.call is None for c in listed[lead + sounded + 1:given])):
+        # the call just handed to the mixer: its prompt owed whole from the resume, as the
+        # era engine owes it (`record._restore_realtime`), not what was left of it
+        record["call_owed"] = round(at + action.prompt_s, 3)
 
 
 def _scoring(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
