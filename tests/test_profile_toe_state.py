@@ -402,3 +402,72 @@ def test_the_final_ranking_keeps_every_era_and_the_buildings(tmp_path: Path) -> 
     assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
     assert [(p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))] == [
         (1, "blue"), (2, "red"), (3, "green"), (4, "yellow")]
+
+
+@pytest.mark.parametrize("by_step", [False, True], ids=["totals", "steps"])
+def test_era_iii_tied_comes_back_on_its_standings_then_the_buildings(
+        tmp_path: Path, by_step: bool) -> None:
+    """Era III's numbers all in, red, blue and green tied on 20: the era engine's standings
+    come first, then ERA asks the tied players' buildings; the round engine reading the file
+    comes back on the same standings (`tie_break_after = "standings"`), not on the buildings,
+    and the same gestures give the same final ranking, its tie broken the same."""
+    scores = era_totals((10, 8, 6, 4), (5, 5, 9, 2), (5, 7, 5, 1))
+    if by_step:  # Era III per step: destruction (x3) and wonders
+        scores["points"][2] = [[3, 6, 0, 0], [0] * 4, [0] * 4, [2, 1, 5, 1]] + [[0] * 4] * 3
+    saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))
+    saved.update(era=3, scores=scores, entry={"by_step": by_step, "index": 18 if by_step
+                                              else 4, "tie": None, "value": 0})
+    path = tmp_path / "era-iii.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path)
+    assert play.spot.state is State.STANDINGS
+    assert seen_rounds(play) == seen_own(game)
+    script = [(1.0, ERA, PRESS)] + entered(6, 7, 4, start=2.0)  # red 6, blue 7, green 4
+    game, _ = played(own, game, script, 100.0)
+    play, _ = played(rounds, play, script, 100.0)
+    assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+    ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
+    assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
+    assert [(p.place, PLAYERS[p.player], p.total) for p in scoring.final_ranking(
+        sheet(game))] == [(q, who, score) for q, who, score in ranked]
+
+
+def test_each_era_keeps_its_categories_per_step_and_its_total_as_one(tmp_path: Path) -> None:
+    """Era I scored per step, Era II as era totals (the era engine keeps only the totals
+    then), Era III being entered per step: Era I's points stay in their categories, Era
+    II's totals in `construction-bonus`; Era III's entry goes on at the same number and the
+    same gestures give the same standings and final ranking."""
+    scores = era_totals((0, 0, 0, 0), (5, 5, 9, 2), (0, 0, 0, 0))
+    scores["points"][0] = [[3, 6, 0, 0], [1, 2, 3, 1], [0] * 4, [5, 0, 1, 0], [2, 2, 2, 2],
+                           [0] * 4, [0] * 4]
+    scores["points"][2][0] = [3, 0, 0, 0]  # Era III: red's destruction entered (1 building)
+    saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))
+    saved.update(era=3, scores=scores,
+                 entry={"by_step": True, "index": 1, "tie": None, "value": 0})
+    path = tmp_path / "mixed.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path)
+    ids = [c.id for c in play.profile.categories]
+    first, second = play.spot.past
+    assert {i: first[ids.index(i)] for i in ("destruction", "construction-bonus", "wonders",
+                                              "culture")} == {
+        "destruction": ((1,), (2,), (0,), (0,)), "construction-bonus": ((1,), (2,), (3,), (1,)),
+        "wonders": ((5,), (0,), (1,), (0,)), "culture": ((2,), (2,), (2,), (2,))}
+    assert second[ids.index("construction-bonus")] == ((5,), (5,), (9,), (2,))
+    assert second[ids.index("destruction")] == ((0,), (0,), (0,), (0,))
+    assert play.spot.entry == 1 and seen_rounds(play) == seen_own(game)
+    # blue, green, yellow's destruction; construction bonus; leader cards; wonders; culture;
+    # city sieges: green 21 ahead of red 20, blue 16, yellow 5
+    script = entered(0, 1, 0, start=1.0)
+    script += entered(1, 0, 2, 0, start=20.0) + [(40.0, ERA, PRESS)]
+    script += entered(0, 1, 0, 0, start=41.0) + entered(0, 0, 1, 0, start=60.0)
+    script += [(80.0, ERA, PRESS), (81.0, ERA, PRESS)]  # city sieges; the standings
+    game, _ = played(own, game, script, 100.0)
+    play, _ = played(rounds, play, script, 100.0)
+    assert seen_rounds(play) == seen_own(game)
+    assert seen_own(game)["totals"] == {"red": 20, "blue": 16, "green": 21, "yellow": 5}
+    assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+    assert [(line.place, play.players[line.seat]) for line in ranking(play)] == [
+        (p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))]

@@ -38,9 +38,11 @@ What is read, and where it lands:
   counted category worth its number, `ERA_TOTAL_CATEGORY`, the era's other categories 0
   for that player: the round file asks categories, not totals, and the next number asked
   is the first not entered; a category re-asked for a player whose total was entered adds
-  to it). The number being entered, not yet confirmed, is not carried. The standings after
-  an era are the round engine's standings; the buildings asked for the tie-break land in
-  the `buildings` category; `game_over` is the final ranking.
+  to it; the era engine keeps an era's totals only, no split). The number being entered, not
+  yet confirmed, is not carried. The standings after an era are the round engine's
+  standings, Era III's too before its tie-break (`tie_break_after = "standings"`: the era
+  engine shows them before it asks the buildings); the buildings asked for the tie-break
+  land in the `buildings` category; `game_over` is the final ranking.
 
 Never lost: a confirmed number; never sounded twice: a call recorded given or sounded.
 """
@@ -55,7 +57,8 @@ from . import prep
 from . import profile_clock as clock
 from .model import Mode
 from .profile import Profile, shown_steps
-from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, new_play, wanted
+from .profile_play import (SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late,
+                           new_play, wanted)
 from .profile_play import PlayEffect as PlayEffect
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
@@ -239,21 +242,23 @@ def _scoring(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
         for row in whole:
             row[min(index, seats):] = [None] * (seats - min(index, seats))
     spot.update(sheet=whole)  # the buildings: those asked so far (the others None)
-    asked = _first_open(profile, players, spot)
+    # the buildings after the standings (`tie_break_after`), as the era engine asks them
+    asked = _first_open(profile, players, spot, after_standings=entry.get("tie") is not None)
     if asked is None:
         spot.update(state=State.STANDINGS.value)
     else:
         spot.update(state=State.SCORING.value, entry=asked)
 
 
-def _first_open(profile: Profile, players: tuple[str, ...], spot: dict[str, Any]
-                ) -> int | None:
-    """The first number still to ask (not entered, and able to change the ranking)."""
+def _first_open(profile: Profile, players: tuple[str, ...], spot: dict[str, Any],
+                after_standings: bool) -> int | None:
+    """The first number still to ask (not entered, and able to change the ranking): before
+    the standings, one asked before them (not `late`); after them, any."""
     play = _play_at(profile, players, spot)
     sheet = play.spot.sheet
     return next((e for e, (c, seat) in enumerate(entries(play))
-                 if seat != SHOWN and sheet[c][seat] is None and wanted(play, sheet, e)),
-                None)
+                 if seat != SHOWN and sheet[c][seat] is None and wanted(play, sheet, e)
+                 and (after_standings or not late(play, e))), None)
 
 
 def _play_at(profile: Profile, players: tuple[str, ...], spot: dict[str, Any]) -> Play:
