@@ -57,8 +57,7 @@ from . import prep
 from . import profile_clock as clock
 from .model import Mode
 from .profile import Profile, shown_steps
-from .profile_play import (SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late,
-                           new_play, wanted)
+from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late, new_play, wanted
 from .profile_play import PlayEffect as PlayEffect
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
