@@ -333,19 +333,23 @@ def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> Non
     assert seen_own(game)["totals"] == {"red": 7, "blue": 5, "green": 3, "yellow": 1}
 
 
-def test_a_lead_in_comes_back_held_at_its_start(tmp_path: Path) -> None:
+def test_a_lead_in_comes_back_set_up_again(tmp_path: Path) -> None:
     """Cut in the lead-in: the era engine sets the era up again (ERA starts the lead-in),
-    the round engine holds the action phase at the lead-in's start (NEXT hold starts it):
-    the same ticks, gongs and cries from there."""
+    the round engine too: the preparation's last step, as just before the lead-in began
+    (NEXT starts it): the same ticks, gongs and cries from there."""
     saved = json.loads((GOLDEN / "states" / "toe-running.state.json").read_text(
         encoding="utf-8"))
     saved.update(phase="lead_in", elapsed=None, cues_done=0)
     path = tmp_path / "lead-in.state.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
     own, game, rounds, play = engines(path)
-    assert play.held_left == 545.0 and play.cues_done == 0
+    assert game.phase is Phase.SETUP and game.guide is None
+    assert play.held_left is None and play.timer_end is None and play.cues_done == 0
+    phase = play.profile.phases[play.spot.phase]
+    assert (play.spot.state, phase.id, play.spot.round) == (State.ROUND, "preparation", 1)
+    assert play.spot.step == 6  # the last of its 7 steps for 4 players in Era I
     _, own_heard = played(own, game, [(30.0, ERA, PRESS)], 700.0)
-    _, round_heard = played(rounds, play, [(30.0, NEXT, HOLD)], 700.0)
+    _, round_heard = played(rounds, play, [(30.0, NEXT, PRESS)], 700.0)
     assert round_heard == own_heard
     assert own_heard[:6] == [(30.0 + i, "tick") for i in range(5)] + [(35.0, "gong")]
 

@@ -21,8 +21,12 @@ What is read, and where it lands:
   the game setup's step (the round file has no "set up for n players" step: the era
   engine's first step lands on the round file's first) or the era preparation's step of
   round 1 (the variant is then the saved mode);
-- `lead_in`: the era engine sets the era up again (ERA starts its lead-in); the round engine
-  comes back in the action phase held at its lead-in's start (NEXT hold starts it);
+- `lead_in`: the era engine sets the era up again (its setup: ERA starts the lead-in); the
+  round engine comes back set up too, on the last step of round 1's preparation (NEXT
+  starts the lead-in: the same ticks at the same instants). Its mode is not chosen again
+  there: the round file chooses it at the era's setup, before the preparation, which the
+  round engine would show again step by step (a round file with no phase before the
+  countdown: held at the lead-in's start, NEXT hold starts it);
 - `running` and `paused`: the action phase held (`resume = "paused"`) at the saved running
   time, the lead-in's ticks and start gong given and each era cue given counted as given
   (`cues_done`: a call recorded sounded is given and never sounds again; the call just
@@ -137,7 +141,7 @@ def _place(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
         if isinstance(guide, int) and not isinstance(guide, bool):
             _guide(spot, profile, seats, era, mode, guide)
     elif phase in ("lead_in", "running", "paused"):
-        _action(record, saved, profile, phase)
+        _action(record, saved, profile, phase, seats, era)
     elif phase == "intro_round":
         spot.update(state=State.ROUND.value, round=_round(saved, rounds))
         steps = shown_steps(profile.phases[spot["phase"]].steps, seats, mode, spot["round"],
@@ -170,8 +174,9 @@ def _guide(spot: dict[str, Any], profile: Profile, seats: int, era: int, mode: s
 
 
 def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
-            phase: str) -> None:
-    """A real-time era's action phase, held at the running time the era engine saved."""
+            phase: str, seats: int, era: int) -> None:
+    """A real-time era's action phase, held at the running time the era engine saved; its
+    lead-in not begun: the preparation's last step, where NEXT begins it."""
     spot = record["spot"]
     index = next((i for i, p in enumerate(profile.phases)
                   if p.timer_s is not None and p.in_variant(profile.variants[
@@ -184,7 +189,15 @@ def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
     spot.update(state=State.ROUND.value, round=1, phase=index, step=max(0, len(steps) - 1))
     listed = clock.cues(action)
     lead = sum(1 for c in listed if c.at <= 0)  # the lead-in's ticks and start gong
-    if phase == "lead_in":  # not begun: held at the lead-in's start
+    mode = profile.variants[spot["variant"]].id
+    first = _first_phase(profile, mode)
+    if phase == "lead_in" and first != index:  # not begun: set up again, as the era engine
+        # sets it up again (ERA begins its lead-in), on the last step of the preparation
+        # that begins it (NEXT begins it)
+        shown = shown_steps(profile.phases[first].steps, seats, mode, 1, era)
+        spot.update(phase=first, step=max(0, len(shown) - 1))
+        return
+    if phase == "lead_in":  # no preparation before it: held at the lead-in's start
         record.update(timer_left=timer + action.lead_in_s, timer_paused=True)
         return
     done = int(saved.get("cues_done", 0))
