@@ -13,7 +13,8 @@ What is read, and where it lands:
 
 - `era` (the eras before it in `past`), `mode` as the era's variant (`realtime`, `intro`);
   the eras before it played the mode `modes` says (the box's `era_modes`), else this one's:
-  the file keeps only the current era's;
+  neither format of the file keeps a past era's mode (tests/golden/state-v1, states/), only
+  the current era's;
 - `era_start_player` as the era's first seat (the start carried from era to era);
 - `setup` (and `settings`, the settings menu over it: nearest safe point, the menu closed)
   without a guide step: the game's setup (Era I) or the era's setup (later eras), where NEXT
