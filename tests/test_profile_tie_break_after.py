@@ -24,6 +24,8 @@ from erabox.core.profile_play import (
     screen,
 )
 from erabox.core.profile_record import restore, snapshot
+from erabox.ui.panel import Panel
+from erabox.ui.profile_screens import layout_play
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 ERA_HOLD = Input(Button.ERA, Gesture.HOLD)
@@ -173,3 +175,26 @@ def test_a_bad_tie_break_after_names_the_file_line_and_key(old: str, new: str,
         parse_profile(text, "ages.toml")
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("tie_break"))
     assert str(caught.value) == f"ages.toml:{line}: key 'scoring.tie_break_after': {says}"
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["128x64", "128x32"])
+def test_the_last_standings_hint_says_what_era_opens(compact: bool) -> None:
+    """The last standings' hint: "ERA: tie-break" when ERA asks the tie-break first (a tie),
+    "ERA: final ranking" when it opens the ranking (no tie, or no `tie_break_after`), in
+    both languages."""
+    def hint(play: Play, now: float, language: str) -> str:
+        panel = Panel(height=32) if compact else Panel()
+        return next(item.text for item in layout_play(screen(play, now), panel, language)
+                    if item.role == "hint")
+
+    tied, _, now = played()
+    assert [hint(tied, now, language) for language in ("en", "ja")] == [
+        "ERA: tie-break", "ERA: 同点の決着へ"]
+    for text, gold in ((AGES, ((2, 1), (3, 2))),
+                       (AGES.replace('tie_break_after = "standings"\n', ""), ((2, 1), (3, 4)))):
+        ranked, _, now = played(text, gold)
+        if ranked.spot.state is not State.STANDINGS:  # (the tiles before the standings)
+            ranked, _ = tiles(ranked, now, 2, 3)
+        assert ranked.spot.state is State.STANDINGS
+        assert [hint(ranked, now, language) for language in ("en", "ja")] == [
+            "ERA: final ranking", "ERA: 最終順位へ"]

@@ -29,9 +29,9 @@ from erabox.core.config import Config
 from erabox.core.engine import EmpiresEngine, ProfileEngine
 from erabox.core.game import sheet, start_player
 from erabox.core.machine import Game
-from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Tick
+from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Prompt, Tick
 from erabox.core.profile import parse_profile
-from erabox.core.profile_play import Play, State, ranking, standings
+from erabox.core.profile_play import Play, State, call_words, ranking, standings
 from erabox.core.profile_play import start_player as round_start_player
 from erabox.core.profile_scores import totals as round_totals
 from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
@@ -246,6 +246,7 @@ def test_a_power_cut_straight_after_the_conversion_changes_nothing(path: Path) -
     again, _ = rounds.restore(rounds.parse(json.dumps(record)), 60.0)
     assert again.spot == play.spot and again.cues_done == play.cues_done
     assert again.held_left == play.held_left and again.timer_end == play.timer_end
+    assert again.call_owed == play.call_owed
     assert profile_record.snapshot(again, 60.0) == record
 
 
@@ -260,6 +261,37 @@ def test_the_calls_given_never_sound_again_and_an_armed_one_sounds_once() -> Non
         assert round_heard == own_heard
         heard[stem] = [t for t, sound in round_heard if sound == "cry"]
     assert heard == {"sounded-ahead": [181.0], "armed": [1.0, 181.0]}
+
+
+@pytest.mark.parametrize("stem", ["scholar-prompt", "sounded-ahead"])
+def test_a_prompt_owed_at_the_cut_shows_whole_after_the_resume(stem: str) -> None:
+    """A cry recorded sounded (its prompt up 3 s, or the record written ahead of it): the
+    era engine owes its "Appoint scholars!" whole, 15 s of running time from the resume;
+    the round engine reading the same file shows it as long, not only what was left; the
+    next cry's prompt its own 15 s in both."""
+    path = GOLDEN / "state-v1" / f"{stem}.state.json"
+    own, game, rounds, play = engines(path)
+    assert game.prompt is Prompt.SCHOLARS and call_words(play, 0.5) is not None  # held
+    cry = 1.0 + 360 - float(json.loads(path.read_text(encoding="utf-8"))["elapsed"])
+    for until in (12.5, 15.9, 16.1, 30.0, cry + 14.9, cry + 15.1):  # resumed at 1 s
+        later, _ = played(own, game, [(1.0, NEXT, PRESS)], until)
+        round_later, _ = played(rounds, play, [(1.0, NEXT, HOLD)], until)
+        shown = later.prompt is Prompt.SCHOLARS
+        assert (call_words(round_later, until) is not None) == shown
+        assert shown == (until < 16.0 or cry <= until < cry + 15)
+
+
+def test_an_owed_prompt_in_a_record_must_fit_its_countdown() -> None:
+    """The round engine's record keeps the owed prompt (`call_owed`) across further cuts;
+    one that is not a time after a call given, within a prompt of the countdown, is refused."""
+    _, _, rounds, play = engines(GOLDEN / "state-v1" / "scholar-prompt.state.json")
+    record = profile_record.snapshot(play, 0.0)
+    assert record["call_owed"] == 198.0 and play.call_owed == 198.0
+    for bad in (194.0, 199.0, "198", True):
+        with pytest.raises(ValueError, match="call_owed"):
+            rounds.restore(record | {"call_owed": bad}, 0.0)
+    with pytest.raises(ValueError, match="call_owed"):  # before any call
+        rounds.restore(record | {"timer_cues": 6, "timer_left": 540.0, "call_owed": 15.0}, 0.0)
 
 
 def test_points_entered_are_never_lost() -> None:
@@ -301,19 +333,23 @@ def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> Non
     assert seen_own(game)["totals"] == {"red": 7, "blue": 5, "green": 3, "yellow": 1}
 
 
-def test_a_lead_in_comes_back_held_at_its_start(tmp_path: Path) -> None:
+def test_a_lead_in_comes_back_set_up_again(tmp_path: Path) -> None:
     """Cut in the lead-in: the era engine sets the era up again (ERA starts the lead-in),
-    the round engine holds the action phase at the lead-in's start (NEXT hold starts it):
-    the same ticks, gongs and cries from there."""
+    the round engine too: the preparation's last step, as just before the lead-in began
+    (NEXT starts it): the same ticks, gongs and cries from there."""
     saved = json.loads((GOLDEN / "states" / "toe-running.state.json").read_text(
         encoding="utf-8"))
     saved.update(phase="lead_in", elapsed=None, cues_done=0)
     path = tmp_path / "lead-in.state.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
     own, game, rounds, play = engines(path)
-    assert play.held_left == 545.0 and play.cues_done == 0
+    assert game.phase is Phase.SETUP and game.guide is None
+    assert play.held_left is None and play.timer_end is None and play.cues_done == 0
+    phase = play.profile.phases[play.spot.phase]
+    assert (play.spot.state, phase.id, play.spot.round) == (State.ROUND, "preparation", 1)
+    assert play.spot.step == 6  # the last of its 7 steps for 4 players in Era I
     _, own_heard = played(own, game, [(30.0, ERA, PRESS)], 700.0)
-    _, round_heard = played(rounds, play, [(30.0, NEXT, HOLD)], 700.0)
+    _, round_heard = played(rounds, play, [(30.0, NEXT, PRESS)], 700.0)
     assert round_heard == own_heard
     assert own_heard[:6] == [(30.0 + i, "tick") for i in range(5)] + [(35.0, "gong")]
 
@@ -370,3 +406,72 @@ def test_the_final_ranking_keeps_every_era_and_the_buildings(tmp_path: Path) -> 
     assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
     assert [(p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))] == [
         (1, "blue"), (2, "red"), (3, "green"), (4, "yellow")]
+
+
+@pytest.mark.parametrize("by_step", [False, True], ids=["totals", "steps"])
+def test_era_iii_tied_comes_back_on_its_standings_then_the_buildings(
+        tmp_path: Path, by_step: bool) -> None:
+    """Era III's numbers all in, red, blue and green tied on 20: the era engine's standings
+    come first, then ERA asks the tied players' buildings; the round engine reading the file
+    comes back on the same standings (`tie_break_after = "standings"`), not on the buildings,
+    and the same gestures give the same final ranking, its tie broken the same."""
+    scores = era_totals((10, 8, 6, 4), (5, 5, 9, 2), (5, 7, 5, 1))
+    if by_step:  # Era III per step: destruction (x3) and wonders
+        scores["points"][2] = [[3, 6, 0, 0], [0] * 4, [0] * 4, [2, 1, 5, 1]] + [[0] * 4] * 3
+    saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))
+    saved.update(era=3, scores=scores, entry={"by_step": by_step, "index": 18 if by_step
+                                              else 4, "tie": None, "value": 0})
+    path = tmp_path / "era-iii.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path)
+    assert play.spot.state is State.STANDINGS
+    assert seen_rounds(play) == seen_own(game)
+    script = [(1.0, ERA, PRESS)] + entered(6, 7, 4, start=2.0)  # red 6, blue 7, green 4
+    game, _ = played(own, game, script, 100.0)
+    play, _ = played(rounds, play, script, 100.0)
+    assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+    ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
+    assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
+    assert [(p.place, PLAYERS[p.player], p.total) for p in scoring.final_ranking(
+        sheet(game))] == [(q, who, score) for q, who, score in ranked]
+
+
+def test_each_era_keeps_its_categories_per_step_and_its_total_as_one(tmp_path: Path) -> None:
+    """Era I scored per step, Era II as era totals (the era engine keeps only the totals
+    then), Era III being entered per step: Era I's points stay in their categories, Era
+    II's totals in `construction-bonus`; Era III's entry goes on at the same number and the
+    same gestures give the same standings and final ranking."""
+    scores = era_totals((0, 0, 0, 0), (5, 5, 9, 2), (0, 0, 0, 0))
+    scores["points"][0] = [[3, 6, 0, 0], [1, 2, 3, 1], [0] * 4, [5, 0, 1, 0], [2, 2, 2, 2],
+                           [0] * 4, [0] * 4]
+    scores["points"][2][0] = [3, 0, 0, 0]  # Era III: red's destruction entered (1 building)
+    saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))
+    saved.update(era=3, scores=scores,
+                 entry={"by_step": True, "index": 1, "tie": None, "value": 0})
+    path = tmp_path / "mixed.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path)
+    ids = [c.id for c in play.profile.categories]
+    first, second = play.spot.past
+    assert {i: first[ids.index(i)] for i in ("destruction", "construction-bonus", "wonders",
+                                              "culture")} == {
+        "destruction": ((1,), (2,), (0,), (0,)), "construction-bonus": ((1,), (2,), (3,), (1,)),
+        "wonders": ((5,), (0,), (1,), (0,)), "culture": ((2,), (2,), (2,), (2,))}
+    assert second[ids.index("construction-bonus")] == ((5,), (5,), (9,), (2,))
+    assert second[ids.index("destruction")] == ((0,), (0,), (0,), (0,))
+    assert play.spot.entry == 1 and seen_rounds(play) == seen_own(game)
+    # blue, green, yellow's destruction; construction bonus; leader cards; wonders; culture;
+    # city sieges: green 21 ahead of red 20, blue 16, yellow 5
+    script = entered(0, 1, 0, start=1.0)
+    script += entered(1, 0, 2, 0, start=20.0) + [(40.0, ERA, PRESS)]
+    script += entered(0, 1, 0, 0, start=41.0) + entered(0, 0, 1, 0, start=60.0)
+    script += [(80.0, ERA, PRESS), (81.0, ERA, PRESS)]  # city sieges; the standings
+    game, _ = played(own, game, script, 100.0)
+    play, _ = played(rounds, play, script, 100.0)
+    assert seen_rounds(play) == seen_own(game)
+    assert seen_own(game)["totals"] == {"red": 20, "blue": 16, "green": 21, "yellow": 5}
+    assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+    assert [(line.place, play.players[line.seat]) for line in ranking(play)] == [
+        (p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))]

@@ -16,12 +16,12 @@ import pytest
 
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import Profile, ProfileError, parse_profile
+from erabox.core.profile_era_moves import era_variants
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import (
     Play,
     State,
-    era_variants,
     new_play,
     screen,
     start_player,

@@ -57,13 +57,24 @@ def next_at(phase: Phase, done: int) -> float | None:
     return listed[done].at if done < len(listed) else None
 
 
-def shown_call(phase: Phase, done: int, elapsed: float) -> int | None:
+def shown_call(phase: Phase, done: int, elapsed: float, owed: float | None = None
+               ) -> int | None:
     """The call whose prompt shows at `elapsed` seconds into the countdown: the last call
-    given, for the phase's `prompt_s` of countdown time after it (so a pause holds it)."""
-    given = [cue for cue in cues(phase)[:done] if cue.call is not None]
-    if not given or elapsed >= given[-1].at + phase.prompt_s:
+    given, for the phase's `prompt_s` of countdown time after it (so a pause holds it), or
+    until `owed` (`Play.call_owed`: a prompt owed whole at a power cut)."""
+    end = prompt_end(phase, done, owed)
+    if end is None or elapsed >= end:
         return None
-    return given[-1].call
+    return [cue for cue in cues(phase)[:done] if cue.call is not None][-1].call
+
+
+def prompt_end(phase: Phase, done: int, owed: float | None = None) -> float | None:
+    """When (seconds into the countdown) the prompt of the last call given ends: `prompt_s`
+    after the call, or at `owed` when one is owed; None before any call."""
+    given = [cue for cue in cues(phase)[:done] if cue.call is not None]
+    if not given:
+        return None
+    return given[-1].at + phase.prompt_s if owed is None else owed
 
 
 def fits(phase: Phase, done: int, elapsed: float) -> bool:

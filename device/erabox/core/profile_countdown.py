@@ -48,6 +48,7 @@ def phase_timer(before: Play, play: Play, now: float) -> Play:
     phase = play.profile.phases[play.spot.phase]
     if new_key is None or phase.timer_s is None:
         return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
-                       held_left=None, ahead=None)
+                       held_left=None, ahead=None, call_owed=None)
     return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
-                   save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None, ahead=None)
+                   save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None, ahead=None,
+                   call_owed=None)

@@ -74,9 +74,9 @@ def next_deadline(play: Play, now: float) -> float | None:
         due = clock.next_at(phase, play.cues_done)
         if due is not None:
             times.append(start + due)
-        shown = clock.shown_call(phase, play.cues_done, now - start + EPS)
-        if shown is not None:
-            times.append(start + phase.calls[shown].at_s + phase.prompt_s)
+        end = clock.prompt_end(phase, play.cues_done, play.call_owed)
+        if end is not None and now - start + EPS < end:  # its prompt's end
+            times.append(start + end)
     if play.timer_end is not None and play.question_until is None:
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:

@@ -24,6 +24,7 @@ class PlayScreen:
     drawn: bool = False  # the start player was drawn at random or chosen (said at setup)
     chosen: bool = False  # NEXT at setup chooses who starts
     next_start_player: str | None = None  # a special round that passes the start player
+    tie_break: bool = False  # the last era's standings: ERA opens a tie-break, not the ranking
     title: Label | None = None  # the phase, special round, event or category
     text: Label | None = None  # the step
     position: tuple[int, int] | None = None  # step n of count

@@ -24,10 +24,9 @@ from .profile_play import (
     Standings,
     State,
     _places,
-    entries,
-    era_variants,
     last_era,
     late,
+    late_entry,
     moved,
     next_entry,
     next_era_seat,
@@ -35,6 +34,14 @@ from .profile_play import (
 )
 
 Moved = tuple[Play, tuple[PlayEffect, ...]]
+
+
+def era_variants(play: Play) -> tuple[int, ...]:
+    """The variant each era so far played, the current one's last (`variant_per_era`: each
+    era's own; else the game's, the same in every era)."""
+    spot = play.spot
+    past = spot.past_variants or (spot.variant,) * len(spot.past)
+    return (*past, spot.variant)
 
 
 def first_phase(play: Play) -> int:
@@ -85,8 +92,7 @@ def next_era(play: Play, now: float) -> Moved:
     spot = play.spot
     if last_era(play):  # the last era's standings (`last_standings`): the final ranking,
         # or first the entries asked after them (`tie_break_after = "standings"`)
-        first = next((e for e in range(len(entries(play))) if late(play, e)), None)
-        entry = None if first is None else next_entry(play, spot.sheet, first)
+        entry = late_entry(play)
         if entry is not None:
             return moved(play, replace(spot, state=State.SCORING, entry=entry)), ()
         return era_done(play, spot)

@@ -219,7 +219,8 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     card's lead as a rule (`_record_ahead`), its save here then only repeats it."""
     phase = play.profile.phases[play.spot.phase]
     cue = clock.cues(phase)[play.cues_done]
-    before, play = play, replace(play, cues_done=play.cues_done + 1)
+    before, play = play, replace(play, cues_done=play.cues_done + 1, call_owed=None if
+                                 cue.call is not None else play.call_owed)  # its own
     sound, file = clock.cue_sound(phase, cue)
     # a publisher's track holds every cue of the countdown
     held = track_of(play.profile, play.spot.phase, era_number(play))

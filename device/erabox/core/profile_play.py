@@ -106,6 +106,7 @@ class Play:
     hold_since: float | None = None  # `entry = "totals"`: when the NEXT being held began
     write_s: float = 0.0  # the card's measured durable-write time (`record.clean_write_s`)
     ahead: tuple[int, float] | None = None  # `next_recorded`'s key whose record is on disk
+    call_owed: float | None = None  # the last call's prompt owed at a cut: until (countdown s)
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -125,14 +126,6 @@ def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) ->
 def era_number(play: Play) -> int:
     """The era played (1-based; a game without eras is in its only one)."""
     return len(play.spot.past) + 1
-
-
-def era_variants(play: Play) -> tuple[int, ...]:
-    """The variant each era so far played, the current one's last (`variant_per_era`: each
-    era's own; else the game's, the same in every era)."""
-    spot = play.spot
-    past = spot.past_variants or (spot.variant,) * len(spot.past)
-    return (*past, spot.variant)
 
 
 def moved(play: Play, spot: Spot) -> Play:
@@ -263,6 +256,13 @@ def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
     """The first entry from `entry` on that is asked (None: the scoring is done)."""
     return next((e for e in range(entry, len(entries(play))) if wanted(play, sheet, e)),
                 None)
+
+
+def late_entry(play: Play) -> int | None:
+    """On the last era's standings, the first entry asked after them (`late`: ERA opens it,
+    as Time of Empires asks a tie's buildings); None: ERA opens the final ranking."""
+    first = next((e for e in range(len(entries(play))) if late(play, e)), None)
+    return None if first is None else next_entry(play, play.spot.sheet, first)
 
 
 def late(play: Play, entry: int) -> bool:
@@ -421,7 +421,8 @@ def screen(play: Play, now: float) -> PlayScreen:
     if spot.state is State.STANDINGS:
         return replace(base, kind=State.STANDINGS.value, round=spot.round,
                        standings=standings(play), page=play.page,
-                       next_start_player=next_era_start_player(play))
+                       next_start_player=next_era_start_player(play),
+                       tie_break=last_era(play) and late_entry(play) is not None)
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page, decided=_decided(play))
 
@@ -554,7 +555,7 @@ def call_words(play: Play, now: float) -> Label | None:
     if at is None:
         return None
     phase = play.profile.phases[play.spot.phase]
-    index = clock.shown_call(phase, play.cues_done, at + EPS)
+    index = clock.shown_call(phase, play.cues_done, at + EPS, play.call_owed)
     if index is None:
         return None
     call = phase.calls[index]
@@ -586,8 +587,6 @@ def shown_value(play: Play, now: float) -> int:
     at = asked(play)
     most = MAX_VALUE if at is None else play.profile.categories[at[0]].most
     return min(most, play.value + extra - HOLD_ADDS)
-
-
 
 
 def first_seat(play: Play) -> int:

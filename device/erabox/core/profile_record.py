@@ -73,6 +73,8 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
         clock_part["timer_cues"] = play.cues_done
     if play.held_left is not None:
         clock_part["timer_paused"] = True
+    if left is not None and play.call_owed is not None:  # a prompt owed since a cut
+        clock_part["call_owed"] = round(play.call_owed, 3)
     return {"schema": SCHEMA_VERSION, "kind": "profile", "game": play.profile.id,
             "players": list(play.players), "drawn_seat": play.drawn_seat,
             "spot": _spot_dict(play.spot), "history": [_spot_dict(s) for s in play.history],
@@ -116,6 +118,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     if not isinstance(done, bool):
         raise ValueError("'timer_done' should be true or false")
     cues, paused = _countdown_from(record, profile, spot, left)
+    owed = _owed_from(record, profile, spot, cues)
     music = record.get("music_elapsed")
     if music is not None and (isinstance(music, bool) or not isinstance(music, int | float)
                               or not 0 <= music <= MAX_MUSIC_S):
@@ -129,6 +132,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                    timer_end=now + left if running and not paused and left is not None
                    else None,
                    held_left=left if running and paused else None,
+                   call_owed=owed if running else None,
                    save_due=None if left is None or paused else now + SAVE_EVERY_S,
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     effects: tuple[PlayEffect, ...] = ()
@@ -161,6 +165,26 @@ def _countdown_from(record: dict[str, Any], profile: Profile, spot: Spot, left: 
                                                                phase.timer_s - left):
         raise ValueError("'timer_cues' does not fit the countdown's seconds left")
     return cues, paused
+
+
+def _owed_from(record: dict[str, Any], profile: Profile, spot: Spot, cues: int
+               ) -> float | None:
+    """`call_owed`: a call's prompt owed whole at a power cut (a Time of Empires state file
+    read, core/profile_toe_state.py), shown until that many seconds into the countdown,
+    after a call given and within one `prompt_s` of the countdown's time left."""
+    owed = record.get("call_owed")
+    if owed is None:
+        return None
+    phase = profile.phases[spot.phase]
+    end = clock.prompt_end(phase, cues)
+    left = record.get("timer_left")
+    slack = clock.SAVED_SLACK_S
+    if (isinstance(owed, bool) or not isinstance(owed, int | float) or end is None
+            or phase.timer_s is None or not isinstance(left, int | float)
+            or not end - slack <= owed <= phase.timer_s - left + phase.prompt_s + slack):
+        raise ValueError("'call_owed' should be the seconds into the countdown a call's "
+                         "prompt shows until, after a call given")
+    return float(owed)
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:

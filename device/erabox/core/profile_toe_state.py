@@ -13,7 +13,8 @@ What is read, and where it lands:
 
 - `era` (the eras before it in `past`), `mode` as the era's variant (`realtime`, `intro`);
   the eras before it played the mode `modes` says (the box's `era_modes`), else this one's:
-  the file keeps only the current era's;
+  neither format of the file keeps a past era's mode (tests/golden/state-v1, states/), only
+  the current era's;
 - `era_start_player` as the era's first seat (the start carried from era to era);
 - `setup` (and `settings`, the settings menu over it: nearest safe point, the menu closed)
   without a guide step: the game's setup (Era I) or the era's setup (later eras), where NEXT
@@ -21,14 +22,19 @@ What is read, and where it lands:
   the game setup's step (the round file has no "set up for n players" step: the era
   engine's first step lands on the round file's first) or the era preparation's step of
   round 1 (the variant is then the saved mode);
-- `lead_in`: the era engine sets the era up again (ERA starts its lead-in); the round engine
-  comes back in the action phase held at its lead-in's start (NEXT hold starts it);
+- `lead_in`: the era engine sets the era up again (its setup: ERA starts the lead-in); the
+  round engine comes back set up too, on the last step of round 1's preparation (NEXT
+  starts the lead-in: the same ticks at the same instants). Its mode is not chosen again
+  there: the round file chooses it at the era's setup, before the preparation, which the
+  round engine would show again step by step (a round file with no phase before the
+  countdown: held at the lead-in's start, NEXT hold starts it);
 - `running` and `paused`: the action phase held (`resume = "paused"`) at the saved running
   time, the lead-in's ticks and start gong given and each era cue given counted as given
-  (`cues_done`: a call recorded sounded is given and never sounds again; its prompt shows
-  for what is left of its `prompt_s` of countdown time once resumed, where the era engine
-  owes it whole). A call recorded "armed" (not yet handed to the mixer) comes back as the era
-  engine's does: held at the call, not given, sounded when the table resumes;
+  (`cues_done`: a call recorded sounded is given and never sounds again; the call just
+  recorded `sounded` owes its prompt whole, `prompt_s` of countdown time from the resume, as
+  the era engine owes it: the record's `call_owed`). A call recorded "armed" (not yet handed
+  to the mixer) comes back as the era engine's does: held at the call, not given, sounded
+  when the table resumes;
 - `intro_round` n: round n, on its last step (NEXT: the next round); `scholars`: the
   scholars' special round after round n;
 - `scoring`: the points entered so far, each era's mapped onto the round file's
@@ -37,9 +43,11 @@ What is read, and where it lands:
   counted category worth its number, `ERA_TOTAL_CATEGORY`, the era's other categories 0
   for that player: the round file asks categories, not totals, and the next number asked
   is the first not entered; a category re-asked for a player whose total was entered adds
-  to it). The number being entered, not yet confirmed, is not carried. The standings after
-  an era are the round engine's standings; the buildings asked for the tie-break land in
-  the `buildings` category; `game_over` is the final ranking.
+  to it; the era engine keeps an era's totals only, no split). The number being entered, not
+  yet confirmed, is not carried. The standings after an era are the round engine's
+  standings, Era III's too before its tie-break (`tie_break_after = "standings"`: the era
+  engine shows them before it asks the buildings); the buildings asked for the tie-break
+  land in the `buildings` category; `game_over` is the final ranking.
 
 Never lost: a confirmed number; never sounded twice: a call recorded given or sounded.
 """
@@ -54,7 +62,7 @@ from . import prep
 from . import profile_clock as clock
 from .model import Mode
 from .profile import Profile, shown_steps
-from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, new_play, wanted
+from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late, new_play, wanted
 from .profile_play import PlayEffect as PlayEffect
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
@@ -134,7 +142,7 @@ def _place(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
         if isinstance(guide, int) and not isinstance(guide, bool):
             _guide(spot, profile, seats, era, mode, guide)
     elif phase in ("lead_in", "running", "paused"):
-        _action(record, saved, profile, phase)
+        _action(record, saved, profile, phase, seats, era)
     elif phase == "intro_round":
         spot.update(state=State.ROUND.value, round=_round(saved, rounds))
         steps = shown_steps(profile.phases[spot["phase"]].steps, seats, mode, spot["round"],
@@ -167,8 +175,9 @@ def _guide(spot: dict[str, Any], profile: Profile, seats: int, era: int, mode: s
 
 
 def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
-            phase: str) -> None:
-    """A real-time era's action phase, held at the running time the era engine saved."""
+            phase: str, seats: int, era: int) -> None:
+    """A real-time era's action phase, held at the running time the era engine saved; its
+    lead-in not begun: the preparation's last step, where NEXT begins it."""
     spot = record["spot"]
     index = next((i for i, p in enumerate(profile.phases)
                   if p.timer_s is not None and p.in_variant(profile.variants[
@@ -181,7 +190,15 @@ def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
     spot.update(state=State.ROUND.value, round=1, phase=index, step=max(0, len(steps) - 1))
     listed = clock.cues(action)
     lead = sum(1 for c in listed if c.at <= 0)  # the lead-in's ticks and start gong
-    if phase == "lead_in":  # not begun: held at the lead-in's start
+    mode = profile.variants[spot["variant"]].id
+    first = _first_phase(profile, mode)
+    if phase == "lead_in" and first != index:  # not begun: set up again, as the era engine
+        # sets it up again (ERA begins its lead-in), on the last step of the preparation
+        # that begins it (NEXT begins it)
+        shown = shown_steps(profile.phases[first].steps, seats, mode, 1, era)
+        spot.update(phase=first, step=max(0, len(shown) - 1))
+        return
+    if phase == "lead_in":  # no preparation before it: held at the lead-in's start
         record.update(timer_left=timer + action.lead_in_s, timer_paused=True)
         return
     done = int(saved.get("cues_done", 0))
@@ -197,6 +214,13 @@ def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
     record.update(timer_left=round(timer - at, 3), timer_paused=True)
     if given:
         record["timer_cues"] = given
+    sounded = saved.get("sounded")
+    if (isinstance(sounded, int) and not isinstance(sounded, bool) and 0 <= sounded < done
+            and listed[lead + sounded].call is not None
+            and all(c.call is None for c in listed[lead + sounded + 1:given])):
+        # the call just handed to the mixer: its prompt owed whole from the resume, as the
+        # era engine owes it (`record._restore_realtime`), not what was left of it
+        record["call_owed"] = round(at + action.prompt_s, 3)
 
 
 def _scoring(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
@@ -231,21 +255,23 @@ def _scoring(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
         for row in whole:
             row[min(index, seats):] = [None] * (seats - min(index, seats))
     spot.update(sheet=whole)  # the buildings: those asked so far (the others None)
-    asked = _first_open(profile, players, spot)
+    # the buildings after the standings (`tie_break_after`), as the era engine asks them
+    asked = _first_open(profile, players, spot, after_standings=entry.get("tie") is not None)
     if asked is None:
         spot.update(state=State.STANDINGS.value)
     else:
         spot.update(state=State.SCORING.value, entry=asked)
 
 
-def _first_open(profile: Profile, players: tuple[str, ...], spot: dict[str, Any]
-                ) -> int | None:
-    """The first number still to ask (not entered, and able to change the ranking)."""
+def _first_open(profile: Profile, players: tuple[str, ...], spot: dict[str, Any],
+                after_standings: bool) -> int | None:
+    """The first number still to ask (not entered, and able to change the ranking): before
+    the standings, one asked before them (not `late`); after them, any."""
     play = _play_at(profile, players, spot)
     sheet = play.spot.sheet
     return next((e for e, (c, seat) in enumerate(entries(play))
-                 if seat != SHOWN and sheet[c][seat] is None and wanted(play, sheet, e)),
-                None)
+                 if seat != SHOWN and sheet[c][seat] is None and wanted(play, sheet, e)
+                 and (after_standings or not late(play, e))), None)
 
 
 def _play_at(profile: Profile, players: tuple[str, ...], spot: dict[str, Any]) -> Play:

@@ -510,7 +510,8 @@ def _standings(screen: PlayScreen, panel: Panel, language: str, marks: Marks
                   points=points, total=total)
              for place, colour, points, total in screen.standings]
     upcoming = _era_text(screen, language, (screen.era or 0) + 1)
-    key = "hint_ranking" if screen.era == len(screen.era_labels) else "hint_next_era"
+    key = ("hint_tie_break" if screen.tie_break else "hint_ranking"
+           if screen.era == len(screen.era_labels) else "hint_next_era")  # what ERA opens
     if panel.compact:
         pages = _pages(lines, panel.inner)
         items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)

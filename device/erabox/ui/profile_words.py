@@ -46,6 +46,7 @@ WORDS: dict[str, dict[str, str]] = {
         "standings": "{era} standings", "standing": "{place} {colour} {points:+d} = {total}",
         "hint_next_era": "ERA: start {era}", "hint_next_era_more": "NEXT: more ERA: {era}",
         "hint_ranking": "ERA: final ranking", "hint_ranking_more": "NEXT: more ERA: ranking",
+        "hint_tie_break": "ERA: tie-break", "hint_tie_break_more": "NEXT: more ERA: tie-break",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -85,6 +86,7 @@ WORDS: dict[str, dict[str, str]] = {
         "standings": "{era}終了時の順位", "standing": "{place}位{colour} {points:+d} 計{total}",
         "hint_next_era": "ERA: {era}開始", "hint_next_era_more": "NEXT:次 ERA:{era}開始",
         "hint_ranking": "ERA: 最終順位へ", "hint_ranking_more": "NEXT:次 ERA:最終順位へ",
+        "hint_tie_break": "ERA: 同点の決着へ", "hint_tie_break_more": "NEXT:次 ERA:同点の決着へ",
     },
 }
 
