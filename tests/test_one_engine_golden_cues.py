@@ -18,7 +18,8 @@ same map is in docs/architecture.md, "Where it stands"):
 
 - the first-game guide ON (17): the era engine shows its guide at an era's setup, before ERA
   (NEXT walks its steps, NEXT hold skips it, ERA starts the era at once); the round file
-  plays the guide's game setup and preparation after ERA, each step a NEXT.
+  plays the guide's game setup and preparation after ERA, each step a NEXT. (Played with
+  the guide off, 10 of them match; 1 more walks and skips the guide at Era II's setup.)
 - a power cut at a call or in the card's lead before it (5, the end gong one of them): the
   era engine comes back held at the call, its prompt shown again or the call sounded on
   resume; the round engine shows "Resumed", in the lead window at its last periodic save.
