@@ -35,7 +35,7 @@ from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
 from .profile_reader import ProfileError as ProfileError
 from .profile_reader import Step as Step
-from .profile_reader import _Reader, check_steps
+from .profile_reader import _Reader, check_guide, check_steps
 from .profile_reader import shown_steps as shown_steps
 from .profile_track import PhaseTrack, parse_track
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
@@ -118,6 +118,7 @@ class Phase:
     music_from: str = "phase"  # "gong": its music plays on the countdown's running time
     hall: bool = False  # a hall's director steers its countdown (`profile_steer`, docs/hall.md)
     track: PhaseTrack | None = None  # a publisher's track holding its cues (`profile_track`)
+    guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -135,6 +136,7 @@ class Special:
     steps: tuple[Label, ...]
     sound: str = "none"  # "none", "gong", "cry", or the path of the profile's own file
     passes_start_player: bool = False
+    guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
     sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
 
 
@@ -180,6 +182,7 @@ class Profile:
     tie_break_after: str = "scoring"  # "standings": tie-break-only categories asked after them
     variant_per_era: bool = False  # the variant chosen again at each era's setup
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
+    next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
 
     def rule(self, variant: int) -> str:
@@ -235,8 +238,9 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
                              "special", "event", "scoring", "era", "buttons"),
                   ("game", "players", "rounds", "phase"))
-    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause",), ())
+    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause", "next_resumes"), ())
     pause = r.choice(buttons.get("pause", "era_press"), ("buttons", "pause"), PAUSES)
+    resumes = r.flag(buttons.get("next_resumes", False), ("buttons", "next_resumes"))
     eras = parse_eras(r, top.get("era"))
     r.eras = len(eras)
 
@@ -267,6 +271,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
         if not any(p.in_variant(variant.id) for p in phases):
             raise r.error(("phase",), f"no [[phase]] is played in the variant '{variant.id}' "
                           "(a phase's variants leave it none)")
+        check_guide(r, [(i, p.guide) for i, p in enumerate(phases) if p.in_variant(variant.id)],
+                    variant.id)
     specials = tuple(_special(r, item, at, variants, "variant" in top) for at, item in
                      r.items(top.get("special", []), ("special",), "[[special]] tables",
                              empty=True))
@@ -292,7 +298,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
-                   start_gong=start_gong, pause=pause, variant_per_era=per_era, **scoring)
+                   start_gong=start_gong, pause=pause, next_resumes=resumes,
+                   variant_per_era=per_era, **scoring)
 
 
 def _per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
@@ -404,7 +411,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
     table = r.table(item, at, ("id", "label", "steps", "each_player", "timer_s", "gong",
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
-                               "resume", "music_from", "hall", "track", "track_offset_s"),
+                               "resume", "music_from", "hall", "track", "track_offset_s",
+                               "guide"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -447,7 +455,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES),
                  music_from=_music_from(r, table, at),
                  hall=r.flag(table.get("hall", False), (*at, "hall")),
-                 track=parse_track(r, table, at, timer is not None))
+                 track=parse_track(r, table, at, timer is not None),
+                 guide=r.flag(table.get("guide", False), (*at, "guide")))
 
 
 def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:
@@ -518,7 +527,7 @@ def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:
 def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named: bool
              ) -> Special:  # named: the file has [[variant]] tables (a message may name one)
     table = r.table(item, at, ("id", "label", "after", "steps", "sound",
-                               "passes_start_player"), ("id", "label", "after"))
+                               "passes_start_player", "guide"), ("id", "label", "after"))
     label = r.label(table["label"], (*at, "label"))
     after_data = table["after"]
     if isinstance(after_data, dict):
@@ -536,7 +545,8 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
                    steps=r.steps(table.get("steps", []), (*at, "steps")) or (label,),
                    passes_start_player=r.flag(table.get("passes_start_player", False),
                                               (*at, "passes_start_player")),
-                   sound=sound, sound_key=key)
+                   sound=sound, sound_key=key,
+                   guide=r.flag(table.get("guide", False), (*at, "guide")))
 
 
 def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool

@@ -209,6 +209,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
         ring = ring[len(gong) if phase.gong else 0:]  # the scoring's gong is the countdown's
         if phase.gong:  # (the track's end gong, when the phase plays one)
             more = track.held_gong(holds, more)
+        # that gong first, then the music stopped with it (as the era engine's end gong)
+        return moved, (Save(snapshot(moved, now), durable=True), *more, *ring, *music)
     return moved, (Save(snapshot(moved, now), durable=True), *ring, *more, *music)
 
 
@@ -259,6 +261,9 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     handler = TRANSITIONS.get((state, button, gesture))
     if play.profile.pause == "next_hold":
         handler = HOLD_PAUSE.get((state, button, gesture), handler)
+    if (play.profile.next_resumes and play.held_left is not None and state is State.ROUND
+            and button is Button.NEXT and gesture in (Gesture.PRESS, Gesture.HOLD)):
+        handler = pause  # NEXT on a paused countdown: it goes on (`[buttons] next_resumes`)
     if handler is None:
         return play, ()
     return handler(play, now)

@@ -51,6 +51,7 @@ class Step(Label):
     until_round: int = MAX_ROUNDS
     from_era: int = 1  # in a game of eras: shown from that era on (1-based) ...
     era: int = 0  # ... and only in that era (0: every era), as Time of Empires' steps
+    guide: bool = False  # shown only while the box's first-game guide is on (`profile_guide`)
 
     def in_era(self, era: int | None) -> bool:
         return era is None or (self.from_era <= era and self.era in (0, era))
@@ -67,7 +68,7 @@ def filled(step: Label, numbers: dict[str, int]) -> Label:
 
 
 STEP_KEYS = ("players_at_least", "players_at_most", "variants", "from_round", "until_round",
-             "from_era", "era")
+             "from_era", "era", "guide")
 
 
 def shown_steps(steps: tuple[Label, ...], players: int, variant: str | None = None,
@@ -83,10 +84,12 @@ def shown_steps(steps: tuple[Label, ...], players: int, variant: str | None = No
 
 
 def check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, players: range,
-                cases: dict[str, Sequence[int]], named: bool, era: int | None = None) -> None:
+                cases: dict[str, Sequence[int]], named: bool, era: int | None = None,
+                guide: str = "") -> None:
     """Every step shown in some case the game has, and every case shown a step. `cases`: per
     variant id, the rounds its phase, special round or event comes in; `named`: the profile
-    has [[variant]] tables; `era`: the era checked (a game of eras is checked era by era)."""
+    has [[variant]] tables; `era`: the era checked (a game of eras is checked era by era);
+    steps of the guide (`guide = true`): every case shown a step without them too."""
     edges: set[int] = set()  # the rounds where the steps shown change
     for index, item in enumerate(steps):
         if not isinstance(item, Step) or not item.in_era(era):
@@ -118,11 +121,23 @@ def check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, players: range
                 continue
             for count in players:
                 if not shown_steps(steps, count, variant, n, era):
-                    raise r.error(path, f"no step left with {count} player" + "s" * (count > 1) + (
+                    raise r.error(path, f"no step left{guide} with {count} player"
+                                  + "s" * (count > 1) + (
                         f" in era {era}" if era is not None else "") + (
                         f" in round {n}" + (f" of the variant '{variant}'" if named else "")
                         + " (each round, variant and player count needs one)" if edges else
                         " (each player count the game takes needs one)"))
+    if not guide and any(isinstance(s, Step) and s.guide for s in steps):  # each case
+        check_steps(r, tuple(s for s in steps if not (isinstance(s, Step) and s.guide)), path,
+                    players, cases, named, era, " with the guide off")  # keeps one without
+
+
+def check_guide(r: _Reader, played: Sequence[tuple[int, bool]], variant: str) -> None:
+    """A variant keeps a phase to play with the guide off: of the phases it plays (index,
+    `guide`), one at least not `guide = true` (`profile_guide`)."""
+    if played and all(guide for _, guide in played):
+        raise r.error(("phase", played[-1][0], "guide"), "with the guide off no [[phase]] is "
+                      f"played in the variant '{variant}' (one at least without guide = true)")
 
 
 class _Reader:
@@ -254,7 +269,7 @@ class _Reader:
             text = self.label({"en": item["en"], "ja": item["ja"]}, at)
             from_era, era = self._step_eras(item, at)
             steps.append(Step(text.en, text.ja, low, high, variants, first, last, from_era,
-                              era))
+                              era, self.flag(item.get("guide", False), (*at, "guide"))))
         return tuple(steps)
 
     def _numbers(self, item: Any, at: Path) -> None:
