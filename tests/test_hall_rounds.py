@@ -18,10 +18,22 @@ import pytest
 from erabox.adapters.hall import HallLink
 from erabox.core.config import Config, HallConfig, parse_config
 from erabox.core.engine import EmpiresEngine, ProfileEngine
-from erabox.core.hall import SLEW_S, HallState, Sample
+from erabox.core.hall import QUIET_S, SLEW_S, HallState, Sample
 from erabox.core.machine import Game
-from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Sound, Steer, SteerAction
+from erabox.core.model import (
+    Button,
+    Gesture,
+    Input,
+    Phase,
+    PlaySound,
+    Save,
+    Sound,
+    Steer,
+    SteerAction,
+    Tick,
+)
 from erabox.core.profile import parse_profile
+from erabox.core.profile_deadlines import countdown_start, next_deadline
 from erabox.core.profile_play import Play
 from erabox.run.hall_director import _line
 from erabox.ui.panel import Panel
@@ -94,6 +106,56 @@ def test_a_running_countdown_is_slewed_toward_the_halls_running_time() -> None:
     assert play.timer_end is not None
     slewed, _ = box.step(play, posted[0], 130.0)
     assert slewed.timer_end == pytest.approx(play.timer_end + SLEW_S)
+
+
+def corrected(box: ProfileEngine, play: Play, start: float, end: float
+              ) -> tuple[Play, list[Save], list[Save], list[float]]:
+    """`play` kept in step by the link from `start` to `end` (the hall's running time zero at
+    100.0), woken at each of its deadlines: the saves the corrections wrote, every save, and
+    when each call sounded."""
+    shown = [box.step(play, Tick(), start)[0]]
+    hall, posted = link(lambda: shown[0])
+    hall.state = HallState(S, 100.0, 0.0)
+    by_slews: list[Save] = []
+    saves: list[Save] = []
+    calls: list[float] = []
+    now, slew_at = start, start
+    while now < end:
+        due = next_deadline(shown[0], now)
+        if due is not None and due < slew_at:
+            now = due
+            shown[0], effects = box.step(shown[0], Tick(), now)
+        else:
+            now, slew_at = slew_at, slew_at + 0.5
+            hall._keep_in_step(now)
+            effects = ()
+            for order in posted:
+                assert order.action is W
+                shown[0], more = box.step(shown[0], order, now)
+                by_slews += [e for e in more if isinstance(e, Save)]
+                effects += more
+            posted.clear()
+        saves += [e for e in effects if isinstance(e, Save)]
+        calls += [now for e in effects if isinstance(e, PlaySound) and e.sound is Sound.CRY]
+    return shown[0], by_slews, saves, calls
+
+
+@pytest.mark.parametrize("write_s", [0.0, 0.5])
+def test_a_minute_of_corrections_writes_nothing_but_the_periodic_saves(write_s: float) -> None:
+    """A box 0.2 s ahead of the hall is corrected 2 ms every half second, a hundred times
+    over the minute: no correction writes the card (the countdown's seconds go with its
+    periodic save, every 5 s, as Time of Empires' era's), the call in that minute sounds
+    once, on the hall's time, and the box ends on the hall's running time. On a slow card
+    (0.5 s a write: the call's record goes 1.1 s ahead of it) a correction after that record
+    does not write it again."""
+    box, play = at_action()
+    play = replace(running(box, play, 100.0), timer_end=640.0 - 0.2, write_s=write_s)
+    play, by_slews, saves, calls = corrected(box, play, 250.0, 310.0)
+    assert by_slews == []
+    assert len(saves) <= 60 / 5 + 2  # the periodic saves, the call's record and its own
+    assert len(calls) == 1 and 279.8 < calls[0] < 280.0  # the cry at 3:00, half corrected
+    start = countdown_start(play)
+    assert start == pytest.approx(100.0, abs=QUIET_S)
 
 
 def test_no_small_correction_just_before_a_call() -> None:
