@@ -18,7 +18,7 @@ import pytest
 from erabox.adapters.hall import HallLink
 from erabox.core.config import Config, HallConfig, parse_config
 from erabox.core.engine import EmpiresEngine, ProfileEngine
-from erabox.core.hall import QUIET_S, SLEW_S, HallState, Sample
+from erabox.core.hall import QUIET_S, SLEW_S, Command, HallState, Sample
 from erabox.core.machine import Game
 from erabox.core.model import (
     Button,
@@ -227,6 +227,40 @@ def test_a_table_that_paused_alone_keeps_its_own_time() -> None:
     assert posted == []
 
 
+def test_a_table_that_resumed_alone_while_the_hall_is_paused_keeps_its_own_time() -> None:
+    """The hall paused: the table held with it resumes alone (`pause_alone`) and runs on,
+    not paused again, until the director's next command."""
+    box, play = at_action(alone=True)
+    play = running(box, play, 100.0)
+    held, _ = box.step(play, Steer(P, 150.0, 50.0), 150.0)
+    hall, posted = link(lambda: held, alone=True)
+    hall.state = HallState(P, 150.0, 50.0)
+    hall._keep_in_step(151.0)  # held with the hall
+    resumed, _ = box.step(held, NEXT_HOLD, 160.0)
+    assert resumed.timer_end == pytest.approx(650.0)
+    hall.game = lambda: resumed
+    hall._keep_in_step(161.0)
+    hall._keep_in_step(170.0)
+    assert posted == [] and hall.detached
+    hall.pending = Command("c", 2, "h", R, 180.0, 50.0)  # the director's next command
+    order = hall._order_due(180.0)
+    assert order == Steer(R, 180.0, 50.0) and not hall.detached
+    back, _ = box.step(resumed, order, 180.0)
+    assert back.timer_end == pytest.approx(670.0)  # on the hall's time again
+
+
+def test_a_table_running_while_the_hall_is_paused_is_paused_where_it_may_pause_alone(
+        ) -> None:
+    """The same order still reaches a table running that the link never saw held with the
+    hall's pause (a box back from a power cut running, where its record said so)."""
+    box, play = at_action(alone=True)
+    play = running(box, play, 100.0)
+    hall, posted = link(lambda: play, alone=True)
+    hall.state = HallState(P, 200.0, 100.0)
+    hall._keep_in_step(205.0)
+    assert posted == [Steer(P, 205.0, 100.0)]
+
+
 def test_orders_for_a_phase_the_hall_does_not_steer_are_not_sent() -> None:
     box, play = at_action()
     before, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.0)  # undo: the phase before
@@ -283,6 +317,27 @@ def test_time_of_empires_is_kept_in_step_as_before() -> None:
     hall._keep_in_step(140.0)
     assert [(o.action, o.at) for o in posted] == [(W, 140.0)]
     assert posted[0].running_s == pytest.approx(140.0 - (100.01 - SLEW_S))
+
+
+def test_time_of_empires_resumed_alone_while_the_hall_is_paused_keeps_its_own_time() -> None:
+    box = EmpiresEngine(config(alone=True))
+    game: Game = replace(box.fresh(0.0, 0)[0], guide=None)
+    game, _ = box.step(game, Steer(S, 110.0, 10.0), 110.0)
+    game, _ = box.step(game, Steer(P, 150.0, 50.0), 150.0)
+    assert game.phase is Phase.PAUSED and game.held_elapsed == 50.0
+    hall, posted = link(lambda: game, alone=True)
+    hall.state = HallState(P, 150.0, 50.0)
+    hall._keep_in_step(151.0)  # held with the hall
+    resumed, _ = box.step(game, NEXT_HOLD, 160.0)
+    assert resumed.phase is Phase.RUNNING
+    hall.game = lambda: resumed
+    hall._keep_in_step(161.0)
+    hall._keep_in_step(170.0)
+    assert posted == [] and hall.detached
+    other, others = link(lambda: resumed, alone=True)  # never seen held: paused at the hall's
+    other.state = HallState(P, 150.0, 50.0)
+    other._keep_in_step(171.0)
+    assert others == [Steer(P, 171.0, 50.0)]
 
 
 # --- what the screen hints in each hall state ------------------------------------------------
