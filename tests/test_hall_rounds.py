@@ -36,6 +36,7 @@ from erabox.core.profile import parse_profile
 from erabox.core.profile_deadlines import countdown_start, next_deadline
 from erabox.core.profile_play import Play
 from erabox.run.hall_director import _line
+from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 
@@ -381,6 +382,44 @@ def test_each_hall_state_hints_only_what_the_press_does(state: str, alone: bool)
     pressed, _ = box.step(play, NEXT_HOLD, now)
     done = ("nothing" if pressed == play else "pause" if pressed.timer_end is None
             else "start" if pressed.timer_end == pytest.approx(now + 545.0) else "resume")
+    assert done == does
+
+
+# Time of Empires' era in a hall: the hint of each state (English, Japanese; running: after
+# a NEXT press, which shows how to pause only where holding NEXT pauses), and what NEXT held
+# does there: "pause", "resume" or "nothing"
+ERA_HINTS: dict[tuple[str, bool], tuple[tuple[str, str], str]] = {
+    ("running", False): (("Action phase", "アクションフェイズ"), "nothing"),
+    ("hall paused", False): (("Waiting for the hall", "会場の再開待ち"), "nothing"),
+    ("running", True): (("hold NEXT to pause", "NEXT長押しで一時停止"), "pause"),
+    ("hall paused", True): (("NEXT: resume", "NEXT: 再開"), "resume"),
+    ("table paused", True): (("NEXT: resume", "NEXT: 再開"), "resume"),
+}
+
+
+@pytest.mark.parametrize(("state", "alone"), sorted(ERA_HINTS))
+def test_each_hall_state_of_an_era_hints_only_what_next_does(state: str, alone: bool) -> None:
+    box = EmpiresEngine(config(alone))
+    game: Game = replace(box.fresh(0.0, 0)[0], guide=None)
+    game, _ = box.step(game, Steer(S, 10.0, 10.0), 10.0)
+    if state == "hall paused":
+        game, _ = box.step(game, Steer(P, 20.0, 20.0), 20.0)
+    if state == "table paused":
+        game, _ = box.step(game, NEXT_HOLD, 20.0)
+    now = 21.0
+    pressed, _ = box.step(game, NEXT, now)
+    shown = box.screen(pressed if state == "running" else game, now)
+    (english, japanese), does = ERA_HINTS[(state, alone)]
+    for language, words in (("en", english), ("ja", japanese)):
+        for panel in (Panel(128, 64), Panel(128, 32)):
+            items = {i.role: i for i in layout(shown, language=language, panel=panel).items
+                     if isinstance(i, TextItem)}
+            hint = items.get("hint")
+            assert ("" if hint is None else hint.source) == words
+            assert hint is None or (hint.box.inside(panel) and not hint.block.abbreviated)
+    held, _ = box.step(game, NEXT_HOLD, now)
+    done = ("nothing" if held.phase is game.phase
+            else "pause" if held.phase is Phase.PAUSED else "resume")
     assert done == does
 
 
