@@ -18,12 +18,25 @@ import pytest
 from erabox.adapters.hall import HallLink
 from erabox.core.config import Config, HallConfig, parse_config
 from erabox.core.engine import EmpiresEngine, ProfileEngine
-from erabox.core.hall import SLEW_S, HallState, Sample
+from erabox.core.hall import QUIET_S, SLEW_S, Command, HallState, Sample
 from erabox.core.machine import Game
-from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Sound, Steer, SteerAction
+from erabox.core.model import (
+    Button,
+    Gesture,
+    Input,
+    Phase,
+    PlaySound,
+    Save,
+    Sound,
+    Steer,
+    SteerAction,
+    Tick,
+)
 from erabox.core.profile import parse_profile
+from erabox.core.profile_deadlines import countdown_start, next_deadline
 from erabox.core.profile_play import Play
 from erabox.run.hall_director import _line
+from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 
@@ -96,6 +109,56 @@ def test_a_running_countdown_is_slewed_toward_the_halls_running_time() -> None:
     assert slewed.timer_end == pytest.approx(play.timer_end + SLEW_S)
 
 
+def corrected(box: ProfileEngine, play: Play, start: float, end: float
+              ) -> tuple[Play, list[Save], list[Save], list[float]]:
+    """`play` kept in step by the link from `start` to `end` (the hall's running time zero at
+    100.0), woken at each of its deadlines: the saves the corrections wrote, every save, and
+    when each call sounded."""
+    shown = [box.step(play, Tick(), start)[0]]
+    hall, posted = link(lambda: shown[0])
+    hall.state = HallState(S, 100.0, 0.0)
+    by_slews: list[Save] = []
+    saves: list[Save] = []
+    calls: list[float] = []
+    now, slew_at = start, start
+    while now < end:
+        due = next_deadline(shown[0], now)
+        if due is not None and due < slew_at:
+            now = due
+            shown[0], effects = box.step(shown[0], Tick(), now)
+        else:
+            now, slew_at = slew_at, slew_at + 0.5
+            hall._keep_in_step(now)
+            effects = ()
+            for order in posted:
+                assert order.action is W
+                shown[0], more = box.step(shown[0], order, now)
+                by_slews += [e for e in more if isinstance(e, Save)]
+                effects += more
+            posted.clear()
+        saves += [e for e in effects if isinstance(e, Save)]
+        calls += [now for e in effects if isinstance(e, PlaySound) and e.sound is Sound.CRY]
+    return shown[0], by_slews, saves, calls
+
+
+@pytest.mark.parametrize("write_s", [0.0, 0.5])
+def test_a_minute_of_corrections_writes_nothing_but_the_periodic_saves(write_s: float) -> None:
+    """A box 0.2 s ahead of the hall is corrected 2 ms every half second, a hundred times
+    over the minute: no correction writes the card (the countdown's seconds go with its
+    periodic save, every 5 s, as Time of Empires' era's), the call in that minute sounds
+    once, on the hall's time, and the box ends on the hall's running time. On a slow card
+    (0.5 s a write: the call's record goes 1.1 s ahead of it) a correction after that record
+    does not write it again."""
+    box, play = at_action()
+    play = replace(running(box, play, 100.0), timer_end=640.0 - 0.2, write_s=write_s)
+    play, by_slews, saves, calls = corrected(box, play, 250.0, 310.0)
+    assert by_slews == []
+    assert len(saves) <= 60 / 5 + 2  # the periodic saves, the call's record and its own
+    assert len(calls) == 1 and 279.8 < calls[0] < 280.0  # the cry at 3:00, half corrected
+    start = countdown_start(play)
+    assert start == pytest.approx(100.0, abs=QUIET_S)
+
+
 def test_no_small_correction_just_before_a_call() -> None:
     box, play = at_action()
     play = replace(running(box, play, 100.0), timer_end=640.0 - 0.01)
@@ -165,6 +228,40 @@ def test_a_table_that_paused_alone_keeps_its_own_time() -> None:
     assert posted == []
 
 
+def test_a_table_that_resumed_alone_while_the_hall_is_paused_keeps_its_own_time() -> None:
+    """The hall paused: the table held with it resumes alone (`pause_alone`) and runs on,
+    not paused again, until the director's next command."""
+    box, play = at_action(alone=True)
+    play = running(box, play, 100.0)
+    held, _ = box.step(play, Steer(P, 150.0, 50.0), 150.0)
+    hall, posted = link(lambda: held, alone=True)
+    hall.state = HallState(P, 150.0, 50.0)
+    hall._keep_in_step(151.0)  # held with the hall
+    resumed, _ = box.step(held, NEXT_HOLD, 160.0)
+    assert resumed.timer_end == pytest.approx(650.0)
+    hall.game = lambda: resumed
+    hall._keep_in_step(161.0)
+    hall._keep_in_step(170.0)
+    assert posted == [] and hall.detached
+    hall.pending = Command("c", 2, "h", R, 180.0, 50.0)  # the director's next command
+    order = hall._order_due(180.0)
+    assert order == Steer(R, 180.0, 50.0) and not hall.detached
+    back, _ = box.step(resumed, order, 180.0)
+    assert back.timer_end == pytest.approx(670.0)  # on the hall's time again
+
+
+def test_a_table_running_while_the_hall_is_paused_is_paused_where_it_may_pause_alone(
+        ) -> None:
+    """The same order still reaches a table running that the link never saw held with the
+    hall's pause (a box back from a power cut running, where its record said so)."""
+    box, play = at_action(alone=True)
+    play = running(box, play, 100.0)
+    hall, posted = link(lambda: play, alone=True)
+    hall.state = HallState(P, 200.0, 100.0)
+    hall._keep_in_step(205.0)
+    assert posted == [Steer(P, 205.0, 100.0)]
+
+
 def test_orders_for_a_phase_the_hall_does_not_steer_are_not_sent() -> None:
     box, play = at_action()
     before, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.0)  # undo: the phase before
@@ -223,6 +320,27 @@ def test_time_of_empires_is_kept_in_step_as_before() -> None:
     assert posted[0].running_s == pytest.approx(140.0 - (100.01 - SLEW_S))
 
 
+def test_time_of_empires_resumed_alone_while_the_hall_is_paused_keeps_its_own_time() -> None:
+    box = EmpiresEngine(config(alone=True))
+    game: Game = replace(box.fresh(0.0, 0)[0], guide=None)
+    game, _ = box.step(game, Steer(S, 110.0, 10.0), 110.0)
+    game, _ = box.step(game, Steer(P, 150.0, 50.0), 150.0)
+    assert game.phase is Phase.PAUSED and game.held_elapsed == 50.0
+    hall, posted = link(lambda: game, alone=True)
+    hall.state = HallState(P, 150.0, 50.0)
+    hall._keep_in_step(151.0)  # held with the hall
+    resumed, _ = box.step(game, NEXT_HOLD, 160.0)
+    assert resumed.phase is Phase.RUNNING
+    hall.game = lambda: resumed
+    hall._keep_in_step(161.0)
+    hall._keep_in_step(170.0)
+    assert posted == [] and hall.detached
+    other, others = link(lambda: resumed, alone=True)  # never seen held: paused at the hall's
+    other.state = HallState(P, 150.0, 50.0)
+    other._keep_in_step(171.0)
+    assert others == [Steer(P, 171.0, 50.0)]
+
+
 # --- what the screen hints in each hall state ------------------------------------------------
 
 UNDO_EN, UNDO_JA = "Until the gong  hold ERA: undo", "終了の合図まで ERA長押し: 戻す"
@@ -264,6 +382,44 @@ def test_each_hall_state_hints_only_what_the_press_does(state: str, alone: bool)
     pressed, _ = box.step(play, NEXT_HOLD, now)
     done = ("nothing" if pressed == play else "pause" if pressed.timer_end is None
             else "start" if pressed.timer_end == pytest.approx(now + 545.0) else "resume")
+    assert done == does
+
+
+# Time of Empires' era in a hall: the hint of each state (English, Japanese; running: after
+# a NEXT press, which shows how to pause only where holding NEXT pauses), and what NEXT held
+# does there: "pause", "resume" or "nothing"
+ERA_HINTS: dict[tuple[str, bool], tuple[tuple[str, str], str]] = {
+    ("running", False): (("Action phase", "アクションフェイズ"), "nothing"),
+    ("hall paused", False): (("Waiting for the hall", "会場の再開待ち"), "nothing"),
+    ("running", True): (("hold NEXT to pause", "NEXT長押しで一時停止"), "pause"),
+    ("hall paused", True): (("NEXT: resume", "NEXT: 再開"), "resume"),
+    ("table paused", True): (("NEXT: resume", "NEXT: 再開"), "resume"),
+}
+
+
+@pytest.mark.parametrize(("state", "alone"), sorted(ERA_HINTS))
+def test_each_hall_state_of_an_era_hints_only_what_next_does(state: str, alone: bool) -> None:
+    box = EmpiresEngine(config(alone))
+    game: Game = replace(box.fresh(0.0, 0)[0], guide=None)
+    game, _ = box.step(game, Steer(S, 10.0, 10.0), 10.0)
+    if state == "hall paused":
+        game, _ = box.step(game, Steer(P, 20.0, 20.0), 20.0)
+    if state == "table paused":
+        game, _ = box.step(game, NEXT_HOLD, 20.0)
+    now = 21.0
+    pressed, _ = box.step(game, NEXT, now)
+    shown = box.screen(pressed if state == "running" else game, now)
+    (english, japanese), does = ERA_HINTS[(state, alone)]
+    for language, words in (("en", english), ("ja", japanese)):
+        for panel in (Panel(128, 64), Panel(128, 32)):
+            items = {i.role: i for i in layout(shown, language=language, panel=panel).items
+                     if isinstance(i, TextItem)}
+            hint = items.get("hint")
+            assert ("" if hint is None else hint.source) == words
+            assert hint is None or (hint.box.inside(panel) and not hint.block.abbreviated)
+    held, _ = box.step(game, NEXT_HOLD, now)
+    done = ("nothing" if held.phase is game.phase
+            else "pause" if held.phase is Phase.PAUSED else "resume")
     assert done == does
 
 

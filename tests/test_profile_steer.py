@@ -14,6 +14,8 @@ import pytest
 from erabox.core import profile_clock as clock
 from erabox.core.config import parse_config
 from erabox.core.engine import ProfileEngine
+from erabox.core.hall import SLEW_EVERY_S, HallState, keep_in_step
+from erabox.core.hall_view import table_of
 from erabox.core.model import (
     Button,
     Gesture,
@@ -363,6 +365,63 @@ def test_a_power_cut_after_an_order_neither_doubles_nor_loses_a_call(cut_after: 
             called += [e.at_s for e in more if isinstance(e, Called)]
         assert len(called) == len(set(called)) and given.isdisjoint(called), (record, called)
         assert every - given - set(called) <= skipped, (record, called)
+
+
+def kept_in_step(box: ProfileEngine, play: Play, now: float, end: float
+                 ) -> tuple[Play, list[tuple[float, dict[str, Any]]], list[tuple[float, float]]]:
+    """`play` kept in step with a hall running from 10.0 (its running time zero) by the
+    link's rule every half second from `now` to `end`, woken at each of its deadlines: what
+    it wrote to the card (when, what) and the calls it gave (when, which)."""
+    state = HallState(S, 10.0, 0.0)
+    records: list[tuple[float, dict[str, Any]]] = []
+    called: list[tuple[float, float]] = []
+    slew_at = now
+    while now < end:
+        due = next_deadline(play, now)
+        if due is not None and due < slew_at:
+            now = due
+            play, effects = box.step(play, Tick(), now)
+        else:
+            now, slew_at = slew_at, slew_at + SLEW_EVERY_S
+            kept = keep_in_step(table_of(play, now), state, state.running_at(now), now, now,
+                                False, False, None)
+            effects = () if kept.order is None else box.step(play, kept.order, now)[1]
+            play = play if kept.order is None else box.step(play, kept.order, now)[0]
+        records += [(now, e.snapshot) for e in effects if isinstance(e, Save)]
+        called += [(now, e.at_s) for e in effects if isinstance(e, Called)]
+    return play, records, called
+
+
+def test_a_power_cut_after_corrections_comes_back_on_the_halls_time_each_call_once() -> None:
+    """A box 0.2 s behind the hall, corrected every half second (no correction writes the
+    card: the countdown's seconds go with its periodic save), cut at any moment: back from
+    the last record it wrote, given the hall's newest order again (the broker keeps it), it
+    runs on the hall's time at once, and every call sounds once, before or after the cut (or
+    is shown given: its record written ahead of it)."""
+    box, play = at_run()
+    play, _ = order(box, play, S, 10.0, 0.0, 10.0)
+    play = replace(play, timer_end=70.2)  # 0.2 s behind the hall
+    play, records, called = kept_in_step(box, play, 10.0, 80.0)
+    assert [at_s for _, at_s in called] == [10.0, 30.0]
+    every = {call.at_s for call in PROFILE.phases[1].calls}
+    for n, (saved_at, record) in enumerate(records):
+        cut = records[n + 1][0] - 0.001 if n + 1 < len(records) else 80.0
+        if cut <= saved_at:
+            continue  # written in the same instant: the later record is the one on disk
+        before = {at_s for at, at_s in called if at < cut}
+        listed = clock.cues(PROFILE.phases[1])[:record.get("timer_cues", 0)]
+        shown = {PROFILE.phases[1].calls[c.call].at_s for c in listed if c.call is not None}
+        back, _ = box.restore(record, cut)
+        back, effects = order(box, back, S, 10.0, 0.0, cut)  # the hall's newest order
+        after = [e.at_s for e in effects if isinstance(e, Called)]
+        if PROFILE.phases[back.spot.phase].id != "run":  # the countdown's end on disk
+            assert before == every and after == [], (saved_at, cut)
+            continue
+        assert countdown_start(back) == 10.0, (saved_at, cut)  # on the hall's time at once
+        back, _records, more = kept_in_step(box, back, cut, 100.0)
+        again = after + [at_s for _, at_s in more]
+        assert len(again) == len(set(again)) and before.isdisjoint(again), (saved_at, cut)
+        assert shown >= before and every <= shown | set(again), (saved_at, cut, again)
 
 
 def test_hall_is_checked_and_needs_a_timer() -> None:

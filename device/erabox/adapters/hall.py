@@ -167,6 +167,7 @@ class HallLink:
         self.pending: Command | None = None  # the newest command, until handed over
         self.detached = False  # the table paused alone (pause_alone): no corrections
         self.sent_rejoin: Rejoin | None = None
+        self.held: tuple[int, ...] | None = None  # the clock seen held with the hall's pause
         self.quiet_until = 0.0  # an order was just handed over: the loop takes it first
         self._lock = threading.Condition()
         self._closed = False
@@ -272,6 +273,7 @@ class HallLink:
         self.state = HallState.of(command)
         self.detached = False
         self.sent_rejoin = None
+        self.held = None
         return Steer(command.action, at, command.running_s)
 
     def _keep_in_step(self, now: float) -> None:
@@ -287,8 +289,8 @@ class HallLink:
             return
         table = table_of(game, now)
         kept = keep_in_step(table, state, hall_running, hall_now, now, self.config.pause_alone,
-                            self.detached, self.sent_rejoin)
-        self.detached, self.sent_rejoin = kept.detached, kept.sent_rejoin
+                            self.detached, self.sent_rejoin, self.held)
+        self.detached, self.sent_rejoin, self.held = kept.detached, kept.sent_rejoin, kept.held
         order = kept.order
         if order is None:
             return

@@ -302,21 +302,31 @@ Rejoin = tuple[Phase | None, SteerAction | None, tuple[int, ...]]
 @dataclass(frozen=True)
 class InStep:
     """`keep_in_step`'s outcome: the order to hand the box (None: none), whether the table
-    keeps its own time (it paused alone) and the rejoin order last sent."""
+    keeps its own time (it paused or resumed alone), the rejoin order last sent and which
+    clock (`Table.where`) was seen held with the hall's pause since its last command."""
 
     order: Steer | None
     detached: bool
     sent_rejoin: Rejoin | None
+    held: tuple[int, ...] | None = None
 
 
 def keep_in_step(table: Table, state: HallState, hall_running: float | None, hall_now: float,
                  now: float, pause_alone: bool, detached: bool,
-                 sent_rejoin: Rejoin | None) -> InStep:
+                 sent_rejoin: Rejoin | None, held: tuple[int, ...] | None = None) -> InStep:
     """Correct a running clock's anchor toward the hall's running time (`hall_running` at the
     box's `now`, the hall's `hall_now`); bring a table whose clock is not where the hall's is
-    back in line (once per mismatch); leave a table that paused alone (`pause_alone`) to its
-    own time until the hall's next command."""
-    stay = InStep(None, detached, sent_rejoin)
+    back in line (once per mismatch); leave a table that paused or resumed alone
+    (`pause_alone`) to its own time until the hall's next command.
+
+    While the hall is paused, a table seen held with it (`held`: that clock) and running
+    again resumed alone; one running that was never seen held (a box back from a power cut
+    running, a countdown whose start gong came after the hall's pause) is paused at the
+    hall's time. The caller forgets `held` at each command."""
+    if (state.action is SteerAction.PAUSE and table.phase is Phase.PAUSED
+            and hall_running is not None):
+        held = table.where  # held with the hall
+    stay = InStep(None, detached, sent_rejoin, held)
     if hall_running is None:
         return stay
     if state.running and state.running_s + hall_now - state.at < 0:
@@ -333,7 +343,10 @@ def keep_in_step(table: Table, state: HallState, hall_running: float | None, hal
             return InStep(Steer(SteerAction.SLEW, now, now - moved), detached, sent_rejoin)
         return stay
     if state.running and phase is Phase.PAUSED and pause_alone:
-        return InStep(None, True, sent_rejoin)  # it paused itself: its own time from now
+        return InStep(None, True, sent_rejoin, held)  # it paused itself: its own time now
+    if (state.action is SteerAction.PAUSE and phase is Phase.RUNNING and pause_alone
+            and held == table.where):
+        return InStep(None, True, sent_rejoin, held)  # it resumed itself: the same
     wanted = {Phase.PAUSED: SteerAction.RESUME, Phase.SETUP: SteerAction.START}.get(
         phase) if phase is not None else None
     if not state.running:
@@ -342,4 +355,4 @@ def keep_in_step(table: Table, state: HallState, hall_running: float | None, hal
     rejoin = (phase, state.action, table.where)
     if wanted is None or sent_rejoin == rejoin or detached:
         return stay
-    return InStep(Steer(wanted, now, hall_running), detached, rejoin)
+    return InStep(Steer(wanted, now, hall_running), detached, rejoin, held)

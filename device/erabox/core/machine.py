@@ -560,7 +560,7 @@ _RULES: tuple[_Rule, ...] = (
     (_in(Phase.SETUP),         E,               P,       _do(_start_era)),
     (_in(Phase.SETUP),         E,               H,       _do(_open_menu)),
     (_in(Phase.LEAD_IN),       E,               H,       _do(_cancel_lead_in)),
-    (_in(Phase.RUNNING),       N,               P,       _do(_pause_hint)),
+    (_alone_in(Phase.RUNNING), N,               P,       _do(_pause_hint)),
     (_alone_in(Phase.RUNNING), N,               H,       _do(pause_era)),
     (_in(Phase.RUNNING),       E,               H,       _do(_ask_restart_era)),
     (_alone_in(Phase.PAUSED),  N,               P,       _do(resume_era)),

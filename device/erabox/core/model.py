@@ -316,6 +316,9 @@ class Screen:
     scoring_step: int | None = None  # scoring: index into the checklist of docs/game.md
     question: Question | None = None  # confirm
     prompt: Prompt | None = None  # overlay: scholars / resumed / pause_hint
+    # paused by a hall whose tables may not resume alone (`[hall] pause_alone = false`): NEXT
+    # does not resume it, the hall does (docs/hall.md)
+    hall_held: bool = False
     # scholars: a timed call's own text (English, Japanese) from the game's profile, shown
     # instead of "Appoint scholars!"
     prompt_text: tuple[str, str] | None = None

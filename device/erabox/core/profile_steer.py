@@ -22,10 +22,14 @@ at the hall's running time zero. The same meaning as `steer.py`:
 - END: the countdown's end sounds now, as its own end does (its record on disk before the
   gong; the phase's `timer_end`: "next" moves play on).
 - SLEW: a running countdown's anchor moves so that `running_s` falls at `at`, silently: the
-  cues it passes more than `LATE_S` behind are counted given, never to sound.
+  cues it passes more than `LATE_S` behind are counted given, never to sound. A slew that
+  counts none given (the hall's small corrections, every half second) writes nothing: the
+  countdown's seconds go to disk with its next periodic save, as the era engine's slewed
+  anchor does (a cut before it comes back a little off; the hall's newest order, which the
+  box obeys again once back, puts it on the hall's time).
 
-The count of cues given never goes back (a call given is never given again). Every order
-that changes the countdown is on disk before anything sounds.
+The count of cues given never goes back (a call given is never given again). Every other
+order that changes the countdown is on disk before anything sounds.
 
 Any other state (a phase without `hall = true`, a countdown run out, the scoring, setup)
 ignores the order: a table that plays something else is left alone.
@@ -43,6 +47,7 @@ from dataclasses import replace
 
 from . import profile_clock as clock
 from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
+from .profile_deadlines import next_recorded, recorded_ahead
 from .profile_effects import PlayScreen
 from .profile_machine import _advance, _timer_out
 from .profile_music import track_of
@@ -119,7 +124,10 @@ def steer(play: Play, order: Steer, now: float) -> _Outcome:
     if action is SteerAction.SLEW:
         if not running:
             return play, effects
-        play = replace(play, timer_end=zero + timer, cues_done=_skipped(play, zero, now))
+        slewed = replace(play, timer_end=zero + timer, cues_done=_skipped(play, zero, now))
+        if slewed.cues_done == play.cues_done:  # only the anchor moved: saved in its time
+            return _slewed(play, slewed, effects, now)
+        play = slewed  # calls counted given: on disk before anything sounds
     elif action in (SteerAction.START, SteerAction.RESUME):
         if not started:
             if now - zero >= timer:  # that countdown is over at the hall
@@ -143,6 +151,20 @@ def steer(play: Play, order: Steer, now: float) -> _Outcome:
     play, after = _advance(play, now)  # a call or the gong due now: at once
     return play, (*effects, Save(snapshot(play, now), durable=True), *more, *after,
                   ShowPlay(screen(play, now)))
+
+
+def _slewed(play: Play, slewed: Play, effects: tuple[PlayEffect, ...], now: float
+            ) -> _Outcome:
+    """A small correction of a running countdown's anchor, no call counted given: nothing is
+    written for it (the hall corrects a table every half second). The countdown's seconds
+    go to disk with its next periodic save, as the era engine's slewed anchor does; a cut
+    before that comes back a few milliseconds off, and the hall's newest order puts it back
+    on the hall's time. The next call's record, written ahead already, stays written: it
+    holds the play as it will be at the call, which the anchor does not change."""
+    if recorded_ahead(play) and (due := next_recorded(slewed)) is not None:
+        slewed = replace(slewed, ahead=due[1])
+    slewed, after = _advance(slewed, now)  # a call the correction made due: at once
+    return slewed, (*effects, *after, ShowPlay(screen(slewed, now)))
 
 
 def _skipped(play: Play, zero: float, now: float) -> int:

@@ -101,6 +101,8 @@ def screen(game: Game, now: float) -> Screen:
         and game.entry is not None else None,
         question=game.question,
         prompt=game.prompt,
+        # (not `steer.may_pause_alone`, which imports what imports this)
+        hall_held=game.phase is Phase.PAUSED and cfg.hall is not None and not cfg.hall.pause_alone,
         prompt_text=_call_text(game),
         volume=round(game.volume * 100) if game.volume_until is not None else None,
         language=cfg.language,

@@ -284,7 +284,7 @@ def _plan_paused(screen: Screen, language: str) -> Plan:
     return Plan(
         status=era_name(screen.era, language),
         rows=[title, clock],
-        hint=say(language, "hint_resume"),
+        hint=say(language, "hint_hall_held" if screen.hall_held else "hint_resume"),
         # Small panel: "Paused" left, between the era and the hint; the clock at the right.
         small=[clock, replace(title, inverted=True)],
     )

@@ -31,6 +31,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "action_phase": "Action phase",
         "paused": "Paused",
         "hint_resume": "NEXT: resume",
+        "hint_hall_held": "Waiting for the hall",  # paused by a hall: it resumes there
         "round": "Round",
         "start_player": "Start player: {colour}",
         "start_player_short": "{colour} starts",  # beside big digits on a 128x32 panel
@@ -221,6 +222,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "action_phase": "アクションフェイズ",
         "paused": "一時停止",
         "hint_resume": "NEXT: 再開",
+        "hint_hall_held": "会場の再開待ち",
         "round": "ラウンド",
         "start_player": "スタートプレイヤー: {colour}",
         "start_player_short": "スタート: {colour}",
