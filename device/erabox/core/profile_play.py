@@ -20,6 +20,7 @@ from .model import (
     Sound,
 )
 from .profile import Label, Profile, shown_steps
+from .profile_config import opening_variant
 from .profile_effects import Called as Called
 from .profile_effects import ChooseGame as ChooseGame
 from .profile_effects import Entered as Entered
@@ -120,7 +121,8 @@ def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) ->
                 else f"{profile.min_players} to {profile.max_players}")
         raise ValueError(f"{profile.name.en} is for {span} players, not {len(players)}")
     return Play(profile=profile, players=players, drawn_seat=drawn_seat % len(players),
-                spot=Spot(sheet=scores.blank(profile, len(players))))
+                spot=Spot(sheet=scores.blank(profile, len(players)),
+                          variant=opening_variant(profile, 1)))  # `variant_from_setting`
 
 
 def era_number(play: Play) -> int:
