@@ -2,7 +2,8 @@
 `profile_config`): with `[rounds] variant_from_setting = true` the box's mode setting (the
 config's `default_mode`, each era's mode set on the box) picks the variant each era's setup
 opens on; a countdown phase's `config = "realtime"` plays the config's `[realtime]` numbers
-instead of the file's. A bad key names the file, line and key. Time of Empires' golden
+instead of the file's; with the score kept on paper (`keep_score = false`) no points are
+asked. A bad key names the file, line and key. Time of Empires' golden
 scripts with those settings are played by its round file in
 tests/test_one_engine_golden_cues.py."""
 
@@ -125,20 +126,38 @@ def test_a_countdown_takes_the_config_s_realtime_numbers() -> None:
     assert configured(own, Config(realtime=realtime)).phases == own.phases  # the file's own
 
 
+def test_with_the_score_kept_on_paper_no_points_are_asked() -> None:
+    """The config's `keep_score = false`: an era's end goes straight to its standings (ERA:
+    the next era's setup), the last era's to the ranking; nothing asked on the box."""
+    gold = '\n[[scoring.category]]\nid = "gold"\nlabel = "Gold"\n'
+    for entry in (gold, '\n[scoring]\nentry = "totals"\n' + gold):
+        paper = configured(profile(TEXT + entry), Config(keep_score=False))
+        dawn = press(new_play(paper, PLAYERS), NEXT, ERA)  # Dawn introductory, its round
+        standings = press(dawn, NEXT)
+        assert standings.spot.state is State.STANDINGS
+        dusk = press(standings, ERA, NEXT, ERA)
+        assert press(dusk, NEXT).spot.state in (State.STANDINGS, State.GAME_OVER)
+    kept = configured(profile(TEXT + gold), Config())
+    assert press(new_play(kept, PLAYERS), NEXT, ERA, NEXT).spot.state is State.SCORING
+
+
 NO_MODE = TEXT.replace('"realtime"', '"clock"').replace('"intro"', '"turns"')  # no mode's id
 
 
-@pytest.mark.parametrize(("text", "line", "key"), [
-    (TEXT.replace('config = "realtime"', 'config = "intro"'), 39, "phase[1].config"),
+@pytest.mark.parametrize(("text", "line", "key", "says"), [
+    (TEXT.replace('config = "realtime"', 'config = "intro"'), 39, "phase[1].config",
+     "expected one of 'realtime'"),
     (TEXT.replace("timer_s = 100\n", "").replace("[[phase.call]]\nat_s = 30\nsound = \"cry\"\n"
                                                  "prompt = \"scholars\"\n", "").replace(
         "lead_in_s = 2\nfinal_ticks_s = 3\nprompt_s = 4\ntimer_end = \"next\"\n", ""),
-     34, "phase[1].config"),
+     34, "phase[1].config", "config needs a timer"),
     (NO_MODE.replace('config = "clock"', 'config = "realtime"'), 12,
-     "rounds.variant_from_setting"),
+     "rounds.variant_from_setting", "variant_from_setting needs a [[variant]] whose id"),
     (TEXT.replace("variant_from_setting = true", "variant_from_setting = 1"), 12,
-     "rounds.variant_from_setting"),
+     "rounds.variant_from_setting", "expected true or false"),
 ])
-def test_a_bad_key_names_the_file_line_and_key(text: str, line: int, key: str) -> None:
-    with pytest.raises(ProfileError, match=rf"^modes\.toml:{line}: key '{re.escape(key)}'"):
+def test_a_bad_key_names_the_file_line_and_key(text: str, line: int, key: str, says: str
+                                               ) -> None:
+    with pytest.raises(ProfileError, match=rf"^modes\.toml:{line}: key '{re.escape(key)}': "
+                       + re.escape(says)):
         profile(text)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from .profile_config import parse_phase_config, parse_variant_setting, per_era
 from .profile_eras import MAX_VALUE as MAX_VALUE
 from .profile_eras import ORDERS as ORDERS
 from .profile_eras import SEAT_RULES as SEAT_RULES
@@ -29,7 +30,6 @@ from .profile_eras import Era as Era
 from .profile_eras import SoloRank as SoloRank
 from .profile_eras import Stage as Stage
 from .profile_eras import TieBreak as TieBreak
-from .profile_config import parse_phase_config, parse_variant_setting, per_era
 from .profile_eras import parse_eras, parse_scoring, unique
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
 from .profile_reader import MAX_ROUNDS as MAX_ROUNDS

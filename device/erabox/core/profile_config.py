@@ -9,6 +9,9 @@ settings"), as Time of Empires' era engine takes them:
   instead of the file's: `length_s` (its `timer_s`), `lead_in_s`, `final_ticks_s`,
   `scholar_prompt_s` (its `prompt_s`) and `scholar_cues_s` (its calls' `at_s`, in order: more
   times than calls repeat the last call's sound and prompt, fewer drop the calls left over).
+- the config's `keep_score = false` (the box's "keep score" setting off: the score is kept on
+  paper): no scoring is asked after an era, its standings (or the final ranking) straight
+  after its end gong, as Time of Empires' "Era N complete" (every game, without a key).
 
 `configured` lays the config over a parsed profile before it is played (as `profile_guide`'s
 `guided` sets the guide's parts aside). Pure.
@@ -74,6 +77,9 @@ def configured(profile: Any, config: Config) -> Any:
                      for era in range(1, max(1, len(profile.eras)) + 1)
                      ) if profile.variant_setting else ()
     phases = tuple(_realtime(p, config) if p.config == "realtime" else p for p in profile.phases)
+    if not config.keep_score:  # the score kept on paper: no points asked, no ranking by them
+        profile = replace(profile, categories=(), tie_breaks=(), entry="categories",
+                          tie_break_after="scoring")
     return replace(profile, openings=openings, phases=phases)
 
 
