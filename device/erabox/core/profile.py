@@ -187,6 +187,7 @@ class Profile:
     openings: tuple[int, ...] = ()  # that variant, each era's (`profile_config.configured`)
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
+    restart_era: bool = False  # `[buttons] restart_era`: ERA hold asks to restart the era
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
 
     def rule(self, variant: int) -> str:
@@ -242,7 +243,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
                              "special", "event", "scoring", "era", "buttons"),
                   ("game", "players", "rounds", "phase"))
-    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause", "next_resumes"), ())
+    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause", "next_resumes",
+                                                             "restart_era"), ())
     pause = r.choice(buttons.get("pause", "era_press"), ("buttons", "pause"), PAUSES)
     resumes = r.flag(buttons.get("next_resumes", False), ("buttons", "next_resumes"))
     eras = parse_eras(r, top.get("era"))
@@ -305,6 +307,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
                    start_gong=start_gong, pause=pause, next_resumes=resumes,
+                   restart_era=r.flag(buttons.get("restart_era", False),
+                                      ("buttons", "restart_era")),
                    variant_per_era=per_era_, variant_setting=setting, **scoring)
 
 
