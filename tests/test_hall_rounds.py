@@ -167,7 +167,8 @@ def test_a_table_that_paused_alone_keeps_its_own_time() -> None:
 
 def test_orders_for_a_phase_the_hall_does_not_steer_are_not_sent() -> None:
     box, play = at_action()
-    before, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.0)  # undo: the phase before
+    asked, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.0)  # "Restart the era?"
+    before, _ = box.step(asked, Input(Button.ERA, Gesture.PRESS), 0.0)  # yes: the setup
     assert not PROFILE.phases[before.spot.phase].hall
     hall, posted = link(lambda: before)
     hall.state = HallState(S, 100.0, 0.0)
@@ -225,9 +226,11 @@ def test_time_of_empires_is_kept_in_step_as_before() -> None:
 
 # --- what the screen hints in each hall state ------------------------------------------------
 
-UNDO_EN, UNDO_JA = "Until the gong  hold ERA: undo", "終了の合図まで ERA長押し: 戻す"
-START_EN, START_JA = "hold NEXT: start  ERA: undo", "NEXT長押し:開始 ERA長押し:戻す"
-RESUME_EN, RESUME_JA = "hold NEXT: resume  ERA: undo", "NEXT長押し:再開 ERA長押し:戻す"
+# (ERA hold restarts the era in Time of Empires' round file, `[buttons] restart_era`: the
+# hints say no undo on it)
+UNDO_EN, UNDO_JA = "Until the gong", "終了の合図まで"
+START_EN, START_JA = "hold NEXT: start", "NEXT長押し: 開始"
+RESUME_EN, RESUME_JA = "hold NEXT: resume", "NEXT長押し: 再開"
 WAITING, PAUSED = ("Waiting for the hall", "会場の開始待ち"), ("Paused", "一時停止")
 # each hall state: (its status row's right item, its hint) in English and Japanese, and what
 # the table's press (NEXT hold: `[buttons] pause = "next_hold"`) does there: "start" (its
