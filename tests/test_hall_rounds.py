@@ -264,7 +264,8 @@ def test_a_table_running_while_the_hall_is_paused_is_paused_where_it_may_pause_a
 
 def test_orders_for_a_phase_the_hall_does_not_steer_are_not_sent() -> None:
     box, play = at_action()
-    before, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.0)  # undo: the phase before
+    asked, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 0.0)  # "Restart the era?"
+    before, _ = box.step(asked, Input(Button.ERA, Gesture.PRESS), 0.0)  # yes: the setup
     assert not PROFILE.phases[before.spot.phase].hall
     hall, posted = link(lambda: before)
     hall.state = HallState(S, 100.0, 0.0)
@@ -343,9 +344,11 @@ def test_time_of_empires_resumed_alone_while_the_hall_is_paused_keeps_its_own_ti
 
 # --- what the screen hints in each hall state ------------------------------------------------
 
-UNDO_EN, UNDO_JA = "Until the gong  hold ERA: undo", "終了の合図まで ERA長押し: 戻す"
-START_EN, START_JA = "hold NEXT: start  ERA: undo", "NEXT長押し:開始 ERA長押し:戻す"
-RESUME_EN, RESUME_JA = "hold NEXT: resume  ERA: undo", "NEXT長押し:再開 ERA長押し:戻す"
+# (ERA hold restarts the era in Time of Empires' round file, `[buttons] restart_era`: the
+# hints say no undo on it)
+UNDO_EN, UNDO_JA = "Until the gong", "終了の合図まで"
+START_EN, START_JA = "hold NEXT: start", "NEXT長押し: 開始"
+RESUME_EN, RESUME_JA = "hold NEXT: resume", "NEXT長押し: 再開"
 WAITING, PAUSED = ("Waiting for the hall", "会場の開始待ち"), ("Paused", "一時停止")
 # each hall state: (its status row's right item, its hint) in English and Japanese, and what
 # the table's press (NEXT hold: `[buttons] pause = "next_hold"`) does there: "start" (its

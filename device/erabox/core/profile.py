@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from .profile_config import parse_phase_config, parse_variant_setting, per_era
 from .profile_eras import MAX_VALUE as MAX_VALUE
 from .profile_eras import ORDERS as ORDERS
 from .profile_eras import SEAT_RULES as SEAT_RULES
@@ -119,6 +120,7 @@ class Phase:
     hall: bool = False  # a hall's director steers its countdown (`profile_steer`, docs/hall.md)
     track: PhaseTrack | None = None  # a publisher's track holding its cues (`profile_track`)
     guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
+    config: str = ""  # "realtime": the config's numbers play in its countdown (`profile_config`)
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -181,8 +183,11 @@ class Profile:
     last_standings: bool = False  # the standings after the last era too, then the ranking
     tie_break_after: str = "scoring"  # "standings": tie-break-only categories asked after them
     variant_per_era: bool = False  # the variant chosen again at each era's setup
+    variant_setting: bool = False  # `variant_from_setting`: the box's mode opens each era's
+    openings: tuple[int, ...] = ()  # that variant, each era's (`profile_config.configured`)
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
+    restart_era: bool = False  # `[buttons] restart_era`: ERA hold asks to restart the era
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
 
     def rule(self, variant: int) -> str:
@@ -238,7 +243,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     top = r.table(data, (), ("game", "players", "rounds", "variant", "start_player", "phase",
                              "special", "event", "scoring", "era", "buttons"),
                   ("game", "players", "rounds", "phase"))
-    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause", "next_resumes"), ())
+    buttons = r.table(top.get("buttons", {}), ("buttons",), ("pause", "next_resumes",
+                                                             "restart_era"), ())
     pause = r.choice(buttons.get("pause", "era_press"), ("buttons", "pause"), PAUSES)
     resumes = r.flag(buttons.get("next_resumes", False), ("buttons", "next_resumes"))
     eras = parse_eras(r, top.get("era"))
@@ -254,11 +260,13 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
 
     rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
-                                                  "variant_per_era"), ("name",))
+                                                  "variant_per_era", "variant_from_setting"),
+                     ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
-    per_era = _per_era(r, rounds, len(variants), len(eras))
+    per_era_ = per_era(r, rounds, len(variants), len(eras))
+    setting = parse_variant_setting(r, rounds, tuple(v.id for v in variants))
 
     start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
                     ("rule",))
@@ -299,21 +307,9 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
                    start_gong=start_gong, pause=pause, next_resumes=resumes,
-                   variant_per_era=per_era, **scoring)
-
-
-def _per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
-    """`[rounds] variant_per_era`: each era's setup chooses its variant again, which needs
-    [[era]]s and two [[variant]]s at least to choose from."""
-    path: Path = ("rounds", "variant_per_era")
-    per_era = r.flag(rounds.get("variant_per_era", False), path)
-    if per_era and eras == 0:
-        raise r.error(path, "variant_per_era needs [[era]] tables (a variant chosen at each "
-                      "era's setup)")
-    if per_era and variants < 2:
-        raise r.error(path, "variant_per_era needs two [[variant]] tables at least (the "
-                      "variants each era's setup chooses from)")
-    return per_era
+                   restart_era=r.flag(buttons.get("restart_era", False),
+                                      ("buttons", "restart_era")),
+                   variant_per_era=per_era_, variant_setting=setting, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],
@@ -412,7 +408,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
                                "resume", "music_from", "hall", "track", "track_offset_s",
-                               "guide"),
+                               "guide", "config"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -456,7 +452,8 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  music_from=_music_from(r, table, at),
                  hall=r.flag(table.get("hall", False), (*at, "hall")),
                  track=parse_track(r, table, at, timer is not None),
-                 guide=r.flag(table.get("guide", False), (*at, "guide")))
+                 guide=r.flag(table.get("guide", False), (*at, "guide")),
+                 config=parse_phase_config(r, table, at))
 
 
 def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:

@@ -17,6 +17,7 @@ class PlayScreen:
     kind: str  # a State value, or "confirm" while "New game?" is asked
     game: Label
     round_name: Label
+    question: str = "new_game"  # "confirm": the words asked ("restart_era": `profile_restart`)
     variant: Label | None = None
     round: int | None = None
     rounds: int | None = None  # known last round, None while open-ended
@@ -40,6 +41,7 @@ class PlayScreen:
     hall_only: bool = False
     waits: bool = False  # NEXT waits for the countdown's end (`next_leaves = false`)
     pause_hold: bool = False  # `[buttons] pause = "next_hold"`: NEXT hold pauses, ERA hold undoes
+    restart: bool = False  # `[buttons] restart_era`: ERA hold restarts the era (undoes no more)
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
     value: int | None = None
     points: int | None = None  # what `value` is worth

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from . import profile_opening as opening
 from . import profile_scores as scores
+from .profile_config import opening_variant
 from .profile_play import (
     Play,
     PlayEffect,
@@ -101,8 +102,9 @@ def next_era(play: Play, now: float) -> Moved:
                   first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
                   sheet=scores.blank(play.profile, len(play.players)))
     if play.profile.variant_per_era:
-        setup = replace(era, state=State.ERA_SETUP, round=0, variant=0,
-                        phase=play.profile.first_phase(0) or 0,
+        variant = opening_variant(play.profile, len(era.past) + 1)  # `variant_from_setting`
+        setup = replace(era, state=State.ERA_SETUP, round=0, variant=variant,
+                        phase=play.profile.first_phase(variant) or 0,
                         past_variants=(*era_variants(play),))
         return moved(play, setup), ()
     return moved(play, era), start_gong(play)

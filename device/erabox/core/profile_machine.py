@@ -38,6 +38,7 @@ from typing import Any
 
 from . import profile_clock as clock
 from . import profile_entry as entering
+from . import profile_restart as restarting
 from . import profile_scores as scores
 from . import profile_track as track
 from .model import (
@@ -261,6 +262,8 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     handler = TRANSITIONS.get((state, button, gesture))
     if play.profile.pause == "next_hold":
         handler = HOLD_PAUSE.get((state, button, gesture), handler)
+    if restarting.asks(play, button, gesture) or restarting.undoes(play, button, gesture):
+        handler = _ask_restart if button is Button.ERA else restarting.undo_within(_undo)
     if (play.profile.next_resumes and play.held_left is not None and state is State.ROUND
             and button is Button.NEXT and gesture in (Gesture.PRESS, Gesture.HOLD)):
         handler = pause  # NEXT on a paused countdown: it goes on (`[buttons] next_resumes`)
@@ -273,6 +276,8 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
     key = (event.button, event.gesture)
     if key == (Button.NEXT, Gesture.PRESS):
         return replace(play, question_until=None), ()
+    if key == (Button.ERA, Gesture.PRESS) and play.restart_asked:
+        return restarting.restart(play)  # the era's setup again (`[buttons] restart_era`)
     if key == (Button.ERA, Gesture.PRESS):  # a new game: the start player drawn again
         seat = play.drawn_seat if play.spare_seat is None else play.spare_seat
         return new_play(play.profile, play.players, seat), ()
@@ -281,7 +286,12 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
 
 def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """"New game?" (ERA: yes, NEXT: no; unanswered it closes by itself)."""
-    return replace(play, question_until=now + QUESTION_TIMEOUT_S), ()
+    return replace(play, question_until=now + QUESTION_TIMEOUT_S, restart_asked=False), ()
+
+
+def _ask_restart(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no)."""
+    return restarting.ask(play, now, QUESTION_TIMEOUT_S)
 
 
 # --- the transitions ----------------------------------------------------------------------------

@@ -5,7 +5,6 @@ queries here (the round, the start player, the asked entry, the screen model, th
 deadline) read a play and change nothing. Pure, like the rest of the core.
 """
 
-
 from __future__ import annotations
 
 import math
@@ -20,6 +19,7 @@ from .model import (
     Sound,
 )
 from .profile import Label, Profile, shown_steps
+from .profile_config import opening_variant
 from .profile_effects import Called as Called
 from .profile_effects import ChooseGame as ChooseGame
 from .profile_effects import Entered as Entered
@@ -98,6 +98,7 @@ class Play:
     cues_done: int = 0  # the countdown's calls and final ticks given (`profile_clock`)
     held_left: float | None = None  # a paused countdown: its seconds left (timer_end None)
     question_until: float | None = None
+    restart_asked: bool = False  # the question is "Restart the era?" (`profile_restart`)
     prompt: Prompt | None = None
     prompt_until: float | None = None
     save_due: float | None = None
@@ -113,14 +114,14 @@ class Play:
 
 
 def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) -> Play:
-    """A fresh play in `setup`. Raises ValueError if the profile takes another number of
-    players."""
+    """A fresh play in `setup`; ValueError if the profile takes another number of players."""
     if not profile.min_players <= len(players) <= profile.max_players:
         span = (f"{profile.min_players}" if profile.min_players == profile.max_players
                 else f"{profile.min_players} to {profile.max_players}")
         raise ValueError(f"{profile.name.en} is for {span} players, not {len(players)}")
     return Play(profile=profile, players=players, drawn_seat=drawn_seat % len(players),
-                spot=Spot(sheet=scores.blank(profile, len(players))))
+                spot=Spot(sheet=scores.blank(profile, len(players)),
+                          variant=opening_variant(profile, 1)))  # `variant_from_setting`
 
 
 def era_number(play: Play) -> int:
@@ -365,7 +366,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                                        or (0,) * len(play.players), strict=True)))
     base = _with_era(play, base)
     if play.question_until is not None:
-        return replace(base, kind="confirm")
+        question = "restart_era" if play.restart_asked else "new_game"  # `profile_restart`
+        return replace(base, kind="confirm", question=question)
     if spot.state is State.ERA_SETUP:  # `variant_per_era`: the era's variant, who starts
         return replace(base, kind=State.ERA_SETUP.value, drawn=base.start_player is not None)
     if spot.state is State.SETUP:
@@ -399,7 +401,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                        paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None,
                        waits=holds_next(play),
-                       pause_hold=profile.pause == "next_hold")
+                       pause_hold=profile.pause == "next_hold", restart=profile.restart_era)
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None

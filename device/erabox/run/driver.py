@@ -126,11 +126,13 @@ class Driver:
             self.engine = EmpiresEngine(config)
             self.missing_files: list[str] = []  # the config's sound files are the box's
         else:
+            from erabox.core.profile_config import configured
             from erabox.core.profile_guide import guided
             from erabox.files.games import missing_music
 
-            # the phases and special rounds of the first-game guide only while it is on
-            self.engine = ProfileEngine(guided(profile, config.guide), config)
+            # the phases and special rounds of the first-game guide only while it is on, the
+            # config's numbers and modes where the file takes them (`profile_config`)
+            self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config)
             self.missing_files = missing_music(profile)  # said in the log, marked on screen
         self.config = config
         self.profile = profile

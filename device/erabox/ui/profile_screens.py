@@ -175,7 +175,7 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     check_language(language)
     kind = screen.kind
     if kind == "confirm":
-        return _confirm(panel, language, marks)
+        return _confirm(panel, language, marks, screen.question)
     if kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
         items = _setup(screen, panel, language, marks)
     elif kind == "scoring":
@@ -311,7 +311,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         held = "hint_hall_start" if screen.hall_start else "hint_paused"  # the press starts it
         base = held if paused else "hint_wait" if screen.waits else "hint_step"
         hint = word(language, base + ("_hold" if screen.pause_hold else "")  # NEXT hold pauses:
-                    + ("_event" if screen.pause_hold and event else ""))  # ERA undoes, or its event
+                    + ("_event" if screen.pause_hold and (event or screen.restart)  # ERA undoes,
+                       else ""))  # or its event, or (`restart_era`) it restarts: not said
         return tuple(items + _hint(hint, panel))
     room = panel.inner
     if timer:
@@ -585,8 +586,8 @@ def _pages(lines: list[str], width: int) -> list[str]:
     return pages
 
 
-def _confirm(panel: Panel, language: str, marks: Marks) -> tuple[Placed, ...]:
-    question = word(language, "new_game")
+def _confirm(panel: Panel, language: str, marks: Marks, asked: str) -> tuple[Placed, ...]:
+    question = word(language, asked)
     items, _ = _icons(marks, panel.width - MARGIN)
     if panel.compact:
         items += _text("question", question, MARGIN, 12, panel.inner)

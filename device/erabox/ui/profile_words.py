@@ -18,6 +18,7 @@ WORDS: dict[str, dict[str, str]] = {
         "solo": "Score {score}", "solo_rank": "Score {score}: {rank}",
         "before_first": "Setup", "era_setup": "{era} setup",
         "new_game": "New game?", "resumed": "Resumed", "ending": "last round",
+        "restart_era": "Restart the era?",
         "paused": "Paused", "hint_paused": "ERA: resume  hold NEXT: undo",
         "hall_start": "Waiting for the hall",
         # held for the hall's start, where the table may start it alone (`pause_alone`)
@@ -59,6 +60,7 @@ WORDS: dict[str, dict[str, str]] = {
         "solo": "得点 {score}", "solo_rank": "得点 {score}：{rank}",
         "before_first": "準備", "era_setup": "{era}の準備",
         "new_game": "新たなゲーム？", "resumed": "再開しました", "ending": "最終ラウンド",
+        "restart_era": "この時代をやり直す？",
         "paused": "一時停止", "hint_paused": "ERA: 再開 NEXT長押し: 戻す",
         "hall_start": "会場の開始待ち",
         "hint_hall_start": "ERA: 開始 NEXT長押し: 戻す",

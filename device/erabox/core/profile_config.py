@@ -1,0 +1,99 @@
+"""What a round game takes from the box's config and settings (docs/profiles.md, "The box's
+settings"), as Time of Empires' era engine takes them:
+
+- `[rounds] variant_from_setting = true`: the box's mode setting (the config's `default_mode`,
+  the settings menu's mode of each era: "realtime" or "intro") picks the variant each era's
+  setup opens on, the variant of that id (NEXT still chooses another); a setting naming no
+  variant of the game opens on the first, as without the key.
+- a countdown phase's `config = "realtime"`: the config's `[realtime]` numbers play in it
+  instead of the file's: `length_s` (its `timer_s`), `lead_in_s`, `final_ticks_s`,
+  `scholar_prompt_s` (its `prompt_s`) and `scholar_cues_s` (its calls' `at_s`, in order: more
+  times than calls repeat the last call's sound and prompt, fewer drop the calls left over).
+- the config's `keep_score = false` (the box's "keep score" setting off: the score is kept on
+  paper): no scoring is asked after an era, its standings (or the final ranking) straight
+  after its end gong, as Time of Empires' "Era N complete" (every game, without a key).
+
+`configured` lays the config over a parsed profile before it is played (as `profile_guide`'s
+`guided` sets the guide's parts aside). Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .config import Config
+from .model import Mode
+from .profile_reader import _Reader
+from .toml_lines import Path
+
+CONFIG_TABLES = ("realtime",)  # a phase's `config`: the config tables it may take numbers from
+
+
+def parse_variant_setting(r: _Reader, rounds: dict[str, Any], variants: tuple[str, ...]
+                          ) -> bool:
+    """`[rounds] variant_from_setting`: needs a variant named by one of the setting's values."""
+    path: Path = ("rounds", "variant_from_setting")
+    chosen = r.flag(rounds.get("variant_from_setting", False), path)
+    if chosen and not set(variants) & {m.value for m in Mode}:
+        raise r.error(path, "variant_from_setting needs a [[variant]] whose id is one of the "
+                      "box's modes (" + ", ".join(repr(m.value) for m in Mode) + ")")
+    return chosen
+
+
+def parse_phase_config(r: _Reader, table: dict[str, Any], at: Path) -> str:
+    """A phase's `config`: the config table whose numbers its countdown takes ("": none)."""
+    if "config" not in table:
+        return ""
+    if "timer_s" not in table:
+        raise r.error((*at, "config"), "config needs a timer (timer_s): the config's numbers "
+                      "are a countdown's")
+    return r.choice(table["config"], (*at, "config"), CONFIG_TABLES)
+
+
+def per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
+    """`[rounds] variant_per_era`: each era's setup chooses its variant again, which needs
+    [[era]]s and two [[variant]]s at least to choose from."""
+    path: Path = ("rounds", "variant_per_era")
+    chosen = r.flag(rounds.get("variant_per_era", False), path)
+    if chosen and eras == 0:
+        raise r.error(path, "variant_per_era needs [[era]] tables (a variant chosen at each "
+                      "era's setup)")
+    if chosen and variants < 2:
+        raise r.error(path, "variant_per_era needs two [[variant]] tables at least (the "
+                      "variants each era's setup chooses from)")
+    return chosen
+
+
+def mode(config: Config, era: int) -> Mode:
+    """The mode an era is set up in: chosen per era on the box, else the config's default."""
+    return config.era_modes[era - 1] if len(config.era_modes) >= era >= 1 else config.default_mode
+
+
+def configured(profile: Any, config: Config) -> Any:
+    """The profile (a `profile.Profile`) as played with the box's `config`."""
+    ids = [v.id for v in profile.variants]
+    openings = tuple(ids.index(mode(config, era).value) if mode(config, era).value in ids else 0
+                     for era in range(1, max(1, len(profile.eras)) + 1)
+                     ) if profile.variant_setting else ()
+    phases = tuple(_realtime(p, config) if p.config == "realtime" else p for p in profile.phases)
+    if not config.keep_score:  # the score kept on paper: no points asked, no ranking by them
+        profile = replace(profile, categories=(), tie_breaks=(), entry="categories",
+                          tie_break_after="scoring")
+    return replace(profile, openings=openings, phases=phases)
+
+
+def opening_variant(profile: Any, era: int) -> int:
+    """The variant (its index) era `era`'s setup opens on (`variant_from_setting`)."""
+    return int(profile.openings[era - 1]) if len(profile.openings) >= era >= 1 else 0
+
+
+def _realtime(phase: Any, config: Config) -> Any:
+    """A countdown phase with the config's `[realtime]` numbers."""
+    rt = config.realtime
+    times = [t for t in rt.scholar_cues_s if 0 < t < rt.length_s]
+    calls = tuple(replace(phase.calls[min(i, len(phase.calls) - 1)], at_s=float(t))
+                  for i, t in enumerate(times)) if phase.calls else ()
+    return replace(phase, timer_s=float(rt.length_s), lead_in_s=rt.lead_in_s,
+                   final_ticks_s=rt.final_ticks_s, prompt_s=float(rt.scholar_prompt_s),
+                   calls=calls)
