@@ -337,10 +337,11 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
 def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Era II cut 1 s after its first cry (its prompt still up) and 0.5 s before its second:
-    each cry is heard once, in both engines. Both come back paused ("Resumed"), the seconds
-    since the last save (at most 5) given back, and run on when the table resumes them 1 s
-    later with NEXT held (the round profile's `resume = "paused"` and `[buttons] pause =
-    "next_hold"`): the second cry at the same instant in both."""
+    each cry is heard once, in both engines. Both come back paused, the first cry's prompt
+    shown again (owed whole, never sounded again), "Resumed" after the second cut, the
+    seconds since the last save (at most 5) given back, and run on when the table resumes
+    them 1 s later with NEXT held (the round profile's `resume = "paused"` and `[buttons]
+    pause = "next_hold"`): the second cry at the same instant in both."""
     gong = ERA_STARTS[1] + 5
     cuts = (gong + 181, gong + 359.5)
     resumes = "".join(f"{t + 1:g} next hold\n" for t in cuts)  # as Time of Empires' below
@@ -355,7 +356,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert cries[3] == gong + 365.5  # 4.5 s given back (last save at gong + 355), 1 s held
     era_two = [e for e in rounds if e["type"] in ("call", "prompt") and gong < e["t"] < gong + 540]
     assert [(e["type"], e.get("at_s", e.get("prompt"))) for e in era_two] == [
-        ("call", 180.0), ("prompt", "resumed"), ("prompt", "resumed"), ("call", 360.0)]
+        ("call", 180.0), ("prompt", "scholars"), ("prompt", "resumed"), ("call", 360.0)]
     gongs = [t for t, sound in cues(rounds) if sound == "gong"]
     assert gongs[3] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
     assert ranking(rounds) == FINAL
@@ -370,6 +371,8 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert len(own_cries) == 6 and own_cries[2] == gong + 180
     # the seconds since its last save given back too, and 1 s paused after each cut
     assert own_cries[3] == gong + 365.5 == cries[3]
+    assert [e["prompt"] for e in own if e["type"] == "prompt" and e["t"] in (
+        cuts[0], cuts[1])] == ["scholars", "resumed"]  # what the round engine shows there
     # the music resumed with the era at the same instants in both, the round engine's at the
     # running time (`music_from = "gong"`): the era engine's clock, as its next cue says
     assert music(rounds) == music(own)

@@ -25,13 +25,14 @@ def pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     if play.held_left is not None:
         end = now + play.held_left
         return replace(play, timer_end=end, held_left=None, save_due=now + SAVE_EVERY_S,
-                       ahead=None), (
+                       ahead=None, armed=None), (
             Paused(phase.id, False, round(play.held_left, 3)),)
     if play.timer_end is None:
         return play, ()  # no countdown, or one run out: nothing to hold
     left = max(0.0, play.timer_end - now)
     due = None if play.music_since is None else play.save_due
-    return replace(play, timer_end=None, held_left=left, save_due=due, ahead=None), (
+    return replace(play, timer_end=None, held_left=left, save_due=due, ahead=None,
+                   armed=None), (
         Paused(phase.id, True, round(left, 3)),)
 
 
@@ -48,7 +49,7 @@ def phase_timer(before: Play, play: Play, now: float) -> Play:
     phase = play.profile.phases[play.spot.phase]
     if new_key is None or phase.timer_s is None:
         return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
-                       held_left=None, ahead=None, call_owed=None)
+                       held_left=None, ahead=None, call_owed=None, armed=None)
     return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None, ahead=None,
-                   call_owed=None)
+                   call_owed=None, armed=None)

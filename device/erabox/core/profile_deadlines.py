@@ -11,7 +11,7 @@ import math
 
 from . import profile_clock as clock
 from .profile_play import EPS, RAMP_MAX, RAMP_S, Play, State, ramp
-from .record import card_lead
+from .record import ARM_LEAD_S, card_lead
 
 
 def countdown_start(play: Play) -> float | None:
@@ -49,6 +49,33 @@ def ahead_at(play: Play) -> float | None:
     return due[0] - card_lead(play.write_s)
 
 
+def arm_at(play: Play) -> float | None:
+    """`resume = "paused"`: when the countdown's next call (or recorded end) is recorded
+    "armed", `ARM_LEAD_S` before it (Time of Empires' era does the same): a cut from then
+    until its record ahead lands comes back held at the call, not given, and the call
+    sounds the moment the table resumes. None when the phase comes back running, under an
+    event, for the lead-in's start gong, when it is armed already or its record ahead is on
+    disk (a slow card's lead passes `ARM_LEAD_S`: no "armed" record then)."""
+    due = next_recorded(play)
+    phase = play.profile.phases[play.spot.phase]
+    if (due is None or phase.resume != "paused" or play.spot.state is not State.ROUND
+            or play.armed == due[1] or play.ahead == due[1]):
+        return None
+    listed = clock.cues(phase)
+    if play.cues_done < len(listed) and listed[play.cues_done].gong:
+        return None
+    return due[0] - ARM_LEAD_S
+
+
+def armed_left(play: Play) -> float | None:
+    """An armed countdown's seconds left as its record says them: those left at the call
+    (the countdown held there after a cut), None when it is not armed."""
+    due = next_recorded(play)
+    if due is None or play.armed != due[1] or play.timer_end is None:
+        return None
+    return play.timer_end - due[0]
+
+
 def recorded_ahead(play: Play) -> bool:
     """Is the record of the countdown's next recorded moment on disk already (every save
     until it writes that record: `profile_machine.record`)?"""
@@ -64,7 +91,7 @@ def next_deadline(play: Play, now: float) -> float | None:
     call or tick, the end of a call's prompt (each on the countdown's own anchor), and the
     moment its next call's record is written ahead of it (`ahead_at`)."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
-                         play.save_due, ahead_at(play)) if t is not None]
+                         play.save_due, ahead_at(play), arm_at(play)) if t is not None]
     if play.hold_since is not None and ramp(play, now) != RAMP_MAX:  # the ramp's next +5
         held = now - play.hold_since
         times.append(play.hold_since + (int(held / RAMP_S + 1e-9) + 1) * RAMP_S)

@@ -55,7 +55,8 @@ class PlayRecorder:
                 self._line(t, "sound", sound=effect.action.value,
                            music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
-                self._line(t, "prompt", prompt=effect.prompt.value)
+                self._line(t, "prompt", prompt=effect.prompt.value,
+                           **({} if effect.text is None else {"text": effect.text}))
             elif isinstance(effect, Called):  # a countdown's call (its sound line before)
                 self._line(t, "call", phase=effect.phase, at_s=effect.at_s,
                            **({} if effect.text is None else {"text": effect.text}),

@@ -53,7 +53,7 @@ from .model import (
 )
 from .profile import MAX_ROUNDS
 from .profile_countdown import pause, phase_timer
-from .profile_deadlines import ahead_at, countdown_start, next_recorded, recorded_ahead
+from .profile_deadlines import ahead_at, arm_at, countdown_start, next_recorded, recorded_ahead
 from .profile_era_moves import begin_era, next_asked, next_era_variant
 from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
@@ -137,6 +137,9 @@ def _advance(play: Play, now: float, ahead: bool = True
             play, more = _cue(play, now)
         elif end <= now + EPS:
             play, more = _timer_out(play, end, now)
+        elif ahead and (at := arm_at(play)) is not None and at <= now + EPS and (
+                (lead := ahead_at(play)) is None or at <= lead):
+            play, more = _arm(play, now)
         elif ahead and (at := ahead_at(play)) is not None and at <= now + EPS:
             play, more = _record_ahead(play, now)
             given = False
@@ -161,6 +164,16 @@ def _record_ahead(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]
     assert due is not None
     play = replace(play, ahead=due[1])
     return play, (Save(record_of(play, now), durable=True, by=due[0]),)
+
+
+def _arm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """The countdown's next call (or recorded end) is due within `ARM_LEAD_S` (`arm_at`):
+    its countdown is recorded held at it, the call not given, on disk now (the loop waits
+    for it); every save until the call's record ahead writes the same."""
+    due = next_recorded(play)
+    assert due is not None
+    play = replace(play, armed=due[1])
+    return play, (Save(snapshot(play, now), durable=True),)
 
 
 def _ahead_if_due(play: Play, now: float) -> Play:

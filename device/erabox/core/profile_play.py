@@ -108,6 +108,7 @@ class Play:
     write_s: float = 0.0  # the card's measured durable-write time (`record.clean_write_s`)
     ahead: tuple[int, float] | None = None  # `next_recorded`'s key whose record is on disk
     call_owed: float | None = None  # the last call's prompt owed at a cut: until (countdown s)
+    armed: tuple[int, float] | None = None  # `next_recorded`'s key recorded "armed" (`arm_at`)
 
 
 # --- building and reading a play --------------------------------------------------------------

@@ -16,8 +16,10 @@ from .model import (
     ShowPrompt,
 )
 from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
+from .profile_deadlines import armed_left
 from .profile_music import music_key, music_place, on_gong, phase_music
 from .profile_play import (
+    EPS,
     HISTORY,
     RESUMED_PROMPT_S,
     SAVE_EVERY_S,
@@ -27,6 +29,7 @@ from .profile_play import (
     ShowPlay,
     Spot,
     State,
+    call_words,
     countdown_elapsed,
     entries,
     new_play,
@@ -67,6 +70,8 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
         # a step woken late saves before it gives what fell due: the countdown cannot be
         # past a cue it has not given yet
         left = max(left, timer - due)
+    if (at_call := armed_left(play)) is not None:  # recorded "armed": held at the call
+        left = at_call
     music = None if play.music_since is None else round(music_place(play, now), 3)
     clock_part: dict[str, Any] = {}
     if left is not None and play.cues_done:
@@ -83,17 +88,22 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
-    """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead)."""
-    calls = clock.calls_given(play.profile.phases[play.spot.phase], play.cues_done)
+    """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead):
+    its cues given from its start gong on (a call, a final tick: each saves, so a cut among
+    the final ticks loses at most a second, as in Time of Empires' era), not its lead-in's
+    ticks (a cut in the lead-in comes back at its last save)."""
+    given = clock.cues(play.profile.phases[play.spot.phase])[:play.cues_done]
     return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
-            play.music_since is None, play.held_left is None, calls)
+            play.music_since is None, play.held_left is None,
+            sum(1 for cue in given if cue.at >= 0))
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
             now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The play after a restart, back at the same round, phase, step or number, "Resumed"
-    shown; a countdown goes on from what it had left (held, `resume = "paused"`), a phase's
-    music from where it was (from its start in a record without its place). Raises
+    shown (a call's prompt up at the cut instead, owed whole: `_owed_prompt`); a countdown
+    goes on from what it had left (held, `resume = "paused"`), a phase's music from where it
+    was (from its start in a record without its place; the era's before "Resumed"). Raises
     ValueError naming what does not fit (another game, other players, a field out of
     range)."""
     if not isinstance(record, dict) or record.get("kind") != "profile":
@@ -135,6 +145,10 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                    call_owed=owed if running else None,
                    save_due=None if left is None or paused else now + SAVE_EVERY_S,
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
+    shown = _owed_prompt(play, now) if running else None
+    if shown is not None:  # a call's prompt was up at the cut: it comes back instead
+        play = replace(play, call_owed=shown[0], prompt=None, prompt_until=None)
+    said = ShowPrompt(Prompt.RESUMED) if shown is None else shown[1]
     effects: tuple[PlayEffect, ...] = ()
     if on_gong(play):  # its music on the countdown's time: where the countdown comes back
         if music_key(play, now) is not None:  # (held: resumed with it, as the era's music)
@@ -142,11 +156,30 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
             play = replace(play, music_since=now - at)
             if play.held_left is None:
                 effects = (phase_music(play, MusicAction.RESUME, at),)
-    elif music_key(play, now) is not None:  # its phase's, or its era's (`music_from`)
+    elif (key := music_key(play, now)) is not None:  # its phase's, or its era's
         elapsed = float(music or 0.0)
         play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
         effects = (phase_music(play, MusicAction.RESUME, elapsed),)
-    return play, (ShowPrompt(Prompt.RESUMED), *effects, ShowPlay(screen(play, now)))
+        if key[2] < 0:  # the era's (`music_from = "era"`): it comes back with the era, before
+            # "Resumed" shows, as Time of Empires' introductory era comes back
+            return play, (*effects, said, ShowPlay(screen(play, now)))
+    return play, (said, *effects, ShowPlay(screen(play, now)))
+
+
+def _owed_prompt(play: Play, now: float) -> tuple[float, ShowPrompt] | None:
+    """A countdown's call whose prompt was up when the power failed (a cut at the call, in
+    its record's lead before it, or while its prompt shows): never sounded again, its prompt
+    comes back instead of "Resumed", owed whole (`prompt_s` of countdown time from where the
+    countdown comes back: `call_owed`, saved with it), as Time of Empires' era owes its
+    scholar prompt. None when no call's prompt is up there."""
+    at = countdown_elapsed(play, now)
+    words = call_words(play, now)
+    if at is None or words is None:
+        return None
+    phase = play.profile.phases[play.spot.phase]
+    call = phase.calls[clock.shown_call(phase, play.cues_done, at + EPS, play.call_owed) or 0]
+    owed = round(max(at, 0.0) + phase.prompt_s, 3)
+    return owed, ShowPrompt(Prompt.SCHOLARS, None if call.box_prompt else words.en)
 
 
 def _countdown_from(record: dict[str, Any], profile: Profile, spot: Spot, left: Any
