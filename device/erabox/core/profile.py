@@ -35,7 +35,7 @@ from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
 from .profile_reader import ProfileError as ProfileError
 from .profile_reader import Step as Step
-from .profile_reader import _Reader, check_guide, check_steps
+from .profile_reader import _Reader, check_guide, check_steps, guide_at_setup, variant_per_era
 from .profile_reader import shown_steps as shown_steps
 from .profile_track import PhaseTrack, parse_track
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
@@ -184,6 +184,8 @@ class Profile:
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
+    guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
+    walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
@@ -254,11 +256,11 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
 
     rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
-                                                  "variant_per_era"), ("name",))
+                                                  "variant_per_era", "guide_at_setup"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
-    per_era = _per_era(r, rounds, len(variants), len(eras))
+    per_era = variant_per_era(r, rounds, len(variants), len(eras))
 
     start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
                     ("rule",))
@@ -294,26 +296,14 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
             raise r.error(path, "no round count and no [[event]] that ends the game (ends = "
                           "\"round\", \"now\" or \"one_more_turn\"): the game would never end")
 
+    walked = guide_at_setup(r, rounds, [(s.guide, s.after) for s in specials],
+                            [(p.guide, p.steps) for p in phases])
     scoring = parse_scoring(r, top.get("scoring", {}), high, len(eras))
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
                    phases=phases, specials=specials, events=events, notes=notes, eras=eras,
                    start_gong=start_gong, pause=pause, next_resumes=resumes,
-                   variant_per_era=per_era, **scoring)
-
-
-def _per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
-    """`[rounds] variant_per_era`: each era's setup chooses its variant again, which needs
-    [[era]]s and two [[variant]]s at least to choose from."""
-    path: Path = ("rounds", "variant_per_era")
-    per_era = r.flag(rounds.get("variant_per_era", False), path)
-    if per_era and eras == 0:
-        raise r.error(path, "variant_per_era needs [[era]] tables (a variant chosen at each "
-                      "era's setup)")
-    if per_era and variants < 2:
-        raise r.error(path, "variant_per_era needs two [[variant]] tables at least (the "
-                      "variants each era's setup chooses from)")
-    return per_era
+                   variant_per_era=per_era, guide_at_setup=walked, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],
