@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from . import profile_opening as opening
 from . import profile_scores as scores
+from .profile_guide import walk_here
 from .profile_play import (
     Play,
     PlayEffect,
@@ -35,7 +36,6 @@ from .profile_play import (
     next_entry,
     next_era_seat,
     standings,
-    walk_here,
 )
 
 Moved = tuple[Play, tuple[PlayEffect, ...]]

@@ -21,13 +21,11 @@ the file's own kept beside it (`Profile.walk`) for the steps walked. Pure.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from enum import StrEnum
+from typing import Protocol
 
 from .profile import Event, Phase, Profile, Special
 from .profile_reader import Label, Step, filled, shown_steps
-
-if TYPE_CHECKING:  # a play's type only: profile_play reads the walk from here
-    from .profile_play import Play
 
 NO_VARIANT = ""  # no variant's id (an id is never empty): a phase set aside plays in none
 
@@ -91,7 +89,27 @@ def walk_steps(profile: Profile, seats: int, variant: int, era: int | None
                  for part, label, steps in parts for n, text in enumerate(steps))
 
 
-def walk_here(play: Play) -> tuple[WalkStep, ...]:
+class _Spot(Protocol):  # what `walk_here` reads of a play's spot (profile_play.Spot)
+    @property
+    def guide(self) -> int | None: ...
+    @property
+    def state(self) -> StrEnum: ...
+    @property
+    def variant(self) -> int: ...
+    @property
+    def past(self) -> tuple[object, ...]: ...
+
+
+class _Play(Protocol):  # what `walk_here` reads of a play (profile_play.Play, which uses it)
+    @property
+    def profile(self) -> Profile: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def spot(self) -> _Spot: ...
+
+
+def walk_here(play: _Play) -> tuple[WalkStep, ...]:
     """The guide walked at this setup (`guide_at_setup`) while it shows there; else none."""
     spot, eras = play.spot, play.profile.eras
     if spot.guide is None or spot.state.value not in ("setup", "era_setup"):

@@ -60,6 +60,7 @@ from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
 from .profile_era_moves import next_era as _next_era
 from .profile_era_moves import start_gong as _start_gong
+from .profile_guide import walk_here
 from .profile_music import move_music as _phase_music
 from .profile_music import on_gong, track_of
 from .profile_opening import opening_gong
@@ -88,7 +89,6 @@ from .profile_play import (
     screen,
     startable,
     steps_here,
-    walk_here,
     whole_sheet,
 )
 from .profile_play import moved as _moved

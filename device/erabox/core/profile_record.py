@@ -16,6 +16,7 @@ from .model import (
     ShowPrompt,
 )
 from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
+from .profile_guide import walk_here
 from .profile_music import music_key, music_place, on_gong, phase_music
 from .profile_play import (
     HISTORY,
@@ -31,7 +32,6 @@ from .profile_play import (
     entries,
     new_play,
     screen,
-    walk_here,
 )
 
 MAX_MUSIC_S = 366 * 24 * 3600  # a phase's music place: a year of play is plenty
