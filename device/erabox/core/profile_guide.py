@@ -33,6 +33,8 @@ NO_VARIANT = ""  # no variant's id (an id is never empty): a phase set aside pla
 def guided(profile: Profile, guide: bool) -> Profile:
     """The profile as played with the guide `guide` (on: the file's own; with
     `guide_at_setup`, the guide-off one walking the file's own guide at the setup)."""
+    if profile.walk is not None:  # played already (`guide_at_setup`): the file's is kept
+        return guided(profile.walk, guide)
     if guide and profile.guide_at_setup:
         return replace(guided(profile, False), walk=profile)
     parts: list[Phase | Special | Event] = [*profile.phases, *profile.specials, *profile.events]
