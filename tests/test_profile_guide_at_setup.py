@@ -10,11 +10,14 @@ and said by `simulate --game`'s `guide` lines.
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from erabox.core.config import Config
-from erabox.core.model import Button, Gesture, Input
+from erabox.core.engine import EmpiresEngine, ProfileEngine
+from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
 from erabox.core.profile import Profile, ProfileError, parse_profile
 from erabox.core.profile_guide import guided
 from erabox.core.profile_machine import step
@@ -167,3 +170,42 @@ def test_simulate_says_each_step_walked() -> None:
             for line in lines if line["type"] == "guide"] == [
         (0.0, "setup", 1, 1, "Lay out the board"), (0.0, "prepare", 1, 1, "Deal the cards")]
     assert [line["state"] for line in lines if line["type"] == "state"] == ["setup", "round"]
+
+
+def test_time_of_empires_record_on_a_guide_step_comes_back_to_the_step_walked() -> None:
+    """The era engine's record on its guide's third step (Era I's game setup), read by the
+    round file with the guide on: the same step walked at the setup (the round file's second:
+    it has no "set up for 4 players" step); NEXT hold and ERA then start the era as the era
+    engine's, its ticks at the same instants."""
+    rounds_file = Path(__file__).parent / "profiles" / "time-of-empires-rounds.toml"
+    text = (Path(__file__).parent / "golden" / "states" / "toe-guide.state.json").read_text(
+        encoding="utf-8")
+    config = Config(players=("red", "blue", "green", "yellow"))
+    own = EmpiresEngine(config)
+    game, _ = own.restore(own.parse(text), 0.0)
+    engine = ProfileEngine(guided(parse_profile(rounds_file.read_text(encoding="utf-8"),
+                                                str(rounds_file)), True), config)
+    play, _ = engine.restore(engine.parse(text), 0.0)
+    assert play.spot.state is State.SETUP and play.spot.guide == 1
+    at = shown(play)
+    assert at is not None and (at[0], at[2]) == ("Game setup", (2, 10))
+    script = [(1.0, NEXT_HOLD), (30.0, ERA)]  # the era engine's gestures on its guide
+    assert heard(engine, play, script) == heard(own, game, script) != []
+
+
+def heard(engine: Any, state: Any, script: list[tuple[float, Input]]) -> list[tuple[float, str]]:
+    """The gongs, cries and ticks of the script played on, each deadline woken, up to 60 s."""
+    out: list[tuple[float, str]] = []
+    now, todo = 0.0, list(script)
+    while True:
+        due = engine.next_deadline(state, now)
+        event: Input | Tick
+        if todo and (due is None or todo[0][0] <= due):
+            now, event = todo.pop(0)
+        elif due is not None and due <= 60.0:
+            now, event = max(now, due), Tick()
+        else:
+            return out
+        state, effects = engine.step(state, event, now)
+        out += [(round(now, 3), e.sound.value) for e in effects
+                if isinstance(e, PlaySound) and e.sound.value in ("gong", "cry", "tick")]
