@@ -145,9 +145,6 @@ def music(lines: list[dict[str, Any]]) -> list[tuple[float, str]]:
             if e["type"] == "sound" and e["sound"].startswith("music_")]
 
 
-INTRO_PREP_STEPS = (9, 10, 10)  # each era's round 1 with four players: preparation and turns
-
-
 def rounds_intro_timeline() -> tuple[str, list[float]]:
     """The introductory game in the round profile: at each era's setup NEXT held (the guide
     walked there skipped: `guide_at_setup`), NEXT (introductory: `variant_per_era`), ERA;
