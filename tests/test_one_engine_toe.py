@@ -96,18 +96,19 @@ def simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str,
 
 
 def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
-    """The real-time game in the round profile: ERA (the game's setup), its steps, each
-    era's preparation, the last NEXT of which starts the action phase's lead-in at the era's
-    `ERA_STARTS`, stray NEXT presses in each running era; at the end gong the scoring, then
-    the standings' ERA and the next era's setup's ERA (its variant real time, as it opens)."""
+    """The real-time game in the round profile: at each era's setup the guide walked with
+    NEXT (`guide_at_setup`: before Era I the game's setup, then the era's preparation), ERA
+    on its last step starting the action phase's lead-in at the era's `ERA_STARTS`, as Time
+    of Empires' ERA; stray NEXT presses in each running era; at the end gong the scoring,
+    then the standings' ERA to the next era's setup (its variant real time, as it opens)."""
     lines: list[tuple[float, str]] = []
     for era, start in enumerate(ERA_STARTS):
         steps = PREP_STEPS[era] + (GAME_SETUP_STEPS if era == 0 else 0)
         opening = start - steps
         if era:  # the standings' ERA: the era's setup, on real time (`variant_per_era`)
             lines += [(opening - 0.5, "era press")]
-        lines += [(opening, "era press")]  # the game's start, or the era's
-        lines += [(opening + i, "next press") for i in range(1, steps + 1)]
+        lines += [(opening + i, "next press") for i in range(1, steps)]  # to its last step
+        lines += [(start, "era press")]  # the era starts, as Time of Empires' ERA
         # stray NEXT presses in the lead-in and on the running clock: the era runs on
         # (`next_leaves = false`), as Time of Empires' running era does
         lines += [(start + 2.5, "next press"), (start + 100, "next press")]
@@ -144,23 +145,19 @@ def music(lines: list[dict[str, Any]]) -> list[tuple[float, str]]:
             if e["type"] == "sound" and e["sound"].startswith("music_")]
 
 
-INTRO_PREP_STEPS = (9, 10, 10)  # each era's round 1 with four players: preparation and turns
-
-
 def rounds_intro_timeline() -> tuple[str, list[float]]:
-    """The introductory game in the round profile: NEXT (the variant), ERA (the game's
-    setup and its steps),
-    round 1's preparation and turns, rounds 2 to 15 and the two scholar calls with NEXT;
-    the scoring; the standings' ERA, and at each later era's setup NEXT (introductory
-    again: `variant_per_era`) and ERA. With it, each era's start: the NEXT leaving round 1's
-    preparation, which strikes the era's gong (`start_gong = "after_preparation"`)."""
-    gestures: list[str] = ["next press"]  # the variant: introductory
+    """The introductory game in the round profile: at each era's setup NEXT held (the guide
+    walked there skipped: `guide_at_setup`), NEXT (introductory: `variant_per_era`), ERA;
+    round 1's turns, rounds 2 to 15 and the two scholar calls with NEXT; the scoring; the
+    standings' ERA to the next era's setup. With it, each era's start: the ERA, which
+    strikes the era's gong (`start_gong = "after_preparation"`, its preparation the
+    guide's, walked at the setup), as Time of Empires' ERA on its guide."""
+    gestures: list[str] = []
     starts: list[float] = []
     for era in range(3):
         if era:  # the standings: on to the era's setup, its variant chosen again
-            gestures += ["era press", "next press"]
-        gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
-        gestures += ["next press"] * (INTRO_PREP_STEPS[era] - 1)  # the preparation
+            gestures += ["era press"]
+        gestures += ["next hold", "next press", "era press"]  # skip the guide, intro, start
         starts.append(float(len(gestures) - 1))
         gestures += ["next press"] * (1 + 14 + 2)
         gestures += round_scoring(era)
@@ -253,12 +250,13 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
                    str(tmp_path / "erabox.toml"), "--until", "3000")
     rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
                       "--players", ",".join(PLAYERS), "--until", "3000")
-    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"preparation", "action"}
+    # the preparation walked at each era's setup (`guide_at_setup`), not played in the round
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"action"}
     assert not [e for e in rounds if e["type"] == "prompt" and e["prompt"] == "scholars"]
     # Everyone plays at once: no start player in a real-time era (the variant's own rule).
     assert {e.get("start_player") for e in rounds if e["type"] in ("era", "round")} == {None}
     # The wonders and the bonus token: one step each, the era's number in its text.
-    assert [e["text"] for e in rounds if e["type"] == "step" and (
+    assert [e["text"] for e in rounds if e["type"] == "guide" and (
         "wonder of" in e["text"] or "VP token" in e["text"])] == [
         text for n in (1, 2, 3) for text in (
             f"Wonder board: 1 random wonder of the new era ({n} on the board)",
@@ -314,8 +312,7 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
     starts = {(c[0], c[1]): c[2] for c in flow if c[0] != "cry"}
     assert [starts[era, n] for era in (1, 2, 3) for n in (1, 6, 11)] == [
         "red", "blue", "green", "green", "yellow", "red", "red", "blue", "green"]
-    assert [e["prompt"] for e in rounds if e["type"] == "prompt"] == ["game-setup"] + [
-        "scholars"] * 6
+    assert [e["prompt"] for e in rounds if e["type"] == "prompt"] == ["scholars"] * 6
     # Each era's gong as round 1 starts after its preparation, as Time of Empires' gong when
     # ERA starts the era its setup prepared (`[[variant]] start_gong =
     # "after_preparation"`), then the end gong: at the same instants in both engines.
@@ -405,20 +402,22 @@ MIXED_STARTS = (20.0, 1000.0, 2000.0)  # Era I's lead-in, Era II's setup, Era II
 def rounds_mixed_script(cuts: tuple[float, ...] = ()) -> str:
     """Era I in real time, Era II introductory, Era III in real time again, in the round
     profile: the game's setup and Era I as `rounds_realtime_script`; on Era I's standings
-    ERA (Era II's setup, on real time), NEXT (introductory), ERA, its rounds and calls with
-    NEXT; on Era II's standings ERA (Era III's setup, on real time again), ERA, its
-    preparation, the last NEXT of which starts its lead-in."""
+    ERA (Era II's setup, its guide shown: `guide_at_setup`), NEXT held (the guide skipped),
+    NEXT (introductory), ERA, its rounds and calls with NEXT, the same gestures as Time of
+    Empires' own; on Era II's standings ERA (Era III's setup, on real time again), its
+    guide walked with NEXT, ERA on its last step starting its lead-in."""
     first, second, third = MIXED_STARTS
     steps = GAME_SETUP_STEPS + PREP_STEPS[0]
-    lines = [(first - steps, "era press")]
-    lines += [(first - steps + i, "next press") for i in range(1, steps + 1)]
+    lines = [(first - steps + i, "next press") for i in range(1, steps)]  # the guide walked
+    lines += [(first, "era press")]
     lines += after(first + 560, round_scoring(0))
-    intro = ["era press", "next press", "era press"] + ["next press"] * (
-        INTRO_PREP_STEPS[1] + 14 + 2) + round_scoring(1)
+    intro = ["era press", "next hold", "next press", "era press"] + ["next press"] * (
+        1 + 14 + 2) + round_scoring(1)  # the guide skipped, as Time of Empires' below
     lines += after(second, intro, 1)
     opening = third - PREP_STEPS[2]
-    lines += [(opening - 1, "era press"), (opening, "era press")]
-    lines += [(opening + i, "next press") for i in range(1, PREP_STEPS[2] + 1)]
+    lines += [(opening - 1, "era press")]
+    lines += [(opening + i, "next press") for i in range(1, PREP_STEPS[2])]
+    lines += [(third, "era press")]
     lines += after(third + 560, round_scoring(2))
     lines += after(third + 700, tie_break())  # Era III's standings: the ranking
     lines += [(t, "restart") for t in cuts]
@@ -447,7 +446,7 @@ def in_windows(lines: list[tuple[float, str]], *starts: float) -> list[tuple[flo
     return [(t, s) for t, s in lines if any(a <= t <= a + 545 for a in starts)]
 
 
-@pytest.mark.parametrize("cuts", [(), (1001.5, 1018.5)], ids=["whole", "cut-in-era-ii"])
+@pytest.mark.parametrize("cuts", [(), (1002.5, 1010.5, 1995.5)], ids=["whole", "cut-in-era-ii"])
 def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], cuts: tuple[float, ...]) -> None:
     """Era I in real time, Era II introductory, Era III in real time again: the round
@@ -455,8 +454,8 @@ def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
     of Empires' era setup switches its mode. The real-time eras sound every cue at the same
     time in both, Era II's rounds, start players and calls are the same, and so are the
     totals, the standings and the ranking. Cut on Era II's setup just after NEXT chose
-    introductory, and again in its round 7, the round profile comes back to the variant
-    each era chose."""
+    introductory, in its round 7, and on a step of Era III's guide walked at its setup, the
+    round profile comes back to the variant each era chose, and to that step of the guide."""
     (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
                                           encoding="utf-8")
     own = simulate(tmp_path, capsys, own_mixed_script(), "--config",
@@ -504,8 +503,10 @@ def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
     assert [c for c in flow if c[0] == "cry"] == [("cry", 2, 5), ("cry", 2, 10)]
     assert [f[2] for f in flow if f[0] != "cry" and f[1] in (1, 6, 11)] == [
         "red", "blue", "green"]
-    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {
-        "preparation", "action", "turns"}
+    assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"action", "turns"}
+    if cuts:  # back on the step of Era III's guide it was cut on (the 5th of 9), walked on
+        back = [(e["t"], e["step"]) for e in rounds if e["type"] == "guide" and e["era"] == 3]
+        assert back[4:7] == [(1995.0, 5), (1996.0, 6), (1997.0, 7)]  # cut at 1995.5
     check_scores(own, rounds)
 
 

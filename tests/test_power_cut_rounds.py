@@ -79,6 +79,7 @@ from erabox.core.model import (
 )
 from erabox.core.profile import Profile, parse_profile, shown_steps
 from erabox.core.profile_deadlines import countdown_start, recorded_ahead
+from erabox.core.profile_guide import guided, walk_here
 from erabox.core.profile_play import Play, State, last_era, step_index, steps_here
 from erabox.core.profile_record import snapshot
 from erabox.core.record import card_lead
@@ -299,14 +300,31 @@ GAMES["acts"] = (_ACTS, 0, None)
 # The same two eras, each choosing its variant at its own setup (`variant_per_era`): era 1
 # plans in secret (chosen at the game's setup), era 2 openly (NEXT at its setup, then ERA and
 # its gong): a cut on era 2's setup, or in it, comes back to the variant each era chose.
-_PER_ERA = parse_profile(ACTS.replace('id = "acts"', 'id = "acts-per-era"').replace(
+PER_ERA = ACTS.replace('id = "acts"', 'id = "acts-per-era"').replace(
     "count = 2\n", "variant_per_era = true\n" + "".join(
         f'\n[[variant]]\nid = "{v}"\nlabel = "{v}"\nrounds = 2\n' for v in ("secret", "open"))
     ).replace('steps = ["Plan in secret"]', 'steps = [{ en = "Plan in secret", ja = "秘密に", '
               'variants = ["secret"] }, { en = "Plan openly", ja = "公開で", '
-              'variants = ["open"] }]'), "acts-per-era.toml")
+              'variants = ["open"] }]')
+_PER_ERA = parse_profile(PER_ERA, "acts-per-era.toml")
 assert _PER_ERA.variant_per_era and len(_PER_ERA.variants) == 2
 GAMES["acts-per-era"] = (_PER_ERA, 0, None)
+# The same with the first-game guide on, walked at each era's setup (`guide_at_setup`): the
+# game's setup (a special round before round 1) and a step of round 1, each a NEXT before
+# ERA; a cut on a step of the guide comes back to that step (the record's `guide`).
+_GUIDE = guided(parse_profile(PER_ERA.replace('"acts-per-era"', '"acts-guide"').replace(
+    "variant_per_era = true\n", "variant_per_era = true\nguide_at_setup = true\n").replace(
+    'steps = [{ en = "Plan in secret"', 'steps = [{ en = "Hide your plans", ja = "隠す", '
+    'until_round = 1, guide = true }, { en = "Plan in secret"') + """
+[[special]]
+id = "setup"
+label = "Setup"
+after = [0]
+guide = true
+steps = ["Deal the cards", "Take your pawns"]
+""", "acts-guide.toml"), True)
+assert _GUIDE.walk is not None
+GAMES["acts-guide"] = (_GUIDE, 0, None)
 # The same asking era totals (`entry = "totals"`), a step that gives no points shown first
 _TOTALS = parse_profile(ACTS.replace("[[scoring.category]]", """[scoring]
 entry = "totals"
@@ -429,8 +447,8 @@ class Enumeration:
         spot, profile = play.spot, play.profile
         if spot.state in (State.SCORING, State.STANDINGS):  # an era before the last
             return Input(Button.ERA, Gesture.PRESS)  # its numbers 0, then the next era
-        if spot.state is State.SETUP:
-            if spot.variant != self.variant:
+        if spot.state is State.SETUP:  # (the guide walked there first, `guide_at_setup`)
+            if spot.variant != self.variant or walk_here(play):
                 return Input(Button.NEXT, Gesture.PRESS)
             return Input(Button.ERA, Gesture.PRESS)
         if spot.state is State.ERA_SETUP:  # `variant_per_era`: the next era the other variant

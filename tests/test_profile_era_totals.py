@@ -24,8 +24,6 @@ from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 from test_one_engine_toe import (
     BUILDINGS,
-    GAME_SETUP_STEPS,
-    INTRO_PREP_STEPS,
     REALTIME,
     after,
     numbers,
@@ -295,12 +293,13 @@ def test_time_of_empires_era_totals_are_entered_as_in_its_own_engine(
     game = tmp_path / "toe-totals.toml"
     game.write_text(text.replace("[scoring]\n", '[scoring]\nentry = "totals"\n'),
                     encoding="utf-8")
-    gestures: list[str] = ["next press"]  # the variant: introductory
+    gestures: list[str] = []
     for era in range(3):
         if era:  # the standings: on to the era's setup, its variant chosen again
-            gestures += ["era press", "next press"]
-        gestures += ["era press"] + ["next press"] * (GAME_SETUP_STEPS if era == 0 else 0)
-        gestures += ["next press"] * (INTRO_PREP_STEPS[era] + 14 + 2) + own_scoring(era)
+            gestures += ["era press"]
+        # the guide walked at the setup skipped (`guide_at_setup`), introductory, ERA
+        gestures += ["next hold", "next press", "era press"]
+        gestures += ["next press"] * (1 + 14 + 2) + own_scoring(era)
     gestures += ["era press", *numbers(BUILDINGS["red"]), *numbers(BUILDINGS["green"])]
     rounds = simulate(tmp_path, capsys, timed(after(0, gestures, 1)), "--game", str(game),
                       "--players", ",".join(TOE_PLAYERS))

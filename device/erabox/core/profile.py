@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from .profile_config import parse_phase_config, parse_variant_setting, per_era
+from .profile_config import parse_phase_config, parse_variant_setting
 from .profile_eras import MAX_VALUE as MAX_VALUE
 from .profile_eras import ORDERS as ORDERS
 from .profile_eras import SEAT_RULES as SEAT_RULES
@@ -36,7 +36,7 @@ from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
 from .profile_reader import ProfileError as ProfileError
 from .profile_reader import Step as Step
-from .profile_reader import _Reader, check_guide, check_steps
+from .profile_reader import _Reader, check_guide, check_steps, guide_at_setup, variant_per_era
 from .profile_reader import shown_steps as shown_steps
 from .profile_track import PhaseTrack, parse_track
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
@@ -189,6 +189,8 @@ class Profile:
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
     restart_era: bool = False  # `[buttons] restart_era`: ERA hold asks to restart the era
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
+    guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
+    walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
@@ -260,12 +262,12 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     high = r.integer(seats["max"], ("players", "max"), low, MAX_PLAYERS)
 
     rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
-                                                  "variant_per_era", "variant_from_setting"),
-                     ("name",))
+                                                  "variant_per_era", "variant_from_setting",
+                                                  "guide_at_setup"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
-    per_era_ = per_era(r, rounds, len(variants), len(eras))
+    per_era = variant_per_era(r, rounds, len(variants), len(eras))
     setting = parse_variant_setting(r, rounds, tuple(v.id for v in variants))
 
     start = r.table(top.get("start_player", {"rule": "none"}), ("start_player",), ("rule",),
@@ -302,6 +304,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
             raise r.error(path, "no round count and no [[event]] that ends the game (ends = "
                           "\"round\", \"now\" or \"one_more_turn\"): the game would never end")
 
+    walked = guide_at_setup(r, rounds, [(s.guide, s.after) for s in specials],
+                            [(p.guide, p.steps) for p in phases])
     scoring = parse_scoring(r, top.get("scoring", {}), high, len(eras))
     return Profile(id=profile_id, name=name, source=source, min_players=low, max_players=high,
                    round_name=round_name, variants=variants, start_rule=start_rule,
@@ -309,7 +313,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                    start_gong=start_gong, pause=pause, next_resumes=resumes,
                    restart_era=r.flag(buttons.get("restart_era", False),
                                       ("buttons", "restart_era")),
-                   variant_per_era=per_era_, variant_setting=setting, **scoring)
+                   variant_per_era=per_era, variant_setting=setting, guide_at_setup=walked,
+                   **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],

@@ -51,20 +51,6 @@ def parse_phase_config(r: _Reader, table: dict[str, Any], at: Path) -> str:
     return r.choice(table["config"], (*at, "config"), CONFIG_TABLES)
 
 
-def per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
-    """`[rounds] variant_per_era`: each era's setup chooses its variant again, which needs
-    [[era]]s and two [[variant]]s at least to choose from."""
-    path: Path = ("rounds", "variant_per_era")
-    chosen = r.flag(rounds.get("variant_per_era", False), path)
-    if chosen and eras == 0:
-        raise r.error(path, "variant_per_era needs [[era]] tables (a variant chosen at each "
-                      "era's setup)")
-    if chosen and variants < 2:
-        raise r.error(path, "variant_per_era needs two [[variant]] tables at least (the "
-                      "variants each era's setup chooses from)")
-    return chosen
-
-
 def mode(config: Config, era: int) -> Mode:
     """The mode an era is set up in: chosen per era on the box, else the config's default."""
     return config.era_modes[era - 1] if len(config.era_modes) >= era >= 1 else config.default_mode

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Effect, Prompt
-from .profile import Label
+from .model import Effect, PrepareSounds, Prompt
+from .profile import Label, Profile
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ class PlayScreen:
     era_labels: tuple[Label | None, ...] = ()  # every era's own label (None: "Era II")
     # the standings after an era: (place, colour, era points, total so far), by total
     standings: tuple[tuple[int, str, int, int], ...] = ()
+    guide: bool = False  # `guide_at_setup`: the guide's step (title, text, position) at setup
     shown: bool = False  # scoring: a category that gives no points (`points = false`)
     checklist: tuple[Label, ...] = ()  # scoring, the era total asked: what it adds up
     ramp: int | None = None  # the era total, NEXT held: what letting go adds in all
@@ -137,3 +138,12 @@ class Standings:
 
 
 PlayEffect = Effect | ShowPlay | Entered | Ranked | ChooseGame | Called | Paused | Standings
+
+
+def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
+    """The special rounds', events' and calls' own sound files to decode when the play is set up or
+    comes back, and its phases' publisher's tracks to check (none: nothing)."""
+    files = tuple(dict.fromkeys(sound for sound, _ in profile.own_sounds()))
+    tracks = tuple(dict.fromkeys(t.path for t in [*(p.track for p in profile.phases), *(
+        e.track for e in profile.eras)] if t is not None))
+    return (PrepareSounds(files, tracks),) if files or tracks else ()

@@ -5,6 +5,10 @@ variant that era plays and ERA starts it:
 
     scoring --> standings --ERA--> the era's setup (NEXT: variant) --ERA--> its round 1
 
+With `[rounds] guide_at_setup` and the guide on, each setup first walks the guide's steps
+(`profile_guide.walk_steps`): NEXT the next step (after the last, the setup), NEXT hold
+skips them, ERA starts round 1 at once, as Time of Empires' era engine shows its guide.
+
 Each era's variant is kept in the play (`Spot.past_variants`, the current one's
 `Spot.variant`) and in its saved record; the standings and the ranking say them.
 Pure, like the rest of the core.
@@ -17,6 +21,7 @@ from dataclasses import replace
 from . import profile_opening as opening
 from . import profile_scores as scores
 from .profile_config import opening_variant
+from .profile_guide import walk_here
 from .profile_play import (
     Play,
     PlayEffect,
@@ -101,11 +106,12 @@ def next_era(play: Play, now: float) -> Moved:
                   entry=0,
                   first_seat=next_era_seat(play), past=(*spot.past, spot.sheet),
                   sheet=scores.blank(play.profile, len(play.players)))
-    if play.profile.variant_per_era:
+    if play.profile.variant_per_era:  # (`guide_at_setup`: its guide walked there first)
         variant = opening_variant(play.profile, len(era.past) + 1)  # `variant_from_setting`
         setup = replace(era, state=State.ERA_SETUP, round=0, variant=variant,
                         phase=play.profile.first_phase(variant) or 0,
-                        past_variants=(*era_variants(play),))
+                        past_variants=(*era_variants(play),),
+                        guide=None if play.profile.walk is None else 0)
         return moved(play, setup), ()
     return moved(play, era), start_gong(play)
 
@@ -121,5 +127,18 @@ def next_era_variant(play: Play, now: float) -> Moved:
 def begin_era(play: Play, now: float) -> Moved:
     """ERA at an era's setup: the gong (`start_gong`), the era's round 1 in its variant."""
     spot = replace(play.spot, state=State.ROUND, round=1, phase=first_phase(play), turn=0,
-                   step=0)
+                   step=0, guide=None)
     return moved(play, spot), start_gong(play)
+
+
+def walk_next(play: Play, now: float) -> Moved:
+    """NEXT on a step of the guide walked at the setup (`guide_at_setup`): the next one;
+    after the last, the setup itself (where NEXT chooses the variant)."""
+    following = (play.spot.guide or 0) + 1
+    walked = following if following < len(walk_here(play)) else None
+    return replace(play, spot=replace(play.spot, guide=walked)), ()
+
+
+def walk_skip(play: Play, now: float) -> Moved:
+    """NEXT hold on a step of the guide walked at the setup: skip the rest, to the setup."""
+    return replace(play, spot=replace(play.spot, guide=None)), ()

@@ -13,6 +13,7 @@ from pathlib import PurePath
 from typing import Any
 
 from .model import Input, Music, PlaySound, ShowPrompt
+from .profile_guide import walk_here
 from .profile_play import (
     Called,
     Entered,
@@ -95,7 +96,16 @@ class PlayRecorder:
                           variant=profile.variants[spot.variant].id, players=list(play.players),
                           **chosen, **({"era": era_number(play)} if per_era else {}))
             self._forget("round", "phase", "prompt", "step", "ending", "era")
+            walk = walk_here(play)  # `guide_at_setup`: the guide's step walked there
+            if walk:
+                shown = walk[min(spot.guide or 0, len(walk) - 1)]
+                self._changed(t, "guide", **({"era": era_number(play)} if profile.eras else {}),
+                              phase=shown.part, step=shown.position[0],
+                              steps=shown.position[1], text=shown.text.en)
+            else:
+                self._forget("guide")
             return
+        self._forget("guide")
         era: dict[str, Any] = {"era": era_number(play)} if profile.eras else {}
         chose = {"variant": profile.variants[spot.variant].id} if per_era else {}
         if era and state in (State.ROUND, State.SPECIAL, State.EVENT):  # an era begins

@@ -14,6 +14,8 @@ a profile describes (`profile.py`, docs/profiles.md), with the same two buttons:
     a game of eras: scoring --> standings --ERA--> the next era's round 1 ... the last era's
     scoring --> game_over (the ranking on every era's numbers); with `variant_per_era`
     standings --ERA--> the era's setup (NEXT: its variant) --ERA--> its round 1
+    with `guide_at_setup` and the guide on, a setup first walks the guide's steps (NEXT; NEXT
+    hold skips them; ERA starts round 1 at once)
 
 The table `TRANSITIONS` below is the whole of it: (state, button, gesture) -> what happens.
 A gesture with no entry changes nothing and returns no effects. Everything undo takes back
@@ -54,11 +56,12 @@ from .model import (
 from .profile import MAX_ROUNDS
 from .profile_countdown import pause, phase_timer
 from .profile_deadlines import ahead_at, arm_at, countdown_start, next_recorded, recorded_ahead
-from .profile_era_moves import begin_era, next_asked, next_era_variant
+from .profile_era_moves import begin_era, next_asked, next_era_variant, walk_next, walk_skip
 from .profile_era_moves import era_done as _era_done
 from .profile_era_moves import first_phase as _first
 from .profile_era_moves import next_era as _next_era
 from .profile_era_moves import start_gong as _start_gong
+from .profile_guide import walk_here
 from .profile_music import move_music as _phase_music
 from .profile_music import on_gong, track_of
 from .profile_opening import opening_gong
@@ -280,6 +283,8 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
     if (play.profile.next_resumes and play.held_left is not None and state is State.ROUND
             and button is Button.NEXT and gesture in (Gesture.PRESS, Gesture.HOLD)):
         handler = pause  # NEXT on a paused countdown: it goes on (`[buttons] next_resumes`)
+    if walk_here(play):  # `guide_at_setup`: NEXT walks the guide at the setup, hold skips it
+        handler = WALK.get((button, gesture), handler)
     if handler is None:
         return play, ()
     return handler(play, now)
@@ -327,7 +332,7 @@ def _start(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     """ERA at setup: the gong (`start_gong`), then a special round set before round 1
     (`after = [0]`), if any, else round 1."""
     spot = replace(play.spot, state=State.ROUND, round=1, phase=_first(play), turn=0,
-                   step=0, first_seat=first_seat(play))
+                   step=0, first_seat=first_seat(play), guide=None)
     gong = _start_gong(play)
     for index, special in enumerate(play.profile.specials):
         if 0 in special.after[spot.variant]:
@@ -542,6 +547,10 @@ TRANSITIONS: dict[tuple[State, Button, Gesture], _Handler] = {
     (State.GAME_OVER, N, P): _next_page,  # more of the ranking, on a small panel
     (State.GAME_OVER, E, H): _ask_new_game,  # as at Time of Empires' final ranking
 }
+
+
+# `[rounds] guide_at_setup`: on a step of the guide walked at a setup (ERA: as the setup's).
+WALK: dict[tuple[Button, Gesture], _Handler] = {(N, P): walk_next, (N, H): walk_skip}
 
 
 def _nothing(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -14,7 +14,6 @@ from enum import StrEnum
 from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
-    PrepareSounds,
     Prompt,
     Sound,
 )
@@ -29,7 +28,9 @@ from .profile_effects import PlayScreen as PlayScreen
 from .profile_effects import Ranked as Ranked
 from .profile_effects import ShowPlay as ShowPlay
 from .profile_effects import Standings as Standings
+from .profile_effects import prepare_sounds as prepare_sounds
 from .profile_eras import MAX_VALUE, TOTAL_ID
+from .profile_guide import walk_here
 from .profile_reader import filled
 
 SCHEMA_VERSION = 1
@@ -79,6 +80,7 @@ class Spot:
     sheet: scores.Sheet = ()  # this era's numbers (a game without eras: its only one)
     past: tuple[scores.Sheet, ...] = ()  # the eras before this one's (their number: the era)
     past_variants: tuple[int, ...] = ()  # `variant_per_era`: the variant each of them played
+    guide: int | None = None  # `guide_at_setup`: the guide's step walked at the setup
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,8 @@ def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) ->
         raise ValueError(f"{profile.name.en} is for {span} players, not {len(players)}")
     return Play(profile=profile, players=players, drawn_seat=drawn_seat % len(players),
                 spot=Spot(sheet=scores.blank(profile, len(players)),
-                          variant=opening_variant(profile, 1)))  # `variant_from_setting`
+                          variant=opening_variant(profile, 1),  # `variant_from_setting`
+                          guide=None if profile.walk is None else 0))
 
 
 def era_number(play: Play) -> int:
@@ -369,6 +372,10 @@ def screen(play: Play, now: float) -> PlayScreen:
     if play.question_until is not None:
         question = "restart_era" if play.restart_asked else "new_game"  # `profile_restart`
         return replace(base, kind="confirm", question=question)
+    if walk := walk_here(play):  # `guide_at_setup`: the guide's step, over the setup
+        shown = walk[min(spot.guide or 0, len(walk) - 1)]
+        return replace(base, kind=spot.state.value, title=shown.title, text=shown.text,
+                       position=shown.position, guide=True)
     if spot.state is State.ERA_SETUP:  # `variant_per_era`: the era's variant, who starts
         return replace(base, kind=State.ERA_SETUP.value, drawn=base.start_player is not None)
     if spot.state is State.SETUP:
@@ -512,15 +519,6 @@ def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:
                if line.tie is not None and line.tie != scores.UNBROKEN else None)
         out.append((by, tie, line.tie == scores.UNBROKEN))
     return tuple(out)
-
-
-def prepare_sounds(profile: Profile) -> tuple[PlayEffect, ...]:
-    """The special rounds', events' and calls' own sound files to decode when the play is set up or
-    comes back, and its phases' publisher's tracks to check (none: nothing)."""
-    files = tuple(dict.fromkeys(sound for sound, _ in profile.own_sounds()))
-    tracks = tuple(dict.fromkeys(t.path for t in [*(p.track for p in profile.phases), *(
-        e.track for e in profile.eras)] if t is not None))
-    return (PrepareSounds(files, tracks),) if files or tracks else ()
 
 
 def countdown_elapsed(play: Play, now: float) -> float | None:

@@ -140,6 +140,50 @@ def check_guide(r: _Reader, played: Sequence[tuple[int, bool]], variant: str) ->
                       f"played in the variant '{variant}' (one at least without guide = true)")
 
 
+def variant_per_era(r: _Reader, rounds: dict[str, Any], variants: int, eras: int) -> bool:
+    """`[rounds] variant_per_era`: each era's setup chooses its variant again, which needs
+    [[era]]s and two [[variant]]s at least to choose from."""
+    path: Path = ("rounds", "variant_per_era")
+    per_era = r.flag(rounds.get("variant_per_era", False), path)
+    if per_era and eras == 0:
+        raise r.error(path, "variant_per_era needs [[era]] tables (a variant chosen at each "
+                      "era's setup)")
+    if per_era and variants < 2:
+        raise r.error(path, "variant_per_era needs two [[variant]] tables at least (the "
+                      "variants each era's setup chooses from)")
+    return per_era
+
+
+def guide_at_setup(r: _Reader, rounds: dict[str, Any],
+                   specials: Sequence[tuple[bool, Sequence[Sequence[int]]]],
+                   phases: Sequence[tuple[bool, tuple[Label, ...]]]) -> bool:
+    """`[rounds] guide_at_setup`: the guide's parts (`guide = true`) are walked at the game's
+    and each era's setup, before ERA starts round 1 (`profile_walk`): its special rounds
+    come before round 1 only (`after = [0]`), its steps of a phase are round 1's
+    (`until_round = 1`), and there is one such part at least. `specials`: (guide, after per
+    variant) of each [[special]]; `phases`: (guide, steps) of each [[phase]]."""
+    path: Path = ("rounds", "guide_at_setup")
+    if not r.flag(rounds.get("guide_at_setup", False), path):
+        return False
+    marked = False
+    for index, (guide, after) in enumerate(specials):
+        if guide and any(n for rounds_after in after for n in rounds_after):
+            raise r.error(("special", index, "after"), "with guide_at_setup a special round "
+                          "of the guide (guide = true) comes before round 1 only: after = [0]")
+        marked |= guide
+    for index, (guide, steps) in enumerate(phases):
+        for number, step in enumerate(steps):
+            if isinstance(step, Step) and step.guide and not guide and step.until_round != 1:
+                raise r.error(("phase", index, "steps", number), "with guide_at_setup a step "
+                              "of the guide (guide = true) is round 1's: until_round = 1")
+            marked |= isinstance(step, Step) and step.guide
+        marked |= guide
+    if not marked:
+        raise r.error(path, "guide_at_setup needs parts of the guide to walk at the setup "
+                      "(guide = true on a [[phase]], a [[special]] or a step)")
+    return True
+
+
 class _Reader:
     """Hands out checked values of the parsed data, each error placed at its key's line."""
 

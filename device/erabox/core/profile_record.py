@@ -17,6 +17,7 @@ from .model import (
 )
 from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
 from .profile_deadlines import armed_left
+from .profile_guide import walk_here
 from .profile_music import music_key, music_place, on_gong, phase_music
 from .profile_play import (
     EPS,
@@ -50,7 +51,8 @@ def _spot_dict(spot: Spot) -> dict[str, Any]:
             "sheet": _sheet_list(spot.sheet)
             } | ({} if spot.final_turn is None else {"final_turn": spot.final_turn}) | (
                 {"past": [_sheet_list(sheet) for sheet in spot.past]} if spot.past else {}) | (
-                {"past_variants": list(spot.past_variants)} if spot.past_variants else {})
+                {"past_variants": list(spot.past_variants)} if spot.past_variants else {}) | (
+                {} if spot.guide is None else {"guide": spot.guide})
 
 
 def _sheet_list(sheet: scores.Sheet) -> list[list[list[int] | None]]:
@@ -294,8 +296,19 @@ def _spot_from(data: Any, play: Play) -> Spot:
                                       *(case if state is State.EVENT else case[:1])))
     if profile.eras and state is State.SCORING and not entries(era_play):
         raise ValueError("this era's scoring asks no number")
-    return replace(spot, step=_int(data, "step", 0, high - 1),
+    spot = replace(spot, step=_int(data, "step", 0, high - 1),
                    event_step=_int(data, "event_step", 0, event_steps - 1))
+    return _walked(data, replace(play, spot=spot))
+
+
+def _walked(data: dict[str, Any], play: Play) -> Spot:
+    """`guide`: the step of the guide walked at a setup (`guide_at_setup`), one it has."""
+    if data.get("guide") is None:
+        return play.spot
+    walk = walk_here(replace(play, spot=replace(play.spot, guide=0)))
+    if not walk:
+        raise ValueError("'guide' is a step of the guide walked at a setup, with the guide on")
+    return replace(play.spot, guide=_int(data, "guide", 0, len(walk) - 1))
 
 
 def _past_variants(data: dict[str, Any], profile: Profile, variant: int, eras: int

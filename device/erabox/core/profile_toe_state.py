@@ -21,7 +21,8 @@ What is read, and where it lands:
   still chooses the era's variant, as on the era engine's setup screen; with a guide step:
   the game setup's step (the round file has no "set up for n players" step: the era
   engine's first step lands on the round file's first) or the era preparation's step of
-  round 1 (the variant is then the saved mode);
+  round 1 (the variant is then the saved mode); with `guide_at_setup` and the guide on, that
+  step walked at the setup;
 - `lead_in`: the era engine sets the era up again (its setup: ERA starts the lead-in); the
   round engine comes back set up too, on the last step of round 1's preparation (NEXT
   starts the lead-in: the same ticks at the same instants). Its mode is not chosen again
@@ -62,6 +63,7 @@ from . import prep
 from . import profile_clock as clock
 from .model import Mode
 from .profile import Profile, shown_steps
+from .profile_guide import walk_steps
 from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late, new_play, wanted
 from .profile_play import PlayEffect as PlayEffect
 
@@ -163,6 +165,13 @@ def _guide(spot: dict[str, Any], profile: Profile, seats: int, era: int, mode: s
     steps = prep.steps(era, seats, Mode(mode), first=True)
     guide = max(0, min(guide, len(steps) - 1))
     own = sum(1 for s in steps if s.part is prep.Part.GAME)  # the era engine's game setup
+    if profile.walk is not None:  # `guide_at_setup`: the same step, walked at the setup
+        walk = walk_steps(profile, seats, spot["variant"], era)
+        setup = sum(1 for w in walk if w.part in {s.id for s in profile.walk.specials})
+        at = max(0, guide - max(0, own - setup)) if guide < own else setup + guide - own
+        if walk:
+            spot["guide"] = min(at, len(walk) - 1)
+        return
     if guide < own:
         special = _special(profile, lambda s: 0 in s.after[spot["variant"]])
         shown = shown_steps(profile.specials[special].steps, seats, mode, 0, era)

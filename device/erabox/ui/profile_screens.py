@@ -24,46 +24,38 @@ hint row becomes a lit "New game? ■■■□□□" bar, filling as the hold g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PIL import Image
 
-from erabox.core.profile import Label
 from erabox.core.profile_play import (
     PlayScreen,
 )
 
 from .glyphs import (
     BIG_ROWS,
-    NO_FILE_ICON,
-    NO_SAVE_ICON,
-    NO_SOUND_ICON,
     big_text_image,
     big_text_width,
-    icon_image,
 )
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
+from .profile_draw import GAP as GAP
+from .profile_draw import NO_MARKS as NO_MARKS
+from .profile_draw import Marks as Marks
+from .profile_draw import (
+    Placed,
+    _colour,
+    _era_text,
+    _hint,
+    _icons,
+    _label,
+    _right,
+    _round_text,
+    _status,
+    _text,
+)
 from .profile_words import word
-from .strings import check_language, colour_name, era_name, say
+from .strings import check_language, say
 from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
-GAP = 4  # px between items side by side
-
-@dataclass(frozen=True)
-class Marks:
-    """What the box adds to a screen besides the game's own: the status marks (the box has
-    no sound, cannot save, misses a sound file: the log says which), and how far NEXT+ERA
-    have been held toward "New game?" (0..1, None: not held)."""
-
-    no_sound: bool = False
-    no_save: bool = False
-    no_file: bool = False
-    hold_progress: float | None = None
-    turn: int = 0  # pages turned on their own since the screen was first shown (`turning`)
-
-
-NO_MARKS = Marks()
 PAGE_S = 4.0  # seconds a page that turns on its own stays (the setup's hint, a long step)
 MORE = "→"  # ends a page of a step that goes on on the next
 
@@ -71,6 +63,8 @@ MORE = "→"  # ends a page of a step that goes on on the next
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
     the setup's hint row two, a step too long for 128x32's line its lines."""
+    if screen.guide:  # the guide walked at a setup: on 128x32 its step a line a page
+        return len(_step_lines(_label(screen.text, language), panel)) if panel.compact else 1
     if screen.kind == "setup":
         return 2
     if panel.compact and screen.kind in STEP_KINDS:
@@ -89,85 +83,6 @@ def _step_lines(text: str, panel: Panel) -> list[str]:
     return wrap(drawable(text), panel.inner - text_width(MORE) - 1)
 
 
-@dataclass(frozen=True)
-class Placed:
-    """One drawn item: what it is (`role`), its mask (lit = ink) and where it goes."""
-
-    role: str
-    x: int
-    y: int
-    mask: Image.Image
-    abbreviated: bool = False
-    text: str = ""  # what the mask reads (the tests read screens by it)
-
-    @property
-    def box(self) -> tuple[int, int, int, int]:
-        return (self.x, self.y, self.x + self.mask.width, self.y + self.mask.height)
-
-
-def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
-          scale: int = 1) -> list[Placed]:
-    """`text` wrapped into at most `lines` lines of `width` px (abbreviated if it must)."""
-    block = fit_text(text, width, ((scale, lines),) if scale == 1 else ((scale, lines),
-                                                                          (1, lines)))
-    out = []
-    for index, line in enumerate(block.lines):
-        last = index == len(block.lines) - 1
-        out.append(Placed(role, x, y + index * LINE_PX * block.scale,
-                          line_image(line, block.scale), block.abbreviated and last, line))
-    return out
-
-
-def _right(role: str, text: str, y: int, panel: Panel, edge: int | None = None) -> Placed:
-    """One line of `text` ending at the right margin (or at x `edge`)."""
-    text = drawable(text)
-    end = panel.width - MARGIN if edge is None else edge
-    return Placed(role, end - text_width(text), y, line_image(text), text=text)
-
-
-def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
-    """The status marks in the status row, right to left from x `edge`; and the x that what
-    stands left of them must end at."""
-    items = []
-    for shown, role, icon in ((marks.no_sound, "no_sound", NO_SOUND_ICON),
-                              (marks.no_save, "no_save", NO_SAVE_ICON),
-                              (marks.no_file, "no_file", NO_FILE_ICON)):
-        if shown:
-            edge -= len(icon[0])
-            items.append(Placed(role, edge, MARGIN, icon_image(icon)))
-            edge -= GAP
-    return items, edge + (GAP if items else 0)
-
-
-def _round_text(screen: PlayScreen, language: str, room: int | None = None) -> str:
-    """"Round 2/3"; in a game of eras "Act I Round 2/3", or "Act I 2/3" where that does
-    not fit `room` px."""
-    if screen.round == 0:  # a special round before round 1
-        return word(language, "before_first")
-    name = screen.round_name.text(language)
-    count = "" if screen.rounds is None else f"/{screen.rounds}"
-    era = _era_text(screen, language)  # a game of eras: the era before its round
-    if not era:
-        return f"{name} {screen.round}{count}"
-    whole = f"{era} {name} {screen.round}{count}"
-    fits = room is None or text_width(drawable(whole)) <= room
-    return whole if fits else f"{era} {screen.round}{count}"
-
-
-def _era_text(screen: PlayScreen, language: str, era: int | None = None) -> str:
-    """The era's own label, else the box's ("Era II", "時代Ⅱ"); "" in a game without eras.
-    `era`: another era's (the next one's, on the standings)."""
-    if screen.era is None:
-        return ""
-    number = screen.era if era is None else era
-    own = screen.era_labels[number - 1] if 0 < number <= len(screen.era_labels) else None
-    return era_name(number, language) if own is None else own.text(language)
-
-
-def _colour(colour: str | None, language: str) -> str:
-    return "" if colour is None else colour_name(colour, language)
-
-
 def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = "en",
                 marks: Marks = NO_MARKS) -> tuple[Placed, ...]:
     """Where each item of `screen` goes on `panel`, with the box's `marks`."""
@@ -176,7 +91,9 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     kind = screen.kind
     if kind == "confirm":
         return _confirm(panel, language, marks, screen.question)
-    if kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
+    if screen.guide:  # `guide_at_setup`: a step of the guide walked at a setup
+        items = _walk(screen, panel, language, marks)
+    elif kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
         items = _setup(screen, panel, language, marks)
     elif kind == "scoring":
         items = _scoring(screen, panel, language, marks)
@@ -215,30 +132,6 @@ def _holding(items: tuple[Placed, ...], held: float, panel: Panel,
         bar.paste(0, (x, 1, x + mask.width, 1 + mask.height), mask)
     kept = tuple(item for item in items if item.y < panel.hint_top)
     return (*kept, Placed("hold", 0, panel.hint_top - 1, bar, block.abbreviated))
-
-
-def _status(screen: PlayScreen, panel: Panel, language: str, left: str,
-            right: str = "", marks: Marks = NO_MARKS, edge: int | None = None
-            ) -> list[Placed]:
-    """The status row: the marks at the right edge (or at x `edge`), `right` left of them,
-    `left` fitted into what they leave."""
-    if screen.prompt is not None and screen.prompt.value == "resumed":
-        right = word(language, "resumed")
-    items, end = _icons(marks, panel.width - MARGIN if edge is None else edge)
-    room = end - (GAP if items else 0) - MARGIN
-    if right:
-        placed = _right("status_right", right, MARGIN, panel, edge=room + MARGIN)
-        items.append(placed)
-        room = placed.x - GAP - MARGIN
-    return _text("status", left, MARGIN, MARGIN, room) + items
-
-
-def _hint(text: str, panel: Panel) -> list[Placed]:
-    return _text("hint", text, MARGIN, panel.hint_top, panel.inner)
-
-
-def _label(label: Label | None, language: str) -> str:
-    return "" if label is None else label.text(language)
 
 
 def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
@@ -320,6 +213,33 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         items.append(placed)
         room = placed.x - GAP - MARGIN
     return tuple(items + _text("footer", footer_text, MARGIN, panel.hint_top, room))
+
+
+def _walk(screen: PlayScreen, panel: Panel, language: str, marks: Marks
+          ) -> tuple[Placed, ...]:
+    """A step of the guide walked at a setup (`[rounds] guide_at_setup`): its part and
+    place ("Game setup 2/10"), the step; what ERA starts (the era, its variant), and how
+    NEXT walks (hold: skip the rest)."""
+    assert screen.position is not None
+    n, count = screen.position
+    title = f"{_label(screen.title, language)} {n}/{count}"
+    era, variant = _era_text(screen, language), _label(screen.variant, language)
+    starts = word(language, "era_variant", era=era, variant=variant) if era and variant else (
+        era or variant)
+    text = _label(screen.text, language)
+    items = _status(screen, panel, language, title, marks=marks)
+    if panel.compact:  # the step a line a page; the hint says all three gestures
+        lines = _step_lines(text, panel)
+        page = marks.turn % len(lines)
+        items += _text("step", lines[page], MARGIN, 12, panel.inner)
+        if page < len(lines) - 1:
+            items.append(_right("step_more", MORE, 12, panel))
+        return tuple(items + _hint(word(language, "hint_walk_short"), panel))
+    top = panel.content_top
+    items += _text("step", text, MARGIN, top, panel.inner, lines=4)
+    start = word(language, "walk_start", era=starts) if starts else word(language, "hint_setup")
+    items += _text("footer", start, MARGIN, top + 4 * LINE_PX + 1, panel.inner)
+    return tuple(items + _hint(word(language, "hint_walk"), panel))
 
 
 def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks

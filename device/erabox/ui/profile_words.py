@@ -26,6 +26,9 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_hall_start_hold": "hold NEXT: start  ERA: undo",
         "hint_hall_start_hold_event": "hold NEXT: start",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
+        # `guide_at_setup`: a step of the guide walked at a setup
+        "hint_walk": "NEXT: next  hold NEXT: skip", "walk_start": "ERA: start {era}",
+        "hint_walk_short": "NEXT next hold skip ERA start", "era_variant": "{era}, {variant}",
         "hint_chosen": "NEXT: who starts  ERA: start",
         "hint_chosen_variant": "NEXT: starts/variant ERA: start",
         "hint_step": "NEXT: next  hold NEXT: undo", "hint_wait": "Until the gong  hold NEXT: undo",
@@ -67,6 +70,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_hall_start_hold": "NEXT長押し:開始 ERA長押し:戻す",
         "hint_hall_start_hold_event": "NEXT長押し: 開始",
         "hint_setup": "ERA: 開始", "hint_variant": "NEXT: 選ぶ ERA: 開始",
+        "hint_walk": "NEXT: 次へ NEXT長押し: とばす", "walk_start": "ERA: {era}を開始",
+        "hint_walk_short": "NEXT:次 長押し:とばす ERA:開始", "era_variant": "{era}・{variant}",
         "hint_chosen": "NEXT: スタートを選ぶ ERA: 開始",
         "hint_chosen_variant": "NEXT: スタート・選ぶ ERA: 開始",
         "hint_step": "NEXT: 次へ NEXT長押し: 戻す", "hint_wait": "終了の合図まで NEXT長押し: 戻す",

@@ -1,0 +1,141 @@
+"""The drawing parts a game profile's screens share (`profile_screens.py`, and the guide
+walked at a setup, `profile_walk_screen.py`): the box's marks, a placed item, a text fitted
+into its lines, the status row with its marks, the hint row, the round's and era's words.
+Pure, like the screens they build.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+from erabox.core.profile import Label
+from erabox.core.profile_play import PlayScreen
+
+from .glyphs import NO_FILE_ICON, NO_SAVE_ICON, NO_SOUND_ICON, icon_image
+from .panel import MARGIN, Panel
+from .profile_words import word
+from .strings import colour_name, era_name
+from .text import LINE_PX, drawable, fit_text, line_image, text_width
+
+GAP = 4  # px between items side by side
+
+@dataclass(frozen=True)
+class Marks:
+    """What the box adds to a screen besides the game's own: the status marks (the box has
+    no sound, cannot save, misses a sound file: the log says which), and how far NEXT+ERA
+    have been held toward "New game?" (0..1, None: not held)."""
+
+    no_sound: bool = False
+    no_save: bool = False
+    no_file: bool = False
+    hold_progress: float | None = None
+    turn: int = 0  # pages turned on their own since the screen was first shown (`turning`)
+
+
+
+NO_MARKS = Marks()
+
+@dataclass(frozen=True)
+class Placed:
+    """One drawn item: what it is (`role`), its mask (lit = ink) and where it goes."""
+
+    role: str
+    x: int
+    y: int
+    mask: Image.Image
+    abbreviated: bool = False
+    text: str = ""  # what the mask reads (the tests read screens by it)
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return (self.x, self.y, self.x + self.mask.width, self.y + self.mask.height)
+
+
+def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
+          scale: int = 1) -> list[Placed]:
+    """`text` wrapped into at most `lines` lines of `width` px (abbreviated if it must)."""
+    block = fit_text(text, width, ((scale, lines),) if scale == 1 else ((scale, lines),
+                                                                          (1, lines)))
+    out = []
+    for index, line in enumerate(block.lines):
+        last = index == len(block.lines) - 1
+        out.append(Placed(role, x, y + index * LINE_PX * block.scale,
+                          line_image(line, block.scale), block.abbreviated and last, line))
+    return out
+
+
+def _right(role: str, text: str, y: int, panel: Panel, edge: int | None = None) -> Placed:
+    """One line of `text` ending at the right margin (or at x `edge`)."""
+    text = drawable(text)
+    end = panel.width - MARGIN if edge is None else edge
+    return Placed(role, end - text_width(text), y, line_image(text), text=text)
+
+
+def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
+    """The status marks in the status row, right to left from x `edge`; and the x that what
+    stands left of them must end at."""
+    items = []
+    for shown, role, icon in ((marks.no_sound, "no_sound", NO_SOUND_ICON),
+                              (marks.no_save, "no_save", NO_SAVE_ICON),
+                              (marks.no_file, "no_file", NO_FILE_ICON)):
+        if shown:
+            edge -= len(icon[0])
+            items.append(Placed(role, edge, MARGIN, icon_image(icon)))
+            edge -= GAP
+    return items, edge + (GAP if items else 0)
+
+
+def _round_text(screen: PlayScreen, language: str, room: int | None = None) -> str:
+    """"Round 2/3"; in a game of eras "Act I Round 2/3", or "Act I 2/3" where that does
+    not fit `room` px."""
+    if screen.round == 0:  # a special round before round 1
+        return word(language, "before_first")
+    name = screen.round_name.text(language)
+    count = "" if screen.rounds is None else f"/{screen.rounds}"
+    era = _era_text(screen, language)  # a game of eras: the era before its round
+    if not era:
+        return f"{name} {screen.round}{count}"
+    whole = f"{era} {name} {screen.round}{count}"
+    fits = room is None or text_width(drawable(whole)) <= room
+    return whole if fits else f"{era} {screen.round}{count}"
+
+
+def _era_text(screen: PlayScreen, language: str, era: int | None = None) -> str:
+    """The era's own label, else the box's ("Era II", "時代Ⅱ"); "" in a game without eras.
+    `era`: another era's (the next one's, on the standings)."""
+    if screen.era is None:
+        return ""
+    number = screen.era if era is None else era
+    own = screen.era_labels[number - 1] if 0 < number <= len(screen.era_labels) else None
+    return era_name(number, language) if own is None else own.text(language)
+
+
+def _colour(colour: str | None, language: str) -> str:
+    return "" if colour is None else colour_name(colour, language)
+
+
+
+def _status(screen: PlayScreen, panel: Panel, language: str, left: str,
+            right: str = "", marks: Marks = NO_MARKS, edge: int | None = None
+            ) -> list[Placed]:
+    """The status row: the marks at the right edge (or at x `edge`), `right` left of them,
+    `left` fitted into what they leave."""
+    if screen.prompt is not None and screen.prompt.value == "resumed":
+        right = word(language, "resumed")
+    items, end = _icons(marks, panel.width - MARGIN if edge is None else edge)
+    room = end - (GAP if items else 0) - MARGIN
+    if right:
+        placed = _right("status_right", right, MARGIN, panel, edge=room + MARGIN)
+        items.append(placed)
+        room = placed.x - GAP - MARGIN
+    return _text("status", left, MARGIN, MARGIN, room) + items
+
+
+def _hint(text: str, panel: Panel) -> list[Placed]:
+    return _text("hint", text, MARGIN, panel.hint_top, panel.inner)
+
+
+def _label(label: Label | None, language: str) -> str:
+    return "" if label is None else label.text(language)
