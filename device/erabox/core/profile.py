@@ -181,6 +181,7 @@ class Profile:
     variant_per_era: bool = False  # the variant chosen again at each era's setup
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
+    # ("setting": as the box's "Points entry" says, `profile_eras.by_setting`)
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
