@@ -20,7 +20,7 @@ from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
 from erabox.core.model import Screen
-from erabox.core.profile_eras import by_setting
+from erabox.core.profile import by_setting
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from test_one_engine_toe import REALTIME

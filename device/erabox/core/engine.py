@@ -41,8 +41,7 @@ from .model import (
     Show,
     Steer,
 )
-from .profile import Profile
-from .profile_eras import by_setting
+from .profile import Profile, by_setting
 from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
 from .record import clean_write_s
 from .rules import MAX_PLAYERS, MIN_PLAYERS

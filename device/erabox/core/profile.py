@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
+from .profile_eras import ERA_TOTAL, GAME_TOTAL, era_totals, parse_eras, parse_scoring, unique
 from .profile_eras import MAX_VALUE as MAX_VALUE
 from .profile_eras import ORDERS as ORDERS
 from .profile_eras import SEAT_RULES as SEAT_RULES
@@ -29,7 +30,6 @@ from .profile_eras import Era as Era
 from .profile_eras import SoloRank as SoloRank
 from .profile_eras import Stage as Stage
 from .profile_eras import TieBreak as TieBreak
-from .profile_eras import parse_eras, parse_scoring, unique
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
 from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
@@ -181,7 +181,7 @@ class Profile:
     variant_per_era: bool = False  # the variant chosen again at each era's setup
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
-    # ("setting": as the box's "Points entry" says, `profile_eras.by_setting`)
+    # ("setting": as the box's "Points entry" says, `by_setting`)
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""
@@ -585,3 +585,13 @@ def _sound(r: _Reader, table: dict[str, Any], at: Path) -> tuple[str, str]:
     return sound, "" if sound in SOUNDS else r.where((*at, "sound"))
 
 
+def by_setting(profile: Profile, points_entry: str) -> Profile:
+    """`[scoring] entry = "setting"`: the profile as the box's "Points entry" says it
+    (`points_entry`: "totals" the era totals, as `entry = "totals"`; "steps" each category,
+    as `entry = "categories"`); any other profile as it is."""
+    if profile.entry != "setting":
+        return profile
+    if points_entry != "totals":
+        return replace(profile, entry="categories")
+    label = ERA_TOTAL if profile.eras else GAME_TOTAL
+    return replace(profile, entry="totals", categories=era_totals(profile.categories, label))

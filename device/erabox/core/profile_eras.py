@@ -7,21 +7,18 @@ calls these; `profile_scores.py` ranks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from .profile_reader import MAX_ROUNDS, Label, ProfileError, _Reader
 from .profile_track import PhaseTrack, parse_track
 from .rules import MAX_ERAS
 from .toml_lines import Path
 
-if TYPE_CHECKING:
-    from .profile import Profile
-
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 ORDERS = ("total", "eliminations")
 # `[scoring] entry`: a number per category, or per era; "setting": as the box's "Points entry"
-# says (`points_entry`: "totals" the era totals, "steps" the categories; `by_setting`)
+# says (`points_entry`: "totals" the era totals, "steps" the categories; `profile.by_setting`)
 ENTRIES = ("categories", "totals", "setting")
 TOTAL_ID = "total"  # the era totals' row with `entry = "totals"` (no category may take it)
 ERA_TOTAL = Label("Era total", "時代の合計")
@@ -177,18 +174,6 @@ def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label:
             raise r.error((*base, "category", index, "id"), f"the id {TOTAL_ID!r} names the "
                           "era totals with entry = \"totals\": give another")
     return era_totals(categories, label)
-
-
-def by_setting(profile: Profile, points_entry: str) -> Profile:
-    """`[scoring] entry = "setting"`: the profile as the box's "Points entry" says it
-    (`points_entry`: "totals" the era totals, as `entry = "totals"`; "steps" each category,
-    as `entry = "categories"`); any other profile as it is."""
-    if profile.entry != "setting":
-        return profile
-    if points_entry != "totals":
-        return replace(profile, entry="categories")
-    label = ERA_TOTAL if profile.eras else GAME_TOTAL
-    return replace(profile, entry="totals", categories=era_totals(profile.categories, label))
 
 
 def era_totals(categories: tuple[Category, ...], label: Label) -> tuple[Category, ...]:
