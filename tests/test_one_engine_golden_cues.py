@@ -5,8 +5,8 @@ Every golden scenario (tests/golden/scenarios/toe-*.json: the script, the config
 the era engine's event lines) is played again through the round file of Time of Empires
 (tests/profiles/time-of-empires-rounds.toml) with the same gestures, its config rebuilt as
 tests/test_golden.py rebuilds it (players, language, the first-game guide `guide`: what the
-round engine takes from a config), and the config's `points_entry` said in the file as its
-`[scoring] entry` ("totals": one era total per player, as the era engine asks by default).
+round engine takes from a config), the config's `points_entry` choosing how each era's points
+are asked (the file's `[scoring] entry = "setting"`), as the era engine asks them.
 Compared: the cue lines, what a table hears and sees called: each `sound` line's time, sound
 and era, each prompt's time and name (the round engine writes a call's prompt on its `call`
 line, the era engine on a `prompt` line; the round engine's special-round `prompt` lines,
@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 from erabox.core.config import Config
-from erabox.core.profile import Profile, parse_profile
+from erabox.core.profile import parse_profile
 from erabox.run.simulate import simulate
 from test_golden import SCENARIOS, build, lines_of
 
@@ -43,15 +43,10 @@ ROUNDS = PROFILES / "time-of-empires-rounds.toml"
 
 
 
-def _profile(entry: str) -> Profile:
-    """The round file, its `[scoring] entry` the config's `points_entry`."""
-    text = ROUNDS.read_text(encoding="utf-8")
-    if entry == "totals":
-        text = text.replace("\n[scoring]\n", '\n[scoring]\nentry = "totals"\n', 1)
-    return parse_profile(text, str(ROUNDS), "time-of-empires-rounds", base_dir=str(PROFILES))
-
-
-_PROFILES = {entry: _profile(entry) for entry in ("totals", "steps")}
+# its `[scoring] entry = "setting"`: each era's points asked as the config's `points_entry`
+# says, as the era engine asks them
+ROUND_FILE = parse_profile(ROUNDS.read_text(encoding="utf-8"), str(ROUNDS),
+                           "time-of-empires-rounds", base_dir=str(PROFILES))
 
 
 def cues(lines: list[dict[str, Any]]) -> list[tuple[float, str, int | None]]:
@@ -73,7 +68,7 @@ def played_by_rounds(scenario: dict[str, Any]) -> list[dict[str, Any]]:
     config = build(Config, scenario["config"])
     lines: list[dict[str, Any]] = []
     simulate(config, lines_of(scenario["lines"]), scenario["until"], lines.append,
-             profile=_PROFILES[config.points_entry])
+             profile=ROUND_FILE)
     return lines
 
 

@@ -95,6 +95,14 @@ def simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str,
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
+def per_step(tmp_path: Path) -> list[str]:
+    """The box's "Points entry" per step (`points_entry = "steps"`), which the round file
+    follows (`[scoring] entry = "setting"`): it asks category by category, `round_scoring`."""
+    path = tmp_path / "per-step.toml"
+    path.write_text("points_entry = \"steps\"\n", encoding="utf-8")
+    return ["--config", str(path)]
+
+
 def rounds_realtime_script(cuts: tuple[float, ...] = ()) -> str:
     """The real-time game in the round profile: at each era's setup the guide walked with
     NEXT (`guide_at_setup`: before Era I the game's setup, then the era's preparation), ERA
@@ -249,7 +257,7 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
     own = simulate(tmp_path, capsys, own_realtime_script(), "--config",
                    str(tmp_path / "erabox.toml"), "--until", "3000")
     rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
-                      "--players", ",".join(PLAYERS), "--until", "3000")
+                      *per_step(tmp_path), "--players", ",".join(PLAYERS), "--until", "3000")
     # the preparation walked at each era's setup (`guide_at_setup`), not played in the round
     assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"action"}
     assert not [e for e in rounds if e["type"] == "prompt" and e["prompt"] == "scholars"]
@@ -300,7 +308,7 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
     own = simulate(tmp_path, capsys, own_intro_script(), "--config",
                    str(tmp_path / "erabox.toml"))
     rounds = simulate(tmp_path, capsys, rounds_intro_script(), "--game", str(REALTIME),
-                      "--players", ",".join(PLAYERS))
+                      *per_step(tmp_path), "--players", ",".join(PLAYERS))
     assert [e["variant"] for e in rounds if e["type"] == "setup"][-1] == "intro"
     assert {e["phase"] for e in rounds if e["type"] == "phase"} == {"turns"}
     flow = intro_flow(rounds, own=False)
@@ -345,7 +353,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     script = sorted((rounds_realtime_script(cuts) + resumes).splitlines(),
                     key=lambda line: float(line.split()[0]))
     rounds = simulate(tmp_path, capsys, "\n".join(script) + "\n", "--game", str(REALTIME),
-                      "--players", ",".join(PLAYERS), "--until", "3000")
+                      *per_step(tmp_path), "--players", ",".join(PLAYERS), "--until", "3000")
     cries = [t for t, sound in cues(rounds) if sound == "cry"]
     assert len(cries) == 6 and cries[2] == gong + 180
     # back paused (`resume = "paused"`), run on from where the last save held it once resumed
@@ -461,7 +469,7 @@ def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
     own = simulate(tmp_path, capsys, own_mixed_script(), "--config",
                    str(tmp_path / "erabox.toml"), "--until", "3000")
     rounds = simulate(tmp_path, capsys, rounds_mixed_script(cuts), "--game", str(REALTIME),
-                      "--players", ",".join(PLAYERS), "--until", "3000")
+                      *per_step(tmp_path), "--players", ",".join(PLAYERS), "--until", "3000")
     assert [e["t"] for e in rounds if e["type"] == "resume"] == []  # no countdown was held
     assert len([e for e in rounds if e["type"] == "prompt" and e["prompt"] == "resumed"]
                ) == len(cuts)
@@ -559,3 +567,43 @@ def test_a_hall_steers_the_round_files_era_as_the_era_engines(orders: str) -> No
     heard = hall_heard(rounds, play, HALL_ORDERS[orders])
     assert heard == hall_heard(own, replace(game, guide=None), HALL_ORDERS[orders])
     assert heard.count(heard[-1]) == 1 and heard[-1][1] == "gong"  # the era's end, once
+
+
+def per_step_scoring(era: int) -> list[str]:
+    """Per step in both engines: each step's numbers in seat order, the steps that give no
+    points passed with ERA (the era engine's way; the round engine's too)."""
+    def asked(c: int) -> list[str]:
+        return [g for p in PLAYERS for g in numbers(NUMBERS[era][p][c])]
+
+    return [*asked(0), *asked(1), "era press", *asked(2), *asked(3), "era press"]
+
+
+@pytest.mark.parametrize("points_entry", ["steps", "totals"])
+def test_the_round_file_asks_the_points_as_the_boxs_points_entry_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        points_entry: str) -> None:
+    """The box's "Points entry" chooses in both engines (`[scoring] entry = "setting"`):
+    "steps" asks every step's numbers player by player, "totals" each player's era total;
+    the same gestures give the same numbers, standings and ranking in both."""
+    config = tmp_path / "erabox.toml"
+    config.write_text(f"players = {list(PLAYERS)!r}\npoints_entry = \"{points_entry}\"\n"
+                      .replace("'", '"'), encoding="utf-8")
+    module = __import__(__name__)
+    scoring = per_step_scoring if points_entry == "steps" else own_scoring
+    monkeypatch.setattr(module, "own_scoring", scoring)
+    monkeypatch.setattr(module, "round_scoring", scoring)
+    own = simulate(tmp_path, capsys, own_realtime_script(), "--config", str(config),
+                   "--until", "3000")
+    rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
+                      "--config", str(config), "--players", ",".join(PLAYERS),
+                      "--until", "3000")
+
+    def entered(lines: list[dict[str, Any]]) -> list[tuple[str, int]]:
+        return [(e["player"], e["points"]) for e in lines if e["type"] == "points"
+                and e.get("category") != "buildings"]
+
+    asked = 3 * len(PLAYERS) * (4 if points_entry == "steps" else 1)
+    assert len(entered(own)) == asked
+    assert entered(rounds) == entered(own)
+    assert standings(rounds) == standings(own)
+    assert ranking(rounds) == ranking(own) == FINAL

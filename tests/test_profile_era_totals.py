@@ -265,7 +265,7 @@ def test_a_game_without_eras_asks_its_one_total() -> None:
 def test_totals_keys_are_checked() -> None:
     text = TOTALS.replace('entry = "totals"', 'entry = "total"')
     assert problem(text) == ("empires.toml:23: key 'scoring.entry': expected one of "
-                             "'categories', 'totals', got 'total'")
+                             "'categories', 'totals', 'setting', got 'total'")
     text = TOTALS.replace('more = "buildings"', 'more = "culture"')
     line = text.splitlines().index('more = "culture"') + 1
     assert problem(text).startswith(f"empires.toml:{line}: key 'scoring.tie_break[1].more': "
@@ -291,7 +291,7 @@ def test_time_of_empires_era_totals_are_entered_as_in_its_own_engine(
     ranking."""
     text = REALTIME.read_text(encoding="utf-8")
     game = tmp_path / "toe-totals.toml"
-    game.write_text(text.replace("[scoring]\n", '[scoring]\nentry = "totals"\n'),
+    game.write_text(text.replace('entry = "setting"', 'entry = "totals"'),
                     encoding="utf-8")
     gestures: list[str] = []
     for era in range(3):

@@ -29,7 +29,7 @@ from erabox.core.config import Config
 from erabox.core.engine import EmpiresEngine, ProfileEngine
 from erabox.core.game import sheet, start_player
 from erabox.core.machine import Game
-from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Prompt, Tick
+from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Prompt, SetVolume, Tick
 from erabox.core.profile import parse_profile
 from erabox.core.profile_play import Play, State, call_words, ranking, standings
 from erabox.core.profile_play import start_player as round_start_player
@@ -55,20 +55,24 @@ def name(path: Path) -> str:
     return path.name.split(".")[0]
 
 
-def setup(path: Path) -> tuple[Config, str]:
+def setup(path: Path, points_entry: str = "totals") -> tuple[Config, str]:
     """The era engine's config the file was written with (its `.config.json`: the guide;
-    state-v1: the defaults, Era I's setup under the settings with their two players)."""
+    state-v1: the defaults, Era I's setup under the settings with their two players), the
+    box's "Points entry" `points_entry` (the round file follows it: `entry = "setting"`)."""
     players = ("red", "blue") if "settings" in path.name else PLAYERS
     guide = True
     own = path.parent / f"{name(path)}.config.json"
     if own.exists():
         guide = json.loads(own.read_text(encoding="utf-8"))["config"]["guide"]
-    return Config(players=players, guide=guide), path.read_text(encoding="utf-8")
+    return (Config(players=players, guide=guide, points_entry=points_entry),
+            path.read_text(encoding="utf-8"))
 
 
-def engines(path: Path, now: float = 0.0) -> tuple[EmpiresEngine, Game, ProfileEngine, Play]:
-    """Both engines resumed from the same file, as the box resumes them (parse, restore)."""
-    config, text = setup(path)
+def engines(path: Path, now: float = 0.0, points_entry: str = "totals"
+            ) -> tuple[EmpiresEngine, Game, ProfileEngine, Play]:
+    """Both engines resumed from the same file, as the box resumes them (parse, restore),
+    the box's "Points entry" `points_entry`."""
+    config, text = setup(path, points_entry)
     own = EmpiresEngine(config)
     game, _ = own.restore(own.parse(text), now)
     rounds = ProfileEngine(parse_profile(ROUND_FILE.read_text(encoding="utf-8"),
@@ -163,7 +167,8 @@ def entered(*values: int, start: float) -> Script:
 
 
 def round_totals_script(totals: dict[int, int], start: float) -> Script:
-    """Era totals entered for the players `totals` names, in the round file: the first
+    """Era totals entered for the players `totals` names, in the round file asking per
+    step (the box's "Points entry" "steps", a file saved with era totals): the first
     category asked of them (destruction) 0, each total in `construction-bonus`, the rest 0,
     the shown steps passed with NEXT; the players entered before the conversion re-asked 0.
     """
@@ -193,10 +198,10 @@ CONTINUE: dict[str, tuple[Script, Script, float]] = {
     # setup under other settings: the era engine sets Era I up afresh (the guide's first
     # step), the round engine at the game setup's first
     "setup": start_era(10 + 7), "setup-under-settings": start_era(9 + 6),
-    # green's total is being entered (1 on the screen): 5, then yellow's 3
-    "toe-scoring": (entered(4, 3, start=1.0), round_totals_script({2: 5, 3: 3}, 1.0), 100.0),
-    "scoring": (entered(16, 1, 5, 3, start=1.0),
-                round_totals_script({0: 16, 1: 1, 2: 5, 3: 3}, 1.0), 200.0),
+    # green's total is being entered (1 on the screen, not carried): 5, then yellow's 3;
+    # the box's "Points entry" totals, as the era engine's file: era totals in both
+    "toe-scoring": (entered(4, 3, start=1.0), entered(5, 3, start=1.0), 100.0),
+    "scoring": (entered(16, 1, 5, 3, start=1.0), entered(16, 1, 5, 3, start=1.0), 200.0),
 }
 
 
@@ -295,23 +300,26 @@ def test_an_owed_prompt_in_a_record_must_fit_its_countdown() -> None:
 
 
 def test_points_entered_are_never_lost() -> None:
-    """Era totals: each entered total in its player's `construction-bonus`, their other
-    categories 0; the next number asked the first not entered (green's destruction)."""
-    _, _, _, play = engines(GOLDEN / "states" / "toe-scoring.state.json")
+    """Era totals, the box's "Points entry" totals: each entered total in its player's era
+    total (the round file's `total`, its categories not asked); the next number asked the
+    first not entered (green's total), as the era engine asks it."""
+    _, game, _, play = engines(GOLDEN / "states" / "toe-scoring.state.json")
     assert seen_rounds(play)["totals"] == {"red": 16, "blue": 1, "green": 0, "yellow": 0}
     assert play.spot.state is State.SCORING and play.spot.entry == 2
     ids = [c.id for c in play.profile.categories]
-    assert play.spot.sheet[ids.index("construction-bonus")] == ((16,), (1,), None, None)
-    assert play.spot.sheet[ids.index("destruction")] == ((0,), (0,), None, None)
+    assert play.spot.sheet[ids.index("total")] == ((16,), (1,), None, None)
+    assert play.spot.sheet[ids.index("destruction")] == (None,) * 4
+    assert [c.id for c in play.profile.categories if c.asked] == ["buildings", "total"]
+    assert game.entry is not None and not game.entry.by_step
     assert loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(encoding="utf-8"),
                  Config(players=PLAYERS))["entry"]["value"] == 1  # not confirmed: not carried
     assert play.value == 0
 
 
 def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> None:
-    """Per step (the setting "Points entry"): each checklist step's points in its category
-    (destruction's back to buildings), the entry at the same number; played on with the
-    same gestures (ERA passes a shown step in both), the same standings."""
+    """Per step (the box's "Points entry" "steps"): each checklist step's points in its
+    category (destruction's back to buildings), the entry at the same number; played on with
+    the same gestures (ERA passes a shown step in both), the same standings."""
     saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
         encoding="utf-8"))
     era = saved["scores"]["points"][0]
@@ -319,7 +327,7 @@ def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> Non
     saved["entry"] = {"by_step": True, "index": 6, "tie": None, "value": 0}
     path = tmp_path / "per-step.state.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
-    own, game, rounds, play = engines(path)
+    own, game, rounds, play = engines(path, points_entry="steps")
     ids = [c.id for c in play.profile.categories]
     assert play.spot.sheet[ids.index("destruction")] == ((2,), (1,), (0,), (0,))
     assert play.spot.sheet[ids.index("construction-bonus")] == ((1,), (2,), None, None)
@@ -387,7 +395,7 @@ def test_an_introductory_era_later_on_resumes_the_same(tmp_path: Path,
     totals = (3, 2, 1, 0)
     game, own_heard = played(own, game, presses(NEXT, left, 1.0)
                              + entered(*totals, start=50.0), 100.0)
-    round_script = presses(NEXT, left, 1.0) + round_totals_script(dict(enumerate(totals)), 50.0)
+    round_script = presses(NEXT, left, 1.0) + entered(*totals, start=50.0)  # era totals
     play, round_heard = played(rounds, play, round_script, 100.0)
     assert [s for _, s in round_heard] == [s for _, s in own_heard]
     assert seen_rounds(play) == seen_own(game)
@@ -424,7 +432,7 @@ def test_era_iii_tied_comes_back_on_its_standings_then_the_buildings(
                                               else 4, "tie": None, "value": 0})
     path = tmp_path / "era-iii.state.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
-    own, game, rounds, play = engines(path)
+    own, game, rounds, play = engines(path, points_entry="steps" if by_step else "totals")
     assert play.spot.state is State.STANDINGS
     assert seen_rounds(play) == seen_own(game)
     script = [(1.0, ERA, PRESS)] + entered(6, 7, 4, start=2.0)  # red 6, blue 7, green 4
@@ -452,7 +460,7 @@ def test_each_era_keeps_its_categories_per_step_and_its_total_as_one(tmp_path: P
                  entry={"by_step": True, "index": 1, "tie": None, "value": 0})
     path = tmp_path / "mixed.state.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
-    own, game, rounds, play = engines(path)
+    own, game, rounds, play = engines(path, points_entry="steps")
     ids = [c.id for c in play.profile.categories]
     first, second = play.spot.past
     assert {i: first[ids.index(i)] for i in ("destruction", "construction-bonus", "wonders",
@@ -475,3 +483,54 @@ def test_each_era_keeps_its_categories_per_step_and_its_total_as_one(tmp_path: P
     assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
     assert [(line.place, play.players[line.seat]) for line in ranking(play)] == [
         (p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))]
+
+
+def test_a_file_entered_the_other_way_than_the_box_says_keeps_or_asks_again(
+        tmp_path: Path) -> None:
+    """The era engine writes the entry its "Points entry" chose (its settings change only on
+    a new game); a file whose way is not the box's (its settings file not the game's): era
+    totals, the box per step: each total in `construction-bonus`, the steps asked on (as
+    before the setting was followed); per step, the box era totals: the era's totals all
+    asked again, from the first player."""
+    path = GOLDEN / "states" / "toe-scoring.state.json"
+    own, game, rounds, play = engines(path, points_entry="steps")
+    ids = [c.id for c in play.profile.categories]
+    assert play.spot.sheet[ids.index("construction-bonus")] == ((16,), (1,), None, None)
+    assert seen_rounds(play) == seen_own(game) and play.spot.entry == 2
+    game, _ = played(own, game, entered(4, 3, start=1.0), 100.0)
+    play, _ = played(rounds, play, round_totals_script({2: 5, 3: 3}, 1.0), 100.0)
+    assert seen_rounds(play) == seen_own(game) and seen_own(game)["where"] == "standings"
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    saved["scores"]["points"][0][0] = [3, 6, 0, 0]  # destruction entered per step
+    saved["scores"]["points"][0][6] = [0, 0, 0, 0]
+    saved["entry"] = {"by_step": True, "index": 2, "tie": None, "value": 0}
+    steps = tmp_path / "per-step.state.json"
+    steps.write_text(json.dumps(saved), encoding="utf-8")
+    _, _, rounds, play = engines(steps, points_entry="totals")
+    assert play.spot.state is State.SCORING and play.spot.entry == 0
+    ids = [c.id for c in play.profile.categories]
+    assert play.spot.sheet[ids.index("total")] == (None,) * 4
+    play, _ = played(rounds, play, entered(4, 3, 2, 1, start=1.0), 100.0)
+    assert seen_rounds(play)["totals"] == {"red": 4, "blue": 3, "green": 2, "yellow": 1}
+    assert play.spot.state is State.STANDINGS
+
+
+@pytest.mark.parametrize("volume", [0.45, 1.0])
+def test_the_volume_the_table_set_comes_back_as_on_the_era_engine(
+        tmp_path: Path, volume: float) -> None:
+    """VOL+ / VOL- change the era engine's volume in its record only (not the settings):
+    the round engine reading the file sets the same volume, the music at the box's level."""
+    saved = json.loads((GOLDEN / "states" / "toe-running.state.json").read_text(
+        encoding="utf-8"))
+    saved["volume"] = volume
+    path = tmp_path / "volume.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    config, text = setup(path)
+    config = replace(config, audio=replace(config.audio, volume=0.8, music_level=0.6))
+    own, rounds = EmpiresEngine(config), ProfileEngine(parse_profile(
+        ROUND_FILE.read_text(encoding="utf-8"), str(ROUND_FILE)), config)
+    _, own_effects = own.restore(own.parse(text), 0.0)
+    _, round_effects = rounds.restore(rounds.parse(text), 0.0)
+    set_own = [e for e in own_effects if isinstance(e, SetVolume)]
+    assert set_own == [SetVolume(volume, music=0.6)]
+    assert [e for e in round_effects if isinstance(e, SetVolume)] == set_own

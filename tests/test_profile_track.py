@@ -447,7 +447,8 @@ def test_time_of_empires_round_file_plays_each_era_s_track_as_the_era_engine(
     assert [e.track for e in profile.eras] == [PhaseTrack(p, 7.5) for p in tracks.values()]
 
     own, own_sound = listened(config, own_realtime_script())
-    rounds, rounds_sound = listened(Config(players=FOUR), rounds_realtime_script(), profile)
+    rounds, rounds_sound = listened(Config(players=FOUR, points_entry="steps"),  # per step
+                                    rounds_realtime_script(), profile)
 
     def music(sound: Listened) -> list[tuple[float, Any]]:
         return [(t, (c.path, c.position, c.loop) if isinstance(c, StartMusic) else c)

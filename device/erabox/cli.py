@@ -81,8 +81,10 @@ def simulate_game(args: argparse.Namespace, config: Config, script: list[ScriptL
                 else f"{profile.min_players} to {profile.max_players}")
         raise ConfigError(f"{profile.source}: {profile.name.en} is for {span} players, "
                           f"not {len(players)} (give them with --players a,b,c)")
-    # The players as given; the rest of Time of Empires' config is not the profile's.
-    simulate(Config(players=players), script, args.until, json_lines(sys.stdout),
+    # The players as given, and the box's "Points entry" (a profile's `[scoring] entry =
+    # "setting"` follows it); the rest of Time of Empires' config is not the profile's.
+    simulate(Config(players=players, points_entry=config.points_entry), script, args.until,
+             json_lines(sys.stdout),
              frames(args, config), profile=profile, seed=args.seed or 0)
     sys.stdout.flush()
     return 0

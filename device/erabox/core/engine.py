@@ -29,8 +29,20 @@ from . import (
 )
 from .config import Config
 from .jsontext import json_object
-from .model import Event, Input, Mode, Music, MusicAction, Phase, Screen, Show, Steer
+from .model import (
+    Event,
+    Input,
+    Mode,
+    Music,
+    MusicAction,
+    Phase,
+    Screen,
+    SetVolume,
+    Show,
+    Steer,
+)
 from .profile import Profile
+from .profile_entry import by_setting
 from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
 from .record import clean_write_s
 from .rules import MAX_PLAYERS, MIN_PLAYERS
@@ -219,6 +231,10 @@ class ProfileEngine:
     profile: Profile
     config: Config
 
+    def __post_init__(self) -> None:
+        # `[scoring] entry = "setting"`: the points entered as the box's "Points entry" says
+        object.__setattr__(self, "profile", by_setting(self.profile, self.config.points_entry))
+
     @property
     def seats(self) -> int:
         return len(self.config.players)
@@ -264,7 +280,10 @@ class ProfileEngine:
                 and profile_toe_state.is_era_record(saved)):  # the era engine's record
             play, effects = profile_toe_state.play_of(saved, self.profile, self.config.players,
                                                       now, self.config.era_modes)
-            return play, (*profile_play.prepare_sounds(self.profile), *effects)
+            # the volume the table set with VOL+/VOL- (kept in the era engine's record, not
+            # in the settings), as the era engine restores it
+            volume = SetVolume(float(saved["volume"]), music=self.config.audio.music_level)
+            return play, (volume, *profile_play.prepare_sounds(self.profile), *effects)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
         return self._in_hall(play, (*profile_play.prepare_sounds(self.profile), *effects))
 

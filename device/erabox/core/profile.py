@@ -189,6 +189,7 @@ class Profile:
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
     restart_era: bool = False  # `[buttons] restart_era`: ERA hold asks to restart the era
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
+    # ("setting": as the box's "Points entry" says, `profile_entry.by_setting`)
     guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
     walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
 
@@ -594,5 +595,4 @@ def _sound(r: _Reader, table: dict[str, Any], at: Path) -> tuple[str, str]:
     (relative to the profile's folder), with where it was named for a warning."""
     sound = r.sound(table.get("sound", "none"), (*at, "sound"), SOUNDS)
     return sound, "" if sound in SOUNDS else r.where((*at, "sound"))
-
 

@@ -9,6 +9,9 @@ settings"), as Time of Empires' era engine takes them:
   instead of the file's: `length_s` (its `timer_s`), `lead_in_s`, `final_ticks_s`,
   `scholar_prompt_s` (its `prompt_s`) and `scholar_cues_s` (its calls' `at_s`, in order: more
   times than calls repeat the last call's sound and prompt, fewer drop the calls left over).
+- `[scoring] entry = "setting"`: the box's "Points entry" (`points_entry`) chooses how each
+  era's points are asked, "totals" as `entry = "totals"`, "steps" each category
+  (`profile_entry.by_setting`).
 - the config's `keep_score = false` (the box's "keep score" setting off: the score is kept on
   paper): no scoring is asked after an era, its standings (or the final ranking) straight
   after its end gong, as Time of Empires' "Era N complete" (every game, without a key).

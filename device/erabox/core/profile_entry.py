@@ -4,7 +4,8 @@ NEXT press +1, NEXT hold +5, a dial turn +-1, within the category's bounds (`lea
 With `[scoring] entry = "totals"` (Time of Empires' era totals, core/points.py) also the
 hold's ramp (+5 more for every `RAMP_S` NEXT is held on, up to `RAMP_MAX`, added when let
 go) and NEXT+ERA pressed together and let go (a short chord): -1. Pure, as the core is;
-`profile_machine.py` confirms and goes on.
+`profile_machine.py` confirms and goes on. `by_setting`: `entry = "setting"` as the box's
+"Points entry" says.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .model import Button, Gesture
+from .profile import Profile
+from .profile_eras import ERA_TOTAL, GAME_TOTAL, era_totals
 from .profile_play import HOLD_ADDS, Play, PlayEffect, asked, hold_adds
 
 Moved = tuple[Play, tuple[PlayEffect, ...]]
@@ -53,3 +56,15 @@ def totals_gesture(play: Play, button: Button, gesture: Gesture, now: float
     if (button, gesture) == (Button.NEXT, Gesture.HOLD):
         play = replace(play, hold_since=now)
     return play, None
+
+
+def by_setting(profile: Profile, points_entry: str) -> Profile:
+    """`[scoring] entry = "setting"`: the profile as the box's "Points entry" says it
+    (`points_entry`: "totals" the era totals, as `entry = "totals"`; "steps" each category,
+    as `entry = "categories"`); any other profile as it is."""
+    if profile.entry != "setting":
+        return profile
+    if points_entry != "totals":
+        return replace(profile, entry="categories")
+    label = ERA_TOTAL if profile.eras else GAME_TOTAL
+    return replace(profile, entry="totals", categories=era_totals(profile.categories, label))

@@ -17,7 +17,9 @@ from .toml_lines import Path
 
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 ORDERS = ("total", "eliminations")
-ENTRIES = ("categories", "totals")  # `[scoring] entry`: a number per category, or per era
+# `[scoring] entry`: a number per category, or per era; "setting": as the box's "Points entry"
+# says (`points_entry`: "totals" the era totals, "steps" the categories; `by_setting`)
+ENTRIES = ("categories", "totals", "setting")
 TOTAL_ID = "total"  # the era totals' row with `entry = "totals"` (no category may take it)
 ERA_TOTAL = Label("Era total", "時代の合計")
 GAME_TOTAL = Label("Total", "合計")  # the same in a game without eras (its one scoring)
@@ -129,8 +131,8 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     entry = r.choice(table.get("entry", "categories"), (*base, "entry"), ENTRIES)
     ids = tuple(c.id for c in categories if c.asked and (entry == "categories" or not c.counts))
     unasked = {c.id: "gives no points (points = false)" if not c.asked else
-               "is not asked with entry = \"totals\" (only the era totals, and the categories "
-               "with counts = false)" for c in categories if c.id not in ids}
+               f"is not asked with entry = \"{entry}\" (only the era totals, and the "
+               "categories with counts = false)" for c in categories if c.id not in ids}
     order = r.choice(table.get("order", "total"), (*base, "order"), ORDERS)
     breaks = tuple(_tie_break(r, item, at, ids, unasked) for at, item in
                    r.items(table.get("tie_break", []), (*base, "tie_break"),
@@ -138,8 +140,9 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     stages = tuple(_stage(r, item, at, ids, max_players, unasked) for at, item in
                    r.items(table.get("stage", []), (*base, "stage"),
                            "[[scoring.stage]] tables", empty=True))
-    if entry == "totals":
-        categories = _era_totals(r, categories, order, ERA_TOTAL if eras else GAME_TOTAL)
+    if entry != "categories":  # "setting" checked as "totals", the box's setting may say it
+        totals = _era_totals(r, categories, order, ERA_TOTAL if eras else GAME_TOTAL, entry)
+        categories = totals if entry == "totals" else categories
     if order == "eliminations" and not stages:
         raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
     if order == "total" and stages:
@@ -156,19 +159,25 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
             "tie_break_after": late}
 
 
-def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label: Label
-                ) -> tuple[Category, ...]:
-    """`entry = "totals"`: the counted categories become reminders (not asked), and the era
-    total, one number per player, is asked first of all, as the last category (`TOTAL_ID`);
-    the categories that do not count (a tie-break's) are still asked, after it."""
+def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label: Label,
+                entry: str) -> tuple[Category, ...]:
+    """`entry = "totals"` (or "setting", checked alike): the counted categories become
+    reminders (not asked), and the era total, one number per player, is asked first of all,
+    as the last category (`TOTAL_ID`); the categories that do not count (a tie-break's) are
+    still asked, after it."""
     base: Path = ("scoring",)
     if order != "total":
-        raise r.error((*base, "entry"), "\"totals\" needs order = \"total\" (an elimination "
+        raise r.error((*base, "entry"), f"\"{entry}\" needs order = \"total\" (an elimination "
                       "ranks on one category's points)")
     for index, category in enumerate(categories):
         if category.id == TOTAL_ID:
             raise r.error((*base, "category", index, "id"), f"the id {TOTAL_ID!r} names the "
                           "era totals with entry = \"totals\": give another")
+    return era_totals(categories, label)
+
+
+def era_totals(categories: tuple[Category, ...], label: Label) -> tuple[Category, ...]:
+    """The categories as `entry = "totals"` asks them (checked: `_era_totals`)."""
     low = any(c.least < 0 or c.penalty or any(v < 0 for v in c.table)
               for c in categories if c.counts and c.asked)
     total = Category(TOTAL_ID, label, least=-MAX_VALUE if low else 0)

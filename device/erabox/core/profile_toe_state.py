@@ -63,6 +63,7 @@ from . import prep
 from . import profile_clock as clock
 from .model import Mode
 from .profile import Profile, shown_steps
+from .profile_eras import TOTAL_ID
 from .profile_guide import walk_steps
 from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late, new_play, wanted
 from .profile_play import PlayEffect as PlayEffect
@@ -252,6 +253,10 @@ def _scoring(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
                     entry=next((e for e, (c, _) in enumerate(order) if c >= step), 0))
         return
     index, by_step = int(entry.get("index", 0)), entry.get("by_step", True) is not False
+    if by_step and profile.entry == "totals" and entry.get("tie") is None:
+        # saved per step, the box now asking era totals (its settings file not the game's):
+        # every total of the era asked again, from the first player
+        index, by_step = 0, False
     if by_step and entry.get("tie") is None and index < _positions(profile, era, seats):
         sheet = [list(row) for row in _blank(profile, seats)]
         for e in range(index):  # the numbers before the one asked, entered
@@ -304,9 +309,12 @@ def _positions(profile: Profile, era: int, seats: int) -> int:
 def _full_sheet(profile: Profile, points: list[list[int]], buildings: list[int | None],
                 era: int, last: bool) -> list[list[list[int] | None]]:
     """An era's sheet with every number entered: each checklist row in its category (the
-    destruction's points as buildings), the era total in `ERA_TOTAL_CATEGORY`."""
+    destruction's points as buildings), the era total in `ERA_TOTAL_CATEGORY`; with the
+    era totals asked (`entry = "totals"`, or "setting" and the box's "Points entry" totals)
+    the whole era in their row (`TOTAL_ID`), the checklist's rows not asked."""
     seats = len(buildings)
-    total = _category(profile, ERA_TOTAL_CATEGORY)
+    totals = profile.entry == "totals"
+    total = _category(profile, TOTAL_ID if totals else ERA_TOTAL_CATEGORY)
     sheet: list[list[list[int] | None]] = []
     for c, category in enumerate(profile.categories):
         row: list[list[int] | None] = []
@@ -319,7 +327,9 @@ def _full_sheet(profile: Profile, points: list[list[int]], buildings: list[int |
             else:
                 value = (points[c][seat] // category.multiply if c < STEPS
                          and category.multiply > 1 else points[c][seat] if c < STEPS else 0)
-                if c == total:  # the era total, and what a multiplied row cannot hold
+                if c == total and totals:  # every row of the era in its total
+                    value = sum(points[r][seat] for r in range(STEPS + 1))
+                elif c == total:  # the era total, and what a multiplied row cannot hold
                     value += points[STEPS][seat] + sum(_rest(profile, points, seat))
                 row.append([value])
         sheet.append(row)
