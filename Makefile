@@ -30,9 +30,12 @@ run: $(RUN_STAMP)
 	$(BIN)/erabox run $(ARGS)
 
 ## test: the whole test suite (adds the test tools to .venv; the hall's tests need Debian's
-## mosquitto: installed here as root where missing)
+## mosquitto: installed here as root where missing), one pytest-xdist worker per core, each
+## test file on one worker (its module fixtures computed once); TEST_JOBS=0 runs it in one
+## process, TEST_JOBS=4 on four workers
+TEST_JOBS ?= auto
 test: $(STAMP) broker
-	$(BIN)/python -m pytest -q $(ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadfile $(ARGS)
 
 broker:
 	@command -v mosquitto >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get \

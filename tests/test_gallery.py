@@ -35,7 +35,10 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("screens")
     subprocess.run(
         [sys.executable, str(ROOT / "tools" / "gallery.py"), "--out", str(out)],
-        check=True, capture_output=True, timeout=120,
+        # A guard against a hang only: about 33 s of CPU on an idle machine, it took over
+        # 120 s beside the other test worker (`make test` runs two) on a machine loaded by
+        # other work.
+        check=True, capture_output=True, timeout=600,
     )
     return out
 

@@ -36,7 +36,9 @@ final_ticks_s = 0
 def build_wheel(tmp_path: Path) -> Path:
     source = tmp_path / "source"
     skip = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build", "dist",
-                                  "bench-results", "tests", "docs", ".*_cache")
+                                  "bench-results", "tests", "docs", ".*_cache",
+                                  # Hypothesis's folder: other test workers write in it
+                                  ".hypothesis")
     shutil.copytree(ROOT, source, ignore=skip, symlinks=True)
     out = tmp_path / "dist"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
