@@ -42,18 +42,21 @@ class PlayRecorder:
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
         self._last: dict[str, Any] = {}
+        self._era: int | None = None  # the era of the position last seen, in a game of eras
 
     def input(self, event: Input, t: float) -> None:
         self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
 
     def effects(self, effects: Iterable[PlayEffect], t: float) -> None:
         for effect in effects:
+            era = {} if self._era is None else {"era": self._era}  # a game of eras: its era
             if isinstance(effect, PlaySound) and effect.file:  # the profile's own sound
-                self._line(t, "sound", sound=effect.sound.value, file=PurePath(effect.file).name)
+                self._line(t, "sound", sound=effect.sound.value, **era,
+                           file=PurePath(effect.file).name)
             elif isinstance(effect, PlaySound):
-                self._line(t, "sound", sound=effect.sound.value)
+                self._line(t, "sound", sound=effect.sound.value, **era)
             elif isinstance(effect, Music):  # a phase's music: its file, and where in it
-                self._line(t, "sound", sound=effect.action.value,
+                self._line(t, "sound", sound=effect.action.value, **era,
                            music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
                 self._line(t, "prompt", prompt=effect.prompt.value,
@@ -86,6 +89,7 @@ class PlayRecorder:
         """The lines the play's position calls for, each only when it changed."""
         profile, spot = play.profile, play.spot
         state = spot.state
+        self._era = era_number(play) if profile.eras else None
         self._changed(t, "state", state=state.value)
         per_era = profile.variant_per_era  # each era's setup says its variant, as the game's
         if state in (State.SETUP, State.ERA_SETUP):
