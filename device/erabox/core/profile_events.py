@@ -42,18 +42,30 @@ class PlayRecorder:
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
         self._last: dict[str, Any] = {}
+        # The step's effect lines, written before the position's: its sounds say its era.
+        self._pending: list[dict[str, Any]] = []
 
     def input(self, event: Input, t: float) -> None:
         self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
 
     def effects(self, effects: Iterable[PlayEffect], t: float) -> None:
+        """The step's lines, held until the position after it is seen (`play`)."""
+        self._emit, emit = self._pending.append, self._emit
+        try:
+            self._effect_lines(effects, t)
+        finally:
+            self._emit = emit
+
+    def _effect_lines(self, effects: Iterable[PlayEffect], t: float) -> None:
         for effect in effects:
+            era = {"era": None}  # a game of eras: the era of the position the step leads to
             if isinstance(effect, PlaySound) and effect.file:  # the profile's own sound
-                self._line(t, "sound", sound=effect.sound.value, file=PurePath(effect.file).name)
+                self._line(t, "sound", sound=effect.sound.value, **era,
+                           file=PurePath(effect.file).name)
             elif isinstance(effect, PlaySound):
-                self._line(t, "sound", sound=effect.sound.value)
+                self._line(t, "sound", sound=effect.sound.value, **era)
             elif isinstance(effect, Music):  # a phase's music: its file, and where in it
-                self._line(t, "sound", sound=effect.action.value,
+                self._line(t, "sound", sound=effect.action.value, **era,
                            music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
                 self._line(t, "prompt", prompt=effect.prompt.value,
@@ -86,6 +98,15 @@ class PlayRecorder:
         """The lines the play's position calls for, each only when it changed."""
         profile, spot = play.profile, play.spot
         state = spot.state
+        era_now = era_number(play) if profile.eras else None
+        for line in self._pending:  # the step's sounds, numbers and calls, in their order
+            if "era" in line and line["type"] == "sound":
+                if era_now is None:
+                    del line["era"]
+                else:
+                    line["era"] = era_now
+            self._emit(line)
+        self._pending.clear()
         self._changed(t, "state", state=state.value)
         per_era = profile.variant_per_era  # each era's setup says its variant, as the game's
         if state in (State.SETUP, State.ERA_SETUP):
