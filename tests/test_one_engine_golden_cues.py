@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,8 @@ ROUNDS = PROFILES / "time-of-empires-rounds.toml"
 # says, as the era engine asks them
 ROUND_FILE = parse_profile(ROUNDS.read_text(encoding="utf-8"), str(ROUNDS),
                            "time-of-empires-rounds", base_dir=str(PROFILES))
+# the same file writing its event lines in Time of Empires' words (`[game] lines = "eras"`)
+ERA_WORDS = replace(ROUND_FILE, lines="eras")
 
 
 def cues(lines: list[dict[str, Any]]) -> list[tuple[float, str, int | None]]:
@@ -64,11 +67,13 @@ def cues(lines: list[dict[str, Any]]) -> list[tuple[float, str, int | None]]:
     return said
 
 
-def played_by_rounds(scenario: dict[str, Any]) -> list[dict[str, Any]]:
+def played_by_rounds(scenario: dict[str, Any], words: str = "rounds") -> list[dict[str, Any]]:
+    """The scenario's lines played by the round file (`words`: "eras", in Time of Empires'
+    words: `[game] lines = "eras"`)."""
     config = build(Config, scenario["config"])
     lines: list[dict[str, Any]] = []
     simulate(config, lines_of(scenario["lines"]), scenario["until"], lines.append,
-             profile=ROUND_FILE)
+             profile=ERA_WORDS if words == "eras" else ROUND_FILE)
     return lines
 
 

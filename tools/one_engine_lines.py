@@ -138,8 +138,9 @@ def _order(name: str, era: list[Line], rounds: list[Line], tally: Tally) -> None
             tally.add("order at the same t", name, f"t={t}: {mine_kept} | {theirs_kept}")
 
 
-def measure() -> tuple[Tally, int, int]:
-    """The tally over every golden scenario; how many scenarios, how many byte for byte."""
+def measure(words: str = "rounds") -> tuple[Tally, int, int]:
+    """The tally over every golden scenario; how many scenarios, how many byte for byte
+    (`words`: "eras", the round file's lines in Time of Empires' words, `[game] lines`)."""
     from test_golden import SCENARIOS
     from test_one_engine_golden_cues import played_by_rounds
 
@@ -148,7 +149,7 @@ def measure() -> tuple[Tally, int, int]:
     for path in SCENARIOS:
         scenario = json.loads(path.read_text(encoding="utf-8"))
         era = [json.loads(line) for line in io.StringIO(scenario["output"])]
-        rounds = played_by_rounds(scenario)
+        rounds = played_by_rounds(scenario, words)
         same += era == rounds
         compare(path.stem, era, rounds, tally)
     return tally, len(SCENARIOS), same
@@ -168,11 +169,14 @@ def table(tally: Tally, total: int, same: int, examples: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--examples", action="store_true", help="one example per class")
+    parser.add_argument("--words", choices=("rounds", "eras"), default="rounds",
+                        help="the round file's event lines: its own, or Time of Empires' "
+                        "(`[game] lines = \"eras\"`, core/era_lines.py)")
     args = parser.parse_args(argv)
     import logging
 
     logging.disable(logging.WARNING)  # the round file's missing music files, said per parse
-    tally, total, same = measure()
+    tally, total, same = measure(args.words)
     print(table(tally, total, same, args.examples))
     return 0
 

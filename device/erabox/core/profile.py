@@ -191,6 +191,7 @@ class Profile:
     entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
     # ("setting": as the box's "Points entry" says, `profile_entry.by_setting`)
     guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
+    lines: str = "rounds"  # `[game] lines`: "eras", the event lines in Time of Empires' words
     walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
 
     def rule(self, variant: int) -> str:
@@ -253,7 +254,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     eras = parse_eras(r, top.get("era"))
     r.eras = len(eras)
 
-    game = r.table(top["game"], ("game",), ("id", "name", "notes"), ("name",))
+    game = r.table(top["game"], ("game",), ("id", "name", "notes", "lines"), ("name",))
+    words = r.choice(game.get("lines", "rounds"), ("game", "lines"), ("rounds", "eras"))
     profile_id = r.ident(game.get("id", default_id), ("game", "id"))
     name = r.label(game["name"], ("game", "name"))
     notes = r.labels(game.get("notes", []), ("game", "notes"))
@@ -315,7 +317,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                    restart_era=r.flag(buttons.get("restart_era", False),
                                       ("buttons", "restart_era")),
                    variant_per_era=per_era, variant_setting=setting, guide_at_setup=walked,
-                   **scoring)
+                   lines=words, **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import Any
 
+from .era_lines import EraLines
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_guide import walk_here
 from .profile_play import (
@@ -42,19 +43,20 @@ class PlayRecorder:
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
         self._last: dict[str, Any] = {}
-        # The step's effect lines, written before the position's: its sounds say its era.
-        self._pending: list[dict[str, Any]] = []
+        # The step's effects, written before the position's: its sounds say its era.
+        self._pending: list[tuple[tuple[PlayEffect, ...], float]] = []
+        # a profile of `[game] lines = "eras"`: its lines in Time of Empires' words
+        self._words: EraLines | None = None
 
     def input(self, event: Input, t: float) -> None:
-        self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
+        if self._words is not None:
+            self._words.input(event, t)
+        else:
+            self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
 
     def effects(self, effects: Iterable[PlayEffect], t: float) -> None:
-        """The step's lines, held until the position after it is seen (`play`)."""
-        self._emit, emit = self._pending.append, self._emit
-        try:
-            self._effect_lines(effects, t)
-        finally:
-            self._emit = emit
+        """The step's effects, held until the position after it is seen (`play`)."""
+        self._pending.append((tuple(effects), t))
 
     def _effect_lines(self, effects: Iterable[PlayEffect], t: float) -> None:
         for effect in effects:
@@ -94,19 +96,33 @@ class PlayRecorder:
                     for place, player, points, total in effect.places],
                     **({} if effect.variant is None else {"variant": effect.variant}))
 
-    def play(self, play: Play, t: float) -> None:
-        """The lines the play's position calls for, each only when it changed."""
+    def play(self, play: Play, t: float, now: float | None = None) -> None:
+        """The lines the play's position calls for, each only when it changed (`now`: the
+        play's clock when it differs from the stamp)."""
         profile, spot = play.profile, play.spot
+        pending, self._pending = self._pending, []
+        if profile.lines == "eras":
+            if self._words is None:
+                self._words = EraLines(self._emit)
+            self._words.step(pending, play, t, t if now is None else now)
+            return
+        self._words = None
         state = spot.state
         era_now = era_number(play) if profile.eras else None
-        for line in self._pending:  # the step's sounds, numbers and calls, in their order
+        lines: list[dict[str, Any]] = []
+        self._emit, emit = lines.append, self._emit
+        try:
+            for effects, at in pending:
+                self._effect_lines(effects, at)
+        finally:
+            self._emit = emit
+        for line in lines:  # the step's sounds, numbers and calls, in their order
             if "era" in line and line["type"] == "sound":
                 if era_now is None:
                     del line["era"]
                 else:
                     line["era"] = era_now
             self._emit(line)
-        self._pending.clear()
         self._changed(t, "state", state=state.value)
         per_era = profile.variant_per_era  # each era's setup says its variant, as the game's
         if state in (State.SETUP, State.ERA_SETUP):
@@ -176,8 +192,8 @@ class PlayRecorder:
             self._forget("step")
 
     def seen(self, play: Play, t: float, now: float) -> None:
-        """The play after a step (`play`; its stamp is its clock): the driver's call."""
-        self.play(play, t)
+        """The play after a step (`play`): the driver's call."""
+        self.play(play, t, now)
 
     def step(self, effects: Iterable[PlayEffect], play: Play, t: float) -> None:
         """Everything one step produced: its sounds and numbers, then the position."""

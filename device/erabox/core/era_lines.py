@@ -1,0 +1,78 @@
+"""A round profile's event lines in Time of Empires' own words (`[game] lines = "eras"`).
+
+Time of Empires' event lines (docs/simulate.md) are a contract older than the round engine:
+a `state` line whenever the state, era, mode, round or start player changes (with the era's
+running time), a `guide` line per preparation step, `prompt` lines for the calls, `points`,
+`buildings`, `entry`, `standings` and `ranking` lines for the scoring. `EraLines` writes them
+from the round engine's play, so a profile that asks for them (Time of Empires' own) prints
+what `erabox simulate` has always printed. `profile_events.PlayRecorder` hands it the play.
+
+Work in progress toward byte for byte (docs/architecture.md, "Where it stands";
+`python tools/one_engine_lines.py --words eras` measures what is left).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import PurePath
+from typing import Any
+
+from .model import Input, Music, PlaySound, ShowPrompt
+from .profile_play import Called, Play, PlayEffect, State, era_number, start_player
+
+Emit = Callable[[dict[str, Any]], None]
+Pending = Sequence[tuple[tuple[PlayEffect, ...], float]]
+
+
+class EraLines:
+    """Builds Time of Empires' event dicts from a round profile's play."""
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+        self._last_state: dict[str, Any] | None = None
+
+    def input(self, event: Input, t: float) -> None:
+        self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
+
+    def step(self, pending: Pending, play: Play, t: float, now: float) -> None:
+        """One step's lines: its effects' (each at its own stamp), then the position's."""
+        era = era_number(play) if play.profile.eras else None
+        for effects, at in pending:
+            for effect in effects:
+                self._effect(effect, at, era)
+        self._state(play, t, now)
+
+    def _effect(self, effect: PlayEffect, t: float, era: int | None) -> None:
+        if isinstance(effect, PlaySound):
+            file = {"file": PurePath(effect.file).name} if effect.file else {}
+            self._line(t, "sound", sound=effect.sound.value, era=era, **file)
+        elif isinstance(effect, Music):
+            self._line(t, "sound", sound=effect.action.value, era=era)
+        elif isinstance(effect, ShowPrompt):
+            self._line(t, "prompt", prompt=effect.prompt.value,
+                       **({} if effect.text is None else {"text": effect.text}))
+        elif isinstance(effect, Called) and effect.prompt:  # a call's prompt: a prompt line
+            self._line(t, "prompt", prompt=effect.prompt,
+                       **({} if effect.text is None else {"text": effect.text}))
+
+    def _state(self, play: Play, t: float, now: float) -> None:
+        """A `state` line when any field but `elapsed` changed."""
+        fields = state_fields(play, now)
+        key = {k: v for k, v in fields.items() if k != "elapsed"}
+        if key != self._last_state:
+            self._last_state = key
+            self._line(t, "state", **fields)
+
+    def _line(self, t: float, line_type: str, /, **fields: Any) -> None:
+        self._emit({"t": round(t, 3), "type": line_type, **fields})
+
+
+def state_fields(play: Play, now: float) -> dict[str, Any]:
+    """The fields of a `state` line (docs/simulate.md): the state in Time of Empires' words,
+    the era, the mode (the variant), the round of an introductory era, the start player and
+    the era's running time."""
+    spot = play.spot
+    state = {State.ERA_SETUP: "setup"}.get(spot.state, spot.state.value)
+    return {"state": state, "era": era_number(play) if play.profile.eras else None,
+            "mode": play.profile.variants[spot.variant].id, "round": None,
+            "start_player": start_player(play), "elapsed": None}
