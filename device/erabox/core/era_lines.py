@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
 
+from .era_lines_guide import GuideLines
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_play import Called, Play, PlayEffect, State, era_number, start_player
 
@@ -30,6 +31,7 @@ class EraLines:
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
         self._last_state: dict[str, Any] | None = None
+        self._guide = GuideLines()  # `guide` lines (era_lines_guide)
 
     def input(self, event: Input, t: float) -> None:
         self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
@@ -41,6 +43,8 @@ class EraLines:
             for effect in effects:
                 self._effect(effect, at, era)
         self._state(play, t, now)
+        if (guide := self._guide.due(play)) is not None:  # after the state, as the era engine
+            self._line(t, "guide", **guide)
 
     def _effect(self, effect: PlayEffect, t: float, era: int | None) -> None:
         if isinstance(effect, PlaySound):

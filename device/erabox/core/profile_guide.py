@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from .profile import Event, Phase, Profile, Special
-from .profile_reader import Label, Step, filled, shown_steps
+from .profile_reader import NUMBER, Label, Step, filled, shown_steps
 
 NO_VARIANT = ""  # no variant's id (an id is never empty): a phase set aside plays in none
 
@@ -59,12 +59,16 @@ def _unguided(steps: tuple[Label, ...]) -> tuple[Label, ...]:
 @dataclass(frozen=True)
 class WalkStep:
     """One step of the guide walked at the setup: its part's id and label (the special
-    round's or the phase's), its text, its place in its part (n, count)."""
+    round's or the phase's), its text, its place in its part (n, count); `number`: the
+    number its text shows (its first `{name}`, filled), `setup`: a step of the game's setup
+    (a special round before round 1), not of the era's round 1."""
 
     part: str
     title: Label
     text: Label
     position: tuple[int, int]
+    number: int | None = None
+    setup: bool = False
 
 
 def walk_steps(profile: Profile, seats: int, variant: int, era: int | None
@@ -78,17 +82,24 @@ def walk_steps(profile: Profile, seats: int, variant: int, era: int | None
     if source is None:
         return ()
     ident = source.variants[variant].id
-    parts: list[tuple[str, Label, tuple[Label, ...]]] = [
-        (s.id, s.label, shown_steps(s.steps, seats, ident, 0, era)) for s in source.specials
-        if s.guide and 0 in s.after[variant] and era in (None, 1)]
+    parts: list[tuple[str, Label, tuple[Label, ...], bool]] = [
+        (s.id, s.label, shown_steps(s.steps, seats, ident, 0, era), True)
+        for s in source.specials if s.guide and 0 in s.after[variant] and era in (None, 1)]
     for phase in source.phases:
         if phase.in_variant(ident):
             shown = shown_steps(phase.steps, seats, ident, 1, era)
             parts.append((phase.id, phase.label, shown if phase.guide else tuple(
-                s for s in shown if isinstance(s, Step) and s.guide)))
+                s for s in shown if isinstance(s, Step) and s.guide), False))
     numbers = {"players": seats, **dict(source.eras[era - 1].numbers if era else ())}
-    return tuple(WalkStep(part, label, filled(text, numbers), (n + 1, len(steps)))
-                 for part, label, steps in parts for n, text in enumerate(steps))
+    return tuple(WalkStep(part, label, filled(text, numbers), (n + 1, len(steps)),
+                          _number(text, numbers), setup)
+                 for part, label, steps, setup in parts for n, text in enumerate(steps))
+
+
+def _number(text: Label, numbers: dict[str, int]) -> int | None:
+    """The number a step's text shows: its first `{name}`'s (None without one)."""
+    named = NUMBER.search(text.en)
+    return None if named is None else numbers.get(named[1])
 
 
 class _Spot(Protocol):  # what `walk_here` reads of a play's spot (profile_play.Spot)

@@ -218,7 +218,7 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 def _walk(screen: PlayScreen, panel: Panel, language: str, marks: Marks
           ) -> tuple[Placed, ...]:
     """A step of the guide walked at a setup (`[rounds] guide_at_setup`): its part and
-    place ("Game setup 2/10"), the step; what ERA starts (the era, its variant), and how
+    place ("Game setup 2/11"), the step; what ERA starts (the era, its variant), and how
     NEXT walks (hold: skip the rest)."""
     assert screen.position is not None
     n, count = screen.position
