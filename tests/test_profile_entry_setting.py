@@ -19,13 +19,17 @@ from erabox.adapters.state_file import StateFile
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
-from erabox.core.model import Screen
+from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.core.profile_entry import by_setting
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import State, entries, new_play, screen
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from test_one_engine_toe import REALTIME
-from test_profile_era_totals import TEXT, TOTALS, problem, profile
+from test_profile_era_totals import CHORD, HOLD, PLAYERS, RELEASE, TEXT, TOTALS, problem, profile
 from test_which_game import ERA_HOLD, ERA_PRESS, NEXT_PRESS, press
+
+NEXT_INPUT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 
 
 def menu(box: Box, clock: list[float]) -> Screen:
@@ -51,6 +55,20 @@ def test_the_setting_chooses_the_era_totals_or_the_categories() -> None:
                                               points_entry=points_entry))
         assert engine.profile.entry == entry
         assert engine.fresh(0.0, 0)[0].profile.entry == entry
+
+
+def test_the_setting_s_steps_are_entered_with_the_ramp_and_the_chord() -> None:
+    """"steps" asks each category with the era totals' gestures, as the era engine's per-step
+    entry (NEXT held: +5, +5 more every 0.5 s; NEXT+ERA: -1); `entry = "categories"` keeps
+    its own (tests/test_profile_era_totals.py)."""
+    play, _ = step(new_play(by_setting(profile(SETTING), "steps"), PLAYERS), ERA, 0.0)
+    play, _ = step(play, NEXT_INPUT, 0.0)  # the round's last step: the scoring
+    assert play.spot.state is State.SCORING and entries(play)[0] == (0, 0)  # destruction
+    play, _ = step(play, HOLD, 10.0)
+    assert screen(play, 11.6).ramp == 20
+    play, _ = step(play, RELEASE, 11.6)
+    play, _ = step(play, CHORD, 11.8)
+    assert play.value == 19 and screen(play, 11.8).ramp is None
 
 
 def test_the_setting_key_is_checked_as_the_era_totals() -> None:

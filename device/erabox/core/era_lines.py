@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
 
+from .config import ButtonsConfig
 from .era_lines_guide import GuideLines
+from .era_lines_scores import EntryCount, score_line
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_play import Called, Play, PlayEffect, State, era_number, start_player
 
@@ -28,13 +30,15 @@ Pending = Sequence[tuple[tuple[PlayEffect, ...], float]]
 class EraLines:
     """Builds Time of Empires' event dicts from a round profile's play."""
 
-    def __init__(self, emit: Emit) -> None:
+    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
         self._emit = emit
         self._last_state: dict[str, Any] | None = None
         self._guide = GuideLines()  # `guide` lines (era_lines_guide)
+        self._entry = EntryCount(hold_s)  # an era's scoring's gestures (era_lines_scores)
 
     def input(self, event: Input, t: float) -> None:
         self._line(t, "input", button=event.button.value, gesture=event.gesture.value)
+        self._entry.input(event, t)
 
     def step(self, pending: Pending, play: Play, t: float, now: float) -> None:
         """One step's lines: its effects' (each at its own stamp), then the position's."""
@@ -42,6 +46,12 @@ class EraLines:
         for effects, at in pending:
             for effect in effects:
                 self._effect(effect, at, era)
+                scored = score_line(effect, play)  # the scoring's lines (era_lines_scores)
+                if scored is not None:
+                    self._line(at, scored[0], **scored[1])
+        entry = self._entry.seen(play)  # an era's scoring ends: its gestures
+        if entry is not None:
+            self._line(t, "entry", **entry)
         self._state(play, t, now)
         if (guide := self._guide.due(play)) is not None:  # after the state, as the era engine
             self._line(t, "guide", **guide)

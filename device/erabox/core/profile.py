@@ -188,8 +188,8 @@ class Profile:
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
     restart_era: bool = False  # `[buttons] restart_era`: ERA hold asks to restart the era
-    entry: str = "categories"  # `[scoring] entry`: "totals" asks one number per player per era
-    # ("setting": as the box's "Points entry" says, `profile_entry.by_setting`)
+    entry: str = "categories"  # `[scoring] entry`: "totals", "setting" (`by_setting`)
+    ramp: bool = False  # each category entered with the totals' hold ramp and -1 chord
     guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
     lines: str = "rounds"  # `[game] lines`: "eras", the event lines in Time of Empires' words
     walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`

@@ -1,7 +1,8 @@
 """A game profile's number entry at the scoring: what a gesture adds to the number asked.
 
 NEXT press +1, NEXT hold +5, a dial turn +-1, within the category's bounds (`least`, `most`).
-With `[scoring] entry = "totals"` (Time of Empires' era totals, core/points.py) also the
+With `[scoring] entry = "totals"` (Time of Empires' era totals, core/points.py), and with
+`entry = "setting"` asking each category (`Profile.ramp`, as its per-step entry), also the
 hold's ramp (+5 more for every `RAMP_S` NEXT is held on, up to `RAMP_MAX`, added when let
 go) and NEXT+ERA pressed together and let go (a short chord): -1. Pure, as the core is;
 `profile_machine.py` confirms and goes on. `by_setting`: `entry = "setting"` as the box's
@@ -45,9 +46,10 @@ def dial(play: Play, button: Button) -> Moved | None:
 
 def totals_gesture(play: Play, button: Button, gesture: Gesture, now: float
                    ) -> tuple[Play, Moved | None]:
-    """`entry = "totals"`: the ramp and the chord. Every gesture ends a NEXT hold's ramp (its
-    release adds what the screen showed; anything else adds nothing more); a NEXT hold
-    starts one. Returns the play and, where the gesture is done with, what it gives."""
+    """`entry = "totals"` (or `Profile.ramp`): the ramp and the chord. Every gesture ends a
+    NEXT hold's ramp (its release adds what the screen showed; anything else adds nothing
+    more); a NEXT hold starts one. Returns the play and, where the gesture is done with,
+    what it gives."""
     held, play = play.hold_since, replace(play, hold_since=None)
     if (button, gesture) == (Button.NEXT, Gesture.RELEASE) and held is not None:
         return play, add(play, hold_adds(now - held) - HOLD_ADDS)
@@ -61,10 +63,11 @@ def totals_gesture(play: Play, button: Button, gesture: Gesture, now: float
 def by_setting(profile: Profile, points_entry: str) -> Profile:
     """`[scoring] entry = "setting"`: the profile as the box's "Points entry" says it
     (`points_entry`: "totals" the era totals, as `entry = "totals"`; "steps" each category,
-    as `entry = "categories"`); any other profile as it is."""
+    as `entry = "categories"`, with the era totals' hold ramp and -1 chord, as the era
+    engine's per-step entry); any other profile as it is."""
     if profile.entry != "setting":
         return profile
-    if points_entry != "totals":
-        return replace(profile, entry="categories")
+    if points_entry != "totals":  # each category, entered as Time of Empires' steps are
+        return replace(profile, entry="categories", ramp=True)
     label = ERA_TOTAL if profile.eras else GAME_TOTAL
     return replace(profile, entry="totals", categories=era_totals(profile.categories, label))

@@ -88,6 +88,7 @@ class TieBreak:
     categories: tuple[str, ...] = ()
     seat: str = ""
     points: bool = False
+    only_first: bool = False  # orders only the players tied for first (the others share)
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,10 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
         raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
     if order == "total" and stages:
         raise r.error((*base, "stage"), "stages need order = \"eliminations\"")
+    for index, rule in enumerate(breaks):  # first place: the most points (order = "total")
+        if rule.only_first and order != "total":
+            raise r.error((*base, "tie_break", index, "only_first"),
+                          "only_first needs order = \"total\"")
     ranks = tuple(_solo_rank(r, item, at) for at, item in
                   r.items(table.get("solo_rank", []), (*base, "solo_rank"),
                           "[[scoring.solo_rank]] tables", empty=True))
@@ -249,15 +254,17 @@ def _era_list(r: _Reader, data: Any, path: Path, eras: int) -> tuple[int, ...]:
 
 def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...],
                unasked: dict[str, str]) -> TieBreak:
-    table = r.table(item, at, ("more", "fewer", "seat", "points"))
+    table = r.table(item, at, ("more", "fewer", "seat", "points", "only_first"))
     kinds = [k for k in ("more", "fewer", "seat") if k in table]
     if len(kinds) != 1:
         raise r.error(at, "expected exactly one of 'more', 'fewer' or 'seat'")
     kind = kinds[0]
+    first = r.flag(table.get("only_first", False), (*at, "only_first"))
     if kind == "seat":
         if "points" in table:
             raise r.error((*at, "points"), "a seat rule takes no 'points'")
-        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES))
+        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES),
+                        only_first=first)
     names = table[kind]
     listed = [names] if isinstance(names, str) else names
     if not isinstance(listed, list) or not listed:
@@ -270,7 +277,8 @@ def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...],
             raise r.expected(path, "the id of a [[scoring.category]] ("
                              + ", ".join(ids) + ")", name)
     return TieBreak(kind, categories=tuple(listed),
-                    points=r.flag(table.get("points", False), (*at, "points")))
+                    points=r.flag(table.get("points", False), (*at, "points")),
+                    only_first=first)
 
 
 def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int,

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import Any
 
+from .config import ButtonsConfig
 from .era_lines import EraLines
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_guide import walk_here
@@ -40,8 +41,11 @@ Emit = Callable[[dict[str, Any]], None]
 class PlayRecorder:
     """Builds event dicts; each kind of line is written when its own fields change."""
 
-    def __init__(self, emit: Emit) -> None:
+    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
+        """`hold_s`: the config's hold threshold (`lines = "eras"`: an `entry` line's
+        button time counts it per hold)."""
         self._emit = emit
+        self._hold_s = hold_s
         self._last: dict[str, Any] = {}
         # The step's effects, written before the position's: its sounds say its era.
         self._pending: list[tuple[tuple[PlayEffect, ...], float]] = []
@@ -103,7 +107,7 @@ class PlayRecorder:
         pending, self._pending = self._pending, []
         if profile.lines == "eras":
             if self._words is None:
-                self._words = EraLines(self._emit)
+                self._words = EraLines(self._emit, self._hold_s)
             self._words.step(pending, play, t, t if now is None else now)
             return
         self._words = None

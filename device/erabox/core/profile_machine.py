@@ -268,7 +268,7 @@ def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEff
         if at is not None and at[1] == SHOWN:  # a category that gives no points: go on
             shown = SHOWN_STEP.get((button, gesture))
             return (play, ()) if shown is None else shown(play, now)
-        if play.profile.entry == "totals":  # the hold's ramp and the -1 chord
+        if play.profile.entry == "totals" or play.profile.ramp:  # the ramp and -1 chord
             play, done = entering.totals_gesture(play, button, gesture, now)
             if done is not None:
                 return done

@@ -70,12 +70,14 @@ def _players(sheet: Sheet) -> int:
 
 
 def _tie_key(profile: Profile, sheet: Sheet, seat: int, start: int | None,
-             players: int) -> tuple[int, ...]:
-    """Smaller is better, one number per tie-break."""
+             players: int, first: bool = True) -> tuple[int, ...]:
+    """Smaller is better, one number per tie-break (`first`: the seat has the most points;
+    a rule `only_first` orders no one else: 0)."""
     index = {c.id: i for i, c in enumerate(profile.categories)}
     key: list[int] = []
     for rule in profile.tie_breaks:
-        key.append(_rule_key(profile, sheet, seat, start, players, rule, index))
+        key.append(0 if rule.only_first and not first
+                   else _rule_key(profile, sheet, seat, start, players, rule, index))
     return tuple(key)
 
 
@@ -96,8 +98,9 @@ def ranking(profile: Profile, sheet: Sheet, start: int | None) -> tuple[RankLine
         lines = _eliminations(profile, sheet, start, players)
     else:
         scores = totals(profile, sheet)
-        keys = {p: (-scores[p], *_tie_key(profile, sheet, p, start, players))
-                for p in range(players)}
+        best = max(scores, default=0)
+        keys = {p: (-scores[p], *_tie_key(profile, sheet, p, start, players,
+                                          scores[p] == best)) for p in range(players)}
         order = sorted(range(players), key=lambda p: (keys[p], p))
         lines = tuple(replace(line, tie=_tie(line.seat, order, keys))
                       for line in _placed(order, keys, 0,
@@ -194,6 +197,9 @@ def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, sea
             for other in still - {seat}:
                 if not last and seat in sure and other in sure:
                     continue  # both go on whatever their order
+                if profile.tie_breaks[j].only_first and not (
+                        _may_lead(profile, sheet, seat) and _may_lead(profile, sheet, other)):
+                    continue  # the rule orders only the players tied for first
                 if _may_tie(profile, sheet, start, stage_category, seat, other, j, ids):
                     return True
     return False
@@ -297,6 +303,15 @@ def _ahead(profile: Profile, sheet: Sheet, start: int | None, category: int | No
         if kq != kp:
             return kq < kp
     return q < p
+
+
+def _may_lead(profile: Profile, sheet: Sheet, seat: int) -> bool:
+    """May `seat` have the most points (none known to have more)?"""
+    mine = _score(profile, sheet, None, seat)
+    if mine is None:
+        return True
+    return all(theirs is None or theirs <= mine
+               for theirs in (_score(profile, sheet, None, q) for q in range(_players(sheet))))
 
 
 def _may_tie(profile: Profile, sheet: Sheet, start: int | None, category: int | None,

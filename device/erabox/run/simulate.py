@@ -60,7 +60,8 @@ class Simulation:
     def _driver(self, config: Config, profile: Profile | None) -> Driver:
         self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
                                                       config.audio)
-                                        if profile is None else PlayRecorder(self.on_event))
+                                        if profile is None
+                                        else PlayRecorder(self.on_event, config.buttons.hold_s))
         return Driver(config, profile=profile, state=self.state,
                       settings=self.settings if profile is None else None, show=self._show,
                       events=self.recorder, draw=self.draw)
