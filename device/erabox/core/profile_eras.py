@@ -88,6 +88,7 @@ class TieBreak:
     categories: tuple[str, ...] = ()
     seat: str = ""
     points: bool = False
+    only_first: bool = False  # it breaks only a tie for the first place (the winners)
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,10 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     if entry != "categories":  # "setting" checked as "totals", the box's setting may say it
         totals = _era_totals(r, categories, order, ERA_TOTAL if eras else GAME_TOTAL, entry)
         categories = totals if entry == "totals" else categories
+    firsts = [i for i, rule in enumerate(breaks) if rule.only_first]
+    if order == "eliminations" and firsts:
+        raise r.error((*base, "tie_break", firsts[0], "only_first"),
+                      "only_first needs order = \"total\"")
     if order == "eliminations" and not stages:
         raise r.error((*base, "order"), "\"eliminations\" needs [[scoring.stage]] tables")
     if order == "total" and stages:
@@ -249,15 +254,17 @@ def _era_list(r: _Reader, data: Any, path: Path, eras: int) -> tuple[int, ...]:
 
 def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...],
                unasked: dict[str, str]) -> TieBreak:
-    table = r.table(item, at, ("more", "fewer", "seat", "points"))
+    table = r.table(item, at, ("more", "fewer", "seat", "points", "only_first"))
     kinds = [k for k in ("more", "fewer", "seat") if k in table]
     if len(kinds) != 1:
         raise r.error(at, "expected exactly one of 'more', 'fewer' or 'seat'")
     kind = kinds[0]
+    first = r.flag(table.get("only_first", False), (*at, "only_first"))
     if kind == "seat":
         if "points" in table:
             raise r.error((*at, "points"), "a seat rule takes no 'points'")
-        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES))
+        return TieBreak("seat", seat=r.choice(table["seat"], (*at, "seat"), SEAT_RULES),
+                        only_first=first)
     names = table[kind]
     listed = [names] if isinstance(names, str) else names
     if not isinstance(listed, list) or not listed:
@@ -270,7 +277,8 @@ def _tie_break(r: _Reader, item: Any, at: Path, ids: tuple[str, ...],
             raise r.expected(path, "the id of a [[scoring.category]] ("
                              + ", ".join(ids) + ")", name)
     return TieBreak(kind, categories=tuple(listed),
-                    points=r.flag(table.get("points", False), (*at, "points")))
+                    points=r.flag(table.get("points", False), (*at, "points")),
+                    only_first=first)
 
 
 def _stage(r: _Reader, item: Any, at: Path, ids: tuple[str, ...], max_players: int,

@@ -71,11 +71,14 @@ def _players(sheet: Sheet) -> int:
 
 def _tie_key(profile: Profile, sheet: Sheet, seat: int, start: int | None,
              players: int) -> tuple[int, ...]:
-    """Smaller is better, one number per tie-break."""
+    """Smaller is better, one number per tie-break (a rule `only_first`: 0 for a player not
+    on the best total, whose tie it leaves shared)."""
     index = {c.id: i for i, c in enumerate(profile.categories)}
+    first = total(profile, sheet, seat) == max(totals(profile, sheet))
     key: list[int] = []
     for rule in profile.tie_breaks:
-        key.append(_rule_key(profile, sheet, seat, start, players, rule, index))
+        key.append(_rule_key(profile, sheet, seat, start, players, rule, index)
+                   if first or not rule.only_first else 0)
     return tuple(key)
 
 
@@ -191,6 +194,8 @@ def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, sea
         if seat not in still:
             continue
         for j in in_rules:
+            if profile.tie_breaks[j].only_first and not _may_lead(profile, sheet, seat):
+                continue  # it breaks only a tie for the first place
             for other in still - {seat}:
                 if not last and seat in sure and other in sure:
                     continue  # both go on whatever their order
@@ -297,6 +302,14 @@ def _ahead(profile: Profile, sheet: Sheet, start: int | None, category: int | No
         if kq != kp:
             return kq < kp
     return q < p
+
+
+def _may_lead(profile: Profile, sheet: Sheet, seat: int) -> bool:
+    """May `seat` end on the best total (no other's known total is above its own, or its
+    own is not known yet)?"""
+    own = _score(profile, sheet, None, seat)
+    known = [_score(profile, sheet, None, other) for other in range(_players(sheet))]
+    return own is None or all(score is None or score <= own for score in known)
 
 
 def _may_tie(profile: Profile, sheet: Sheet, start: int | None, category: int | None,
