@@ -20,7 +20,7 @@ follows), `start_player` at an era's setup, in its rounds and special rounds (a 
 whose start rule is "none", Time of Empires' real time, has none), and `elapsed` is the
 countdown's running time (held while paused; none in its lead-in). A question shown over a
 state keeps that state's round, start player and running time, as the era engine's does.
-The line of a step after which a countdown's cue is due at once (a lead-in just begun: its
+The line of a step after which a lead-in's tick is due at once (a lead-in just begun: its
 first tick comes in the next step, at the same moment) waits for that step, so it follows
 the tick as the era engine's line does (`cue_due`).
 """
@@ -77,15 +77,16 @@ class StateLines:
 
 
 def cue_due(play: Play, now: float) -> bool:
-    """Is a cue of the countdown due at `now`, not yet given (the first tick of a lead-in
-    begun by this step: the driver's next step, at the same moment, gives it)? The era
-    engine gives it in the step that begins the lead-in, before its `state` line: the line
-    waits for it."""
+    """Is a tick of the countdown's lead-in due at `now`, not yet given (the first, of a
+    lead-in begun by this step: the driver's next step, at the same moment, gives it)? The
+    era engine gives it in the step that begins the lead-in, before its `state` line: the
+    line waits for it. (A call due as a held countdown resumes comes in the era engine's
+    next step too, after the `state` line: that line does not wait.)"""
     start = countdown_start(play)
     if start is None:
         return False
     due = clock.next_at(play.profile.phases[play.spot.phase], play.cues_done)
-    return due is not None and start + due <= now + EPS
+    return due is not None and due < 0 and start + due <= now + EPS
 
 
 def state_fields(play: Play, now: float, menu: bool = False) -> dict[str, Any]:

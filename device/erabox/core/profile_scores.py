@@ -74,7 +74,8 @@ def _tie_key(profile: Profile, sheet: Sheet, seat: int, start: int | None,
     """Smaller is better, one number per tie-break (a rule `only_first`: 0 for a player not
     on the best total, whose tie it leaves shared)."""
     index = {c.id: i for i, c in enumerate(profile.categories)}
-    first = total(profile, sheet, seat) == max(totals(profile, sheet))
+    first = (not any(rule.only_first for rule in profile.tie_breaks)
+             or total(profile, sheet, seat) == max(totals(profile, sheet)))
     key: list[int] = []
     for rule in profile.tie_breaks:
         key.append(_rule_key(profile, sheet, seat, start, players, rule, index)
