@@ -20,8 +20,9 @@ from typing import Any
 from .config import ButtonsConfig
 from .era_lines_guide import GuideLines
 from .era_lines_scores import EntryCount, score_line
+from .era_lines_state import StateLines
 from .model import Input, Music, PlaySound, ShowPrompt
-from .profile_play import Called, Play, PlayEffect, State, era_number, start_player
+from .profile_play import Called, Play, PlayEffect, era_number
 
 Emit = Callable[[dict[str, Any]], None]
 Pending = Sequence[tuple[tuple[PlayEffect, ...], float]]
@@ -32,7 +33,7 @@ class EraLines:
 
     def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
         self._emit = emit
-        self._last_state: dict[str, Any] | None = None
+        self._states = StateLines()  # the `state` lines (core/era_lines_state.py)
         self._guide = GuideLines()  # `guide` lines (era_lines_guide)
         self._entry = EntryCount(hold_s)  # an era's scoring's gestures (era_lines_scores)
 
@@ -52,7 +53,7 @@ class EraLines:
         entry = self._entry.seen(play)  # an era's scoring ends: its gestures
         if entry is not None:
             self._line(t, "entry", **entry)
-        self._state(play, t, now)
+        self._states.step(pending, play, t, now, self._line)
         if (guide := self._guide.due(play)) is not None:  # after the state, as the era engine
             self._line(t, "guide", **guide)
 
@@ -69,24 +70,6 @@ class EraLines:
             self._line(t, "prompt", prompt=effect.prompt,
                        **({} if effect.text is None else {"text": effect.text}))
 
-    def _state(self, play: Play, t: float, now: float) -> None:
-        """A `state` line when any field but `elapsed` changed."""
-        fields = state_fields(play, now)
-        key = {k: v for k, v in fields.items() if k != "elapsed"}
-        if key != self._last_state:
-            self._last_state = key
-            self._line(t, "state", **fields)
-
     def _line(self, t: float, line_type: str, /, **fields: Any) -> None:
         self._emit({"t": round(t, 3), "type": line_type, **fields})
 
-
-def state_fields(play: Play, now: float) -> dict[str, Any]:
-    """The fields of a `state` line (docs/simulate.md): the state in Time of Empires' words,
-    the era, the mode (the variant), the round of an introductory era, the start player and
-    the era's running time."""
-    spot = play.spot
-    state = {State.ERA_SETUP: "setup"}.get(spot.state, spot.state.value)
-    return {"state": state, "era": era_number(play) if play.profile.eras else None,
-            "mode": play.profile.variants[spot.variant].id, "round": None,
-            "start_player": start_player(play), "elapsed": None}
