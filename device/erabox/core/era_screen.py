@@ -95,7 +95,10 @@ def _position(play: Play, base: Screen, now: float, hall_held: bool) -> Screen:
         walk = walk_here(play)
         if walk:  # the guide walked at the setup: its part and place (its keys: not held)
             step = walk[min(spot.guide or 0, len(walk) - 1)]
-            return replace(shown, kind=Phase.PREPARE, guide_position=step.position)
+            # a special round walked at the setup is the game's setup; a phase, the era's
+            game = any(special.id == step.part for special in play.profile.specials)
+            return replace(shown, kind=Phase.PREPARE, guide_position=step.position,
+                           guide_part="game" if game else "era")
         return shown
     if spot.state is State.ROUND:
         return _round(play, base, now, hall_held)
@@ -151,6 +154,8 @@ def _call(play: Play, shown: Screen, now: float) -> Screen:
 def _scoring(play: Play, base: Screen, now: float) -> Screen:
     """The scoring: the number asked, or the era's standings."""
     profile, spot = play.profile, play.spot
+    if not profile.categories:  # the score kept on paper: the scoring asks nothing
+        return replace(base, kind=Phase.SCORING)
     by_step = profile.entry != "totals"
     sums = list(_sums(play))
     shown = replace(base, kind=Phase.SCORING, era_total=not by_step,
@@ -180,7 +185,11 @@ def _scoring(play: Play, base: Screen, now: float) -> Screen:
 
 
 def _sums(play: Play) -> tuple[int, ...]:
-    return scores.totals(play.profile, whole_sheet(play)) or (0,) * len(play.players)
+    """Each player's points so far: the eras before this one's and the numbers confirmed in
+    this one (a number not yet entered counts nothing, and hides no earlier era's)."""
+    sheets = (*play.spot.past, play.spot.sheet)
+    eras = [scores.totals(play.profile, sheet) or (0,) * len(play.players) for sheet in sheets]
+    return tuple(sum(era[seat] for era in eras) for seat in range(len(play.players)))
 
 
 def _totals(play: Play) -> tuple[tuple[str, int], ...]:
