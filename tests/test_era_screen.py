@@ -28,7 +28,7 @@ from test_golden import SCENARIOS
 from test_one_engine_golden_cues import ERA_WORDS, ROUND_FILE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from one_engine_screens import both  # noqa: E402
+from one_engine_screens import both
 
 GUIDE = ("the first-game guide's steps: the era engine keys each (`guide_step`, `guide_n`) and "
          "counts a players step in the game's setup (11 against the round file's 10); the "
