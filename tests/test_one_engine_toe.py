@@ -44,7 +44,7 @@ NUMBERS = (
 )
 BUILDINGS = {"red": 5, "green": 7}
 ERA_STARTS = (20.0, 1000.0, 2000.0)  # when each real-time era's lead-in begins, in both
-GAME_SETUP_STEPS = 10  # the round profile's game setup with four players
+GAME_SETUP_STEPS = 11  # the round profile's game setup with four players (its players step first)
 PREP_STEPS = (7, 9, 9)  # each era's preparation with four players (real time)
 
 

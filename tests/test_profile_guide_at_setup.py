@@ -174,8 +174,8 @@ def test_simulate_says_each_step_walked() -> None:
 
 def test_time_of_empires_record_on_a_guide_step_comes_back_to_the_step_walked() -> None:
     """The era engine's record on its guide's third step (Era I's game setup), read by the
-    round file with the guide on: the same step walked at the setup (the round file's second:
-    it has no "set up for 4 players" step); NEXT hold and ERA then start the era as the era
+    round file with the guide on: the same step walked at the setup (the round file's third
+    too: both begin with the players step); NEXT hold and ERA then start the era as the era
     engine's, its ticks at the same instants."""
     rounds_file = Path(__file__).parent / "profiles" / "time-of-empires-rounds.toml"
     text = (Path(__file__).parent / "golden" / "states" / "toe-guide.state.json").read_text(
@@ -186,9 +186,9 @@ def test_time_of_empires_record_on_a_guide_step_comes_back_to_the_step_walked() 
     engine = ProfileEngine(guided(parse_profile(rounds_file.read_text(encoding="utf-8"),
                                                 str(rounds_file)), True), config)
     play, _ = engine.restore(engine.parse(text), 0.0)
-    assert play.spot.state is State.SETUP and play.spot.guide == 1
+    assert play.spot.state is State.SETUP and play.spot.guide == 2
     at = shown(play)
-    assert at is not None and (at[0], at[2]) == ("Game setup", (2, 10))
+    assert at is not None and (at[0], at[2]) == ("Game setup", (3, 11))
     script = [(1.0, NEXT_HOLD), (30.0, ERA)]  # the era engine's gestures on its guide
     assert heard(engine, play, script) == heard(own, game, script) != []
 

@@ -192,12 +192,12 @@ CONTINUE: dict[str, tuple[Script, Script, float]] = {
     "toe-running": RESUME, "toe-paused": RESUME, "toe-after-cry": RESUME, "running": RESUME,
     "paused": RESUME, "armed": RESUME, "sounded-ahead": RESUME, "scholar-prompt": RESUME,
     "toe-intro": INTRO_8, "intro-intro_round-round-4": INTRO_4,
-    # the game setup's steps from the one shown (the era engine's third: the round
-    # file's second), then Era I's preparation
-    "toe-guide": start_era(10 - 1 + 7),
+    # the game setup's steps from the one shown (the era engine's third, the round file's
+    # too: both begin with the players step), then Era I's preparation
+    "toe-guide": start_era(11 - 2 + 7),
     # setup under other settings: the era engine sets Era I up afresh (the guide's first
     # step), the round engine at the game setup's first
-    "setup": start_era(10 + 7), "setup-under-settings": start_era(9 + 6),
+    "setup": start_era(11 + 7), "setup-under-settings": start_era(10 + 6),
     # green's total is being entered (1 on the screen, not carried): 5, then yellow's 3;
     # the box's "Points entry" totals, as the era engine's file: era totals in both
     "toe-scoring": (entered(4, 3, start=1.0), entered(5, 3, start=1.0), 100.0),

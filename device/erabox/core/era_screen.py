@@ -40,12 +40,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from . import profile_scores as scores
 from . import rules
 from .model import Mode, Phase, Prompt, Question, Screen
+from .profile import Label, Profile
 from .profile import Phase as RoundPhase
-from .profile import Profile
 from .profile_eras import TOTAL_ID
 from .profile_guide import walk_here
 from .profile_play import (
@@ -55,6 +56,7 @@ from .profile_play import (
     Play,
     State,
     asked,
+    call_words,
     countdown_elapsed,
     era_number,
     next_start_player,
@@ -65,6 +67,7 @@ from .profile_play import (
     whole_sheet,
 )
 from .profile_play import standings as era_standings
+from .profile_reader import Step
 
 
 def screen(play: Play, now: float, *, language: str | None = None,
@@ -98,7 +101,7 @@ def _position(play: Play, base: Screen, now: float, hall_held: bool) -> Screen:
             # a special round walked at the setup is the game's setup; a phase, the era's
             game = any(special.id == step.part for special in play.profile.specials)
             return replace(shown, kind=Phase.PREPARE, guide_position=step.position,
-                           guide_part="game" if game else "era")
+                           guide_part="game" if game else "era", **_guide_words(play, step.text))
         return shown
     if spot.state is State.ROUND:
         return _round(play, base, now, hall_held)
@@ -141,8 +144,6 @@ def _round(play: Play, base: Screen, now: float, hall_held: bool) -> Screen:
 
 def _call(play: Play, shown: Screen, now: float) -> Screen:
     """A call's prompt over the clock: the box's "Appoint scholars!", or its own words."""
-    from .profile_play import call_words
-
     words = call_words(play, now)
     if words is None:
         return shown
@@ -209,6 +210,19 @@ def _buildings(play: Play, seat: int) -> int | None:
     if any(v is None for v in values):
         return None
     return sum(sum(v or ()) for v in values)
+
+
+def _guide_words(play: Play, text: Label) -> dict[str, Any]:
+    """A guide step's own words on the box (its `say`: one of Time of Empires' guide texts)
+    and the number it shows (the players, or the era's wonders or bonus token VP)."""
+    say = text.say if isinstance(text, Step) else ""
+    if not say:
+        return {}
+    number = next(row.n for row in rules.SETUP_STEPS + rules.PREP_STEPS if row.say == say)
+    era = min(era_number(play), max(1, len(play.profile.eras)))
+    numbers = {"players": len(play.players),
+               **dict(play.profile.eras[era - 1].numbers if play.profile.eras else ())}
+    return {"guide_step": say, "guide_n": numbers.get(number) if number else None}
 
 
 def _intro_player(play: Play, base: Screen) -> str | None:
