@@ -175,7 +175,7 @@ def test_simulate_says_each_step_walked() -> None:
 def test_time_of_empires_record_on_a_guide_step_comes_back_to_the_step_walked() -> None:
     """The era engine's record on its guide's third step (Era I's game setup), read by the
     round file with the guide on: the same step walked at the setup (the round file's third
-    too: both open on the players step); NEXT hold and ERA then start the era as the era
+    too: both begin with the players step); NEXT hold and ERA then start the era as the era
     engine's, its ticks at the same instants."""
     rounds_file = Path(__file__).parent / "profiles" / "time-of-empires-rounds.toml"
     text = (Path(__file__).parent / "golden" / "states" / "toe-guide.state.json").read_text(

@@ -192,8 +192,8 @@ CONTINUE: dict[str, tuple[Script, Script, float]] = {
     "toe-running": RESUME, "toe-paused": RESUME, "toe-after-cry": RESUME, "running": RESUME,
     "paused": RESUME, "armed": RESUME, "sounded-ahead": RESUME, "scholar-prompt": RESUME,
     "toe-intro": INTRO_8, "intro-intro_round-round-4": INTRO_4,
-    # the game setup's steps from the one shown (the era engine's third: the round
-    # file's too, both opening on the players step), then Era I's preparation
+    # the game setup's steps from the one shown (the era engine's third, the round file's
+    # too: both begin with the players step), then Era I's preparation
     "toe-guide": start_era(11 - 2 + 7),
     # setup under other settings: the era engine sets Era I up afresh (the guide's first
     # step), the round engine at the game setup's first

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from . import (
+    era_screen,
     machine,
     profile_deadlines,
     profile_machine,
@@ -261,8 +262,8 @@ class ProfileEngine:
     def fresh(self, now: float, seat: int) -> tuple[Play, Effects]:
         play = profile_play.new_play(self.profile, self.config.players, seat)
         # the profile's own sounds decoded first, before any press can call for them
-        return play, (*profile_play.prepare_sounds(self.profile),
-                      ShowPlay(profile_play.screen(play, now)))
+        return self._words(play, (*profile_play.prepare_sounds(self.profile),
+                                  ShowPlay(profile_play.screen(play, now))), now)
 
     def _era_record(self, text: str) -> dict[str, Any]:
         """Time of Empires' own record, read by its round file (docs/state-file.md): checked
@@ -283,9 +284,11 @@ class ProfileEngine:
             # the volume the table set with VOL+/VOL- (kept in the era engine's record, not
             # in the settings), as the era engine restores it
             volume = SetVolume(float(saved["volume"]), music=self.config.audio.music_level)
-            return play, (volume, *profile_play.prepare_sounds(self.profile), *effects)
+            return self._words(play, (volume, *profile_play.prepare_sounds(self.profile),
+                                      *effects), now)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
-        return self._in_hall(play, (*profile_play.prepare_sounds(self.profile), *effects))
+        return self._words(*self._in_hall(play, (*profile_play.prepare_sounds(self.profile),
+                                                 *effects)), now)
 
     def resumed(self, state: Play, saved: dict[str, Any]) -> str:
         return (f"resumed the saved play of {self.profile.id}: {state.spot.state.value}, "
@@ -297,11 +300,25 @@ class ProfileEngine:
         else:
             after, effects = profile_machine.step(state, event, now)
         if self.config.hall is None:
-            return after, effects
+            return self._words(after, effects, now)
         # a countdown begun waits for the hall's start; the table pauses one alone only if
         # the hall allows it (its own orders pause and resume it)
         alone = self.config.hall.pause_alone or isinstance(event, Steer)
-        return self._in_hall(*profile_steer.hold(state, after, effects, now, alone))
+        return self._words(*self._in_hall(*profile_steer.hold(state, after, effects, now,
+                                                              alone)), now)
+
+    def _words(self, play: Play, effects: Effects, now: float) -> tuple[Play, Effects]:
+        """`[game] lines = "eras"`: every screen the effects draw is Time of Empires' own
+        (`era_screen`: ui/plans.py draws it), the play's as the step leaves it."""
+        if self.profile.lines != "eras":
+            return play, effects
+        return play, tuple(Show(self._era_screen(play, now)) if isinstance(e, ShowPlay) else e
+                           for e in effects)
+
+    def _era_screen(self, play: Play, now: float) -> Screen:
+        hall = self.config.hall
+        return era_screen.screen(play, now, language=self.config.language,
+                                 hall_held=hall is not None and not hall.pause_alone)
 
     def _in_hall(self, play: Play, effects: Effects) -> tuple[Play, Effects]:
         """In a hall, the last screen the effects draw says what the hall holds (`screen`)."""
@@ -332,7 +349,9 @@ class ProfileEngine:
     def next_deadline(self, state: Play, now: float) -> float | None:
         return profile_deadlines.next_deadline(state, now)
 
-    def screen(self, state: Play, now: float) -> PlayScreen:
+    def screen(self, state: Play, now: float) -> AnyScreen:
+        if self.profile.lines == "eras":  # Time of Empires' own screens (`era_screen`)
+            return self._era_screen(state, now)
         shown = profile_play.screen(state, now)
         if self.config.hall is None:
             return shown
@@ -340,7 +359,10 @@ class ProfileEngine:
 
     def care_view(self, shown: object) -> Screen | None:
         """A running countdown, a question or a prompt keeps the screen bright (like a running
-        era); a new step, turn or round is activity."""
+        era); a new step, turn or round is activity. Time of Empires' own screens (`[game]
+        lines = "eras"`) are read as its engine's."""
+        if isinstance(shown, Screen):
+            return shown
         if not isinstance(shown, PlayScreen):
             return None
         if shown.kind == "confirm":

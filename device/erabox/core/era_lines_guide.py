@@ -7,9 +7,9 @@ engine's (docs/simulate.md):
 
 All from the walk: `part` "game" for a step of the game's setup (a `guide = true` special
 round before round 1), "era" for one of the era's preparation (round 1's phases); `step`
-and `steps` its place in that part; `what` the step's own name (its `what` key in the
-profile, None without one); `n` the number its text shows (its first `{name}`, filled: the
-player count, the era's wonders ...; None without one). Pure.
+and `steps` its place in that part; `what` the step's own name (its `say` key in the
+profile without the part's prefix, None without one); `n` the number its text shows (its
+first `{name}`, filled: the player count, the era's wonders ...; None without one). Pure.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def guide_fields(play: Play) -> dict[str, Any] | None:
     step, steps = shown.position
     return {"era": era_number(play) if play.profile.eras else None,
             "part": "game" if shown.setup else "era", "step": step, "steps": steps,
-            "what": shown.text.what or None if isinstance(shown.text, Step) else None,
+            "what": _what(shown.text),
             "n": shown.number}
 
 
@@ -49,3 +49,10 @@ class GuideLines:
             return None
         self._last = shown
         return fields
+
+
+def _what(text: object) -> str | None:
+    """The step's name in a `guide` line: its `say` key (the box's guide text) without the
+    part's prefix ("prep_wonder": "wonder"), as the era engine names its steps."""
+    say = text.say if isinstance(text, Step) else ""
+    return say.removeprefix("prep_").removeprefix("setup_") or None

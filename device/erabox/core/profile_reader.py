@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
-from .rules import MAX_SEATS
+from .rules import GUIDE_TEXTS, MAX_SEATS
 from .toml_lines import Path, dotted
 
 MAX_PLAYERS = MAX_SEATS  # the most seats a profile may name (the box seats at most this many)
@@ -52,7 +52,9 @@ class Step(Label):
     from_era: int = 1  # in a game of eras: shown from that era on (1-based) ...
     era: int = 0  # ... and only in that era (0: every era), as Time of Empires' steps
     guide: bool = False  # shown only while the box's first-game guide is on (`profile_guide`)
-    what: str = ""  # its name in Time of Empires' `guide` lines (`[game] lines = "eras"`)
+    # the box's own words for this step: one of Time of Empires' guide texts
+    # (`rules.GUIDE_TEXTS`), shown on its screens in Time of Empires' words (`era_screen`)
+    say: str = ""
 
     def in_era(self, era: int | None) -> bool:
         return era is None or (self.from_era <= era and self.era in (0, era))
@@ -69,7 +71,7 @@ def filled(step: Label, numbers: dict[str, int]) -> Label:
 
 
 STEP_KEYS = ("players_at_least", "players_at_most", "variants", "from_round", "until_round",
-             "from_era", "era", "guide", "what")
+             "from_era", "era", "guide", "say")
 
 
 def shown_steps(steps: tuple[Label, ...], players: int, variant: str | None = None,
@@ -313,9 +315,9 @@ class _Reader:
                                 first, MAX_ROUNDS)
             text = self.label({"en": item["en"], "ja": item["ja"]}, at)
             from_era, era = self._step_eras(item, at)
-            what = self.ident(item["what"], (*at, "what")) if "what" in item else ""
+            say = self.choice(item["say"], (*at, "say"), GUIDE_TEXTS) if "say" in item else ""
             steps.append(Step(text.en, text.ja, low, high, variants, first, last, from_era,
-                              era, self.flag(item.get("guide", False), (*at, "guide")), what))
+                              era, self.flag(item.get("guide", False), (*at, "guide")), say))
         return tuple(steps)
 
     def _numbers(self, item: Any, at: Path) -> None:

@@ -19,10 +19,11 @@ What is read, and where it lands:
 - `setup` (and `settings`, the settings menu over it: nearest safe point, the menu closed)
   without a guide step: the game's setup (Era I) or the era's setup (later eras), where NEXT
   still chooses the era's variant, as on the era engine's setup screen; with a guide step:
-  the game setup's step (the same step: Time of Empires' round file opens on the players
-  step too; a file without one lands the era engine's first on its first) or the era
-  preparation's step of round 1 (the variant is then the saved mode); with `guide_at_setup`
-  and the guide on, that step walked at the setup;
+  the game setup's step (the same step: the round file begins it with the players step,
+  `say = "setup_players"`; a round file without one takes the era engine's first step on
+  its first) or the era preparation's step of
+  round 1 (the variant is then the saved mode); with `guide_at_setup` and the guide on, that
+  step walked at the setup;
 - `lead_in`: the era engine sets the era up again (its setup: ERA starts the lead-in); the
   round engine comes back set up too, on the last step of round 1's preparation (NEXT
   starts the lead-in: the same ticks at the same instants). Its mode is not chosen again

@@ -1,0 +1,162 @@
+"""Measure how far the round engine's screens are from the era engine's, screen for screen.
+
+Every golden scenario of Time of Empires (tests/golden/scenarios/toe-*.json, 84) is played
+twice with its own gestures and config: by the era engine, and by the round file
+(tests/profiles/time-of-empires-rounds.toml) in Time of Empires' words (`[game] lines =
+"eras"`: its screens built by core/era_screen.py), as tests/test_one_engine_golden_cues.py
+plays it. Each engine's screens are collected as `erabox simulate` hands them on (each new
+screen model with its time) and set against each other. Each difference is put in a class:
+
+- a screen the round engine draws that is not Time of Empires' `Screen` ("round screen is a
+  PlayScreen": before `era_screen`, every one);
+- the screens are paired in order by (t, kind) and each pair's fields compared ("`running`
+  differs in `prompt`");
+- a screen that finds no partner ("era `lead_in` unpaired": shown by one engine only).
+
+Printed: a table of classes with the screens and scenarios each touches and one example, and
+how many scenarios show the same screens at the same times. tests/test_era_screen.py holds
+those that do.
+
+    python tools/one_engine_screens.py            # the table (Markdown)
+    python tools/one_engine_screens.py --examples # with one example pair each
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "device"), str(ROOT / "tests")]
+
+Shown = tuple[float, Any]  # (t, a screen model), as `simulate`'s `on_screen` hands it
+
+
+def screens(scenario: dict[str, Any], profile: Any = None) -> list[Shown]:
+    """The scenario's screens, each new one with its time: the era engine's (`profile`
+    None) or the round file's."""
+    from erabox.core.config import Config
+    from erabox.run.simulate import simulate
+    from test_golden import build, lines_of
+
+    shown: list[Shown] = []
+    simulate(build(Config, scenario["config"]), lines_of(scenario["lines"]), scenario["until"],
+             lambda line: None, lambda model, t: shown.append((round(t, 3), model)),
+             **({} if profile is None else {"profile": profile}))
+    return shown
+
+
+def both(scenario: dict[str, Any]) -> tuple[list[Shown], list[Shown]]:
+    """The era engine's screens and the round file's (in Time of Empires' words)."""
+    from test_one_engine_golden_cues import ERA_WORDS
+
+    return screens(scenario), screens(scenario, ERA_WORDS)
+
+
+class Tally:
+    """The classes of difference: screens counted, scenarios touched, one example each."""
+
+    def __init__(self) -> None:
+        self.screens: Counter[str] = Counter()
+        self.scenarios: defaultdict[str, set[str]] = defaultdict(set)
+        self.example: dict[str, str] = {}
+
+    def add(self, name: str, scenario: str, example: str) -> None:
+        self.screens[name] += 1
+        self.scenarios[name].add(scenario)
+        self.example.setdefault(name, f"{scenario}: {example}")
+
+
+def _kind(model: Any) -> str:
+    return str(getattr(model.kind, "value", model.kind))
+
+
+def _fields(model: Any) -> dict[str, Any]:
+    return {f.name: getattr(model, f.name) for f in dataclasses.fields(model)}
+
+
+def _short(model: Any) -> str:
+    """A screen's fields that are not their default, for an example."""
+    defaults = {f.name: f.default for f in dataclasses.fields(model)}
+    said = [f"{k}={v!r}" for k, v in _fields(model).items() if v != defaults[k]]
+    return f"{type(model).__name__}({', '.join(said)})"
+
+
+def compare(name: str, era: list[Shown], rounds: list[Shown], tally: Tally) -> None:
+    """Put every difference of one scenario's two plays in its class."""
+    from erabox.core.model import Screen
+
+    for t, model in rounds:
+        if not isinstance(model, Screen):
+            tally.add(f"round screen is a {type(model).__name__}", name, f"t={t} {_short(model)}")
+    mine = [(t, _kind(model)) for t, model in era]
+    theirs = [(t, _kind(model)) for t, model in rounds]
+    matcher = difflib.SequenceMatcher(None, mine, theirs, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for (t, a), (_, b) in zip(era[i1:i2], rounds[j1:j2], strict=True):
+                if isinstance(b, Screen) and a != b:
+                    _differ(name, t, a, b, tally)
+            continue
+        for t, a in era[i1:i2]:
+            tally.add(f"era `{_kind(a)}` unpaired", name, f"t={t} {_short(a)}")
+        for t, b in rounds[j1:j2]:
+            tally.add(f"round `{_kind(b)}` unpaired", name, f"t={t} {_short(b)}")
+
+
+def _differ(name: str, t: float, a: Any, b: Any, tally: Tally) -> None:
+    mine, theirs = _fields(a), _fields(b)
+    keys = [key for key in mine if mine[key] != theirs[key]]
+    example = f"t={t} " + ", ".join(f"{k}: {mine[k]!r} | {theirs[k]!r}" for k in keys)
+    tally.add(f"`{_kind(a)}` differs in {', '.join(f'`{k}`' for k in keys)}", name, example)
+
+
+def measure() -> tuple[Tally, int, list[str]]:
+    """The tally over every golden scenario; how many scenarios; those whose screens match."""
+    from test_golden import SCENARIOS
+
+    tally = Tally()
+    same: list[str] = []
+    for path in SCENARIOS:
+        era, rounds = both(json.loads(path.read_text(encoding="utf-8")))
+        if era == rounds:
+            same.append(path.stem)
+        compare(path.stem, era, rounds, tally)
+    return tally, len(SCENARIOS), same
+
+
+def table(tally: Tally, total: int, same: list[str], examples: bool) -> str:
+    rows = [f"{total} golden scenarios, {len(same)} with the same screens at the same times.",
+            "", "| class | screens | scenarios |", "|---|---:|---:|"]
+    for name, count in sorted(tally.screens.items(),
+                              key=lambda kv: (-len(tally.scenarios[kv[0]]), -kv[1], kv[0])):
+        rows.append(f"| {name} | {count} | {len(tally.scenarios[name])} |")
+        if examples:
+            rows.append(f"|   e.g. {tally.example[name][:400]} | | |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--examples", action="store_true", help="one example per class")
+    parser.add_argument("--same", action="store_true",
+                        help="also list the scenarios whose screens match")
+    args = parser.parse_args(argv)
+    import logging
+
+    logging.disable(logging.WARNING)  # the round file's missing music files, said per parse
+    tally, total, same = measure()
+    print(table(tally, total, same, args.examples))
+    if args.same:
+        print("\n".join(["", *same]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
