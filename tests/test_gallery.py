@@ -35,9 +35,9 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("screens")
     subprocess.run(
         [sys.executable, str(ROOT / "tools" / "gallery.py"), "--out", str(out)],
-        # A guard against a hang only: about 33 s of CPU on an idle machine, it took over
-        # 120 s beside the other test worker (`make test` runs two) on a machine loaded by
-        # other work.
+        # A guard against a hang only: about 4 s of CPU on an idle machine (33 s before the
+        # scoring position was worked out once per sheet), it took over 120 s beside the
+        # other test worker (`make test` runs two) on a machine loaded by other work.
         check=True, capture_output=True, timeout=600,
     )
     return out

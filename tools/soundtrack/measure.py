@@ -196,13 +196,19 @@ class ScoreFigures:
 
 def loudest_short_term(stereo: npt.NDArray[np.floating]) -> float:
     """The loudest 3 s short-term loudness (from 400 ms blocks every 100 ms)."""
+    return _loudness(stereo)[1]
+
+
+def _loudness(stereo: npt.NDArray[np.floating]) -> tuple[float, float]:
+    """(`lufs`, `loudest_short_term`) from one pass of the meter (the blocks it gates)."""
     import pyloudnorm
 
     meter = pyloudnorm.Meter(SR)
-    meter.integrated_loudness(np.asarray(stereo, dtype=np.float64))
+    whole = float(meter.integrated_loudness(np.asarray(stereo, dtype=np.float64)))
     blocks = np.asarray(meter.blockwise_loudness, dtype=np.float64)
     power = 10.0 ** ((blocks + 0.691) / 10.0)
-    return float(-0.691 + 10.0 * np.log10(np.convolve(power, np.ones(27) / 27, "valid").max()))
+    return whole, float(
+        -0.691 + 10.0 * np.log10(np.convolve(power, np.ones(27) / 27, "valid").max()))
 
 
 def low_share(stereo: npt.NDArray[np.floating], below_hz: float = 200.0) -> float:
@@ -219,16 +225,17 @@ def score_figures(stereo: npt.NDArray[np.floating]) -> ScoreFigures:
         return lufs(x[round(a * SR) : round(b * SR)])
 
     windows = mono_windows(x)
+    whole, loudest = _loudness(x)  # the meter's one pass over the whole piece
     return ScoreFigures(
-        lufs=lufs(x), true_peak=true_peak_dbtp(x),
+        lufs=whole, true_peak=true_peak_dbtp(x),
         worst_correlation=min(w[1] for w in windows),
         worst_mono_loss=max(w[2] for w in windows),
-        whole_mono_loss=lufs(x) - lufs(mono_sum(x)),
+        whole_mono_loss=whole - lufs(mono_sum(x)),
         quietest=quietest_second_dbfs(x, 5.0, 535.0),
         sections=(cut(0, 180), cut(180, 360), cut(360, 540)),
         before_rise=cut(360, 480), last_minute=cut(480, 540),
         section2_end=cut(300, 360), section3_start=cut(360, 420),
-        loudest_3s=loudest_short_term(x), repeat=smoothed_repeat(x), low_share=low_share(x),
+        loudest_3s=loudest, repeat=smoothed_repeat(x), low_share=low_share(x),
     )
 
 

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from . import profile_asking as asking
 from . import profile_clock as clock
 from . import profile_scores as scores
 from .model import (
@@ -18,6 +19,7 @@ from .model import (
     Sound,
 )
 from .profile import Label, Profile, shown_steps
+from .profile_asking import SHOWN as SHOWN
 from .profile_config import opening_variant
 from .profile_effects import Called as Called
 from .profile_effects import ChooseGame as ChooseGame
@@ -204,24 +206,10 @@ def turn_seat(play: Play) -> int | None:
     return ((start_seat(play) or 0) + spot.turn) % len(play.players)
 
 
-SHOWN = -1  # the seat of an entry that asks no number: a `points = false` category, shown
-
-
 def entries(play: Play) -> tuple[tuple[int, int], ...]:
-    """(category, seat) in the order numbers are asked: category by category, seat order;
-    in a game of eras the categories this era's scoring asks. A category that gives no
-    points is one entry in its place, seat `SHOWN`. `entry = "totals"`: the era totals
-    first (the last category), then the categories that do not count, the counted ones and
-    those that give no points left to the totals' checklist (`checklist`)."""
-    era, seats = era_number(play), range(len(play.players))
-    cats = tuple((c, category) for c, category in enumerate(play.profile.categories)
-                 if category.in_era(era))
-    if play.profile.entry == "totals":
-        last = len(play.profile.categories) - 1
-        return tuple((last, s) for s in seats) + tuple(
-            (c, s) for c, category in cats[:-1] if category.asked for s in seats)
-    return tuple(pair for c, category in cats
-                 for pair in ([(c, s) for s in seats] if category.asked else [(c, SHOWN)]))
+    """(category, seat) in the order numbers are asked (`profile_asking.order`): this
+    era's categories, a category that gives no points as one entry, seat `SHOWN`."""
+    return asking.order(play.profile, era_number(play), len(play.players))
 
 
 def checklist(play: Play) -> tuple[Label, ...]:
@@ -234,81 +222,51 @@ def checklist(play: Play) -> tuple[Label, ...]:
 
 
 def whole_sheet(play: Play, sheet: scores.Sheet | None = None) -> scores.Sheet:
-    """The numbers of every era so far, each category's values one after the other (their
-    points add up); a category this era asks that is not entered yet is unknown (None).
-    A game without eras: its sheet."""
+    """The numbers of every era so far (`profile_asking.whole`; a game without eras: its
+    sheet), this era's being `sheet` (default: the play's)."""
     sheet = play.spot.sheet if sheet is None else sheet
-    if not play.spot.past:
-        return sheet
-    era = era_number(play)
-    return tuple(tuple(
-        None if row[seat] is None and play.profile.categories[c].in_era(era) else
-        tuple(v for past in play.spot.past for v in past[c][seat] or ()) + (row[seat] or ())
-        for seat in range(len(row))) for c, row in enumerate(sheet))
+    return asking.whole(play.profile, play.spot.past, sheet, era_number(play))
+
+
+def questions(play: Play, sheet: scores.Sheet | None = None) -> asking.Asking:
+    """The scoring's questions (`profile_asking.Asking`) over `sheet` (default: the play's),
+    for a caller that asks many of them: what they share is worked out once."""
+    return asking.Asking(play.profile, len(play.players), era_number(play), play.spot.past,
+                         play.spot.sheet if sheet is None else sheet, start_seat(play))
 
 
 def wanted(play: Play, sheet: scores.Sheet, entry: int) -> bool:
     """Is entry `entry` asked: can its number still change the ranking (profile_scores)?
     Before the last era every number is asked (the eras after it may need it)."""
-    category, seat = entries(play)[entry]
-    if not last_era(play) or seat == SHOWN:  # a step shown is always shown
-        return True
-    return scores.needed(play.profile, whole_sheet(play, sheet), start_seat(play), category,
-                         seat)
+    return questions(play, sheet).wanted(entry)
 
 
 def next_entry(play: Play, sheet: scores.Sheet, entry: int) -> int | None:
     """The first entry from `entry` on that is asked (None: the scoring is done)."""
-    return next((e for e in range(entry, len(entries(play))) if wanted(play, sheet, e)),
-                None)
+    return questions(play, sheet).next_entry(entry)
 
 
 def late_entry(play: Play) -> int | None:
     """On the last era's standings, the first entry asked after them (`late`: ERA opens it,
     as Time of Empires asks a tie's buildings); None: ERA opens the final ranking."""
-    first = next((e for e in range(len(entries(play))) if late(play, e)), None)
-    return None if first is None else next_entry(play, play.spot.sheet, first)
+    return questions(play).late_entry()
 
 
 def late(play: Play, entry: int) -> bool:
     """`[scoring] tie_break_after = "standings"`: is entry `entry` one the last era asks
     after its standings (a category only for the tie-breaks, `counts = false`), as Time of
     Empires asks the tied players' buildings after Era III's standings?"""
-    category, seat = entries(play)[entry]
-    return (play.profile.tie_break_after == "standings" and last_era(play) and seat != SHOWN
-            and not play.profile.categories[category].counts)
+    return questions(play).late(entry)
 
 
 def scoring_position(play: Play) -> tuple[int, int, bool]:
-    """(n, count, more) of the number asked: n counts the numbers entered before it; count
-    adds those sure to be asked after it, whatever the numbers to come (`surely`), so it
-    never falls; `more`: some after it may be asked too (a scoring with eliminations, a
-    number asked only to break a tie), which the count will take in once they are sure.
-    Those asked after the last standings (`late`) are counted apart."""
-    spot, order = play.spot, entries(play)
-    part = late(play, spot.entry)
-    done = sum(1 for e, (c, s) in enumerate(order[:spot.entry]) if late(play, e) == part
-               and (s == SHOWN or spot.sheet[c][s] is not None))
-    ahead = [e for e in range(spot.entry + 1, len(order))
-             if late(play, e) == part and wanted(play, spot.sheet, e)]
-    # once every number that counts is in (after the standings, or after the last one of a
-    # game ranked on its total), the players a tie-break category asks are known: the rest of
-    # the category asked now is sure
-    here, categories = order[spot.entry][0], play.profile.categories
-    known = part or (play.profile.order == "total" and all(
-        s == SHOWN or spot.sheet[c][s] is not None or not categories[c].counts
-        for c, s in order))
-    sure = sum(1 for e in ahead if surely(play, spot.sheet, e) or (known and order[e][0] == here))
-    return done + 1, done + 1 + sure, sure < len(ahead)
+    """(n, count, more) of the number asked (`profile_asking.Asking.position`)."""
+    return questions(play).position(play.spot.entry)
 
 
 def surely(play: Play, sheet: scores.Sheet, entry: int) -> bool:
     """Is entry `entry` sure to be asked, whatever the numbers not yet entered?"""
-    category, seat = entries(play)[entry]
-    if not last_era(play) or seat == SHOWN:
-        return True
-    return scores.surely(play.profile, whole_sheet(play, sheet), start_seat(play), category,
-                         seat)
+    return questions(play, sheet).surely(entry)
 
 
 def asked(play: Play) -> tuple[int, int] | None:

@@ -168,12 +168,14 @@ def _eliminations(profile: Profile, sheet: Sheet, start: int | None,
 # --- which numbers can still change the ranking -----------------------------------------------
 
 
-def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, seat: int) -> bool:
+def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, seat: int,
+           known: list[StageKnown] | None = None) -> bool:
     """Can the number of `category` for `seat` change the ranking, as far as the sheet tells
     (None: not asked yet, or left out; unknown numbers are taken as anything)? Left out are
     the stage categories of a player already out before that stage, and a tie-break's number
     for a player no one can be tied with where the order between them matters. Sound: a
-    number that might matter is always asked."""
+    number that might matter is always asked. `known`: `stages_known` of the same sheet and
+    start, when the caller asks of many numbers (it is worked out once)."""
     players = _players(sheet)
     cat = profile.categories[category]
     ids = {c.id: i for i, c in enumerate(profile.categories)}
@@ -181,7 +183,7 @@ def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, sea
     in_rules = [j for j, r in enumerate(profile.tie_breaks)
                 if any(ids[c] == category for c in r.categories)]
     if profile.order == "eliminations":
-        stages = _stages_known(profile, sheet, start, players)
+        stages = _stages_known(profile, sheet, start, players) if known is None else known
     else:
         if cat.counts:
             return True
@@ -205,10 +207,12 @@ def needed(profile: Profile, sheet: Sheet, start: int | None, category: int, sea
     return False
 
 
-def surely(profile: Profile, sheet: Sheet, start: int | None, category: int, seat: int) -> bool:
+def surely(profile: Profile, sheet: Sheet, start: int | None, category: int, seat: int,
+           known: list[StageKnown] | None = None) -> bool:
     """Is the number of `category` for `seat` sure to be asked, whatever the numbers not yet
     entered (`needed` says whether it may be)? A stage's number is, for a player sure to be
-    in at that stage; a number asked only to break a tie is not, until it is asked."""
+    in at that stage; a number asked only to break a tie is not, until it is asked.
+    `known`: as for `needed`."""
     cat = profile.categories[category]
     ids = {c.id: i for i, c in enumerate(profile.categories)}
     in_stage = [k for k, s in enumerate(profile.stages) if ids[s.category] == category]
@@ -217,22 +221,28 @@ def surely(profile: Profile, sheet: Sheet, start: int | None, category: int, sea
         return cat.counts or not in_rules
     if not in_stage:
         return not in_rules
-    stages = _stages_known(profile, sheet, start, _players(sheet))
+    stages = _stages_known(profile, sheet, start, _players(sheet)) if known is None else known
     before = [frozenset(range(_players(sheet))), *(stays for _, _, stays, _ in stages)]
     return any(seat in before[k] for k in in_stage)
 
 
-_StageKnown = tuple[int | None, frozenset[int], frozenset[int], bool]
+StageKnown = tuple[int | None, frozenset[int], frozenset[int], bool]
+
+
+def stages_known(profile: Profile, sheet: Sheet, start: int | None) -> list[StageKnown]:
+    """What the sheet tells of each stage of an elimination (`_stages_known`): given to
+    `needed` and `surely` by a caller that asks them of many numbers of one sheet."""
+    return _stages_known(profile, sheet, start, _players(sheet))
 
 
 def _stages_known(profile: Profile, sheet: Sheet, start: int | None,
-                  players: int) -> list[_StageKnown]:
+                  players: int) -> list[StageKnown]:
     """For each stage: its category, the players who may still be in, those sure to stay in
     after it, and whether it is the last."""
     ids = {c.id: i for i, c in enumerate(profile.categories)}
     maybe, sure = frozenset(range(players)), frozenset(range(players))
     count = players
-    out: list[_StageKnown] = []
+    out: list[StageKnown] = []
     for number, stage in enumerate(profile.stages, start=1):
         category = ids[stage.category]
         last = number == len(profile.stages)

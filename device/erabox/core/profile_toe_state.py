@@ -66,7 +66,7 @@ from .model import Mode
 from .profile import Profile, shown_steps
 from .profile_eras import TOTAL_ID
 from .profile_guide import walk_steps
-from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, late, new_play, wanted
+from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, new_play, questions
 from .profile_play import PlayEffect as PlayEffect
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
@@ -283,10 +283,10 @@ def _first_open(profile: Profile, players: tuple[str, ...], spot: dict[str, Any]
     """The first number still to ask (not entered, and able to change the ranking): before
     the standings, one asked before them (not `late`); after them, any."""
     play = _play_at(profile, players, spot)
-    sheet = play.spot.sheet
-    return next((e for e, (c, seat) in enumerate(entries(play))
-                 if seat != SHOWN and sheet[c][seat] is None and wanted(play, sheet, e)
-                 and (after_standings or not late(play, e))), None)
+    sheet, ask = play.spot.sheet, questions(play)
+    return next((e for e, (c, seat) in enumerate(ask.order)
+                 if seat != SHOWN and sheet[c][seat] is None and ask.wanted(e)
+                 and (after_standings or not ask.late(e))), None)
 
 
 def _play_at(profile: Profile, players: tuple[str, ...], spot: dict[str, Any]) -> Play:

@@ -9,6 +9,7 @@ folder per game, with its own index.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from PIL import Image
@@ -40,7 +41,8 @@ MARKS_DIR = "marks"  # ... and the box's marks over them, inside GAMES_DIR
 MARKS_GAME = "lords-of-xidit"  # the profile the marks are shown over
 
 
-def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
+@cache  # played through once: every panel's pictures and index draw the same screens
+def profile_samples() -> tuple[tuple[str, str, tuple[tuple[str, PlayScreen], ...]], ...]:
     """(id, English name, its screens) of every shipped game profile, by id (read as
     `erabox.files.games` reads them: the package's `games/*.toml`)."""
     import tomllib
@@ -57,11 +59,12 @@ def profile_samples() -> list[tuple[str, str, list[tuple[str, PlayScreen]]]]:
                 item.read_text(encoding="utf-8"))):  # Time of Empires: the box's own screens
             profile = parse_profile(item.read_text(encoding="utf-8"), item.name,
                                     default_id=name)
-            games.append((name, profile.name.en, gallery_screens(profile)))
-    return games
+            games.append((name, profile.name.en, tuple(gallery_screens(profile))))
+    return tuple(games)
 
 
-def marked_samples() -> list[tuple[str, PlayScreen, Marks]]:
+@cache
+def marked_samples() -> tuple[tuple[str, PlayScreen, Marks], ...]:
     """(name, screen, marks): the box's marks over MARKS_GAME's screens."""
     from importlib import resources
 
@@ -69,7 +72,7 @@ def marked_samples() -> list[tuple[str, PlayScreen, Marks]]:
 
     item = resources.files("erabox") / "games" / f"{MARKS_GAME}.toml"
     profile = parse_profile(item.read_text(encoding="utf-8"), item.name, default_id=MARKS_GAME)
-    return marked_screens(profile)
+    return tuple(marked_screens(profile))
 
 
 def profile_frames(panel: Panel) -> dict[str, tuple[str, Image.Image]]:
