@@ -89,9 +89,11 @@ def next_deadline(play: Play, now: float) -> float | None:
     While a countdown shows, that includes its next whole second, so the screen changes
     exactly on the second (one wake-up a second; none without a countdown shown), its next
     call or tick, the end of a call's prompt (each on the countdown's own anchor), and the
-    moment its next call's record is written ahead of it (`ahead_at`)."""
+    moment its next call's record is written ahead of it (`ahead_at`); the end of a question,
+    of a prompt and of the volume shown after a change."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
-                         play.save_due, ahead_at(play), arm_at(play)) if t is not None]
+                         play.volume_until, play.save_due, ahead_at(play), arm_at(play))
+             if t is not None]
     if play.hold_since is not None and ramp(play, now) != RAMP_MAX:  # the ramp's next +5
         held = now - play.hold_since
         times.append(play.hold_since + (int(held / RAMP_S + 1e-9) + 1) * RAMP_S)
