@@ -41,7 +41,6 @@ KNOWN = {
     "toe-6bf64e565f12a48e": "NEXT pressed while running: the era engine's \"hold NEXT to "
                             "pause\" (`Prompt.PAUSE_HINT`)",
     "toe-c5487a3ef44714df": UNDONE,
-    "toe-ca452859e520414d": "the restart question over the running clock",
     "toe-d2b1c0c13ddcc611": "the settings menu (Time of Empires' own engine opens it)",
 }
 

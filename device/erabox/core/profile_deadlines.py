@@ -106,7 +106,10 @@ def next_deadline(play: Play, now: float) -> float | None:
         end = clock.prompt_end(phase, play.cues_done, play.call_owed)
         if end is not None and now - start + EPS < end:  # its prompt's end
             times.append(start + end)
-    if play.timer_end is not None and play.question_until is None:
+    # a question hides the countdown, but in Time of Empires' words (`[game] lines = "eras"`)
+    # where it is asked over the running clock (`era_screen`)
+    if play.timer_end is not None and (play.question_until is None
+                                       or play.profile.lines == "eras"):
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:
             times.append(play.timer_end - (shown - 1))
