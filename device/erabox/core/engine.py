@@ -260,10 +260,18 @@ class ProfileEngine:
         return saved
 
     def fresh(self, now: float, seat: int) -> tuple[Play, Effects]:
-        play = profile_play.new_play(self.profile, self.config.players, seat)
-        # the profile's own sounds decoded first, before any press can call for them
-        return self._words(play, (*profile_play.prepare_sounds(self.profile),
+        play = replace(profile_play.new_play(self.profile, self.config.players, seat),
+                       volume=self.config.audio.volume)  # the box's, as configured
+        # the volume first (as Time of Empires' opening), then the profile's own sounds
+        # decoded, before any press can call for them
+        return self._words(play, (self._volume(play),
+                                  *profile_play.prepare_sounds(self.profile),
                                   ShowPlay(profile_play.screen(play, now))), now)
+
+    def _volume(self, play: Play) -> SetVolume:
+        """The play's volume to the mixer (`profile_volume`), the music's share as set."""
+        level = self.config.audio.volume if play.volume is None else play.volume
+        return SetVolume(level, music=self.config.audio.music_level)
 
     def _era_record(self, text: str) -> dict[str, Any]:
         """Time of Empires' own record, read by its round file (docs/state-file.md): checked
@@ -282,12 +290,16 @@ class ProfileEngine:
             play, effects = profile_toe_state.play_of(saved, self.profile, self.config.players,
                                                       now, self.config.era_modes)
             # the volume the table set with VOL+/VOL- (kept in the era engine's record, not
-            # in the settings), as the era engine restores it
-            volume = SetVolume(float(saved["volume"]), music=self.config.audio.music_level)
-            return self._words(play, (volume, *profile_play.prepare_sounds(self.profile),
+            # in the settings), as the era engine restores it; the play keeps it
+            play = replace(play, volume=float(saved["volume"]))
+            return self._words(play, (self._volume(play),
+                                      *profile_play.prepare_sounds(self.profile),
                                       *effects), now)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
-        return self._words(*self._in_hall(play, (*profile_play.prepare_sounds(self.profile),
+        if play.volume is None:  # a record written without the box's volume: as configured
+            play = replace(play, volume=self.config.audio.volume)
+        return self._words(*self._in_hall(play, (self._volume(play),
+                                                 *profile_play.prepare_sounds(self.profile),
                                                  *effects)), now)
 
     def resumed(self, state: Play, saved: dict[str, Any]) -> str:

@@ -32,8 +32,11 @@ How the play's words map to the model's:
 
 Not derived (the play does not hold them; tools/one_engine_screens.py measures what is left):
 the guide's steps as the era engine keys them (`guide_step`, `guide_n`: the round file words
-its steps itself), the volume being changed and the quiet mark (the round engine has no
-volume), the settings menu (Time of Empires' own engine opens it).
+its steps itself), the settings menu (Time of Empires' own engine opens it).
+
+The box's volume on every screen (`profile_volume`): the level in percent while it is shown
+after VOL+/VOL-, the quiet mark at or below 10 %. A question is asked over the screen it was
+asked on, the running clock counting on under it (`profile_deadlines`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import profile_scores as scores
+from . import profile_volume as volume
 from . import rules
 from .model import Mode, Phase, Prompt, Question, Screen
 from .profile import Label, Profile
@@ -81,7 +85,8 @@ def screen(play: Play, now: float, *, language: str | None = None,
                   length_s=rules.ERA_LENGTH_S if timed is None or timed.timer_s is None
                   else float(timed.timer_s),
                   cue_marks=() if timed is None else tuple(c.at_s for c in timed.calls),
-                  rounds=intro_rounds(play), language=language, prompt=play.prompt)
+                  rounds=intro_rounds(play), language=language, prompt=play.prompt,
+                  volume=volume.shown(play), quiet=volume.quiet(play))
     shown = _position(play, base, now, hall_held)
     if play.question_until is not None:
         question = Question.RESTART_ERA if play.restart_asked else Question.NEW_GAME

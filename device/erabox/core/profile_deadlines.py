@@ -89,9 +89,11 @@ def next_deadline(play: Play, now: float) -> float | None:
     While a countdown shows, that includes its next whole second, so the screen changes
     exactly on the second (one wake-up a second; none without a countdown shown), its next
     call or tick, the end of a call's prompt (each on the countdown's own anchor), and the
-    moment its next call's record is written ahead of it (`ahead_at`)."""
+    moment its next call's record is written ahead of it (`ahead_at`); the end of a question,
+    of a prompt and of the volume shown after a change."""
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
-                         play.save_due, ahead_at(play), arm_at(play)) if t is not None]
+                         play.volume_until, play.save_due, ahead_at(play), arm_at(play))
+             if t is not None]
     if play.hold_since is not None and ramp(play, now) != RAMP_MAX:  # the ramp's next +5
         held = now - play.hold_since
         times.append(play.hold_since + (int(held / RAMP_S + 1e-9) + 1) * RAMP_S)
@@ -104,7 +106,10 @@ def next_deadline(play: Play, now: float) -> float | None:
         end = clock.prompt_end(phase, play.cues_done, play.call_owed)
         if end is not None and now - start + EPS < end:  # its prompt's end
             times.append(start + end)
-    if play.timer_end is not None and play.question_until is None:
+    # a question hides the countdown, but in Time of Empires' words (`[game] lines = "eras"`)
+    # where it is asked over the running clock (`era_screen`)
+    if play.timer_end is not None and (play.question_until is None
+                                       or play.profile.lines == "eras"):
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:
             times.append(play.timer_end - (shown - 1))

@@ -43,6 +43,7 @@ from . import profile_entry as entering
 from . import profile_restart as restarting
 from . import profile_scores as scores
 from . import profile_track as track
+from . import profile_volume as volume
 from .model import (
     Button,
     Event,
@@ -155,7 +156,7 @@ def _advance(play: Play, now: float, ahead: bool = True
         play = replace(play, question_until=None)
     if play.prompt_until is not None and play.prompt_until <= now + EPS:
         play = replace(play, prompt=None, prompt_until=None)
-    return play, tuple(effects)
+    return volume.hidden(play, now), tuple(effects)
 
 
 def _record_ahead(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -258,6 +259,8 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     button, gesture = event.button, event.gesture
+    if button in volume.VOLUME_BUTTONS:  # the box's volume, anywhere (`profile_volume`)
+        return volume.change(play, event, now)
     if play.question_until is not None:
         return _answer(play, event, now)
     if button is Button.BOTH and gesture is Gesture.HOLD:
@@ -298,7 +301,7 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
         return restarting.restart(play)  # the era's setup again (`[buttons] restart_era`)
     if key == (Button.ERA, Gesture.PRESS):  # a new game: the start player drawn again
         seat = play.drawn_seat if play.spare_seat is None else play.spare_seat
-        return new_play(play.profile, play.players, seat), ()
+        return replace(new_play(play.profile, play.players, seat), volume=play.volume), ()
     return play, ()
 
 

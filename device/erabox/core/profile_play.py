@@ -113,6 +113,8 @@ class Play:
     ahead: tuple[int, float] | None = None  # `next_recorded`'s key whose record is on disk
     call_owed: float | None = None  # the last call's prompt owed at a cut: until (countdown s)
     armed: tuple[int, float] | None = None  # `next_recorded`'s key recorded "armed" (`arm_at`)
+    volume: float | None = None  # the box's volume, 0..1 (`profile_volume`; None: as configured)
+    volume_until: float | None = None  # the volume shown after VOL+/VOL- until then (not saved)
 
 
 # --- building and reading a play --------------------------------------------------------------

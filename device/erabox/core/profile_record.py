@@ -10,6 +10,7 @@ from typing import Any
 
 from . import profile_clock as clock
 from . import profile_scores as scores
+from . import profile_volume as volume
 from .model import (
     MusicAction,
     Prompt,
@@ -86,7 +87,8 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
             "players": list(play.players), "drawn_seat": play.drawn_seat,
             "spot": _spot_dict(play.spot), "history": [_spot_dict(s) for s in play.history],
             "timer_left": None if left is None else round(left, 3),
-            "timer_done": play.timer_done, "music_elapsed": music} | clock_part
+            "timer_done": play.timer_done, "music_elapsed": music} | clock_part | (
+                volume.record(play))
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
@@ -97,7 +99,7 @@ def _saved_part(play: Play) -> tuple[object, ...]:
     given = clock.cues(play.profile.phases[play.spot.phase])[:play.cues_done]
     return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
             play.music_since is None, play.held_left is None,
-            sum(1 for cue in given if cue.at >= 0))
+            sum(1 for cue in given if cue.at >= 0), play.volume)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
@@ -141,6 +143,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     paused |= (running and not done and spot.state is State.ROUND
                and profile.phases[spot.phase].resume == "paused")
     play = replace(play, spot=spot, history=past, timer_done=done, cues_done=cues,
+                   volume=volume.from_record(record),
                    timer_end=now + left if running and not paused and left is not None
                    else None,
                    held_left=left if running and paused else None,
