@@ -28,7 +28,9 @@ How the play's words map to the model's:
   category's `multiply`: `value_vp`, `value_times`), the running totals with it, the
   checklist step (the category's place; the era totals and the standings: the last);
   `standings` the era's standings, by total; `game_over` the final ranking;
-- a question: `confirm`, over the screen it was asked on.
+- a question: `confirm`, over the screen it was asked on;
+- the play's prompt for a moment (`profile_prompts`): "Back to round n" after an undo, "hold
+  NEXT to pause" (shown where NEXT hold is the pause: its words), "Resumed".
 
 Not derived (the play does not hold them; tools/one_engine_screens.py measures what is left):
 the guide's steps as the era engine keys them (`guide_step`, `guide_n`: the round file words
@@ -85,7 +87,9 @@ def screen(play: Play, now: float, *, language: str | None = None,
                   length_s=rules.ERA_LENGTH_S if timed is None or timed.timer_s is None
                   else float(timed.timer_s),
                   cue_marks=() if timed is None else tuple(c.at_s for c in timed.calls),
-                  rounds=intro_rounds(play), language=language, prompt=play.prompt,
+                  rounds=intro_rounds(play), language=language,
+                  prompt=None if play.prompt is Prompt.PAUSE_HINT
+                  and profile.pause != "next_hold" else play.prompt,  # its words: NEXT hold
                   volume=volume.shown(play), quiet=volume.quiet(play))
     shown = _position(play, base, now, hall_held)
     if play.question_until is not None:

@@ -16,6 +16,7 @@ from .profile_play import (
     PlayEffect,
     State,
 )
+from .profile_prompts import paused
 
 
 def pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
@@ -24,15 +25,17 @@ def pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     phase = play.profile.phases[play.spot.phase]
     if play.held_left is not None:
         end = now + play.held_left
+        anchor = None if play.anchor is None else now - play.anchor  # as the era resumes
         return replace(play, timer_end=end, held_left=None, save_due=now + SAVE_EVERY_S,
-                       ahead=None, armed=None), (
+                       ahead=None, armed=None, anchor=anchor), (
             Paused(phase.id, False, round(play.held_left, 3)),)
     if play.timer_end is None:
         return play, ()  # no countdown, or one run out: nothing to hold
     left = max(0.0, play.timer_end - now)
     due = None if play.music_since is None else play.save_due
-    return replace(play, timer_end=None, held_left=left, save_due=due, ahead=None,
-                   armed=None), (
+    run = None if play.anchor is None else max(0.0, now - play.anchor)  # the era's held time
+    return replace(paused(play), timer_end=None, held_left=left, save_due=due, ahead=None,
+                   armed=None, anchor=run), (
         Paused(phase.id, True, round(left, 3)),)
 
 
@@ -49,7 +52,7 @@ def phase_timer(before: Play, play: Play, now: float) -> Play:
     phase = play.profile.phases[play.spot.phase]
     if new_key is None or phase.timer_s is None:
         return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
-                       held_left=None, ahead=None, call_owed=None, armed=None)
+                       held_left=None, ahead=None, call_owed=None, armed=None, anchor=None)
     return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
                    save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None, ahead=None,
-                   call_owed=None, armed=None)
+                   call_owed=None, armed=None, anchor=now + phase.lead_in_s)

@@ -112,5 +112,16 @@ def next_deadline(play: Play, now: float) -> float | None:
                                        or play.profile.lines == "eras"):
         shown = math.ceil(play.timer_end - now - EPS)  # the seconds on the screen
         if shown > 1:
-            times.append(play.timer_end - (shown - 1))
+            times.append(_next_second(play, now, play.timer_end - (shown - 1)))
     return min(times) if times else None
+
+
+def _next_second(play: Play, now: float, second: float) -> float:
+    """The countdown's next whole second timed on its own anchor (`Play.anchor`, its time zero
+    as Time of Empires' era keeps it: a press at that second comes after the redraw, as there);
+    `second`, timed on its end, where no anchor matches it (a hall's slew, a power cut)."""
+    length = play.profile.phases[play.spot.phase].timer_s
+    if play.anchor is None or length is None:
+        return second
+    own = play.anchor + (length - (math.ceil(length - (now - play.anchor) - EPS) - 1))
+    return own if abs(own - second) < 1e-6 else second

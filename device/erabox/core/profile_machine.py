@@ -40,6 +40,7 @@ from typing import Any
 
 from . import profile_clock as clock
 from . import profile_entry as entering
+from . import profile_prompts as prompts
 from . import profile_restart as restarting
 from . import profile_scores as scores
 from . import profile_track as track
@@ -107,6 +108,7 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
         before = play  # a countdown that ran out moved play on, and saved it
     if isinstance(event, Input):
         handled, more = _on_input(play, event, now)
+        handled = prompts.pause_hint(play, handled, event, now)  # a press that did nothing
         paused = (handled.held_left is None) != (play.held_left is None)
         if handled.spot != play.spot or paused:  # on disk before anyone hears or sees it
             more = (*more, *opening_gong(play, handled))  # `"after_preparation"`
@@ -452,8 +454,8 @@ def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
         before = back.sheet[category][seat] or ()
         now_values = play.spot.sheet[category][seat] or ()
         value = now_values[len(before)] if len(now_values) > len(before) else 0
-    return replace(play, spot=back, history=play.history[:-1], value=value, prompt=None,
-                   prompt_until=None), ()
+    return prompts.undone(play, replace(play, spot=back, history=play.history[:-1], value=value,
+                                        prompt=None, prompt_until=None), now), ()
 
 
 def _confirm(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -115,6 +115,7 @@ class Play:
     armed: tuple[int, float] | None = None  # `next_recorded`'s key recorded "armed" (`arm_at`)
     volume: float | None = None  # the box's volume, 0..1 (`profile_volume`; None: as configured)
     volume_until: float | None = None  # the volume shown after VOL+/VOL- until then (not saved)
+    anchor: float | None = None  # the countdown's time zero (paused: its seconds run), as ToE's
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -138,10 +139,11 @@ def era_number(play: Play) -> int:
 
 
 def moved(play: Play, spot: Spot) -> Play:
-    """Go forward to `spot`, keeping where play was for undo."""
+    """Go forward to `spot`, keeping where play was for undo (an undo's prompt stays its while)."""
     history = (*play.history, play.spot)[-HISTORY:]
-    return replace(play, spot=spot, history=history, value=0, prompt=None, prompt_until=None,
-                   page=0)
+    kept = play.prompt is Prompt.UNDONE and spot.state in (State.ROUND, State.SPECIAL)
+    return replace(play, spot=spot, history=history, value=0, prompt=play.prompt if kept else None,
+                   prompt_until=play.prompt_until if kept else None, page=0)
 
 
 def last_era(play: Play) -> bool:
@@ -322,10 +324,10 @@ def screen(play: Play, now: float) -> PlayScreen:
     """The screen model for this moment."""
     profile, spot = play.profile, play.spot
     base = PlayScreen(kind=State.SETUP.value, game=profile.name, round_name=profile.round_name,
-                      variant=profile.variants[spot.variant].label
-                      if len(profile.variants) > 1 else None,
-                      start_player=start_player(play), rounds=rounds(play),
-                      ending=spot.last_round is not None, prompt=play.prompt,
+                      variant=profile.variants[spot.variant].label if len(profile.variants) > 1
+                      else None, start_player=start_player(play), rounds=rounds(play),
+                      ending=spot.last_round is not None,  # its own prompt: "Resumed" only
+                      prompt=play.prompt if play.prompt is Prompt.RESUMED else None,
                       totals=tuple(zip(play.players, scores.totals(profile, whole_sheet(play))
                                        or (0,) * len(play.players), strict=True)))
     base = _with_era(play, base)
