@@ -305,8 +305,10 @@ def test_hadrians_wall_solo_ranks(capsys: pytest.CaptureFixture[str], tmp_path: 
     sheet = [[honour], [faith], [score - honour - faith], [0], [0], [0]]
     events = run_game(capsys, tmp_path, hadrian_game(sheet), "--game", "hadrians-wall",
                       "--players", "red")
-    place = of(events, "ranking")[-1]["places"][0]
+    ranking = of(events, "ranking")[-1]
+    place = ranking["places"][0]
     assert (place["score"], place["rank"]) == (score, rank)
+    assert ranking["winners"] == []  # a solo game has a score and a rank, not a winner
 
 
 @pytest.mark.parametrize(("honour", "disdain", "score"), [(10, 9, -12), (1, 9, -21),
