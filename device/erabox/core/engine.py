@@ -231,6 +231,9 @@ class ProfileEngine:
 
     profile: Profile
     config: Config
+    # why this game plays ("game": given with `--game`, "menu": chosen in the settings menu,
+    # "config": the config's `game`; None: not said): its first setup says so a few seconds
+    why_played: str | None = None
 
     def __post_init__(self) -> None:
         # `[scoring] entry = "setting"`: the points entered as the box's "Points entry" says
@@ -261,6 +264,8 @@ class ProfileEngine:
 
     def fresh(self, now: float, seat: int) -> tuple[Play, Effects]:
         play = profile_play.new_play(self.profile, self.config.players, seat)
+        if self.why_played is not None:  # said until the first press, or `CHOSEN_S`
+            play = replace(play, why_played=(self.why_played, now + profile_play.CHOSEN_S))
         # the profile's own sounds decoded first, before any press can call for them
         return self._words(play, (*profile_play.prepare_sounds(self.profile),
                                   ShowPlay(profile_play.screen(play, now))), now)

@@ -123,7 +123,9 @@ def profiles_index(panel: Panel) -> str:
     lines += ["", "## The box's marks", "",
               "The no-sound, cannot-save and missing-sound-file marks, and the progress of a",
               "NEXT+ERA hold toward \"New game?\", over the screens of",
-              f"`{MARKS_GAME}` (as on Time of Empires' screens).", "",
+              f"`{MARKS_GAME}` (as on Time of Empires' screens); then its first setup",
+              "saying which game plays and why (`setup_...`: given with `--game`, chosen in",
+              "the settings menu, the config's `game`; a few seconds, or until a press).", "",
               "| screen | English | Japanese |", "|---|---|---|"]
     for name, _, _ in marked_samples():
         cells = [f"![{name} {language}]({MARKS_DIR}/{name}_{language}.png)"

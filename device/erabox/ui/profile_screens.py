@@ -263,6 +263,8 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         title, notes = word(language, "era_setup", era=_era_text(screen, language)), ()
     lines = [line for note in notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
+    if screen.why_played is not None and screen.kind == "setup":  # which game plays, and why
+        return _chosen(screen, panel, language, marks, title, first, hint)
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
         page = screen.page % (len(lines) + 1)
         if page == 0:
@@ -301,6 +303,26 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 NOTE_ROWS = 4  # the rows under the variant on 128x64
+
+
+def _chosen(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
+            first: str, hint: str) -> tuple[Placed, ...]:
+    """The box's first setup of a game, for a few seconds or until a press: the game (the
+    status row) and why it plays ("Given with --game", "Chosen in the settings menu", "The
+    config's game"): on 128x64 "Playing <game>" and why, where the notes go (they follow);
+    on 128x32 why, in the variant's row."""
+    why = word(language, f"chosen_{screen.why_played}")
+    items = _status(screen, panel, language, title, marks=marks)
+    if panel.compact:
+        items += _text("chosen", why, MARGIN, 12, panel.inner)
+        return tuple(items + _hint(hint, panel))
+    top = panel.content_top
+    items += _text("variant", first, MARGIN, top, panel.inner)
+    playing = _text("playing", word(language, "playing", game=screen.game.text(language)),
+                    MARGIN, top + LINE_PX + 3, panel.inner, lines=2)
+    items += playing
+    items += _text("chosen", why, MARGIN, top + (len(playing) + 1) * LINE_PX + 3, panel.inner)
+    return tuple(items + _hint(hint, panel))
 
 
 def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
