@@ -108,8 +108,8 @@ def profiles_index(panel: Panel) -> str:
         "`erabox.ui.profile_samples`. Who plays, the numbers and the",
         "countdown differ from play to play; each step, category and ranking is shown once.",
         "A screen that turns pages on its own every few seconds (the setup's hint row and",
-        "\"hold ERA: settings\"; on 128x32 a step too long for its line) is shown page by",
-        "page (`_page2` ...).",
+        "\"hold ERA: settings\"; on 128x32 a step too long for its line, and a step's hint",
+        "row with \"hold NEXT: undo\" every other page) is shown page by page (`_page2` ...).",
     ]
     for game, title, screens in profile_samples():
         lines += ["", f"## {title} (`{game}`)", "", "| screen | English | Japanese |",
