@@ -231,6 +231,9 @@ class ProfileEngine:
 
     profile: Profile
     config: Config
+    # why this game plays ("game": given with `--game`, "menu": chosen in the settings menu,
+    # "config": the config's `game`; None: not said): its first setup says so a few seconds
+    why_played: str | None = None
 
     def __post_init__(self) -> None:
         # `[scoring] entry = "setting"`: the points entered as the box's "Points entry" says
@@ -262,6 +265,8 @@ class ProfileEngine:
     def fresh(self, now: float, seat: int) -> tuple[Play, Effects]:
         play = replace(profile_play.new_play(self.profile, self.config.players, seat),
                        volume=self.config.audio.volume)  # the box's, as configured
+        if self.why_played is not None:  # said until the first press, or `CHOSEN_S`
+            play = replace(play, why_played=(self.why_played, now + profile_play.CHOSEN_S))
         # the volume first (as Time of Empires' opening), then the profile's own sounds
         # decoded, before any press can call for them
         return self._words(play, (self._volume(play),

@@ -94,6 +94,8 @@ def next_deadline(play: Play, now: float) -> float | None:
     times = [t for t in (play.timer_end, play.question_until, play.prompt_until,
                          play.volume_until, play.save_due, ahead_at(play), arm_at(play))
              if t is not None]
+    if play.why_played is not None and play.why_played[1] > now + EPS:  # the "why" goes
+        times.append(play.why_played[1])
     if play.hold_since is not None and ramp(play, now) != RAMP_MAX:  # the ramp's next +5
         held = now - play.hold_since
         times.append(play.hold_since + (int(held / RAMP_S + 1e-9) + 1) * RAMP_S)

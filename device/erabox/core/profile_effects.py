@@ -68,6 +68,9 @@ class PlayScreen:
     shown: bool = False  # scoring: a category that gives no points (`points = false`)
     checklist: tuple[Label, ...] = ()  # scoring, the era total asked: what it adds up
     ramp: int | None = None  # the era total, NEXT held: what letting go adds in all
+    # the box's first setup of the game: why it plays ("game": given with `--game`, "menu":
+    # chosen in the settings menu, "config": the config's `game`), for a few seconds
+    why_played: str | None = None
 
 
 # --- effects this machine adds to the box's (model.py) ---------------------------------------

@@ -91,8 +91,9 @@ class PlayRecorder:
                           | ({} if out is None else {"out_after": out})
                           | ({} if rank is None else {"rank": rank.en})
                           for place, player, score, out, rank in effect.places]
-                self._line(t, "ranking", places=places,
-                           winners=[p["player"] for p in places if p["place"] == 1],
+                self._line(t, "ranking", places=places,  # solo: a score and a rank, no winner
+                           winners=[p["player"] for p in places
+                                    if p["place"] == 1 and len(places) > 1],
                            **({"variants": list(effect.variants)} if effect.variants else {}))
             elif isinstance(effect, Standings):  # after an era: its points, the totals
                 self._line(t, "standings", era=effect.era, places=[

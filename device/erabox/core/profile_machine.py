@@ -107,6 +107,8 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
     if any(isinstance(e, Save) for e in effects):
         before = play  # a countdown that ran out moved play on, and saved it
     if isinstance(event, Input):
+        if play.why_played is not None:  # said until the first press
+            play = replace(play, why_played=None)
         handled, more = _on_input(play, event, now)
         handled = prompts.pause_hint(play, handled, event, now)  # a press that did nothing
         paused = (handled.held_left is None) != (play.held_left is None)

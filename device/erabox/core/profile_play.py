@@ -44,6 +44,7 @@ RAMP_S = 0.5
 RAMP_MAX = 50
 QUESTION_TIMEOUT_S = 10.0
 RESUMED_PROMPT_S = 5.0
+CHOSEN_S = 8.0  # the first setup says why its game plays (two of the hint row's pages)
 SAVE_EVERY_S = 5.0  # while a countdown runs
 EPS = 1e-6
 _SOUNDS = {"gong": Sound.GONG, "cry": Sound.CRY}
@@ -116,6 +117,7 @@ class Play:
     volume: float | None = None  # the box's volume, 0..1 (`profile_volume`; None: as configured)
     volume_until: float | None = None  # the volume shown after VOL+/VOL- until then (not saved)
     anchor: float | None = None  # the countdown's time zero (paused: its seconds run), as ToE's
+    why_played: tuple[str, float] | None = None  # why the game plays, said at setup until
 
 
 # --- building and reading a play --------------------------------------------------------------
@@ -341,7 +343,7 @@ def screen(play: Play, now: float) -> PlayScreen:
     if spot.state is State.ERA_SETUP:  # `variant_per_era`: the era's variant, who starts
         return replace(base, kind=State.ERA_SETUP.value, drawn=base.start_player is not None)
     if spot.state is State.SETUP:
-        return replace(base, notes=profile.notes, page=play.page,
+        return replace(base, notes=profile.notes, page=play.page, why_played=said_why(play, now),
                        drawn=profile.rule(spot.variant) in ("random", "chosen"),
                        chosen=profile.rule(spot.variant) == "chosen")
     if spot.state in (State.ROUND, State.SPECIAL, State.EVENT):
@@ -503,14 +505,6 @@ def holds_next(play: Play) -> bool:
             and spot.step + 1 >= len(steps_here(play)))
 
 
-
-
-
-
-
-
-
-
 def call_words(play: Play, now: float) -> Label | None:
     """What shows over the screen for a countdown's call just given: its prompt, or without
     one the box's words ("Call at 0:40"); None when no call's prompt is up."""
@@ -529,6 +523,14 @@ def call_words(play: Play, now: float) -> Label | None:
     when = int(call.at_s)
     mark = f"{when // 60}:{when % 60:02d}"
     return Label(f"Call at {mark}", f"{mark}の合図")
+
+
+def said_why(play: Play, now: float) -> str | None:
+    """Why the game plays ("game": `--game`, "menu", "config"), while its first setup says
+    it: `CHOSEN_S` from the box's start, until the first press (None after)."""
+    if play.why_played is None or play.why_played[1] <= now + EPS:
+        return None
+    return play.why_played[0]
 
 
 def hold_adds(held_s: float) -> int:

@@ -118,10 +118,12 @@ class Box:
         draw: Callable[[int], int] = system_draw,
         find_profile: Callable[[str], Profile] | None = None,
         profile_config: Config | None = None,
+        why_played: str | None = None,
     ) -> None:
         """`profile`: play this game profile instead of Time of Empires (its event lines to
         `play_events`; `draw` picks a "random" profile's start player). `find_profile` loads
-        the profile the settings menu's "Game" names (`ProfileError` if it cannot)."""
+        the profile the settings menu's "Game" names (`ProfileError` if it cannot). `why_played`:
+        why `profile` plays (`Start.why_played`), said on its first setup."""
         self.config = config
         self._parts = (state_file, settings_file, audio, led, events, play_events, draw)
         self.find_profile = find_profile
@@ -133,7 +135,7 @@ class Box:
         self.inbox: queue.SimpleQueue[InboxItem] = queue.SimpleQueue()
         self.driver: Driver = (self._own_game(clock()) if profile is None
                                    else self._profile_game(profile_config or config, profile,
-                                                           clock()))
+                                                           clock(), why_played))
         self.care = care.begin(self.ready_at)  # OLED care: dim, blank, pixel shift
         self.chord_since: float | None = None  # NEXT+ERA held together since (Buttons)
         self.turns = PageTurns(Panel.of(config.display))  # a profile's pages turning
@@ -152,12 +154,14 @@ class Box:
                       show=self._show, events=events, observer=self.observer,
                       clock=self.clock, t0=t0)
 
-    def _profile_game(self, config: Config, profile: Profile, t0: float) -> Driver:
+    def _profile_game(self, config: Config, profile: Profile, t0: float,
+                      why_played: str | None) -> Driver:
         """A driver for a game profile (the state file reads its record back through the
-        play's own check)."""
+        play's own check); `why_played`: why it plays, said on its first setup."""
         state, _, audio, led, _, play_events, draw = self._parts
         return Driver(config, profile=profile, state=state, audio=audio, led=led,
-                      show=self._show, events=play_events, draw=draw, t0=t0)
+                      show=self._show, events=play_events, draw=draw, t0=t0,
+                      why_played=why_played)
 
     def _switch(self, name: str, now: float) -> None:
         """Another game was chosen: "" Time of Empires (its settings menu open, where the
@@ -172,7 +176,7 @@ class Box:
         else:
             log.info("the settings menu: choosing another game")
         self.driver = (self._own_game(before.t0) if profile is None
-                       else self._profile_game(config, profile, before.t0))
+                       else self._profile_game(config, profile, before.t0, "menu"))
         self.driver.start_over(now, menu=profile is None)
         if self.on_switch is not None:  # the terminal's help line follows the game
             self.on_switch(profile is not None)
@@ -485,6 +489,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
               events=events, observer=observer,
               settings_file=settings_file, collector=LoopCollector(),
               profile=profile, profile_config=played, play_events=play_events,
+              why_played=start.why_played,
               find_profile=lambda name: load_game(name, folders), clock=box_clock())
     box.missing_files = missing_files  # the screen marks them until the config is fixed
     _selftest_if_next_held(config, choice, display, audio, led)

@@ -94,7 +94,8 @@ class Driver:
     """A game and what applying its effects means; the caller owns the clock and the thread.
 
     `profile`: play that game profile (for `config`'s players); None: Time of Empires (which
-    seats 2 to 4 of them). `draw` draws a profile's start player. Times given to the event
+    seats 2 to 4 of them); `why_played`: why the profile plays, said on its first setup
+    (`ProfileEngine.why_played`). `draw` draws a profile's start player. Times given to the event
     stream are `now - t0` (`t0`: when the box was ready).
     """
 
@@ -113,6 +114,7 @@ class Driver:
         clock: Callable[[], float] | None = None,
         draw: Callable[[int], int] = system_draw,
         t0: float = 0.0,
+        why_played: str | None = None,
     ) -> None:
         self.engine: Engine[Any]
         if profile is None:
@@ -132,7 +134,8 @@ class Driver:
 
             # the phases and special rounds of the first-game guide only while it is on, the
             # config's numbers and modes where the file takes them (`profile_config`)
-            self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config)
+            self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config,
+                                        why_played)
             self.missing_files = missing_music(profile)  # said in the log, marked on screen
         self.config = config
         self.profile = profile

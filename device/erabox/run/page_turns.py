@@ -1,8 +1,9 @@
 """The pages a game profile's screen turns on its own (`ui/profile_screens.py`, `turning`):
 the setup's hint row and "hold ERA: settings" in turn, a step too long for a 128x32 panel's
-line a line at a time. Counted on the box's clock from when the screen was first shown (a
-countdown ticking, "Resumed" going away, do not start it again); each turn is a deadline of
-the loop (`next_deadline`), never polled.
+line a line at a time, and that panel's hint row under a step with its undo gesture. Counted
+on the box's clock from when the screen was first shown (a countdown ticking, "Resumed" going
+away, do not start it again); each turn is a deadline of the loop (`next_deadline`), never
+polled.
 """
 
 from __future__ import annotations

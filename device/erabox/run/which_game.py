@@ -32,6 +32,7 @@ class Start:
     profile: Profile | None
     played: Config
     refused: bool = False
+    why_played: str | None = None  # why `profile` plays: "game" (--game), "menu", "config"
 
 
 def game_to_play(args: argparse.Namespace, config: Config, settings_file: SettingsFile,
@@ -48,11 +49,11 @@ def game_to_play(args: argparse.Namespace, config: Config, settings_file: Settin
     chosen = settings_file.load(config)
     played = config if chosen is None else apply_settings(config, chosen)
     if getattr(args, "game", None):
-        name, why = config.game, "given with --game"  # "" when it named the box's own game
+        name, why, by = config.game, "given with --game", "game"  # "": the box's own game
     elif chosen is not None and chosen.game_chosen:
-        name, why = chosen.game, "chosen in the settings menu"
+        name, why, by = chosen.game, "chosen in the settings menu", "menu"
     elif config.game:
-        name, why = config.game, f"set in the config ({config.source}: game)"
+        name, why, by = config.game, f"set in the config ({config.source}: game)", "config"
     else:
         name, why = "", "no other game chosen in the settings menu or set in the config"
     if not name:
@@ -68,7 +69,7 @@ def game_to_play(args: argparse.Namespace, config: Config, settings_file: Settin
                     "choose players or another game", name, why, exc)
         return Start(None, mark_refused(config, name, exc), refused=True)
     log.info("playing %s: %s", profile.id, why)
-    return Start(profile, played)
+    return Start(profile, played, why_played=by)  # its first setup says why, as this line does
 
 
 def players_from(chosen: object) -> str:

@@ -111,8 +111,8 @@ def profiles_index(panel: Panel) -> str:
         "`erabox.ui.profile_samples`. Who plays, the numbers and the",
         "countdown differ from play to play; each step, category and ranking is shown once.",
         "A screen that turns pages on its own every few seconds (the setup's hint row and",
-        "\"hold ERA: settings\"; on 128x32 a step too long for its line) is shown page by",
-        "page (`_page2` ...).",
+        "\"hold ERA: settings\"; on 128x32 a step too long for its line, and a step's hint",
+        "row with \"hold NEXT: undo\" every other page) is shown page by page (`_page2` ...).",
     ]
     for game, title, screens in profile_samples():
         lines += ["", f"## {title} (`{game}`)", "", "| screen | English | Japanese |",
@@ -126,7 +126,9 @@ def profiles_index(panel: Panel) -> str:
     lines += ["", "## The box's marks", "",
               "The no-sound, cannot-save and missing-sound-file marks, and the progress of a",
               "NEXT+ERA hold toward \"New game?\", over the screens of",
-              f"`{MARKS_GAME}` (as on Time of Empires' screens).", "",
+              f"`{MARKS_GAME}` (as on Time of Empires' screens); then its first setup",
+              "saying which game plays and why (`setup_...`: given with `--game`, chosen in",
+              "the settings menu, the config's `game`; a few seconds, or until a press).", "",
               "| screen | English | Japanese |", "|---|---|---|"]
     for name, _, _ in marked_samples():
         cells = [f"![{name} {language}]({MARKS_DIR}/{name}_{language}.png)"

@@ -130,10 +130,23 @@ MARKED: tuple[tuple[str, str, Marks], ...] = (
 )
 
 
+# The box's first setup of a game: which game plays and why (`PlayScreen.why_played`), each
+# reason; the last with the hint row's second page (how to choose another game).
+CHOSEN: tuple[tuple[str, str, Marks], ...] = (
+    ("setup_given_with_game", "game", Marks()),
+    ("setup_chosen_in_menu", "menu", Marks()),
+    ("setup_config_game", "config", Marks()),
+    ("setup_config_game_page2", "config", Marks(turn=1)),
+)
+
+
 def marked_screens(profile: Profile) -> list[tuple[str, PlayScreen, Marks]]:
     """(name, screen, marks): the box's status marks and the NEXT+ERA hold's progress over
-    the first screen of each kind of `profile` (a kind it never shows is left out)."""
+    the first screen of each kind of `profile` (a kind it never shows is left out); then its
+    first setup saying which game plays and why (`CHOSEN`)."""
     first: dict[str, PlayScreen] = {}
     for shown in every_screen(profile):
         first.setdefault(shown.kind, shown)
-    return [(name, first[kind], marks) for name, kind, marks in MARKED if kind in first]
+    marked = [(name, first[kind], marks) for name, kind, marks in MARKED if kind in first]
+    return marked + [(name, replace(first["setup"], why_played=why), marks)
+                     for name, why, marks in CHOSEN]

@@ -14,7 +14,8 @@ entered is shown big at the right. After an era, the standings: as the final ran
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
 with "hold ERA: settings" (the way back to another game or player count), and on 128x32 a step
-too long for its line shows a line at a time, "→" at the end of each but the last. No button
+too long for its line shows a line at a time, "→" at the end of each but the last, its hint row
+(the footer) saying the undo gesture every other page (its three rows are full). No button
 is taken for it: a step's buttons stay as they are.
 
 The box's status marks (`Marks`: no sound, cannot save, a sound file missing) sit at the right
@@ -69,11 +70,37 @@ def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
         return 2
     if panel.compact and screen.kind in STEP_KINDS:
         shown = screen.text if screen.call is None else screen.call
-        return len(_step_lines(_label(shown, language), panel))
+        lines = len(_step_lines(_label(shown, language), panel))
+        if _undo_key(screen) is None:
+            return lines
+        return lines if lines % 2 == 0 else 2 * lines  # the undo hint every other page
     return 1
 
 
 STEP_KINDS = ("round", "special", "event")
+
+
+def _hint_key(screen: PlayScreen) -> str:
+    """The hint row's words of a step on 128x64: NEXT, the pause and undo gestures."""
+    paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
+    held = "hint_hall_start" if screen.hall_start else "hint_paused"  # the press starts it
+    base = held if paused else "hint_wait" if screen.waits else "hint_step"
+    # NEXT hold pauses: ERA undoes, or starts its event, or (`restart_era`) restarts the
+    # era: then no undo is said
+    told = screen.pause_hold and (screen.event is not None or screen.restart)
+    return base + ("_hold" if screen.pause_hold else "") + ("_event" if told else "")
+
+
+# A step's undo gesture alone, by its 128x64 hint (none where that hint says none): what
+# 128x32's hint row shows every other page, its three rows being full
+_UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
+         "hint_paused": "undo_next_hold", "hint_hall_start": "undo_next_hold",
+         "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
+         "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era"}
+
+
+def _undo_key(screen: PlayScreen) -> str | None:
+    return _UNDO.get(_hint_key(screen))
 
 
 def _step_lines(text: str, panel: Panel) -> list[str]:
@@ -172,6 +199,12 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         if page < len(lines) - 1:  # more on the next page
             items.append(_right("step_more", MORE, 12, panel))
         footer_text = " ".join(f for f in [*footer, event or ("" if once else title)] if f)
+        undo = _undo_key(screen)
+        if undo is not None and marks.turn % 2:  # every other page: how to undo, after
+            said = word(language, undo)  # whose turn where it fits (else after the position)
+            footer_text = " ".join(f for f in [*footer, said] if f)
+            if text_width(drawable(footer_text)) > panel.inner - _timer_room(timer):
+                footer_text = " ".join(f for f in [position, said] if f)
     elif screen.call is not None:  # big, in place of the phase and the step
         items += _text("call", text, MARGIN, panel.content_top, panel.inner, lines=2, scale=2)
         footer_y = panel.content_top + 4 * LINE_PX + 1
@@ -200,19 +233,18 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
-        held = "hint_hall_start" if screen.hall_start else "hint_paused"  # the press starts it
-        base = held if paused else "hint_wait" if screen.waits else "hint_step"
-        hint = word(language, base + ("_hold" if screen.pause_hold else "")  # NEXT hold pauses:
-                    + ("_event" if screen.pause_hold and (event or screen.restart)  # ERA undoes,
-                       else ""))  # or its event, or (`restart_era`) it restarts: not said
-        return tuple(items + _hint(hint, panel))
+        return tuple(items + _hint(word(language, _hint_key(screen)), panel))
     room = panel.inner
     if timer:
         placed = _right("timer", timer, panel.hint_top, panel)
         items.append(placed)
         room = placed.x - GAP - MARGIN
     return tuple(items + _text("footer", footer_text, MARGIN, panel.hint_top, room))
+
+
+def _timer_room(timer: str) -> int:
+    """The px the countdown takes at the right of 128x32's hint row, with its gap."""
+    return text_width(drawable(timer)) + GAP if timer else 0
 
 
 def _walk(screen: PlayScreen, panel: Panel, language: str, marks: Marks
@@ -263,6 +295,8 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         title, notes = word(language, "era_setup", era=_era_text(screen, language)), ()
     lines = [line for note in notes
              for line in wrap(drawable(note.text(language)), panel.inner)]
+    if screen.why_played is not None and screen.kind == "setup":  # which game plays, and why
+        return _chosen(screen, panel, language, marks, title, first, hint)
     if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
         page = screen.page % (len(lines) + 1)
         if page == 0:
@@ -301,6 +335,26 @@ def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 NOTE_ROWS = 4  # the rows under the variant on 128x64
+
+
+def _chosen(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
+            first: str, hint: str) -> tuple[Placed, ...]:
+    """The box's first setup of a game, for a few seconds or until a press: the game (the
+    status row) and why it plays ("Given with --game", "Chosen in the settings menu", "The
+    config's game"): on 128x64 "Playing <game>" and why, where the notes go (they follow);
+    on 128x32 why, in the variant's row."""
+    why = word(language, f"chosen_{screen.why_played}")
+    items = _status(screen, panel, language, title, marks=marks)
+    if panel.compact:
+        items += _text("chosen", why, MARGIN, 12, panel.inner)
+        return tuple(items + _hint(hint, panel))
+    top = panel.content_top
+    items += _text("variant", first, MARGIN, top, panel.inner)
+    playing = _text("playing", word(language, "playing", game=screen.game.text(language)),
+                    MARGIN, top + LINE_PX + 3, panel.inner, lines=2)
+    items += playing
+    items += _text("chosen", why, MARGIN, top + (len(playing) + 1) * LINE_PX + 3, panel.inner)
+    return tuple(items + _hint(hint, panel))
 
 
 def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks

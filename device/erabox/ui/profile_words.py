@@ -51,6 +51,12 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_next_era": "ERA: start {era}", "hint_next_era_more": "NEXT: more ERA: {era}",
         "hint_ranking": "ERA: final ranking", "hint_ranking_more": "NEXT: more ERA: ranking",
         "hint_tie_break": "ERA: tie-break", "hint_tie_break_more": "NEXT: more ERA: tie-break",
+        # the box's first setup of a game: which game plays, and why (`PlayScreen.why_played`)
+        "playing": "Playing {game}", "chosen_game": "Given with --game",
+        "chosen_menu": "Chosen in the settings menu", "chosen_config": "The config's game",
+        # a step on 128x32, every other page: the undo gesture (128x64's hint row says it)
+        "undo_next_hold": "hold NEXT: undo", "undo_era_hold": "hold ERA: undo",
+        "undo_era": "ERA: undo",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -94,6 +100,10 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_next_era": "ERA: {era}開始", "hint_next_era_more": "NEXT:次 ERA:{era}開始",
         "hint_ranking": "ERA: 最終順位へ", "hint_ranking_more": "NEXT:次 ERA:最終順位へ",
         "hint_tie_break": "ERA: 同点の決着へ", "hint_tie_break_more": "NEXT:次 ERA:同点の決着へ",
+        "playing": "{game}を遊びます", "chosen_game": "--gameで指定",
+        "chosen_menu": "設定メニューで選択", "chosen_config": "設定ファイルのgame",
+        "undo_next_hold": "NEXT長押し: 戻す", "undo_era_hold": "ERA長押し: 戻す",
+        "undo_era": "ERA: 戻す",
     },
 }
 
