@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from erabox.benchmarks import bench
+from erabox.benchmarks import bench, footprint
 from erabox.benchmarks import output as output_module
 from erabox.benchmarks.cues import scheduled_time
 from erabox.benchmarks.soak import check_cues
@@ -20,11 +20,12 @@ from erabox.benchmarks.stats import percentile
 from erabox.core.config import parse_config
 from erabox.core.machine import timeline
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.profile_play import HISTORY
 from erabox.core.script import ScriptLine
 from erabox.run.simulate import simulate
 
 TINY = bench.Plan(eras=1, era_length_s=2, pauses_per_era=1, pause_s=0.2, gestures=6,
-                  cpu_window_s=1.0, starts=1, rss_era_s=0.5, render_samples=10,
+                  cpu_window_s=1.0, starts=1, rss_era_s=0.5, render_samples=10, save_samples=4,
                   output_runs=1, onset_era_s=13.5, game_era_s=3.0, wakeup_window_s=0.5,
                   fair_era_s=12, fair_pauses_s=(0.6, 1.4))
 
@@ -73,6 +74,7 @@ def test_quick_bench_writes_every_figure(tmp_path: Path, monkeypatch: pytest.Mon
     assert process["without_numpy"]["log_problems"] == []
     assert report["cpu"]["cpu_s"] >= 0 and report["cpu"]["still_running"] is True
     assert report["render"]["n"] == 10
+    assert report["save"]["record"]["n"] == TINY.save_samples
 
     output = report["output"]
     onsets = output["onsets"][0]
@@ -112,6 +114,16 @@ def test_quick_soak_checks_cues_and_counts_no_exceptions(
     assert real["exceptions"] == 0 and real["exit_code"] == 0
     assert real["gestures_performed"] == real["inputs_received"]
     assert all(isinstance(kb, int) and kb > 0 for _, kb in real["rss_samples_kb"])
+
+
+def test_the_save_figure_times_a_round_game_s_save_with_its_undo_history_full() -> None:
+    save = footprint.measure_save(3)
+    assert save["undo_steps"] == HISTORY
+    for part in ("record", "text", "first_record"):
+        assert save[part]["n"] == 3 and is_ms(save[part]["p50_ms"])
+    shown = "\n".join(str(line.as_dict()) for line in bench.bench_lines({"cues": {}, "save": save}))
+    assert f"a round game's save ({HISTORY} undo steps)" in shown
+    assert f"{save['record']['p50_ms']} / {save['record']['p99_ms']} /" in shown
 
 
 def test_scheduled_time_moves_later_cues_by_each_pause_before_them() -> None:

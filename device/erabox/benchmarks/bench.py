@@ -58,6 +58,7 @@ class Plan:
     starts: int = 5  # `erabox run` spawns for start-up time (the last also gives peak RSS)
     rss_era_s: float = 10.0  # how long the last spawn runs an era before its memory is read
     render_samples: int = 300
+    save_samples: int = 300  # saves of a round game with a full undo history
     output_runs: int = 3  # runs of the output-onset and whole-game measurements (median)
     onset_era_s: float = 80.0  # era length for output onsets (a cry every onset_spacing_s)
     onset_spacing_s: float = 0.2
@@ -70,9 +71,9 @@ class Plan:
 
 FULL = Plan()
 QUICK = Plan(eras=1, era_length_s=5, pauses_per_era=2, pause_s=0.3, gestures=40,
-             cpu_window_s=10.0, starts=1, rss_era_s=2.0, render_samples=60, output_runs=1,
-             onset_era_s=15.0, game_era_s=8.0, wakeup_window_s=5.0, fair_era_s=20,
-             fair_pauses_s=(1.2, 2.8))
+             cpu_window_s=10.0, starts=1, rss_era_s=2.0, render_samples=60, save_samples=60,
+             output_runs=1, onset_era_s=15.0, game_era_s=8.0, wakeup_window_s=5.0,
+             fair_era_s=20, fair_pauses_s=(1.2, 2.8))
 
 
 def machine() -> dict[str, Any]:
@@ -128,6 +129,8 @@ def run_bench(plan: Plan, workdir: Path, only: str | None = None) -> dict[str, A
         return results
     _section(results, "render", "render time",
              lambda: footprint.measure_render(plan.render_samples))
+    _section(results, "save", "a round game's save, its undo history full",
+             lambda: footprint.measure_save(plan.save_samples))
     _section(results, "process", f"start-up ({plan.starts}x), peak RSS, shutdown",
              lambda: footprint.measure_process(plan.starts, plan.rss_era_s, workdir / "proc"))
 
@@ -303,6 +306,15 @@ def bench_lines(results: dict[str, Any]) -> list[Line]:
               else None, 2, "s", 3),
         info("footprint", "render a frame p50 / p99",
              f"{render.get('p50_ms')} / {render.get('p99_ms')} ms"),
+    ]
+    save = results.get("save", {})
+    lines += [
+        info("footprint", f"a round game's save ({save.get('undo_steps')} undo steps): its "
+             "record p50 / p99, its JSON text p50",
+             f"{_get(save, 'record', 'p50_ms')} / {_get(save, 'record', 'p99_ms')} / "
+             f"{_get(save, 'text', 'p50_ms')} ms"),
+        info("footprint", "the same, the first save after a restore (every undo step's "
+             "record built) p50", f"{_get(save, 'first_record', 'p50_ms')} ms"),
     ]
     return lines
 

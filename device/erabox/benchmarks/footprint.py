@@ -10,6 +10,7 @@
   (`VmHWM` in /proc/PID/status) after an era has run with its music loaded; then SIGTERM, and
   the time to a clean exit.
 - Render time: `render_times_ms` here.
+- A round game's save, its undo history full: `measure_save` here.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -306,3 +308,42 @@ def measure_render(samples: int) -> dict[str, Any]:
     """Render time of the box's screens (a ticking clock and every sample screen)."""
     times = render_times_ms(samples)
     return summary_ms([t / 1000 for t in times])
+
+
+def measure_save(samples: int) -> dict[str, Any]:
+    """What a round game's save costs, its undo history full (`HISTORY` steps: Altay played
+    on past them): its record (`profile_record.snapshot`, what the core builds for every
+    save) and its JSON text (`snapshot.dumps`, what the state file writes). A save after one
+    step builds the records of what changed only (its spot, its newest undo step: a new
+    Spot, as the step made it); the first save after a restore builds every undo step's."""
+    from dataclasses import replace
+
+    from erabox.core.model import Button, Gesture, Input
+    from erabox.core.profile_machine import step
+    from erabox.core.profile_play import HISTORY, Play, new_play
+    from erabox.core.profile_record import snapshot
+    from erabox.core.snapshot import dumps
+    from erabox.files.games import load_game
+
+    play = new_play(load_game("altay", []), ("red", "blue", "green"))
+    for button, gesture in [(Button.ERA, Gesture.PRESS), (Button.ERA, Gesture.HOLD)] + [
+            (Button.NEXT, Gesture.PRESS)] * (HISTORY + 5):
+        play, _ = step(play, Input(button, gesture), 0.0)
+
+    def timed(fresh: Callable[[Play], Play]) -> tuple[list[float], list[float]]:
+        record_s, text_s = [], []
+        for _ in range(samples):
+            saved = fresh(play)  # unsaved Spots: records not yet built
+            began = time.perf_counter()
+            record = snapshot(saved, 0.0)
+            made = time.perf_counter()
+            dumps(record)
+            record_s.append(made - began)
+            text_s.append(time.perf_counter() - made)
+        return record_s, text_s
+
+    record_s, text_s = timed(lambda p: replace(p, history=(*p.history[:-1],
+                                                           replace(p.history[-1]))))
+    first_s, _ = timed(lambda p: replace(p, history=tuple(replace(s) for s in p.history)))
+    return {"undo_steps": len(play.history), "record": summary_ms(record_s),
+            "text": summary_ms(text_s), "first_record": summary_ms(first_s)}

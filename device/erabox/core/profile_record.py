@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -39,25 +40,53 @@ from .profile_play import (
 )
 
 MAX_MUSIC_S = 366 * 24 * 3600  # a phase's music place: a year of play is plenty
+# a record's array: a list read from JSON, a tuple in an undo step's record (`_step_record`)
+_ARRAY = (list, tuple)
 
 # --- saving and restoring --------------------------------------------------------------------
 
 
 def _spot_dict(spot: Spot) -> dict[str, Any]:
+    return _spot_fields(spot, list(spot.events_done), _sheet_list(spot.sheet),
+                        [_sheet_list(sheet) for sheet in spot.past], list(spot.past_variants))
+
+
+def _spot_fields(spot: Spot, events_done: Sequence[str], sheet: Sequence[Any],
+                 past: Sequence[Any], past_variants: Sequence[int]) -> dict[str, Any]:
+    """A spot's record, its arrays given (lists, or the Spot's own tuples: `_step_record`)."""
     return {"state": spot.state.value, "variant": spot.variant, "first_seat": spot.first_seat,
             "round": spot.round, "phase": spot.phase, "turn": spot.turn, "step": spot.step,
             "special": spot.special, "event": spot.event, "event_step": spot.event_step,
-            "events_done": list(spot.events_done),
+            "events_done": events_done,
             "last_round": spot.last_round, "entry": spot.entry,
-            "sheet": _sheet_list(spot.sheet)
+            "sheet": sheet
             } | ({} if spot.final_turn is None else {"final_turn": spot.final_turn}) | (
-                {"past": [_sheet_list(sheet) for sheet in spot.past]} if spot.past else {}) | (
-                {"past_variants": list(spot.past_variants)} if spot.past_variants else {}) | (
+                {"past": past} if past else {}) | (
+                {"past_variants": past_variants} if past_variants else {}) | (
                 {} if spot.guide is None else {"guide": spot.guide})
 
 
 def _sheet_list(sheet: scores.Sheet) -> list[list[list[int] | None]]:
     return [[None if v is None else list(v) for v in row] for row in sheet]
+
+
+_KEPT = "_saved"  # an undo step's record, kept in its Spot's own __dict__ (`_step_record`)
+
+
+def _step_record(spot: Spot) -> dict[str, Any]:
+    """An undo step's record in a save's `history`: `_spot_dict`'s, written the same, but
+    its arrays are the Spot's own tuples (JSON writes a tuple as an array), so no reader (a
+    save's JSON, a test) can change what a later save writes. A step stays in the history
+    unchanged (a Spot is frozen) for up to HISTORY saves: its record is built once and kept
+    beside it, in the Spot's own `__dict__` (as `functools.cached_property` keeps a value on
+    a frozen dataclass: no field, so no part of its equality, hash or `replace`), and a save
+    costs what changed since the last, not the whole history again. Each save has its own
+    copy of the record's keys (a reader may set or drop one)."""
+    kept = vars(spot).get(_KEPT)
+    if kept is None:
+        kept = vars(spot)[_KEPT] = _spot_fields(spot, spot.events_done, spot.sheet,
+                                                spot.past, spot.past_variants)
+    return dict(kept)
 
 
 def snapshot(play: Play, now: float) -> dict[str, Any]:
@@ -85,7 +114,7 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
         clock_part["call_owed"] = round(play.call_owed, 3)
     return {"schema": SCHEMA_VERSION, "kind": "profile", "game": play.profile.id,
             "players": list(play.players), "drawn_seat": play.drawn_seat,
-            "spot": _spot_dict(play.spot), "history": [_spot_dict(s) for s in play.history],
+            "spot": _spot_dict(play.spot), "history": [_step_record(s) for s in play.history],
             "timer_left": None if left is None else round(left, 3),
             "timer_done": play.timer_done, "music_elapsed": music} | clock_part | (
                 volume.record(play))
@@ -242,7 +271,7 @@ def _spot_from(data: Any, play: Play) -> Spot:
         raise ValueError("'state' is not a state of a game profile") from None
     variant = _int(data, "variant", 0, len(profile.variants) - 1)
     past = data.get("past", [])  # a game of eras: the eras before this one's numbers
-    if not isinstance(past, list) or len(past) > max(0, len(profile.eras) - 1):
+    if not isinstance(past, _ARRAY) or len(past) > max(0, len(profile.eras) - 1):
         raise ValueError(f"'past' should list at most {max(0, len(profile.eras) - 1)} eras' "
                          "numbers")
     if state is State.STANDINGS and len(past) + 1 >= max(1, len(profile.eras)) and not (
@@ -262,7 +291,7 @@ def _spot_from(data: Any, play: Play) -> Spot:
     event = _int(data, "event", 0, max(0, len(profile.events) - 1))
     ids = [e.id for e in profile.events]
     done = data.get("events_done")
-    if not isinstance(done, list) or any(d not in ids for d in done) or len(set(done)) != len(
+    if not isinstance(done, _ARRAY) or any(d not in ids for d in done) or len(set(done)) != len(
             done):
         raise ValueError("'events_done' should list events of this game")
     last_round = data.get("last_round")
@@ -321,7 +350,7 @@ def _past_variants(data: dict[str, Any], profile: Profile, variant: int, eras: i
     if not profile.variant_per_era:
         return ()
     listed = data.get("past_variants", [variant] * eras)
-    if not isinstance(listed, list) or len(listed) != eras or not all(
+    if not isinstance(listed, _ARRAY) or len(listed) != eras or not all(
             isinstance(v, int) and not isinstance(v, bool)
             and 0 <= v < len(profile.variants) for v in listed):
         raise ValueError(f"'past_variants' should list the variant (0 to "
@@ -331,11 +360,11 @@ def _past_variants(data: dict[str, Any], profile: Profile, variant: int, eras: i
 
 def _sheet_from(data: Any, profile: Profile, seats: int) -> scores.Sheet:
     def values(v: Any) -> bool:
-        return v is None or (isinstance(v, list) and all(
+        return v is None or (isinstance(v, _ARRAY) and all(
             isinstance(x, int) and not isinstance(x, bool) and -999 <= x <= 999 for x in v))
 
-    if not (isinstance(data, list) and len(data) == len(profile.categories) and all(
-            isinstance(row, list) and len(row) == seats and all(values(v) for v in row)
+    if not (isinstance(data, _ARRAY) and len(data) == len(profile.categories) and all(
+            isinstance(row, _ARRAY) and len(row) == seats and all(values(v) for v in row)
             for row in data)):
         raise ValueError(f"'sheet' should be {len(profile.categories)} categories x {seats} "
                          "players of entered numbers")
