@@ -304,9 +304,12 @@ def test_a_track_that_cannot_be_read_leaves_every_cue_to_the_box() -> None:
 def test_the_sound_card_checks_the_track_at_setup_and_then_sounds_the_cues(
         tmp_path: Path) -> None:
     """The adapter: the track checked on the worker when the game is set up; unreadable,
-    the start gong sounds from the box; readable, it does not."""
+    the start gong sounds from the box; readable, it does not. (The gong is asked for once
+    the check's outcome is known: its failure noted by the plan, or the check returned.)"""
+    import threading
+
     from erabox.adapters.mixer import FileProblem
-    from test_audio_threads import SlowMixer
+    from test_audio_threads import HANG_GUARD_S, SlowMixer
 
     class Missing(SlowMixer):
         def check(self, path: str) -> None:
@@ -316,9 +319,23 @@ def test_the_sound_card_checks_the_track_at_setup_and_then_sounds_the_cues(
     for mixer, sounds in ((Missing(), True), (SlowMixer(), False)):
         mixer.release.set()
         audio = Audio(AudioConfig(), tmp_path, mixer=mixer, clock=lambda: 100.0)
+        failed = threading.Event()
+        plan = audio._plan
+        noted = plan.file_failed
+
+        def failure_noted(path: str, now: float, noted: Any = noted, failed: Any = failed
+                          ) -> Any:
+            try:
+                return noted(path, now)
+            finally:
+                failed.set()
+
+        plan.file_failed = failure_noted  # type: ignore[method-assign]
         try:
             audio.apply([PrepareSounds((), (TRACK,))], 100.0)
             mixer.wait_for("check siege-track.ogg" if sounds else "check")
+            if sounds:  # the worker noted the failure (under the plan's lock) before the gong
+                assert failed.wait(HANG_GUARD_S)
             audio.apply([PlaySound(Sound.GONG, 0, track=TRACK)], 100.0)
         finally:
             audio.close()
