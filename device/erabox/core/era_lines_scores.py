@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import profile_scores as scores
-from .model import Gesture, Input
+from .events import counted
+from .model import Input
 from .profile import Profile
 from .profile_play import Entered, Play, PlayEffect, Ranked, Standings, State, era_number
 
-TAP_S = 0.25  # a press, counted as button time in `entry` lines (as events.TAP_S)
 SCORING = (State.SCORING, State.STANDINGS)  # an era's scoring: its numbers and standings
 
 Line = tuple[str, dict[str, Any]]
@@ -80,14 +80,9 @@ class EntryCount:
     def input(self, event: Input, t: float) -> None:
         if self._counting is None:
             return
-        era, gestures, seconds = self._counting
-        if event.gesture is Gesture.RELEASE:  # the hold's time held on past its threshold
-            seconds += t - self._held_at if self._held_at is not None else 0.0
-            self._held_at = None
-        elif event.gesture is Gesture.HOLD:
-            gestures, seconds, self._held_at = gestures + 1, seconds + self._hold_s, t
-        else:
-            gestures, seconds = gestures + 1, seconds + TAP_S
+        era, gestures, seconds = self._counting  # counted as the era engine counts them
+        gestures, seconds, self._held_at = counted(event, t, gestures, seconds, self._held_at,
+                                                   self._hold_s)
         self._counting = (era, gestures, seconds)
 
     def seen(self, play: Play) -> dict[str, Any] | None:

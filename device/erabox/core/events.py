@@ -42,13 +42,8 @@ class EventRecorder:
         if self._scoring is None:
             return
         era, gestures, seconds = self._scoring
-        if event.gesture is Gesture.RELEASE:  # the hold's time held on past its threshold
-            seconds += t - self._held_at if self._held_at is not None else 0.0
-            self._held_at = None
-        elif event.gesture is Gesture.HOLD:
-            gestures, seconds, self._held_at = gestures + 1, seconds + self._hold_s, t
-        else:
-            gestures, seconds = gestures + 1, seconds + TAP_S
+        gestures, seconds, self._held_at = counted(event, t, gestures, seconds, self._held_at,
+                                                   self._hold_s)
         self._scoring = (era, gestures, seconds)
 
     def effects(self, effects: Iterable[object], t: float) -> None:
@@ -139,6 +134,18 @@ class EventRecorder:
         """Everything one step produced: its sounds and prompts, then the state if changed."""
         self.effects(effects, t)
         self.state(game, t)
+
+
+def counted(event: Input, t: float, gestures: int, seconds: float, held_at: float | None,
+            hold_s: float) -> tuple[int, float, float | None]:
+    """An era's scoring's gestures and button time with `event` counted (`entry` lines): a
+    press `TAP_S`, a hold its threshold and, on release, the time held on past it (`held_at`:
+    when the hold being timed fired)."""
+    if event.gesture is Gesture.RELEASE:
+        return gestures, seconds + (t - held_at if held_at is not None else 0.0), None
+    if event.gesture is Gesture.HOLD:
+        return gestures + 1, seconds + hold_s, t
+    return gestures + 1, seconds + TAP_S, held_at
 
 
 def _t(t: float) -> float:
