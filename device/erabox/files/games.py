@@ -287,3 +287,19 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
     missing_sounds(own.sound_files)
     missing_sounds(own.music_files, ERA_MUSIC_INSTEAD)
     return own
+
+
+ONE_ENGINE = "ERABOX_ONE_ENGINE"  # "1": Time of Empires played by the round engine (staged)
+
+
+def one_engine(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the box plays Time of Empires on the one (round) engine, from
+    games/rounds/time-of-empires.toml: the switch is staged behind ERABOX_ONE_ENGINE=1 until
+    every test passes with it (docs/architecture.md, "Where the game engine is going")."""
+    return (os.environ if environ is None else environ).get(ONE_ENGINE, "") == "1"
+
+
+def own_rounds(shipped: Traversable | None = None) -> Profile:
+    """Time of Empires in the round format, as the one engine plays it (the shipped file)."""
+    where = (shipped or shipped_games()) / "rounds" / f"{OWN_GAME}.toml"
+    return read_profile(where)

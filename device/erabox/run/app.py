@@ -60,6 +60,7 @@ from erabox.core.profile_events import PlayRecorder
 from erabox.core.profile_play import Play, PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.files.config import load_config
+from erabox.files.games import one_engine, own_rounds
 from erabox.files.script import read_script
 from erabox.ports import (
     AudioPort,
@@ -149,7 +150,11 @@ class Box:
 
     def _own_game(self, t0: float) -> Driver:
         """A driver for Time of Empires."""
-        state, settings, audio, led, events, _, _ = self._parts
+        state, settings, audio, led, events, play_events, draw = self._parts
+        if one_engine():  # Time of Empires from its round file (staged switch)
+            return Driver(self.config, profile=own_rounds(), state=state, settings=settings,
+                          audio=audio, led=led, show=self._show, events=play_events,
+                          observer=self.observer, clock=self.clock, draw=draw, t0=t0)
         return Driver(self.config, state=state, settings=settings, audio=audio, led=led,
                       show=self._show, events=events, observer=self.observer,
                       clock=self.clock, t0=t0)

@@ -25,6 +25,7 @@ from erabox.core.model import Input, Tick
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
+from erabox.files.games import one_engine, own_rounds
 from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
 from erabox.run.which_game import switched_game
 
@@ -58,12 +59,15 @@ class Simulation:
         self.driver.start(0.0)
 
     def _driver(self, config: Config, profile: Profile | None) -> Driver:
+        own = profile is None
+        if own and one_engine():  # Time of Empires from its round file (staged switch)
+            profile = own_rounds()
         self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
                                                       config.audio)
                                         if profile is None
                                         else PlayRecorder(self.on_event, config.buttons.hold_s))
         return Driver(config, profile=profile, state=self.state,
-                      settings=self.settings if profile is None else None, show=self._show,
+                      settings=self.settings if own else None, show=self._show,
                       events=self.recorder, draw=self.draw)
 
     def _step(self, event: Input | Tick, due: float | None = None) -> None:
