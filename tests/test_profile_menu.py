@@ -212,3 +212,17 @@ def test_a_round_game_s_menu_choices_are_saved_and_read_back_by_the_box(
     again = box()  # the next start: the settings file read back
     assert again.driver.language == "ja" and again.driver.game.menu is None
     again.driver.state.close()
+
+
+def test_the_menu_s_brightness_and_language_are_the_box_s_at_once() -> None:
+    """As in the era engine's menu, a change is seen at once: the panel's contrast, the
+    language the box draws in."""
+    box = sim()
+    press(box, ERA_HOLD, 1.0)
+    at = to_item(box, "brightness", 1.0)
+    assert box.driver.contrast == CONFIG.display.contrast
+    press(box, ERA_PRESS, at + 0.5)
+    assert box.driver.contrast == settings_menu.BRIGHTNESS_CHOICES[0] != CONFIG.display.contrast
+    at = to_item(box, "language", at + 0.5)
+    press(box, ERA_PRESS, at + 0.5)
+    assert box.driver.language == "ja"

@@ -472,14 +472,14 @@ class ProfileEngine:
         return after.chosen if before.menu is not None and after.menu is None else None
 
     def played(self, state: Play) -> Config:
-        chosen = state.chosen if state.menu is None else None  # a menu closed on them
-        return self.config if chosen is None else apply(self._base(), chosen)
+        # the settings chosen in the menu, open or closed on them
+        return self.config if state.chosen is None else apply(self._base(), state.chosen)
 
     def language(self, state: Play) -> str:
-        return self.config.language
+        return self.played(state).language  # the settings menu's, as it is chosen there
 
     def contrast(self, state: Play) -> int:
-        return self.config.display.contrast
+        return self.played(state).display.contrast  # the menu's brightness, seen at once
 
 
 def shown(effects: Effects) -> AnyScreen | None:
