@@ -112,13 +112,15 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     again.start_game()
     assert again.driver.screen(clock[0]).round == 1
 
-    # ERA held at a profile's setup: Time of Empires' menu, to choose another game.
+    # ERA held at a profile's setup: the box's menu, run by the round engine, on "Game".
     box = again
     press(Input(Button.NEXT, Gesture.HOLD))  # undo: back to setup
     assert box.driver.screen(clock[0]).kind == "setup"
     press(ERA_HOLD)
-    assert box.driver.profile is None
-    assert box.game.menu is not None and box.game.phase is Phase.SETUP
+    assert box.driver.profile is not None and box.driver.profile.id == "mine"
+    shown = box.driver.screen(clock[0])
+    assert (shown.kind, shown.menu_item, shown.menu_value) == (Phase.SETTINGS, "game", "mine")
+    assert box.driver.game.menu is not None
     state.close()
 
 

@@ -1,7 +1,7 @@
 """The box's "Points entry" chooses a round profile's entry (docs/profiles.md, "Scoring":
 `[scoring] entry = "setting"`): with the setting "totals" the profile asks the era totals, as
 `entry = "totals"`; with "steps" each category, as `entry = "categories"`. The setting is the
-one of Time of Empires' settings menu, which a round profile's setup opens (ERA held): chosen
+one of the box's settings menu, which a round profile's setup opens too (ERA held): chosen
 there, the game closed on plays with it. A profile with `entry = "totals"` or "categories"
 plays as it says whatever the setting. Bad keys name the file, line and key. (Time of
 Empires' round file against the era engine, both ways: tests/test_one_engine_toe.py; its
@@ -33,7 +33,7 @@ NEXT_INPUT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.P
 
 
 def menu(box: Box, clock: list[float]) -> Screen:
-    """The settings menu's screen (Time of Empires' own)."""
+    """The settings menu's screen (Time of Empires' own, in every game)."""
     shown = box.driver.screen(clock[0])
     assert isinstance(shown, Screen)
     return shown
@@ -124,7 +124,8 @@ def test_the_settings_menu_over_a_round_file_chooses_its_points_entry(
     press(box, clock, ERA_HOLD)  # closed: the round file's setup
     assert box.driver.profile is not None and box.driver.profile.id == REALTIME.stem
     assert box.driver.game.profile.entry == {"steps": "categories", "totals": "totals"}[chosen]
-    press(box, clock, ERA_HOLD)  # its setup: the settings menu again
-    assert box.driver.profile is None and box.game.settings is not None
-    assert box.game.settings.points_entry == chosen
+    press(box, clock, ERA_HOLD)  # its setup: the settings menu again (the round engine's)
+    assert box.driver.profile is not None and box.driver.game.chosen is not None
+    assert box.driver.game.chosen.points_entry == chosen
+    assert menu(box, clock).menu_item == "game"
     box.driver.state.close()

@@ -353,13 +353,19 @@ def test_lords_of_xidit_for_five_is_seven_gestures_from_time_of_empires_setup(
 
 def test_the_box_tells_which_kind_of_game_the_menu_switched_to(tmp_path: Path) -> None:
     """The terminal's help line follows the game (`Box.on_switch`, adapters/keyboard.py):
-    a game profile chosen in the menu, then Time of Empires' menu again from its setup."""
+    a game profile chosen in the menu, then Time of Empires chosen in its menu, opened at its
+    setup (the round engine's menu: no switch until it closes on another game)."""
     box, clock = menu_box(tmp_path, offer_games(Config(), []))
     told: list[bool] = []
     box.on_switch = told.append
     for gesture in (ERA_HOLD, ERA_PRESS, ERA_PRESS, ERA_PRESS, ERA_HOLD):  # Lords of Xidit
         press(box, clock, gesture)
     assert box.driver.profile is not None and told == [True]
-    press(box, clock, ERA_HOLD)  # its setup: the settings menu, Time of Empires'
+    press(box, clock, ERA_HOLD)  # its setup: the settings menu, the round engine's
+    assert box.driver.profile is not None and told == [True]
+    while getattr(box.driver.screen(clock[0]), "menu_value", None) != "":  # Time of Empires
+        press(box, clock, ERA_PRESS)
+    press(box, clock, ERA_HOLD)  # closed on it
     assert box.driver.profile is None and told == [True, False]
+    assert box.game.menu is None  # Time of Empires itself, fresh: not its menu
     box.driver.state.close()

@@ -23,6 +23,7 @@ from . import (
     machine,
     profile_deadlines,
     profile_machine,
+    profile_menu,
     profile_play,
     profile_record,
     profile_steer,
@@ -43,11 +44,13 @@ from .model import (
     Steer,
 )
 from .profile import Profile
+from .profile_config import configured
 from .profile_entry import by_setting
+from .profile_guide import guided
 from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
 from .record import clean_write_s
 from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .settings import Settings, apply, fit_seats, palette
+from .settings import Settings, apply, defaults, fit_seats, palette
 from .snapshot import loads
 
 S = TypeVar("S")
@@ -121,7 +124,17 @@ class Engine(Protocol[S]):
         ...
 
     def switch_to(self, before: S, after: S, effects: Effects) -> str | None:
-        """Another game the step asked for: a profile's name, "" Time of Empires' menu."""
+        """Another game the step asked for: a profile's name, "" Time of Empires."""
+        ...
+
+    def pending(self, before: S, after: S) -> Settings | None:
+        """Settings chosen in the settings menu, closed by this step, that this game is to be
+        set up anew with (`settled`, fresh); None: none."""
+        ...
+
+    def played(self, state: S) -> Config:
+        """The config the game plays with, the settings chosen on the box laid over it (those
+        of a menu just closed included): the config another game chosen there plays with."""
         ...
 
     def language(self, state: S) -> str: ...
@@ -210,6 +223,12 @@ class EmpiresEngine:
             return after.config.game  # the settings menu closed on a game profile
         return None
 
+    def pending(self, before: machine.Game, after: machine.Game) -> Settings | None:
+        return None  # the menu's settings apply at once, the game set up again under it
+
+    def played(self, state: machine.Game) -> Config:
+        return state.config
+
     def language(self, state: machine.Game) -> str:
         return state.config.language  # the settings may change it
 
@@ -234,6 +253,12 @@ class ProfileEngine:
     # why this game plays ("game": given with `--game`, "menu": chosen in the settings menu,
     # "config": the config's `game`; None: not said): its first setup says so a few seconds
     why_played: str | None = None
+    # The box's settings menu (`profile_menu`): `base` the config file's (None: `config` is),
+    # the settings chosen on the box laid over it in `config` (`chosen`; None: none), and the
+    # profile as read (`source`; None: `profile`), set up for the settings chosen (`settled`).
+    base: Config | None = None
+    chosen: Settings | None = None
+    source: Profile | None = None
 
     def __post_init__(self) -> None:
         # `[scoring] entry = "setting"`: the points entered as the box's "Points entry" says
@@ -244,7 +269,25 @@ class ProfileEngine:
         return len(self.config.players)
 
     def settled(self, chosen: Settings | None) -> ProfileEngine:
-        return self  # the box's settings are laid over the config before the play starts
+        """This game with the settings chosen on the box laid over the config file's (the
+        players as many as the game seats); its profile set up for them (the first-game
+        guide, the config's numbers and modes) where the profile as read is known."""
+        if chosen is None:
+            return self
+        base = self._base()
+        chosen = fit_seats(chosen, palette(base),
+                           (self.profile.min_players, self.profile.max_players))
+        config = apply(base, chosen)
+        profile = self.profile if self.source is None else configured(
+            guided(self.source, config.guide), config)
+        return replace(self, profile=profile, config=config, chosen=chosen)
+
+    def _base(self) -> Config:
+        return self.config if self.base is None else self.base
+
+    def _settings(self) -> Settings:
+        """The settings the game plays with: those chosen on the box, else the file's."""
+        return defaults(self._base()) if self.chosen is None else self.chosen
 
     def parse(self, text: str) -> dict[str, Any]:
         saved = json_object(text)
@@ -312,10 +355,20 @@ class ProfileEngine:
                 f"round {state.spot.round}")
 
     def step(self, state: Play, event: Event, now: float) -> tuple[Play, Effects]:
+        if (state.menu is not None and isinstance(event, Input)  # the box's settings menu
+                and event.button not in profile_menu.VOLUME_BUTTONS):
+            after, effects = profile_menu.step(state, event, self._base(), now)
+            if after.menu is None:
+                after = profile_menu.closed(after, self._settings())
+            shown = ShowPlay(profile_play.screen(after, now))
+            return self._words(after, (*effects, shown), now)
         if isinstance(event, Steer):  # a hall steers a `hall = true` phase's countdown
             after, effects = profile_steer.steer(state, event, now)
         else:
             after, effects = profile_machine.step(state, event, now)
+        if any(isinstance(e, ChooseGame) for e in effects):  # ERA held at the game's setup
+            after = profile_menu.opened(after, self._settings())
+            effects = tuple(e for e in effects if not isinstance(e, ChooseGame))
         if self.config.hall is None:
             return self._words(after, effects, now)
         # a countdown begun waits for the hall's start; the table pauses one alone only if
@@ -326,16 +379,20 @@ class ProfileEngine:
 
     def _words(self, play: Play, effects: Effects, now: float) -> tuple[Play, Effects]:
         """`[game] lines = "eras"`: every screen the effects draw is Time of Empires' own
-        (`era_screen`: ui/plans.py draws it), the play's as the step leaves it."""
-        if self.profile.lines != "eras":
+        (`era_screen`: ui/plans.py draws it), the play's as the step leaves it. The settings
+        menu open: its screen, Time of Empires' own, in every game."""
+        if self.profile.lines != "eras" and play.menu is None:
             return play, effects
         return play, tuple(Show(self._era_screen(play, now)) if isinstance(e, ShowPlay) else e
                            for e in effects)
 
     def _era_screen(self, play: Play, now: float) -> Screen:
         hall = self.config.hall
-        return era_screen.screen(play, now, language=self.config.language,
-                                 hall_held=hall is not None and not hall.pause_alone)
+        shown = era_screen.screen(play, now, language=self.config.language,
+                                  hall_held=hall is not None and not hall.pause_alone)
+        if play.menu is None:
+            return shown
+        return profile_menu.screen(play, shown, self._base())
 
     def _in_hall(self, play: Play, effects: Effects) -> tuple[Play, Effects]:
         """In a hall, the last screen the effects draw says what the hall holds (`screen`)."""
@@ -367,7 +424,7 @@ class ProfileEngine:
         return profile_deadlines.next_deadline(state, now)
 
     def screen(self, state: Play, now: float) -> AnyScreen:
-        if self.profile.lines == "eras":  # Time of Empires' own screens (`era_screen`)
+        if self.profile.lines == "eras" or state.menu is not None:  # Time of Empires' own
             return self._era_screen(state, now)
         shown = profile_play.screen(state, now)
         if self.config.hall is None:
@@ -405,14 +462,24 @@ class ProfileEngine:
         return Music(MusicAction.STOP, 0, Mode.INTRO, 0.0)
 
     def switch_to(self, before: Play, after: Play, effects: Effects) -> str | None:
-        # ERA held at setup: the box's settings menu, where another game is chosen.
-        return "" if any(isinstance(e, ChooseGame) for e in effects) else None
+        # The settings menu closed on another game: that one ("" Time of Empires).
+        chosen = self.pending(before, after)
+        if chosen is None or chosen.game == self._settings().game:
+            return None
+        return chosen.game
+
+    def pending(self, before: Play, after: Play) -> Settings | None:
+        return after.chosen if before.menu is not None and after.menu is None else None
+
+    def played(self, state: Play) -> Config:
+        # the settings chosen in the menu, open or closed on them
+        return self.config if state.chosen is None else apply(self._base(), state.chosen)
 
     def language(self, state: Play) -> str:
-        return self.config.language
+        return self.played(state).language  # the settings menu's, as it is chosen there
 
     def contrast(self, state: Play) -> int:
-        return self.config.display.contrast
+        return self.played(state).display.contrast  # the menu's brightness, seen at once
 
 
 def shown(effects: Effects) -> AnyScreen | None:

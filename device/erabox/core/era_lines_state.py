@@ -12,8 +12,7 @@ The era engine's states (docs/behaviour.md) read off the round engine's play:
   its standings as the last step of its scoring);
 - `game_over`: the final ranking;
 - `confirm`: a question open ("New game?", "Restart the era?") over any of them;
-- `settings`: ERA held at the setup (`ChooseGame`): the box's settings menu, open over the
-  setup until the play moves on.
+- `settings`: the box's settings menu open over the setup (ERA held there: `profile_menu`).
 
 `round` is said in an introductory round and in the special round after it (the round it
 follows), `start_player` at an era's setup, in its rounds and special rounds (a profile
@@ -34,7 +33,6 @@ from . import profile_clock as clock
 from .profile_deadlines import countdown_start
 from .profile_play import (
     EPS,
-    ChooseGame,
     Play,
     PlayEffect,
     State,
@@ -56,18 +54,13 @@ class StateLines:
 
     def __init__(self) -> None:
         self._last: dict[str, Any] | None = None
-        self._menu: Play | None = None  # the play over which the settings menu was opened
 
     def step(self, pending: Pending, play: Play, t: float, now: float,
              line: Line) -> dict[str, Any] | None:
         """The step's `state` line, if one is due: its fields (None: none written)."""
-        if any(isinstance(e, ChooseGame) for effects, _ in pending for e in effects):
-            self._menu = play
-        elif self._menu is not None and self._menu.spot != play.spot:
-            self._menu = None
         if cue_due(play, now):  # its sounds first, as the era engine's step gives them
             return None
-        fields = state_fields(play, now, menu=self._menu is not None)
+        fields = state_fields(play, now, menu=play.menu is not None)
         key = {k: v for k, v in fields.items() if k != "elapsed"}
         if key == self._last:
             return None

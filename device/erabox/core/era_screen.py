@@ -34,7 +34,8 @@ How the play's words map to the model's:
 
 Not derived (the play does not hold them; tools/one_engine_screens.py measures what is left):
 the guide's steps as the era engine keys them (`guide_step`, `guide_n`: the round file words
-its steps itself), the settings menu (Time of Empires' own engine opens it).
+its steps itself). The box's settings menu, open over the setup, is laid over this screen by
+`profile_menu.screen` (`ProfileEngine`), in every game.
 
 The box's volume on every screen (`profile_volume`): the level in percent while it is shown
 after VOL+/VOL-, the quiet mark at or below 10 %. A question is asked over the screen it was

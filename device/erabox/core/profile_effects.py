@@ -105,8 +105,8 @@ class Ranked:
 
 @dataclass(frozen=True)
 class ChooseGame:
-    """ERA held at setup: the players want another game. The box opens its settings menu
-    (where "Game" is chosen); a simulation has no menu and stays."""
+    """ERA held at the game's setup: the box's settings menu is wanted (where "Game" and
+    the players are chosen). `ProfileEngine` opens it over the play (`profile_menu`)."""
 
 
 @dataclass(frozen=True)

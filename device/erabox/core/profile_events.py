@@ -128,7 +128,9 @@ class PlayRecorder:
                 else:
                     line["era"] = era_now
             self._emit(line)
-        self._changed(t, "state", state=state.value)
+        # the box's settings menu open over the setup (`profile_menu`): `settings`, as the
+        # era engine's state line says it
+        self._changed(t, "state", state="settings" if play.menu is not None else state.value)
         per_era = profile.variant_per_era  # each era's setup says its variant, as the game's
         if state in (State.SETUP, State.ERA_SETUP):
             chosen = ({"start_player": start_player(play)}

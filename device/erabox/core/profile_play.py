@@ -34,6 +34,7 @@ from .profile_effects import prepare_sounds as prepare_sounds
 from .profile_eras import MAX_VALUE, TOTAL_ID
 from .profile_guide import walk_here
 from .profile_reader import filled
+from .settings import Menu, Settings
 
 SCHEMA_VERSION = 1
 HISTORY = 100  # undo steps kept (in memory and in the saved play)
@@ -118,6 +119,10 @@ class Play:
     volume_until: float | None = None  # the volume shown after VOL+/VOL- until then (not saved)
     anchor: float | None = None  # the countdown's time zero (paused: its seconds run), as ToE's
     why_played: tuple[str, float] | None = None  # why the game plays, said at setup until
+    # the box's settings menu open over the setup (`profile_menu`; not saved), and the
+    # settings chosen in it: once it closes on a change, the play to set up anew with them
+    menu: Menu | None = None
+    chosen: Settings | None = None
 
 
 # --- building and reading a play --------------------------------------------------------------

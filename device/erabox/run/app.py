@@ -154,7 +154,8 @@ class Box:
         if one_engine():  # Time of Empires from its round file (staged switch)
             return Driver(self.config, profile=own_rounds(), state=state, settings=settings,
                           audio=audio, led=led, show=self._show, events=play_events,
-                          observer=self.observer, clock=self.clock, draw=draw, t0=t0)
+                          observer=self.observer, clock=self.clock, draw=draw, t0=t0,
+                          base=self.config)
         return Driver(self.config, state=state, settings=settings, audio=audio, led=led,
                       show=self._show, events=events, observer=self.observer,
                       clock=self.clock, t0=t0)
@@ -163,26 +164,25 @@ class Box:
                       why_played: str | None) -> Driver:
         """A driver for a game profile (the state file reads its record back through the
         play's own check); `why_played`: why it plays, said on its first setup."""
-        state, _, audio, led, _, play_events, draw = self._parts
-        return Driver(config, profile=profile, state=state, audio=audio, led=led,
-                      show=self._show, events=play_events, draw=draw, t0=t0,
-                      why_played=why_played)
+        state, settings, audio, led, _, play_events, draw = self._parts
+        return Driver(config, profile=profile, state=state, settings=settings, audio=audio,
+                      led=led, show=self._show, events=play_events, draw=draw, t0=t0,
+                      why_played=why_played, base=self.config)
 
     def _switch(self, name: str, now: float) -> None:
-        """Another game was chosen: "" Time of Empires (its settings menu open, where the
-        game is chosen), else the profile `name`, fresh either way; a profile that cannot be
-        played opens the menu again, saying why."""
+        """Another game was chosen in the settings menu: "" Time of Empires, else the
+        profile `name`, fresh either way; a profile that cannot be played opens Time of
+        Empires' menu, saying why."""
         before = self.driver
         profile = None
         if name:
-            assert before.profile is None  # the menu that chose it is Time of Empires'
-            config = before.game.config  # the settings laid over the file: players, language
+            config = before.played_config  # the settings laid over the file: players, language
             profile, self.config = switched_game(name, config, self.config, self.find_profile)
         else:
-            log.info("the settings menu: choosing another game")
+            log.info("playing Time of Empires: chosen in the settings menu")
         self.driver = (self._own_game(before.t0) if profile is None
                        else self._profile_game(config, profile, before.t0, "menu"))
-        self.driver.start_over(now, menu=profile is None)
+        self.driver.start_over(now, menu=profile is None and bool(name))
         if self.on_switch is not None:  # the terminal's help line follows the game
             self.on_switch(profile is not None)
 

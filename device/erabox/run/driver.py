@@ -115,8 +115,10 @@ class Driver:
         draw: Callable[[int], int] = system_draw,
         t0: float = 0.0,
         why_played: str | None = None,
+        base: Config | None = None,
     ) -> None:
         self.engine: Engine[Any]
+        self.base = config if base is None else base  # the file's, before the box's settings
         if profile is None:
             seated = own_game_players(config.players, palette(config))
             if seated != config.players:  # a table for another game
@@ -135,7 +137,7 @@ class Driver:
             # the phases and special rounds of the first-game guide only while it is on, the
             # config's numbers and modes where the file takes them (`profile_config`)
             self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config,
-                                        why_played)
+                                        why_played, base=self.base, source=profile)
             self.missing_files = missing_music(profile)  # said in the log, marked on screen
         self.config = config
         self.profile = profile
@@ -151,8 +153,8 @@ class Driver:
         self.t0 = t0
         # The game as it stands: a `machine.Game`, or a profile's `profile_play.Play`.
         self.game: Any = self.engine.fresh(0.0, 0)[0]  # replaced by `start`
-        # Another game wanted, once a step asked for it: a profile's name or file, or ""
-        # (Time of Empires' settings menu, where a game is chosen): the box then plays that.
+        # Another game wanted, once a step asked for it (the settings menu closed on it): a
+        # profile's name or file, or "" (Time of Empires): the box then plays that.
         self.switch_to: str | None = None
         self._card_s = 0.0  # the card's measured durable-write time (`_follow_card`)
         self._lead_logged = card_lead(0.0)
@@ -166,7 +168,11 @@ class Driver:
     def start(self, now: float, fresh: bool = False) -> None:
         """Come back from the saved game, or start a fresh one (with the chosen settings);
         `fresh`: a fresh one whatever was saved (another game was being played)."""
-        chosen = None if self.settings is None else self.settings.load(self.config)
+        chosen = None if self.settings is None else self.settings.load(self.base)
+        self._begin(now, chosen, fresh)
+
+    def _begin(self, now: float, chosen: Settings | None, fresh: bool) -> None:
+        """`start` with the settings `chosen` on the box (None: none)."""
         engine = self.engine = self.engine.settled(chosen)
         saved = None if fresh else self.state.load_as(engine.parse)
         effects: Effects
@@ -196,12 +202,19 @@ class Driver:
         self.game, effects = self.engine.step(before, event, now)
         self._spare()
         wanted = self.engine.switch_to(before, self.game, effects)
-        if wanted is not None:  # the next game's screen follows at once: not this one's
+        # the settings menu closed on other settings for this game: it is set up anew
+        again = None if wanted is not None else self.engine.pending(before, self.game)
+        if wanted is not None:
             self.switch_to = wanted
+        if wanted is not None or again is not None:  # the next game's screen follows at once
             effects = tuple(e for e in effects if not isinstance(e, Show | ShowPlay))
         if self.observer is not None and not isinstance(event, Steer):
             self.observer.stepped(event, self.game, self._observed(now))
         self.apply(effects, now, due)
+        if again is not None:  # fresh, with them, saved at once (as a game switched to)
+            self._begin(now, again, fresh=True)
+            self.save_now(now)
+            return
         self._follow_card()  # the next deadline the loop reads uses what the card just did
         if self.events is not None:
             self.events.seen(self.game, now - self.t0, now)
@@ -266,11 +279,18 @@ class Driver:
 
     def start_over(self, now: float, menu: bool = False) -> None:
         """This game from its start, the settings menu having switched to it, saved at once;
-        `menu`: Time of Empires with its settings menu open (as ERA held at its setup)."""
+        `menu`: with its settings menu open (as ERA held at its setup: Time of Empires, when
+        the game chosen cannot be played, the menu saying why)."""
         self.start(now, fresh=True)
         self.save_now(now)
         if menu:
             self.step(Input(Button.ERA, Gesture.HOLD), now)
+
+    @property
+    def played_config(self) -> Config:
+        """The config the game plays with, the box's settings laid over the file's (those of
+        the settings menu just closed included): another game chosen there plays with it."""
+        return self.engine.played(self.game)
 
     @property
     def contrast(self) -> int:

@@ -7,9 +7,9 @@ same JSON text a real state file would hold.
 
 One `Simulation` for every game: the same `Driver` as `erabox run`, playing Time of Empires or,
 with `profile`, a game profile's play (`--game`; its random start players drawn from `seed`).
-A game chosen in Time of Empires' settings menu is played next, fresh, as `erabox run` does
-(given `find_profile`; the events go on in that game's own lines), and ERA held at a profile's
-setup opens Time of Empires' menu again.
+A game chosen in the settings menu (every game's: ERA held at its setup) is played next,
+fresh, as `erabox run` does (given `find_profile`; the events go on in that game's own lines);
+Time of Empires chosen there is played without it.
 """
 
 from __future__ import annotations
@@ -59,16 +59,14 @@ class Simulation:
         self.driver.start(0.0)
 
     def _driver(self, config: Config, profile: Profile | None) -> Driver:
-        own = profile is None
-        if own and one_engine():  # Time of Empires from its round file (staged switch)
+        if profile is None and one_engine():  # Time of Empires from its round file (staged switch)
             profile = own_rounds()
         self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
                                                       config.audio)
                                         if profile is None
                                         else PlayRecorder(self.on_event, config.buttons.hold_s))
-        return Driver(config, profile=profile, state=self.state,
-                      settings=self.settings if own else None, show=self._show,
-                      events=self.recorder, draw=self.draw)
+        return Driver(config, profile=profile, state=self.state, settings=self.settings,
+                      show=self._show, events=self.recorder, draw=self.draw, base=self.config)
 
     def _step(self, event: Input | Tick, due: float | None = None) -> None:
         self.driver.step(event, self.now, due)
@@ -78,12 +76,13 @@ class Simulation:
         self.driver.switch_to = None
         profile, config = None, self.config
         if wanted:  # the menu closed on a game profile: that game, for the menu's players
-            config = self.driver.game.config
+            config = self.driver.played_config
             profile, self.config = switched_game(wanted, config, self.config, self.find_profile)
-        # else ERA held at a profile's setup: Time of Empires' settings menu
+        # else Time of Empires chosen in a profile's menu
         self.driver = self._driver(config if profile else self.config, profile)
         self._screens.forget()
-        self.driver.start_over(self.now, menu=profile is None)
+        # a game that cannot be played: Time of Empires' menu, saying why
+        self.driver.start_over(self.now, menu=profile is None and bool(wanted))
 
     @property
     def game(self) -> Any:
