@@ -71,8 +71,10 @@ class PlayRecorder:
             elif isinstance(effect, PlaySound):
                 self._line(t, "sound", sound=effect.sound.value, **era)
             elif isinstance(effect, Music):  # a phase's music: its file, and where in it
-                self._line(t, "sound", sound=effect.action.value, **era,
-                           music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
+                named = ({"music": PurePath(effect.path).name} if effect.path  # else the
+                         else {"mode": effect.mode.value})  # box's own era music (`box_music`)
+                self._line(t, "sound", sound=effect.action.value, **era, **named,
+                           position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
                 self._line(t, "prompt", prompt=effect.prompt.value,
                            **({} if effect.text is None else {"text": effect.text}))
