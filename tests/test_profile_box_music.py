@@ -168,3 +168,64 @@ def test_a_bad_key_names_the_file_line_and_key(text: str, line: int, key: str, s
     with pytest.raises(ProfileError, match=rf"^empires\.toml:{line}: key '{re.escape(key)}': "
                        + re.escape(says)):
         parse_profile(text, "empires.toml")
+
+
+OWN = TEXT.replace("variant_per_era = true\n", 'variant_per_era = true\nconfig = "eras"\n').replace(
+    '[[era]]\nlabel = "Era I"\n', '[[era]]\nlabel = "Era I"\nnumbers = { wonders = 1, '
+    'bonus_token_vp = 1 }\n').replace(
+    '[[era]]\nlabel = "Era II"\n', '[[era]]\nlabel = "Era II"\nnumbers = { wonders = 2, '
+    'bonus_token_vp = 2 }\n') + """
+[scoring]
+config = "checklist"
+
+[[scoring.category]]
+id = "destruction"
+label = "Destroyed buildings"
+multiply = 3
+
+[[scoring.category]]
+id = "leaders"
+label = "Leader cards"
+points = false
+
+[[scoring.category]]
+id = "buildings"
+label = "Buildings"
+counts = false
+eras = [2]
+"""
+
+
+def test_the_own_game_s_eras_numbers_and_checklist_play_in_a_round_file() -> None:
+    """A user's copy of the own game's profile (its numbers in the config): four eras, the
+    later ones the last table's with the box's label; their guide numbers; the checklist's
+    points and multiply; the last era's category in the last era played."""
+    from erabox.core.config import Checklist, PrepNumbers
+    config = Config(eras=4, prep=PrepNumbers(wonders=(2, 3, 4, 5), bonus_token_vp=(4, 4, 4)),
+                    checklist=Checklist(points=(True, True), multiply=(2, 1)))
+    profile = configured(parse_profile(OWN, "empires.toml"), config)
+    assert [e.label.en if e.label else None for e in profile.eras] == [
+        "Era I", "Era II", None, None]
+    assert [dict(e.numbers) for e in profile.eras] == [
+        {"wonders": 2, "bonus_token_vp": 4}, {"wonders": 3, "bonus_token_vp": 4},
+        {"wonders": 4, "bonus_token_vp": 4}, {"wonders": 5, "bonus_token_vp": 2}]
+    assert [(c.asked, c.multiply, c.eras) for c in profile.categories] == [
+        (True, 2, ()), (True, 1, ()), (True, 1, (4,))]
+    assert configured(parse_profile(OWN, "empires.toml"), Config(eras=1)).eras[0].label.en \
+        == "Era I"
+    # without the keys, the file's own
+    plain = parse_profile(TEXT, "empires.toml")
+    assert configured(plain, config).eras == plain.eras
+
+
+@pytest.mark.parametrize(("text", "line", "key", "says"), [
+    (OWN.replace('config = "eras"', 'config = "rounds"'), 12, "rounds.config",
+     "expected one of 'eras'"),
+    (OWN.replace('config = "checklist"', 'config = "points"'), 65, "scoring.config",
+     "expected one of 'checklist'"),
+])
+def test_a_bad_own_numbers_key_names_the_file_line_and_key(text: str, line: int, key: str,
+                                                           says: str) -> None:
+    with pytest.raises(ProfileError, match=rf"^empires\.toml:{line}: key '{re.escape(key)}': "
+                       + re.escape(says)):
+        parse_profile(text, "empires.toml")

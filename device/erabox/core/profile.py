@@ -38,6 +38,7 @@ from .profile_eras import parse_eras, parse_scoring, unique
 from .profile_music_keys import MUSIC_FROM as MUSIC_FROM
 from .profile_music_keys import PhaseMusic as PhaseMusic
 from .profile_music_keys import parse_music, parse_music_from
+from .profile_own_numbers import parse_rounds_config
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
 from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
@@ -192,6 +193,8 @@ class Profile:
     ramp: bool = False  # each category entered with the totals' hold ramp and -1 chord
     guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
     lines: str = "rounds"  # `[game] lines`: "eras", the event lines in Time of Empires' words
+    rounds_config: str = ""  # `[rounds] config`: "eras", the config's eras (`profile_own_numbers`)
+    scoring_config: str = ""  # `[scoring] config`: "checklist", the config's checklist
     walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
 
     def rule(self, variant: int) -> str:
@@ -266,7 +269,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
 
     rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
                                                   "variant_per_era", "variant_from_setting",
-                                                  "guide_at_setup"), ("name",))
+                                                  "guide_at_setup", "config"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
@@ -317,7 +320,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                    restart_era=r.flag(buttons.get("restart_era", False),
                                       ("buttons", "restart_era")),
                    variant_per_era=per_era, variant_setting=setting, guide_at_setup=walked,
-                   lines=words, **scoring)
+                   lines=words, rounds_config=parse_rounds_config(r, rounds, len(eras)),
+                   **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],

@@ -32,6 +32,7 @@ from typing import Any
 
 from .config import Config
 from .model import Mode
+from .profile_own_numbers import own_numbers
 from .profile_reader import Label, _Reader
 from .toml_lines import Path
 
@@ -90,6 +91,7 @@ def mode(config: Config, era: int) -> Mode:
 
 def configured(profile: Any, config: Config) -> Any:
     """The profile (a `profile.Profile`) as played with the box's `config`."""
+    profile = own_numbers(profile, config)  # first: the eras played
     ids = [v.id for v in profile.variants]
     openings = tuple(ids.index(mode(config, era).value) if mode(config, era).value in ids else 0
                      for era in range(1, max(1, len(profile.eras)) + 1)
@@ -146,4 +148,4 @@ def _call(own: Any, n: int, at_s: float, rt: Any) -> Any:
     prompt = None if call.prompt is None else Label(*call.prompt)
     return replace(own, sound=call.file or call.sound.value, prompt=prompt,
                    sound_key=f"the own game's profile: call {n + 1}" if call.file else "",
-                   box_prompt="" if prompt else "scholars")
+                   box_prompt=own.box_prompt)  # its text over the box's "scholars" prompt

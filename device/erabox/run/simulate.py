@@ -65,7 +65,8 @@ class Simulation:
         self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
                                                       config.audio)
                                         if profile is None
-                                        else PlayRecorder(self.on_event, config.buttons.hold_s))
+                                        else PlayRecorder(self.on_event, config.buttons.hold_s,
+                                                          config.audio))
         return Driver(config, profile=profile, state=self.state,
                       settings=self.settings if own else None, show=self._show,
                       events=self.recorder, draw=self.draw)
