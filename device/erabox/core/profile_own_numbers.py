@@ -59,6 +59,8 @@ def own_numbers(profile: Any, config: Config) -> Any:
         profile = _eras(profile, config)
     if profile.scoring_config == "checklist":
         points, multiply = config.checklist.points, config.checklist.multiply
+        if profile.entry == "totals":  # the categories are reminders: the era total asked
+            points = ()
         profile = replace(profile, categories=tuple(
             replace(c, asked=points[i] if i < len(points) else c.asked,
                     multiply=multiply[i] if i < len(multiply) else c.multiply)
