@@ -229,3 +229,26 @@ def test_a_bad_own_numbers_key_names_the_file_line_and_key(text: str, line: int,
     with pytest.raises(ProfileError, match=rf"^empires\.toml:{line}: key '{re.escape(key)}': "
                        + re.escape(says)):
         parse_profile(text, "empires.toml")
+
+
+def test_each_new_game_plays_the_scores_next_take_kept_across_a_power_cut() -> None:
+    """As Time of Empires' `variant`: each new game the next version of the box's scores
+    (1, 2, 3, 1 ...), readied at its setup; a record keeps it; a fixed `score_variant` wins."""
+    from erabox.core.model import Save
+    from erabox.core.profile_record import snapshot
+    both = Input(Button.BOTH, Gesture.HOLD)
+    box = engine(Config(players=PLAYERS))
+    play, _ = box.fresh(0.0, 0)
+    takes = []
+    for _ in range(4):
+        play, _ = box.step(play, both, 1.0)  # "New game?"
+        play, effects = box.step(play, ERA, 1.0)
+        takes += [e.variant for e in effects if isinstance(e, PrepareMusic)]
+    assert takes == [2, 3, 1, 2]
+    saved = next(e.snapshot for e in effects if isinstance(e, Save))
+    assert saved["take"] == 2
+    back, effects = box.restore(saved, 2.0)
+    assert back.take == 2 and PrepareMusic(1, Mode.REALTIME, 2) in effects
+    assert "take" not in snapshot(box.fresh(0.0, 0)[0], 0.0)  # the first: as before
+    fixed = engine(Config(players=PLAYERS, audio=AudioConfig(score_variant=3)))
+    assert PrepareMusic(1, Mode.REALTIME, 3) in fixed.restore(saved, 2.0)[1]

@@ -297,7 +297,8 @@ class ProfileEngine:
                                                       now, self.config.era_modes)
             # the volume the table set with VOL+/VOL- (kept in the era engine's record, not
             # in the settings), as the era engine restores it; the play keeps it
-            play = replace(play, volume=float(saved["volume"]))
+            play = replace(play, volume=float(saved["volume"]),
+                           take=int(saved.get("variant", 1)))  # its scores' take, kept
             return self._words(play, self._box(None, play, (
                 self._volume(play), *profile_play.prepare_sounds(self.profile), *effects)), now)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
@@ -326,8 +327,8 @@ class ProfileEngine:
 
     def _box(self, before: Play | None, play: Play, effects: Effects) -> Effects:
         """The box's own era music's effects (`box_music`, `profile_box_music`)."""
-        take = self.config.audio.score_variant or 1
-        return profile_box_music.box_effects(before, play, effects, take)
+        fixed = self.config.audio.score_variant  # else each game's take, as `score_variant`
+        return profile_box_music.box_effects(before, play, effects, fixed)
 
     def _words(self, play: Play, effects: Effects, now: float) -> tuple[Play, Effects]:
         """`[game] lines = "eras"`: every screen the effects draw is Time of Empires' own

@@ -40,25 +40,27 @@ def era_mode(play: Play) -> Mode:
         for p in play.profile.phases) else Mode.INTRO
 
 
-def wanted(play: Play, take: int) -> PrepareMusic | None:
-    """The music to get ready at this point of the play (None: no era's music is to come)."""
+def wanted(play: Play, fixed: int) -> PrepareMusic | None:
+    """The music to get ready at this point of the play (None: no era's music is to come):
+    the scores' take the config fixes (`score_variant`), else the play's (`Play.take`)."""
     if play.spot.state in QUIET:
         return None
-    return PrepareMusic(era_number(play), era_mode(play), take)
+    return PrepareMusic(era_number(play), era_mode(play), fixed or play.take)
 
 
-def box_effects(before: Play | None, play: Play, effects: tuple[PlayEffect, ...], take: int
+def box_effects(before: Play | None, play: Play, effects: tuple[PlayEffect, ...], fixed: int
                 ) -> tuple[PlayEffect, ...]:
     """`effects` of a move from `before` (None: the play starts or comes back) to `play`, with
     the box's era music's: each cue of the era played, the era's music readied first.
-    `take`: the version of the box's scores the game plays (`PrepareMusic.variant`)."""
+    `fixed`: the config's version of the box's scores (`score_variant`; 0: each game the
+    next, `Play.take`), as `PrepareMusic.variant`."""
     if not uses_box_music(play.profile):
         return effects
     era = era_number(play)
     out = tuple(replace(e, era=era) if isinstance(e, PlaySound) and e.era == 0 else e
                 for e in effects)
-    ready = wanted(play, take)
-    if ready is not None and (before is None or wanted(before, take) != ready):
+    ready = wanted(play, fixed)
+    if ready is not None and (before is None or wanted(before, fixed) != ready):
         first = 1 if out and isinstance(out[0], SetVolume) else 0  # the volume first, as ToE's
         out = (*out[:first], ready, *out[first:])
     return out
