@@ -281,13 +281,13 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
     # era opens on its setup screen.
     assert cues(rounds) == expected
     # each era's music from its start gong to its end gong, as the era engine's (the round
-    # file's `music_from = "gong"`), each era its own file (`[[era]] music`)
+    # file's `music_from = "gong"`), the box's own era music (`box_music`) in real time
     assert music(rounds) == music(own) == [
         (start + 5 + at, action) for start in ERA_STARTS
         for at, action in ((0, "music_start"), (540, "music_stop"))]
-    assert [(e["music"], e["position"]) for e in rounds
+    assert [(e["mode"], e["position"]) for e in rounds
             if e["type"] == "sound" and e["sound"].startswith("music_")] == [
-        (f"era{n}.ogg", at) for n in (1, 2, 3) for at in (0.0, 540.0)]
+        ("realtime", at) for n in (1, 2, 3) for at in (0.0, 540.0)]
     # each call the box's own "Appoint scholars!" (`prompt = "scholars"`), shown as long
     assert [(e["t"], e["at_s"], e["prompt"]) for e in rounds if e["type"] == "call"] == [
         (start + 5 + at, at, "scholars") for start in ERA_STARTS for at in (180.0, 360.0)]
@@ -331,11 +331,10 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
     assert gongs == [t for start, end in zip(rounds_intro_timeline()[1], scored, strict=True)
                      for t in (start, end)]
     # the era's music from its gong through its rounds and scholar calls to its end gong,
-    # looped as Time of Empires' introductory era's (`music_from = "era"`, each era its file)
+    # looped as Time of Empires' introductory era's (`music_from = "era"`, the box's own)
     assert music(rounds) == music(own) == list(
         zip(gongs, ("music_start", "music_stop") * 3, strict=True))
-    assert [e["music"] for e in rounds if e.get("sound") == "music_start"] == [
-        f"era{n}.ogg" for n in (1, 2, 3)]
+    assert [e["mode"] for e in rounds if e.get("sound") == "music_start"] == ["intro"] * 3
     check_scores(own, rounds)
 
 

@@ -456,10 +456,10 @@ def test_time_of_empires_round_file_plays_each_era_s_track_as_the_era_engine(
     (tmp_path / "erabox.toml").write_text(config_text, encoding="utf-8")
     config = load_config(str(tmp_path / "erabox.toml"))
     text = ROUNDS_FILE.read_text(encoding="utf-8")
-    for n, path in tracks.items():
-        old = f'music = "era{n}.ogg"  # the era\'s own music in its action phase (beside this file)'
+    for n, path in tracks.items():  # each [[era]] its own track
+        old = f"numbers = {{ wonders = {n}, bonus_token_vp = {n} }}\n"
         assert old in text
-        text = text.replace(old, f'track = "{path}"\ntrack_offset_s = 7.5')
+        text = text.replace(old, f'{old}track = "{path}"\ntrack_offset_s = 7.5\n')
     profile = parse_profile(text, str(ROUNDS_FILE), base_dir=str(ROUNDS_FILE.parent))
     assert [e.track for e in profile.eras] == [PhaseTrack(p, 7.5) for p in tracks.values()]
 

@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 from . import (
     era_screen,
     machine,
+    profile_box_music,
     profile_deadlines,
     profile_machine,
     profile_menu,
@@ -312,9 +313,9 @@ class ProfileEngine:
             play = replace(play, why_played=(self.why_played, now + profile_play.CHOSEN_S))
         # the volume first (as Time of Empires' opening), then the profile's own sounds
         # decoded, before any press can call for them
-        return self._words(play, (self._volume(play),
-                                  *profile_play.prepare_sounds(self.profile),
-                                  ShowPlay(profile_play.screen(play, now))), now)
+        return self._words(play, self._box(None, play, (
+            self._volume(play), *profile_play.prepare_sounds(self.profile),
+            ShowPlay(profile_play.screen(play, now)))), now)
 
     def _volume(self, play: Play) -> SetVolume:
         """The play's volume to the mixer (`profile_volume`), the music's share as set."""
@@ -339,16 +340,15 @@ class ProfileEngine:
                                                       now, self.config.era_modes)
             # the volume the table set with VOL+/VOL- (kept in the era engine's record, not
             # in the settings), as the era engine restores it; the play keeps it
-            play = replace(play, volume=float(saved["volume"]))
-            return self._words(play, (self._volume(play),
-                                      *profile_play.prepare_sounds(self.profile),
-                                      *effects), now)
+            play = replace(play, volume=float(saved["volume"]),
+                           take=int(saved.get("variant", 1)))  # its scores' take, kept
+            return self._words(play, self._box(None, play, (
+                self._volume(play), *profile_play.prepare_sounds(self.profile), *effects)), now)
         play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
         if play.volume is None:  # a record written without the box's volume: as configured
             play = replace(play, volume=self.config.audio.volume)
-        return self._words(*self._in_hall(play, (self._volume(play),
-                                                 *profile_play.prepare_sounds(self.profile),
-                                                 *effects)), now)
+        return self._words(*self._in_hall(play, self._box(None, play, (
+            self._volume(play), *profile_play.prepare_sounds(self.profile), *effects))), now)
 
     def resumed(self, state: Play, saved: dict[str, Any]) -> str:
         return (f"resumed the saved play of {self.profile.id}: {state.spot.state.value}, "
@@ -369,6 +369,7 @@ class ProfileEngine:
         if any(isinstance(e, ChooseGame) for e in effects):  # ERA held at the game's setup
             after = profile_menu.opened(after, self._settings())
             effects = tuple(e for e in effects if not isinstance(e, ChooseGame))
+        effects = self._box(state, after, effects)
         if self.config.hall is None:
             return self._words(after, effects, now)
         # a countdown begun waits for the hall's start; the table pauses one alone only if
@@ -376,6 +377,11 @@ class ProfileEngine:
         alone = self.config.hall.pause_alone or isinstance(event, Steer)
         return self._words(*self._in_hall(*profile_steer.hold(state, after, effects, now,
                                                               alone)), now)
+
+    def _box(self, before: Play | None, play: Play, effects: Effects) -> Effects:
+        """The box's own era music's effects (`box_music`, `profile_box_music`)."""
+        fixed = self.config.audio.score_variant  # else each game's take, as `score_variant`
+        return profile_box_music.box_effects(before, play, effects, fixed)
 
     def _words(self, play: Play, effects: Effects, now: float) -> tuple[Play, Effects]:
         """`[game] lines = "eras"`: every screen the effects draw is Time of Empires' own

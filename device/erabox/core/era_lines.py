@@ -17,10 +17,11 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
 
-from .config import ButtonsConfig
+from .config import AudioConfig, ButtonsConfig
 from .era_lines_guide import GuideLines
 from .era_lines_scores import EntryCount, score_line
 from .era_lines_state import StateLines
+from .events import music_of
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_play import Called, Play, PlayEffect, era_number
 
@@ -31,8 +32,10 @@ Pending = Sequence[tuple[tuple[PlayEffect, ...], float]]
 class EraLines:
     """Builds Time of Empires' event dicts from a round profile's play."""
 
-    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
+    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s,
+                 audio: AudioConfig | None = None) -> None:
         self._emit = emit
+        self._audio = audio  # the box's own era music: whose music a music line names
         self._states = StateLines()  # the `state` lines (core/era_lines_state.py)
         self._guide = GuideLines()  # `guide` lines (era_lines_guide)
         self._entry = EntryCount(hold_s)  # an era's scoring's gestures (era_lines_scores)
@@ -61,8 +64,10 @@ class EraLines:
         if isinstance(effect, PlaySound):
             file = {"file": PurePath(effect.file).name} if effect.file else {}
             self._line(t, "sound", sound=effect.sound.value, era=era, **file)
-        elif isinstance(effect, Music):
-            self._line(t, "sound", sound=effect.action.value, era=era)
+        elif isinstance(effect, Music):  # the box's own era music: named as the era engine's
+            named = (music_of(self._audio, effect) if self._audio is not None and not
+                     effect.path and effect.era else {})
+            self._line(t, "sound", sound=effect.action.value, era=era, **named)
         elif isinstance(effect, ShowPrompt):
             self._line(t, "prompt", prompt=effect.prompt.value,
                        **({} if effect.text is None else {"text": effect.text}))

@@ -77,14 +77,7 @@ class EventRecorder:
                 self._emit(line)
 
     def _music_of(self, effect: Music) -> dict[str, Any]:
-        """What an era's music line adds when the era does not play its own music of the
-        box's: the game profile's own file ("music", its name), or the era of the box's
-        soundtrack whose music it borrows ("music_of", `audio_plan.music_era`)."""
-        own = profile_music(self._audio, effect.era, effect.mode)
-        if own:
-            return {"music": PurePath(own[0].path).name}
-        borrowed = music_era(effect.era)
-        return {"music_of": borrowed} if effect.era > borrowed else {}
+        return music_of(self._audio, effect)
 
     def state(self, game: Game, t: float, now: float | None = None) -> None:
         """A `state` line stamped `t`. `now` is the game's clock when it differs from the
@@ -150,3 +143,14 @@ def counted(event: Input, t: float, gestures: int, seconds: float, held_at: floa
 
 def _t(t: float) -> float:
     return round(t, 3)
+
+
+def music_of(audio: AudioConfig, effect: Music) -> dict[str, Any]:
+    """What an era's music line adds when the era does not play its own music of the
+    box's: the game profile's own file ("music", its name), or the era of the box's
+    soundtrack whose music it borrows ("music_of", `audio_plan.music_era`)."""
+    own = profile_music(audio, effect.era, effect.mode)
+    if own:
+        return {"music": PurePath(own[0].path).name}
+    borrowed = music_era(effect.era)
+    return {"music_of": borrowed} if effect.era > borrowed else {}

@@ -18,10 +18,14 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import Any
 
-from .profile_config import parse_phase_config, parse_variant_setting
+from .profile_config import (
+    parse_phase_config,
+    parse_special_config,
+    parse_variant_config,
+    parse_variant_setting,
+)
 from .profile_eras import MAX_VALUE as MAX_VALUE
 from .profile_eras import ORDERS as ORDERS
 from .profile_eras import SEAT_RULES as SEAT_RULES
@@ -31,6 +35,10 @@ from .profile_eras import SoloRank as SoloRank
 from .profile_eras import Stage as Stage
 from .profile_eras import TieBreak as TieBreak
 from .profile_eras import parse_eras, parse_scoring, unique
+from .profile_music_keys import MUSIC_FROM as MUSIC_FROM
+from .profile_music_keys import PhaseMusic as PhaseMusic
+from .profile_music_keys import parse_music, parse_music_from
+from .profile_own_numbers import parse_rounds_config
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
 from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
@@ -49,7 +57,6 @@ TIMER_ENDS = ("wait", "next")  # a countdown run out: wait for NEXT, or go on by
 PAUSES = ("era_press", "next_hold")  # [buttons] pause: ERA press (undo NEXT hold), or
 # NEXT hold as Time of Empires' era (undo then ERA hold where no event can start)
 RESUMES = ("running", "paused")  # a countdown after a power cut: going on, or held (ERA)
-MUSIC_FROM = ("phase", "gong", "era")  # from the phase's start, its countdown's, its era's
 CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cues, or a file
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
@@ -65,16 +72,7 @@ class Variant:
     rounds: int | None
     start_rule: str | None = None  # `start_player`: the start rule in it (None: the game's)
     start_gong: bool | str | None = None  # true, false, "after_preparation" (None: [rounds]')
-
-
-@dataclass(frozen=True)
-class PhaseMusic:
-    """A sound file that plays while its phase is played, looped or once. `key` says where it
-    was named ("file:line: key 'phase[2].music'"), for the warning when it cannot be read."""
-
-    path: str
-    loop: bool = True
-    key: str = field(default="", compare=False)
+    config: str = ""  # "intro": its rounds the config's [intro] rounds (`profile_config`)
 
 
 @dataclass(frozen=True)
@@ -121,6 +119,8 @@ class Phase:
     track: PhaseTrack | None = None  # a publisher's track holding its cues (`profile_track`)
     guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
     config: str = ""  # "realtime": the config's numbers play in its countdown (`profile_config`)
+    start_gong: bool = False  # its countdown starts on a gong without a lead-in too (not a
+    # key: `config = "realtime"`, as Time of Empires' era rings its start gong always)
 
     def in_variant(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
@@ -140,6 +140,7 @@ class Special:
     passes_start_player: bool = False
     guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
     sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
+    config: str = ""  # "intro": after the config's [intro] scholar rounds (`profile_config`)
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,8 @@ class Profile:
     ramp: bool = False  # each category entered with the totals' hold ramp and -1 chord
     guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
     lines: str = "rounds"  # `[game] lines`: "eras", the event lines in Time of Empires' words
+    rounds_config: str = ""  # `[rounds] config`: "eras", the config's eras (`profile_own_numbers`)
+    scoring_config: str = ""  # `[scoring] config`: "checklist", the config's checklist
     walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
 
     def rule(self, variant: int) -> str:
@@ -266,7 +269,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
 
     rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
                                                   "variant_per_era", "variant_from_setting",
-                                                  "guide_at_setup"), ("name",))
+                                                  "guide_at_setup", "config"), ("name",))
     round_name = r.label(rounds["name"], ("rounds", "name"))
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
@@ -317,7 +320,8 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
                    restart_era=r.flag(buttons.get("restart_era", False),
                                       ("buttons", "restart_era")),
                    variant_per_era=per_era, variant_setting=setting, guide_at_setup=walked,
-                   lines=words, **scoring)
+                   lines=words, rounds_config=parse_rounds_config(r, rounds, len(eras)),
+                   **scoring)
 
 
 def _check_all_steps(r: _Reader, parts: tuple[tuple[Phase, ...], tuple[Special, ...],
@@ -371,7 +375,7 @@ def _check_era_music(r: _Reader, eras: tuple[Era, ...], phases: tuple[Phase, ...
             if era.track:
                 raise r.error(("era", number, "track"), "an era's track is played instead of "
                               "a phase's: no [[phase]] has a track or music_from = \"gong\"")
-    if not any(p.music for p in phases):
+    if not any(p.music and not p.music.box for p in phases):
         for number, era in enumerate(eras):
             if era.music:
                 raise r.error(("era", number, "music"), "an era's music is played instead "
@@ -396,7 +400,8 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
         raise r.error(("rounds", "count"), "give the rounds in each [[variant]], not here")
     out = []
     for at, item in r.items(listed, ("variant",), "[[variant]] tables"):
-        table = r.table(item, at, ("id", "label", "rounds", "start_player", "start_gong"),
+        table = r.table(item, at, ("id", "label", "rounds", "start_player", "start_gong",
+                                   "config"),
                         ("id", "label", "rounds"))
         gong = table.get("start_gong")
         if not (gong is None or isinstance(gong, bool) or gong == "after_preparation"):
@@ -405,7 +410,8 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
                 if "start_player" in table else None)
         out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"],
                                                                       (*at, "label")),
-                           count(table["rounds"], (*at, "rounds")), rule, gong))
+                           count(table["rounds"], (*at, "rounds")), rule, gong,
+                           parse_variant_config(r, table, at)))
     unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
     return tuple(out)
 
@@ -416,7 +422,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
                                "resume", "music_from", "hall", "track", "track_offset_s",
-                               "guide", "config"),
+                               "guide", "config", "box_music"),
                     ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
@@ -451,29 +457,17 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  timer_s=seconds, final_ticks_s=ticks, lead_in_s=lead,
                  calls=() if seconds is None else _calls(r, table.get("call", []), at, seconds),
                  gong=r.flag(table.get("gong", True), (*at, "gong")),
-                 music=_music(r, table, at),
+                 music=parse_music(r, table, at),
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
                                     TIMER_ENDS), variants=only,
                  next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")),
                  prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600),
                  resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES),
-                 music_from=_music_from(r, table, at),
+                 music_from=parse_music_from(r, table, at),
                  hall=r.flag(table.get("hall", False), (*at, "hall")),
                  track=parse_track(r, table, at, timer is not None),
                  guide=r.flag(table.get("guide", False), (*at, "guide")),
                  config=parse_phase_config(r, table, at))
-
-
-def _music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:
-    """`music_from`: "phase" (its music from the phase's start), "gong" (from the
-    countdown's start gong, on its running time: a phase with a countdown), or "era" (from
-    the era's start, on through its rounds: `profile_opening.py`); only with music."""
-    start = r.choice(table.get("music_from", "phase"), (*at, "music_from"), MUSIC_FROM)
-    if "music_from" in table and "music" not in table:
-        raise r.error((*at, "music_from"), "music_from needs a music file (music)")
-    if start == "gong" and "timer_s" not in table:
-        raise r.error((*at, "music_from"), "music_from needs a timer (timer_s)")
-    return start
 
 
 def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int:
@@ -511,28 +505,11 @@ def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ..
     return tuple(calls)
 
 
-def _music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | None:
-    """A phase's `music` file (relative to the profile's folder) and `music_loop`."""
-    if "music" not in table:
-        if "music_loop" in table:
-            raise r.error((*at, "music_loop"), "music_loop needs a music file (music)")
-        return None
-    name = table["music"]
-    if (not isinstance(name, str) or not name.strip() or len(name) > MAX_PATH
-            or not name.isprintable()):
-        raise r.expected((*at, "music"), "the name of a sound file (.ogg, .wav, .flac, .mp3)",
-                         name)
-    path = PurePath(name.strip())
-    if not path.is_absolute() and r.base_dir is not None:
-        path = PurePath(r.base_dir) / path
-    return PhaseMusic(str(path), r.flag(table.get("music_loop", True), (*at, "music_loop")),
-                      r.where((*at, "music")))
-
-
 def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named: bool
              ) -> Special:  # named: the file has [[variant]] tables (a message may name one)
     table = r.table(item, at, ("id", "label", "after", "steps", "sound",
-                               "passes_start_player", "guide"), ("id", "label", "after"))
+                               "passes_start_player", "guide", "config"),
+                    ("id", "label", "after"))
     label = r.label(table["label"], (*at, "label"))
     after_data = table["after"]
     if isinstance(after_data, dict):
@@ -551,7 +528,8 @@ def _special(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], nam
                    passes_start_player=r.flag(table.get("passes_start_player", False),
                                               (*at, "passes_start_player")),
                    sound=sound, sound_key=key,
-                   guide=r.flag(table.get("guide", False), (*at, "guide")))
+                   guide=r.flag(table.get("guide", False), (*at, "guide")),
+                   config=parse_special_config(r, table, at, variants))
 
 
 def _rounds_list(r: _Reader, data: Any, path: Path, variant: Variant, named: bool

@@ -40,7 +40,7 @@ def cues(phase: Phase) -> tuple[Cue, ...]:
     listed = [Cue(call.at_s, n) for n, call in enumerate(phase.calls)]
     listed += [Cue(phase.timer_s - k) for k in range(phase.final_ticks_s, 0, -1)
                if phase.timer_s - k > 0]
-    if phase.lead_in_s:  # a tick a second before the start gong, the countdown from it
+    if phase.lead_in_s or phase.start_gong:  # a tick a second before the start gong
         listed += [Cue(float(-k)) for k in range(phase.lead_in_s, 0, -1)] + [Cue(0.0, gong=True)]
     return tuple(sorted(listed, key=lambda c: (c.at, c.call is None)))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .profile_own_numbers import parse_scoring_config
 from .profile_reader import MAX_ROUNDS, Label, ProfileError, _Reader
 from .profile_track import PhaseTrack, parse_track
 from .rules import MAX_ERAS
@@ -116,7 +117,7 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
     tie-breaks, stages and solo ranks, as `Profile` fields."""
     base: Path = ("scoring",)
     table = r.table(data, base, ("order", "category", "tie_break", "stage", "solo_rank",
-                                 "last_standings", "entry", "tie_break_after"))
+                                 "last_standings", "entry", "tie_break_after", "config"))
     last = r.flag(table.get("last_standings", False), (*base, "last_standings"))
     if last and not eras:
         raise r.error((*base, "last_standings"), "last_standings needs [[era]] tables")
@@ -161,7 +162,8 @@ def parse_scoring(r: _Reader, data: Any, max_players: int, eras: int) -> dict[st
                           "expected the solo ranks in increasing order of points")
     return {"categories": categories, "order": order, "tie_breaks": breaks, "stages": stages,
             "solo_ranks": ranks, "last_standings": last, "entry": entry,
-            "tie_break_after": late}
+            "tie_break_after": late,
+            "scoring_config": parse_scoring_config(r, table, base, len(categories))}
 
 
 def _era_totals(r: _Reader, categories: tuple[Category, ...], order: str, label: Label,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import Any
 
-from .config import ButtonsConfig
+from .config import AudioConfig, ButtonsConfig
 from .era_lines import EraLines
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_guide import walk_here
@@ -41,10 +41,13 @@ Emit = Callable[[dict[str, Any]], None]
 class PlayRecorder:
     """Builds event dicts; each kind of line is written when its own fields change."""
 
-    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s) -> None:
+    def __init__(self, emit: Emit, hold_s: float = ButtonsConfig.hold_s,
+                 audio: AudioConfig | None = None) -> None:
         """`hold_s`: the config's hold threshold (`lines = "eras"`: an `entry` line's
-        button time counts it per hold)."""
+        button time counts it per hold); `audio`: the config's, whose eras' music the box's
+        own era music's lines name (`events.music_of`)."""
         self._emit = emit
+        self._audio = audio
         self._hold_s = hold_s
         self._last: dict[str, Any] = {}
         # The step's effects, written before the position's: its sounds say its era.
@@ -71,8 +74,10 @@ class PlayRecorder:
             elif isinstance(effect, PlaySound):
                 self._line(t, "sound", sound=effect.sound.value, **era)
             elif isinstance(effect, Music):  # a phase's music: its file, and where in it
-                self._line(t, "sound", sound=effect.action.value, **era,
-                           music=PurePath(effect.path).name, position=round(effect.elapsed, 3))
+                named = ({"music": PurePath(effect.path).name} if effect.path  # else the
+                         else {"mode": effect.mode.value})  # box's own era music (`box_music`)
+                self._line(t, "sound", sound=effect.action.value, **era, **named,
+                           position=round(effect.elapsed, 3))
             elif isinstance(effect, ShowPrompt):
                 self._line(t, "prompt", prompt=effect.prompt.value,
                            **({} if effect.text is None else {"text": effect.text}))
@@ -108,7 +113,7 @@ class PlayRecorder:
         pending, self._pending = self._pending, []
         if profile.lines == "eras":
             if self._words is None:
-                self._words = EraLines(self._emit, self._hold_s)
+                self._words = EraLines(self._emit, self._hold_s, self._audio)
             self._words.step(pending, play, t, t if now is None else now)
             return
         self._words = None

@@ -45,6 +45,7 @@ from . import profile_restart as restarting
 from . import profile_scores as scores
 from . import profile_track as track
 from . import profile_volume as volume
+from .config import SCORE_VARIANTS
 from .model import (
     Button,
     Event,
@@ -56,6 +57,7 @@ from .model import (
     Sound,
 )
 from .profile import MAX_ROUNDS
+from .profile_box_music import uses_box_music
 from .profile_countdown import pause, phase_timer
 from .profile_deadlines import ahead_at, arm_at, countdown_start, next_recorded, recorded_ahead
 from .profile_era_moves import begin_era, next_asked, next_era_variant, walk_next, walk_skip
@@ -305,7 +307,9 @@ def _answer(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffec
         return restarting.restart(play)  # the era's setup again (`[buttons] restart_era`)
     if key == (Button.ERA, Gesture.PRESS):  # a new game: the start player drawn again
         seat = play.drawn_seat if play.spare_seat is None else play.spare_seat
-        return replace(new_play(play.profile, play.players, seat), volume=play.volume), ()
+        return replace(new_play(play.profile, play.players, seat), volume=play.volume,
+                       take=play.take % SCORE_VARIANTS + 1 if uses_box_music(play.profile)
+                       else 1), ()  # the box's scores' next take (`box_music`), as ToE's
     return play, ()
 
 

@@ -14,6 +14,8 @@ over it). Which file: the phase's own, or in a game of eras the era's `music` in
 - `music_from = "era"`: from the era's start (`profile_opening.py`), on across its rounds,
   its special rounds and the phases that play the same file, stopped at the era's scoring,
   as Time of Empires loops an introductory era's music; its place the time since.
+- `box_music = true` (`profile_music_keys.py`): the box's own era music, named by the era
+  and its mode (`box_mode`) instead of a file, chosen by the sound as Time of Empires'.
 - a publisher's track (`track`, or the era's `track` in place of a phase's track or music on
   the gong: `track_of`, `core/profile_track.py`): on the gong too, played once from its
   offset + the running time (`Music.track_offset`).
@@ -27,6 +29,7 @@ from dataclasses import replace
 
 from .model import Mode, Music, MusicAction
 from .profile import PhaseMusic, Profile
+from .profile_clock import cues
 from .profile_deadlines import countdown_start
 from .profile_opening import preparing
 from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
@@ -51,8 +54,8 @@ def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:
     if track is not None:
         return PhaseMusic(track.path, False, track.key)
     own = profile.phases[phase].music
-    if own is None or not profile.eras or not profile.eras[era - 1].music:
-        return own
+    if own is None or own.box or not profile.eras or not profile.eras[era - 1].music:
+        return own  # the box's own era music: the sound chooses it by the era (`box_music`)
     era_music = profile.eras[era - 1]
     return PhaseMusic(era_music.music, own.loop, era_music.music_key)
 
@@ -65,7 +68,15 @@ def phase_music(play: Play, action: MusicAction, elapsed: float) -> Music:
     if track is not None:  # on the countdown's running time, from its offset in the file
         return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=False,
                      track_offset=track.offset_s)
+    if music is not None and music.box:  # the box's own: the era and its mode, as ToE's
+        return Music(action, era_number(play), box_mode(play), elapsed)
     return Music(action, 0, Mode.INTRO, elapsed, path=path, loop=loop)
+
+
+def box_mode(play: Play) -> Mode:
+    """The mode the box's own era music plays in (`box_music`): real time on a countdown's
+    running time (its timed score or track), else introductory (its loop)."""
+    return Mode.REALTIME if on_gong(play) else Mode.INTRO
 
 
 def on_gong(play: Play) -> bool:
@@ -93,9 +104,15 @@ def music_key(play: Play, now: float) -> tuple[int, int, int] | None:
         return None
     if on_gong(play):
         at = countdown_elapsed(play, now)
-        if at is None or at < -EPS:  # no countdown (run out, left) or still in its lead-in
-            return None
+        if at is None or at < -EPS or gong_owed(play):  # no countdown (run out, left),
+            return None  # still in its lead-in, or its start gong not yet rung
     return era_number(play), spot.round, spot.phase
+
+
+def gong_owed(play: Play) -> bool:
+    """Is the countdown's start gong still to ring (the music starts with it)?"""
+    phase = play.profile.phases[play.spot.phase]
+    return any(cue.gong for cue in cues(phase)[play.cues_done:])
 
 
 def music_place(play: Play, now: float) -> float:

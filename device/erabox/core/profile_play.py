@@ -118,6 +118,8 @@ class Play:
     volume: float | None = None  # the box's volume, 0..1 (`profile_volume`; None: as configured)
     volume_until: float | None = None  # the volume shown after VOL+/VOL- until then (not saved)
     anchor: float | None = None  # the countdown's time zero (paused: its seconds run), as ToE's
+    take: int = 1  # the box's scores' version this game plays (`box_music`): each new game
+    # the next, as Time of Empires' `variant` (`config.SCORE_VARIANTS`)
     why_played: tuple[str, float] | None = None  # why the game plays, said at setup until
     # the box's settings menu open over the setup (`profile_menu`; not saved), and the
     # settings chosen in it: once it closes on a change, the play to set up anew with them

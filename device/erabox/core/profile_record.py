@@ -12,6 +12,7 @@ from typing import Any
 from . import profile_clock as clock
 from . import profile_scores as scores
 from . import profile_volume as volume
+from .config import SCORE_VARIANTS
 from .model import (
     MusicAction,
     Prompt,
@@ -117,7 +118,7 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
             "spot": _spot_dict(play.spot), "history": [_step_record(s) for s in play.history],
             "timer_left": None if left is None else round(left, 3),
             "timer_done": play.timer_done, "music_elapsed": music} | clock_part | (
-                volume.record(play))
+                volume.record(play)) | ({"take": play.take} if play.take != 1 else {})
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
@@ -128,7 +129,7 @@ def _saved_part(play: Play) -> tuple[object, ...]:
     given = clock.cues(play.profile.phases[play.spot.phase])[:play.cues_done]
     return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
             play.music_since is None, play.held_left is None,
-            sum(1 for cue in given if cue.at >= 0), play.volume)
+            sum(1 for cue in given if cue.at >= 0), play.volume, play.take)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
@@ -173,6 +174,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                and profile.phases[spot.phase].resume == "paused")
     play = replace(play, spot=spot, history=past, timer_done=done, cues_done=cues,
                    volume=volume.from_record(record),
+                   take=_int(record, "take", 1, SCORE_VARIANTS) if "take" in record else 1,
                    timer_end=now + left if running and not paused and left is not None
                    else None,
                    held_left=left if running and paused else None,

@@ -196,7 +196,8 @@ def missing_music(profile: Profile) -> list[str]:
     The play goes on without them (as with a missing era music file: the screen marks it),
     the box's cry sounding instead of a missing own sound."""
     missing = []
-    named = [(p.music.path, p.music.key) for p in profile.phases if p.music is not None]
+    named = [(p.music.path, p.music.key) for p in profile.phases
+             if p.music is not None and not p.music.box]  # the box's own: the config's
     named += [(era.music, era.music_key) for era in profile.eras if era.music]  # `[[era]] music`
     for path, key in named:
         if path in missing:

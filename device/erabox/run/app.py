@@ -447,7 +447,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
     emit, events_file = _event_stream(args.events)
     emit = None if emit is None else host_stamp(emit)
     events = EventRecorder(emit, audio=config.audio) if emit is not None else None
-    play_events = PlayRecorder(emit) if emit is not None else None
+    play_events = PlayRecorder(emit, audio=config.audio) if emit is not None else None
     if profile is not None:
         log.info("the game profile %s: %s", profile.id, profile.source)
 

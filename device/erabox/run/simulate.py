@@ -64,7 +64,8 @@ class Simulation:
         self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
                                                       config.audio)
                                         if profile is None
-                                        else PlayRecorder(self.on_event, config.buttons.hold_s))
+                                        else PlayRecorder(self.on_event, config.buttons.hold_s,
+                                                          config.audio))
         return Driver(config, profile=profile, state=self.state, settings=self.settings,
                       show=self._show, events=self.recorder, draw=self.draw, base=self.config)
 
