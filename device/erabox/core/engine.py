@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from . import (
+    era_lines_state,
     era_screen,
     machine,
     profile_deadlines,
@@ -419,3 +420,19 @@ def shown(effects: Effects) -> AnyScreen | None:
     """The last screen the effects ask to draw (None: none)."""
     screens = [e.screen for e in effects if isinstance(e, Show | ShowPlay)]
     return screens[-1] if screens else None
+
+
+def phase_of(game: machine.Game | Play, now: float) -> Phase:
+    """Where either engine's game stands at `now`, in Time of Empires' words (its `Game.phase`:
+    a question open is not a phase): a play's as its `state` lines say it."""
+    if isinstance(game, machine.Game):
+        return game.phase
+    return Phase(era_lines_state.state_word(game, now)[0])
+
+
+def state_of(game: machine.Game | Play, now: float) -> Phase:
+    """The state the table sees (`game.state_name`): `confirm` while a question is open,
+    `settings` while Time of Empires' settings menu is, else `phase_of`."""
+    if isinstance(game, machine.Game):
+        return machine.state_name(game)
+    return Phase.CONFIRM if game.question_until is not None else phase_of(game, now)
