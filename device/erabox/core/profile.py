@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from .profile_config import parse_phase_config, parse_variant_setting
+from .profile_config import parse_phase_config, parse_variant_config, parse_variant_setting
 from .profile_eras import MAX_VALUE as MAX_VALUE
 from .profile_eras import ORDERS as ORDERS
 from .profile_eras import SEAT_RULES as SEAT_RULES
@@ -65,6 +65,7 @@ class Variant:
     rounds: int | None
     start_rule: str | None = None  # `start_player`: the start rule in it (None: the game's)
     start_gong: bool | str | None = None  # true, false, "after_preparation" (None: [rounds]')
+    config: str = ""  # "intro": the config's `[intro]` numbers play in it (`profile_config`)
 
 
 @dataclass(frozen=True)
@@ -396,16 +397,16 @@ def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant,
         raise r.error(("rounds", "count"), "give the rounds in each [[variant]], not here")
     out = []
     for at, item in r.items(listed, ("variant",), "[[variant]] tables"):
-        table = r.table(item, at, ("id", "label", "rounds", "start_player", "start_gong"),
-                        ("id", "label", "rounds"))
+        table = r.table(item, at, ("id", "label", "rounds", "start_player", "start_gong",
+                                   "config"), ("id", "label", "rounds"))
         gong = table.get("start_gong")
         if not (gong is None or isinstance(gong, bool) or gong == "after_preparation"):
             raise r.expected((*at, "start_gong"), 'true, false or "after_preparation"', gong)
         rule = (r.choice(table["start_player"], (*at, "start_player"), START_RULES)
                 if "start_player" in table else None)
-        out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"],
-                                                                      (*at, "label")),
-                           count(table["rounds"], (*at, "rounds")), rule, gong))
+        out.append(Variant(r.ident(table["id"], (*at, "id")), r.label(table["label"], (*at, (
+            "label"))), count(table["rounds"], (*at, "rounds")), rule, gong,
+                           parse_variant_config(r, table, at)))
     unique(r, [(v.id, ("variant", i, "id")) for i, v in enumerate(out)])
     return tuple(out)
 
@@ -416,8 +417,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                                "timer_end", "music", "music_loop", "final_ticks_s", "call",
                                "lead_in_s", "variants", "next_leaves", "prompt_s",
                                "resume", "music_from", "hall", "track", "track_offset_s",
-                               "guide", "config"),
-                    ("id", "label"))
+                               "guide", "config"), ("id", "label"))
     only: tuple[str, ...] = ()
     if "variants" in table:
         if not named:

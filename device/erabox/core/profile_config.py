@@ -31,6 +31,7 @@ from .profile_reader import _Reader
 from .toml_lines import Path
 
 CONFIG_TABLES = ("realtime",)  # a phase's `config`: the config tables it may take numbers from
+VARIANT_TABLES = ("intro",)  # a variant's `config`: the config tables it may take numbers from
 
 
 def parse_variant_setting(r: _Reader, rounds: dict[str, Any], variants: tuple[str, ...]
@@ -54,6 +55,16 @@ def parse_phase_config(r: _Reader, table: dict[str, Any], at: Path) -> str:
     return r.choice(table["config"], (*at, "config"), CONFIG_TABLES)
 
 
+def parse_variant_config(r: _Reader, table: dict[str, Any], at: Path) -> str:
+    """A variant's `config`: the config table whose numbers its rounds take ("": none)."""
+    if "config" not in table:
+        return ""
+    if not isinstance(table.get("rounds"), int) or isinstance(table.get("rounds"), bool):
+        raise r.error((*at, "config"), "config needs a number of rounds (rounds): the "
+                      "config's numbers are an introductory era's rounds")
+    return r.choice(table["config"], (*at, "config"), VARIANT_TABLES)
+
+
 def mode(config: Config, era: int) -> Mode:
     """The mode an era is set up in: chosen per era on the box, else the config's default."""
     return config.era_modes[era - 1] if len(config.era_modes) >= era >= 1 else config.default_mode
@@ -66,6 +77,7 @@ def configured(profile: Any, config: Config) -> Any:
                      for era in range(1, max(1, len(profile.eras)) + 1)
                      ) if profile.variant_setting else ()
     phases = tuple(_realtime(p, config) if p.config == "realtime" else p for p in profile.phases)
+    profile = _intro(profile, config)
     if not config.keep_score:  # the score kept on paper: no points asked, no ranking by them
         profile = replace(profile, categories=(), tie_breaks=(), entry="categories",
                           tie_break_after="scoring")
@@ -75,6 +87,23 @@ def configured(profile: Any, config: Config) -> Any:
 def opening_variant(profile: Any, era: int) -> int:
     """The variant (its index) era `era`'s setup opens on (`variant_from_setting`)."""
     return int(profile.openings[era - 1]) if len(profile.openings) >= era >= 1 else 0
+
+
+def _intro(profile: Any, config: Config) -> Any:
+    """A variant's `config = "intro"`: its rounds the config's `[intro] rounds`, and the special
+    rounds played after some of its rounds after the config's `scholar_after_rounds` instead
+    (as Time of Empires' introductory era calls the scholars)."""
+    taking = [n for n, v in enumerate(profile.variants) if v.config == "intro"]
+    if not taking:
+        return profile
+    intro = config.intro
+    after = tuple(r for r in intro.scholar_after_rounds if 0 < r < intro.rounds)
+    variants = tuple(replace(v, rounds=intro.rounds) if n in taking else v
+                     for n, v in enumerate(profile.variants))
+    specials = tuple(replace(s, after=tuple(after if n in taking and rounds else rounds
+                                            for n, rounds in enumerate(s.after)))
+                     for s in profile.specials)
+    return replace(profile, variants=variants, specials=specials)
 
 
 def _realtime(phase: Any, config: Config) -> Any:
