@@ -6,6 +6,7 @@ going")."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,16 @@ import pytest
 
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import parse_config
-from erabox.core.engine import phase_of, state_of
+from erabox.core.engine import ProfileEngine, phase_of, state_of
 from erabox.core.events import EventRecorder
 from erabox.core.model import Button, Gesture, Input, Phase
+from erabox.core.profile_play import new_play
+from erabox.core.profile_record import snapshot
 from erabox.core.script import ScriptLine
-from erabox.files.games import ONE_ENGINE
+from erabox.files.games import ONE_ENGINE, load_game, own_rounds
 from erabox.run.app import Box
 from erabox.run.simulate import simulate
+from saved_game import game_position
 
 NO_LEAD_IN = """
 [realtime]
@@ -78,3 +82,40 @@ def test_an_introductory_era_plays_the_config_s_intro_numbers_on_either_engine(
     assert ("intro_round", 7) in states and ("intro_round", 8) not in states
     monkeypatch.setenv(ONE_ENGINE, "1")
     assert lines() == era
+
+
+def test_a_box_updated_mid_game_resumes_the_era_engine_s_saved_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The era engine's saved game, read by the box switched to one engine: the same era,
+    mode and round come back (the shipped round file reads Time of Empires' record)."""
+    config = parse_config('default_mode = "intro"\n', "test.toml")
+    state = tmp_path / "state.json"
+    monkeypatch.delenv(ONE_ENGINE, raising=False)
+    era = Box(config, state_file=StateFile(state), clock=lambda: 10.0)
+    era.start_game()
+    for n, button in enumerate([Button.ERA, Button.NEXT, Button.NEXT]):
+        era.driver.step(Input(button, Gesture.PRESS), 11.0 + n)
+    era.driver.shutdown(20.0)
+    assert game_position(era.game_now(), 20.0) == ("intro_round", "intro", 3)
+    monkeypatch.setenv(ONE_ENGINE, "1")
+    box = Box(config, state_file=StateFile(state), clock=lambda: 30.0)
+    box.start_game()
+    assert box.driver.profile is not None
+    assert game_position(box.game_now(), 30.0) == ("intro_round", "intro", 3)
+    assert not list(tmp_path.glob("state.json.bad-*"))
+
+
+def test_time_of_empires_on_either_engine_refuses_another_game_s_record_in_its_words() -> None:
+    """A saved game of another kind is moved aside with the same line on either engine."""
+    config = parse_config('players = ["red", "blue", "green"]\n', "test.toml")
+    own = ProfileEngine(own_rounds(), config)
+    other = ProfileEngine(load_game("lords-of-xidit", []), config)
+    own_record = json.dumps(snapshot(new_play(own.profile, config.players), 0.0))
+    other_record = json.dumps(snapshot(new_play(other.profile, config.players), 0.0))
+    with pytest.raises(ValueError, match=re.escape(
+            "it holds a play of the game profile 'lords-of-xidit', not a Time of Empires game")):
+        own.parse(other_record)
+    with pytest.raises(ValueError, match=re.escape(
+            "it holds a Time of Empires game, not a play of lords-of-xidit")):
+        other.parse(own_record)
+    assert own.parse(own_record)["game"] == "time-of-empires"

@@ -249,13 +249,16 @@ class ProfileEngine:
 
     def parse(self, text: str) -> dict[str, Any]:
         saved = json_object(text)
-        if (profile_toe_state.reads_time_of_empires(self.profile)
-                and profile_toe_state.is_era_record(saved)):
+        own = profile_toe_state.reads_time_of_empires(self.profile)  # Time of Empires itself
+        if own and profile_toe_state.is_era_record(saved):
             return self._era_record(text)
-        if saved.get("kind") != "profile":
+        game = str(saved.get("game"))[:40]
+        if saved.get("kind") != "profile" or (  # Time of Empires' own, on either engine
+                game != self.profile.id and game in profile_toe_state.READS_TIME_OF_EMPIRES):
             raise ValueError(f"it holds a Time of Empires game, not a play of {self.profile.id}")
-        if saved.get("game") != self.profile.id:
-            raise ValueError(f"it holds a play of {str(saved.get('game'))[:40]!r}, "
+        if saved.get("game") != self.profile.id:  # Time of Empires says it in its words
+            raise ValueError(f"it holds a play of the game profile {game!r}, not a Time of "
+                             "Empires game" if own else f"it holds a play of {game!r}, "
                              f"not of {self.profile.id!r}")
         try:
             profile_record.restore(saved, self.profile, self.config.players, 0.0)  # checked
