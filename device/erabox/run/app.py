@@ -258,8 +258,9 @@ class Box:
                 if turn_due is not None:
                     look_due = min(look_due, turn_due)
                 wake = look_due if wake is None else min(wake, look_due)
-            if self.collector is not None and self.inbox.empty():  # a quiet moment
-                self.collector.idle(None if wake is None else wake - self.clock())
+            if self.collector is not None and self.inbox.empty():  # a quiet moment: the
+                # collector is offered the wait the inbox is about to take (none: a wake due)
+                self.collector.idle(None if wake is None else max(0.0, wake - self.clock()))
             try:
                 if wake is None:
                     item = self.inbox.get()
