@@ -51,7 +51,7 @@ def saved_mode(record: dict[str, Any] | str) -> str:
         return str(saved["mode"])
     from erabox.files.games import own_rounds
 
-    return own_rounds().variants[saved["spot"]["variant"]].id
+    return str(own_rounds().variants[saved["spot"]["variant"]].id)
 
 
 def game_position(game: Any, now: float) -> tuple[str, str, int | None]:

@@ -139,6 +139,7 @@ def test_sigkill_just_after_presses_never_loses_a_round(tmp_path: Path) -> None:
                 # lines, the state file (the scholars step is saved durably before the cry).
                 after = next((e for e in seen[index:] if e["type"] == "state"), None)
                 cried = saved_round(saved(tmp_path)) if after is None else after["round"]
+                assert cried is not None
                 sounded[cried] = sounded.get(cried, 0) + 1
         if saved_phase(tmp_path) == "scoring":
             break
