@@ -161,11 +161,12 @@ def test_a_failing_save_is_shown_on_screen_and_retried(tmp_path: Path,
 
     class Screens(ScreenWorker):
         def show(self, screen_model: Any, no_sound: bool, t: float, look: Any = None,
-                 contrast: int = 255, no_save: bool = False) -> None:
+                 contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
             with shown:
                 marks.append(no_save)
                 shown.notify_all()
-            super().show(screen_model, no_sound, t, look, contrast, no_save=no_save)
+            super().show(screen_model, no_sound, t, look, contrast, no_save=no_save,
+                         no_file=no_file)
 
     def wait_mark(value: bool) -> None:
         with shown:
