@@ -42,6 +42,7 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.snapshot import dumps, loads
+from saved_game import saved_position, saved_round
 
 REALTIME = Config(realtime=RealtimeConfig(
     length_s=60.0, scholar_cues_s=(6.0, 12.0, 18.5, 24.0, 30.0, 36.25, 48.0), lead_in_s=2,
@@ -302,14 +303,16 @@ class RecordingStateFile:
 
     problem = None
 
-    def __init__(self, log: list[str]) -> None:
+    def __init__(self, log: list[str], length_s: float = 540.0) -> None:
         self.log = log
+        self.length_s = length_s  # the era's, as configured (a round record keeps the left)
 
     def load_as(self, parse: Callable[[str], dict[str, object]]) -> None:
         return None
 
     def save(self, snapshot: dict[str, object]) -> None:
-        self.log.append(f"save {snapshot['phase']} {snapshot['round']}")
+        phase, _ = saved_position(snapshot, self.length_s)  # either engine's record
+        self.log.append(f"save {phase} {saved_round(snapshot)}")
 
     def flush(self, timeout: float = 2.0) -> bool:
         self.log.append("on disk")
@@ -349,7 +352,8 @@ def test_the_loop_has_an_armed_cue_on_disk_before_it_sounds() -> None:
     from erabox.run.app import Box as Loop
 
     log: list[str] = []
-    loop = Loop(REALTIME, state_file=RecordingStateFile(log),  # type: ignore[arg-type]
+    loop = Loop(REALTIME, state_file=RecordingStateFile(  # type: ignore[arg-type]
+        log, REALTIME.realtime.length_s),
                 audio=RecordingAudio(log), clock=lambda: 0.0)
     loop.start_game()
     loop._step(Input(Button.ERA, Gesture.PRESS), 0.0, None)

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from erabox.core.config import Config, RealtimeConfig
+from erabox.core.config import Config, IntroConfig, RealtimeConfig
 from erabox.core.model import Button, Gesture, Input, Mode
 from erabox.core.profile import Profile, ProfileError, parse_profile
 from erabox.core.profile_config import configured
@@ -141,6 +141,32 @@ def test_with_the_score_kept_on_paper_no_points_are_asked() -> None:
     assert press(new_play(kept, PLAYERS), NEXT, ERA, NEXT).spot.state is State.SCORING
 
 
+SCHOLARS = """
+[[special]]
+id = "scholars"
+label = "Scholars"
+after = { realtime = [], intro = [5, 10] }
+config = "intro"
+"""
+INTRO = TEXT.replace('rounds = 1\n\n[[era]]', 'rounds = 15\nconfig = "intro"\n\n[[era]]') + SCHOLARS
+
+
+def test_an_introductory_variant_takes_the_config_s_intro_numbers() -> None:
+    """A variant's `config = "intro"`: its rounds the config's `[intro] rounds`; a special
+    round's: after the config's `scholar_after_rounds`, as Time of Empires' introductory era."""
+    numbers = Config(intro=IntroConfig(rounds=7, scholar_after_rounds=(2, 4)))
+    played = configured(profile(INTRO), numbers)
+    assert [v.rounds for v in played.variants] == [1, 7]
+    assert played.specials[0].after == ((), (2, 4))
+    dawn = press(new_play(configured(profile(INTRO), replace(numbers, default_mode=Mode.INTRO)),
+                          PLAYERS), ERA, NEXT, NEXT)  # rounds 1 and 2, then the scholars
+    assert (dawn.spot.state, dawn.spot.round) == (State.SPECIAL, 2)
+    assert configured(profile(INTRO), Config()).specials[0].after == ((), (5, 10))  # defaults
+    own = profile(INTRO.replace('config = "intro"\n', ""))
+    assert configured(own, numbers).variants == own.variants  # the file's own
+    assert configured(own, numbers).specials == own.specials
+
+
 NO_MODE = TEXT.replace('"realtime"', '"clock"').replace('"intro"', '"turns"')  # no mode's id
 
 
@@ -155,6 +181,10 @@ NO_MODE = TEXT.replace('"realtime"', '"clock"').replace('"intro"', '"turns"')  #
      "rounds.variant_from_setting", "variant_from_setting needs a [[variant]] whose id"),
     (TEXT.replace("variant_from_setting = true", "variant_from_setting = 1"), 12,
      "rounds.variant_from_setting", "expected true or false"),
+    (INTRO.replace('config = "intro"', 'config = "realtime"'), 23, "variant[2].config",
+     "expected one of 'intro'"),
+    (INTRO.replace("rounds = 15", 'rounds = "until_event"'), 23, "variant[2].config",
+     'config = "intro" needs a number of rounds'),
 ])
 def test_a_bad_key_names_the_file_line_and_key(text: str, line: int, key: str, says: str
                                                ) -> None:

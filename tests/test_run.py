@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from saved_game import saved_position, saved_round
+
 SHORT_ERA = """
 [realtime]
 length_s = 4
@@ -112,9 +114,8 @@ def test_sigkill_mid_era_resumes_paused_at_the_saved_running_time(tmp_path: Path
                 saved = json.loads(state.read_text())
             except (OSError, ValueError):
                 return None
-            elapsed = saved.get("elapsed")
-            return elapsed if saved.get("phase") == "running" and elapsed and elapsed > 5.5 \
-                else None
+            phase, elapsed = saved_position(saved, 120)
+            return elapsed if phase == "running" and elapsed and elapsed > 5.5 else None
 
         wait_for(saved_elapsed, 30, "a periodic save past 5 s of running time")
         proc.send_signal(signal.SIGKILL)
@@ -137,8 +138,7 @@ def test_sigkill_mid_era_resumes_paused_at_the_saved_running_time(tmp_path: Path
     assert first_state["era"] == 1 and first_state["mode"] == "realtime"
     assert any(e["type"] == "prompt" and e["prompt"] == "resumed" for e in events)
     # It comes back at most one save period (5 s) before the moment of the kill.
-    saved = json.loads(state.read_text())
-    assert saved["phase"] == "paused"
+    assert saved_position(state.read_text(), 120)[0] == "paused"
     assert first_state["elapsed"] is not None
     assert first_state["elapsed"] >= 5.5
     # The kill happened within a few seconds of the last save we saw (>= 5.5 s running).
@@ -157,7 +157,7 @@ def test_sigkill_mid_intro_era_resumes_same_round_and_start_player(tmp_path: Pat
         wait_for(lambda: [e for e in read_events(events_file)
                           if e.get("state") == "intro_round" and e.get("round") == 6],
                  30, "round 6")
-        wait_for(lambda: json.loads((tmp_path / "state.json").read_text()).get("round") == 6,
+        wait_for(lambda: saved_round((tmp_path / "state.json").read_text()) == 6,
                  10, "round 6 to be saved")
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
@@ -185,8 +185,8 @@ def test_sigterm_saves_and_exits_cleanly(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
     assert code == 0, (tmp_path / "run.log").read_text()
-    saved = json.loads((tmp_path / "state.json").read_text())
-    assert saved["phase"] == "running" and saved["elapsed"] > 0
+    phase, elapsed = saved_position((tmp_path / "state.json").read_text(), 600)
+    assert phase == "running" and elapsed is not None and elapsed > 0
 
 
 def test_corrupt_state_file_never_stops_the_box(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
 from erabox.run.app import Box, Redraw, ScreenWorker, Stop
+from saved_game import saved_mode, saved_position
 from test_run import SHORT_ERA, daemon_env, read_events, start_daemon, wait_for
 
 LONG_ERA = SHORT_ERA.replace("length_s = 4", "length_s = 600").replace("[1.5, 3]", "[300]")
@@ -29,13 +30,18 @@ def saved(tmp_path: Path) -> dict[str, Any]:
     return dict(json.loads((tmp_path / "state.json").read_text(encoding="utf-8")))
 
 
+def saved_at(tmp_path: Path) -> tuple[str, float | None]:
+    """Where the saved game stands (either engine's record) and its running time."""
+    return saved_position(saved(tmp_path), 600)
+
+
 def running_daemon(tmp_path: Path, events: Path) -> subprocess.Popen[bytes]:
     proc = start_daemon(tmp_path, LONG_ERA, "0.1 era press\n", events)
     wait_for(lambda: any(e.get("state") == "running" for e in read_events(events)), 60,
              "the era to start")
     # The era's first save (running time 0) is on disk: what a signal must improve on.
     wait_for(lambda: (tmp_path / "state.json").exists()
-             and saved(tmp_path)["phase"] == "running", 30, "the first save")
+             and saved_at(tmp_path)[0] == "running", 30, "the first save")
     return proc
 
 
@@ -56,17 +62,19 @@ def test_hangup_quit_and_interrupt_save_and_exit_cleanly(tmp_path: Path,
     log = (tmp_path / "run.log").read_text()
     assert code == 0, log
     assert sig.name in log  # "stopping (SIGHUP)"
-    state = saved(tmp_path)
-    assert state["phase"] == "running" and state["elapsed"] > 0
+    phase, elapsed = saved_at(tmp_path)
+    assert phase == "running" and elapsed is not None and elapsed > 0
 
 
 def test_usr1_saves_now_and_keeps_running(tmp_path: Path) -> None:
     events = tmp_path / "events.jsonl"
     proc = running_daemon(tmp_path, events)
     try:
-        first = saved(tmp_path)["elapsed"]
+        first = saved_at(tmp_path)[1]
+        assert first is not None
         proc.send_signal(signal.SIGUSR1)
-        wait_for(lambda: saved(tmp_path)["elapsed"] > first, 30, "the save SIGUSR1 asks for")
+        wait_for(lambda: (saved_at(tmp_path)[1] or 0.0) > first, 30,
+                 "the save SIGUSR1 asks for")
         assert proc.poll() is None, "SIGUSR1 must not end the box"
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0
@@ -137,7 +145,7 @@ def test_ctrl_c_and_sigterm_end_the_desktop_window_without_any_input(
             proc.kill()
             proc.wait()
     assert code == 0, (tmp_path / "run.log").read_text()
-    assert saved(tmp_path)["phase"] == "setup"
+    assert saved_at(tmp_path)[0] == "setup"
 
 
 # --- item 4: saving fails -> on screen, retried --------------------------------------------------
@@ -153,11 +161,12 @@ def test_a_failing_save_is_shown_on_screen_and_retried(tmp_path: Path,
 
     class Screens(ScreenWorker):
         def show(self, screen_model: Any, no_sound: bool, t: float, look: Any = None,
-                 contrast: int = 255, no_save: bool = False) -> None:
+                 contrast: int = 255, no_save: bool = False, no_file: bool = False) -> None:
             with shown:
                 marks.append(no_save)
                 shown.notify_all()
-            super().show(screen_model, no_sound, t, look, contrast, no_save=no_save)
+            super().show(screen_model, no_sound, t, look, contrast, no_save=no_save,
+                         no_file=no_file)
 
     def wait_mark(value: bool) -> None:
         with shown:
@@ -177,7 +186,7 @@ def test_a_failing_save_is_shown_on_screen_and_retried(tmp_path: Path,
         blocker.unlink()  # the card is writable again: the retry saves without a new change
         wait_mark(False)
         assert state.problem is None
-        assert json.loads((blocker / "state.json").read_text(encoding="utf-8"))["mode"] == "intro"
+        assert saved_mode((blocker / "state.json").read_text(encoding="utf-8")) == "intro"
     finally:
         box.post(Stop("test over"))
         loop.join(timeout=10)

@@ -25,6 +25,7 @@ from erabox.core.config import Config
 from erabox.core.engine import AnyEffect
 from erabox.core.machine import Game
 from erabox.core.model import Button, Input, Steer, Tick
+from erabox.core.profile_play import Play
 from erabox.core.settings import Settings
 
 # --- what the loop's inbox carries ------------------------------------------------------------
@@ -217,6 +218,10 @@ class BoxView(Protocol):
     @property
     def game(self) -> Game: ...
 
+    def game_now(self) -> Game | Play:
+        """The game played now, on either engine (`engine.phase_of` reads where it stands)."""
+        ...
+
     @property
     def stopped(self) -> threading.Event: ...
 
@@ -239,7 +244,7 @@ class BoxObserver(Protocol):
         """Loop thread: `item` was taken from the inbox at `t`."""
         ...
 
-    def stepped(self, event: Input | Tick, game: Game, t: float) -> None:
+    def stepped(self, event: Input | Tick, game: Game | Play, t: float) -> None:
         """Loop thread: `event`'s step has just replaced the game with `game` (at `t`)."""
         ...
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import parse_config
+from erabox.core.engine import phase_of
 from erabox.core.machine import timeline
 from erabox.core.model import Button, Phase
 
@@ -109,7 +110,8 @@ def _input_time_before(trace: TraceLog, mark: int, phase: Phase) -> float:
     for entry in trace.since(mark):
         if entry.kind == "input":
             last_input = entry.t
-        elif entry.kind == "state" and entry.game is not None and entry.game.phase is phase:
+        elif entry.kind == "state" and entry.game is not None and (
+                phase_of(entry.game, entry.t) is phase):
             if last_input is None:
                 break
             return last_input

@@ -66,7 +66,7 @@ def measure_cpu(window_s: float, workdir: Path) -> dict[str, Any]:
             "cpu_s_per_min": round(cpu / wall * 60, 4),
             "cpu_percent_of_core": round(cpu / wall * 100, 3),
             "frames_per_min": round(frames / wall * 60, 2),
-            "still_running": session.game.phase is Phase.RUNNING,
+            "still_running": session.phase is Phase.RUNNING,
         }
 
     return run_in_process(RUNNING_ERA_CONFIG, scenario, workdir).result

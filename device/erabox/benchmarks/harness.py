@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from erabox.core.engine import AnyEffect
+from erabox.core.engine import AnyEffect, phase_of
 from erabox.core.machine import Game
 from erabox.core.model import Button, Input, Music, Phase, PlaySound, SetVolume, Tick
+from erabox.core.profile_play import Play
 from erabox.ports import BoxView, SimulatedInput, Stop
 
 T = TypeVar("T")
@@ -57,7 +58,7 @@ class TraceEntry:
 
     kind: str  # "input", "state", "mixer", "frame"
     t: float  # monotonic seconds
-    game: Game | None = None
+    game: Game | Play | None = None
 
 
 class TraceLog:
@@ -76,7 +77,7 @@ class TraceLog:
         # measures lateness from. Bounded, as a long soak fires many.
         self.cue_log: deque[tuple[float, float, str]] = deque(maxlen=10_000)
 
-    def _record(self, kind: str, t: float, game: Game | None = None) -> None:
+    def _record(self, kind: str, t: float, game: Game | Play | None = None) -> None:
         with self._cond:
             self.entries.append(TraceEntry(kind, t, game))
             self._cond.notify_all()
@@ -91,7 +92,7 @@ class TraceLog:
     def input(self, item: Input, t: float) -> None:
         self._record("input", t)
 
-    def stepped(self, event: Input | Tick, game: Game, t: float) -> None:
+    def stepped(self, event: Input | Tick, game: Game | Play, t: float) -> None:
         # Only inputs: "state" is the game right after an input's step.
         if isinstance(event, Input):
             self._record("state", t, game)
@@ -152,10 +153,15 @@ class Session:
         self.trace = trace
 
     @property
-    def game(self) -> Game:
-        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
-        game: Game = self.box.game
-        return game
+    def game(self) -> Game | Play:
+        """The game as the loop last left it (an immutable value: safe to read anywhere), on
+        either engine (Time of Empires' `Game`, or its round file's `Play`)."""
+        return self.box.game_now()
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game stands now, in Time of Empires' words (`engine.phase_of`)."""
+        return phase_of(self.game, time.monotonic())
 
     def pause_for(self, seconds: float) -> None:
         """Let `seconds` pass (a deliberate stimulus gap, e.g. how long a finger stays down)."""
@@ -203,7 +209,7 @@ class Session:
         """ERA presses through an era's scoring (0 points for everyone, the standings, a
         tie-break after Era III) until the next era's setup or game over."""
         for _ in range(100):
-            if self.game.phase is not Phase.SCORING:
+            if self.phase is not Phase.SCORING:
                 return
             before = self.game
             self.press(Button.ERA)
@@ -211,13 +217,13 @@ class Session:
                                   "the scoring to take the press")
         raise RuntimeError("the scoring never ended")
 
-    def wait_phase(self, phase: Phase, timeout: float) -> Game:
+    def wait_phase(self, phase: Phase, timeout: float) -> Game | Play:
         """Wait until the game is in `phase` (checked whenever the daemon reports a moment)."""
-        self.trace.wait_until(lambda: self.game.phase is phase, timeout, f"phase {phase}")
+        self.trace.wait_until(lambda: self.phase is phase, timeout, f"phase {phase}")
         return self.game
 
 
-def _changed_from(session: Session, before: Game) -> Callable[[], bool]:
+def _changed_from(session: Session, before: Game | Play) -> Callable[[], bool]:
     """True once the session's game is another value than `before`."""
     return lambda: session.game is not before
 

@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from erabox.core.config import Config, parse_config
-from erabox.core.machine import Game, state_name, timeline
+from erabox.core.engine import state_of
+from erabox.core.machine import Game, timeline
 from erabox.core.model import Button, Gesture, Input, Phase
+from erabox.core.profile_play import Play
 from erabox.core.script import ScriptLine
 
 from .harness import ProblemLog, Session, run_in_process
@@ -75,11 +77,11 @@ final_ticks_s = 5
 RSS_EVERY_S = 10.0
 
 
-def choose_gesture(game: Game, rng: random.Random) -> Input | None:
+def choose_gesture(game: Game | Play, rng: random.Random, now: float) -> Input | None:
     """What a random player does next, seeing this game (None: nothing, let time pass)."""
     if rng.random() < CHAOS:
         return rng.choice(ANY_GESTURE)
-    choices = PLAYER[state_name(game)]
+    choices = PLAYER[state_of(game, now)]
     picked: Input | None = rng.choices([c for c, _ in choices], [w for _, w in choices])[0]
     return picked
 
@@ -223,7 +225,7 @@ def virtual_soak(hours: float, rng: random.Random, mean_gap_s: float = 25.0) -> 
             break
         try:
             sim.advance(at)  # the deadlines up to now first, so the player sees this moment
-            gesture = choose_gesture(sim.game, rng)
+            gesture = choose_gesture(sim.game, rng, at)
             if gesture is not None:
                 gestures += 1
                 sim.perform(ScriptLine(round(at, 3), gesture, gestures))
@@ -297,7 +299,7 @@ def real_soak(minutes: float, workdir: Path, rng: random.Random,
                 next_sample += RSS_EVERY_S
             session.pause_for(min(rng.expovariate(1 / mean_gap_s),
                                   max(0.0, began + seconds - time.monotonic())))
-            gesture = choose_gesture(session.game, rng)
+            gesture = choose_gesture(session.game, rng, time.monotonic())
             if gesture is None or time.monotonic() >= began + seconds:
                 continue
             finger = session.buttons.perform(gesture)

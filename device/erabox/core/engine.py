@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from . import (
+    era_lines_state,
     era_screen,
     machine,
     profile_box_music,
@@ -292,13 +293,16 @@ class ProfileEngine:
 
     def parse(self, text: str) -> dict[str, Any]:
         saved = json_object(text)
-        if (profile_toe_state.reads_time_of_empires(self.profile)
-                and profile_toe_state.is_era_record(saved)):
+        own = profile_toe_state.reads_time_of_empires(self.profile)  # Time of Empires itself
+        if own and profile_toe_state.is_era_record(saved):
             return self._era_record(text)
-        if saved.get("kind") != "profile":
+        game = str(saved.get("game"))[:40]
+        if saved.get("kind") != "profile" or (  # Time of Empires' own, on either engine
+                game != self.profile.id and game in profile_toe_state.READS_TIME_OF_EMPIRES):
             raise ValueError(f"it holds a Time of Empires game, not a play of {self.profile.id}")
-        if saved.get("game") != self.profile.id:
-            raise ValueError(f"it holds a play of {str(saved.get('game'))[:40]!r}, "
+        if saved.get("game") != self.profile.id:  # Time of Empires says it in its words
+            raise ValueError(f"it holds a play of the game profile {game!r}, not a Time of "
+                             "Empires game" if own else f"it holds a play of {game!r}, "
                              f"not of {self.profile.id!r}")
         try:
             profile_record.restore(saved, self.profile, self.config.players, 0.0)  # checked
@@ -492,3 +496,19 @@ def shown(effects: Effects) -> AnyScreen | None:
     """The last screen the effects ask to draw (None: none)."""
     screens = [e.screen for e in effects if isinstance(e, Show | ShowPlay)]
     return screens[-1] if screens else None
+
+
+def phase_of(game: machine.Game | Play, now: float) -> Phase:
+    """Where either engine's game stands at `now`, in Time of Empires' words (its `Game.phase`:
+    a question open is not a phase): a play's as its `state` lines say it."""
+    if isinstance(game, machine.Game):
+        return game.phase
+    return Phase(era_lines_state.state_word(game, now)[0])
+
+
+def state_of(game: machine.Game | Play, now: float) -> Phase:
+    """The state the table sees (`game.state_name`): `confirm` while a question is open,
+    `settings` while Time of Empires' settings menu is, else `phase_of`."""
+    if isinstance(game, machine.Game):
+        return machine.state_name(game)
+    return Phase.CONFIRM if game.question_until is not None else phase_of(game, now)

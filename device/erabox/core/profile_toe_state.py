@@ -70,7 +70,7 @@ from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, new
 from .profile_play import PlayEffect as PlayEffect
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
-READS_TIME_OF_EMPIRES = frozenset({"time-of-empires-rounds"})
+READS_TIME_OF_EMPIRES = frozenset({"time-of-empires", "time-of-empires-rounds"})
 ERA_TOTAL_CATEGORY = "construction-bonus"  # where an era total entered as one number lands
 BUILDINGS_CATEGORY = "buildings"  # the tie-break's count (the era engine's `buildings`)
 STEPS = 6  # the era engine's checklist rows; row STEPS holds the era totals

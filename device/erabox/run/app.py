@@ -152,6 +152,8 @@ class Box:
         """A driver for Time of Empires."""
         state, settings, audio, led, events, play_events, draw = self._parts
         if one_engine():  # Time of Empires from its round file (staged switch)
+            if play_events is None and events is not None:  # its lines, to the same stream
+                play_events = PlayRecorder(events.emit, events.hold_s)
             return Driver(self.config, profile=own_rounds(), state=state, settings=settings,
                           audio=audio, led=led, show=self._show, events=play_events,
                           observer=self.observer, clock=self.clock, draw=draw, t0=t0,
@@ -256,8 +258,9 @@ class Box:
                 if turn_due is not None:
                     look_due = min(look_due, turn_due)
                 wake = look_due if wake is None else min(wake, look_due)
-            if self.collector is not None and self.inbox.empty():  # a quiet moment
-                self.collector.idle(None if wake is None else wake - self.clock())
+            if self.collector is not None and self.inbox.empty():  # a quiet moment: the
+                # collector is offered the wait the inbox is about to take (none: a wake due)
+                self.collector.idle(None if wake is None else max(0.0, wake - self.clock()))
             try:
                 if wake is None:
                     item = self.inbox.get()

@@ -1,0 +1,121 @@
+"""The box around the engine with the staged switch (ERABOX_ONE_ENGINE=1): what the era
+engine's box gives a table, a listener or a benchmark, the round engine's gives too, for
+Time of Empires' round file played on it (docs/architecture.md, "Where the game engine is
+going")."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from erabox.adapters.state_file import StateFile
+from erabox.core.config import parse_config
+from erabox.core.engine import ProfileEngine, phase_of, state_of
+from erabox.core.events import EventRecorder
+from erabox.core.model import Button, Gesture, Input, Phase
+from erabox.core.profile_play import new_play
+from erabox.core.profile_record import snapshot
+from erabox.core.script import ScriptLine
+from erabox.files.games import ONE_ENGINE, load_game, own_rounds
+from erabox.run.app import Box
+from erabox.run.simulate import simulate
+from saved_game import game_position
+
+NO_LEAD_IN = """
+[realtime]
+length_s = 60
+scholar_cues_s = [30]
+lead_in_s = 0
+final_ticks_s = 0
+"""
+
+
+@pytest.mark.parametrize("switched", [False, True], ids=["era-engine", "one-engine"])
+def test_a_box_given_time_of_empires_lines_writes_them(switched: bool, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box given Time of Empires' recorder (`events`) writes its lines on either engine: the
+    round engine's, in Time of Empires' words, to the same stream."""
+    if switched:
+        monkeypatch.setenv(ONE_ENGINE, "1")
+    else:
+        monkeypatch.delenv(ONE_ENGINE, raising=False)
+    lines: list[dict[str, Any]] = []
+    box = Box(parse_config(NO_LEAD_IN, "test.toml"), state_file=StateFile(tmp_path / "s.json"),
+              events=EventRecorder(lines.append), clock=lambda: 10.0)
+    box.start_game()
+    assert box.driver.profile is None if not switched else box.driver.profile is not None
+    assert [json.dumps(e) for e in lines][:1] == [json.dumps(
+        {"t": 0.0, "type": "state", "state": "setup", "era": 1, "mode": "realtime",
+         "round": None, "start_player": None, "elapsed": None})]
+    game = box.game_now()
+    assert phase_of(game, 10.0) is Phase.SETUP and state_of(game, 10.0) is Phase.SETUP
+    box.driver.step(Input(Button.ERA, Gesture.PRESS), 11.0)
+    game = box.game_now()
+    assert phase_of(game, 11.0) is Phase.RUNNING
+    box.driver.step(Input(Button.BOTH, Gesture.HOLD), 12.0)
+    game = box.game_now()
+    assert (phase_of(game, 12.0), state_of(game, 12.0)) == (Phase.RUNNING, Phase.CONFIRM)
+
+
+def test_an_introductory_era_plays_the_config_s_intro_numbers_on_either_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config's `[intro]` rounds and scholar calls: the round file takes them (its
+    introductory variant's `config = "intro"`), printing the era engine's lines."""
+    config = parse_config('players = ["red", "blue", "green"]\ndefault_mode = "intro"\n'
+                          "[intro]\nrounds = 7\nscholar_after_rounds = [2, 4]\n", "test.toml")
+    script = [ScriptLine(0.5, Input(Button.ERA, Gesture.PRESS), 1)] + [
+        ScriptLine(1.0 + n, Input(Button.NEXT, Gesture.PRESS), n + 2) for n in range(20)]
+
+    def lines() -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        simulate(config, script, 30.0, out.append)
+        return out
+
+    monkeypatch.delenv(ONE_ENGINE, raising=False)
+    era = lines()
+    states = [(e["state"], e["round"]) for e in era if e["type"] == "state"]
+    assert ("scholars", 2) in states and ("scholars", 4) in states
+    assert ("intro_round", 7) in states and ("intro_round", 8) not in states
+    monkeypatch.setenv(ONE_ENGINE, "1")
+    assert lines() == era
+
+
+def test_a_box_updated_mid_game_resumes_the_era_engine_s_saved_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The era engine's saved game, read by the box switched to one engine: the same era,
+    mode and round come back (the shipped round file reads Time of Empires' record)."""
+    config = parse_config('default_mode = "intro"\n', "test.toml")
+    state = tmp_path / "state.json"
+    monkeypatch.delenv(ONE_ENGINE, raising=False)
+    era = Box(config, state_file=StateFile(state), clock=lambda: 10.0)
+    era.start_game()
+    for n, button in enumerate([Button.ERA, Button.NEXT, Button.NEXT]):
+        era.driver.step(Input(button, Gesture.PRESS), 11.0 + n)
+    era.driver.shutdown(20.0)
+    assert game_position(era.game_now(), 20.0) == ("intro_round", "intro", 3)
+    monkeypatch.setenv(ONE_ENGINE, "1")
+    box = Box(config, state_file=StateFile(state), clock=lambda: 30.0)
+    box.start_game()
+    assert box.driver.profile is not None
+    assert game_position(box.game_now(), 30.0) == ("intro_round", "intro", 3)
+    assert not list(tmp_path.glob("state.json.bad-*"))
+
+
+def test_time_of_empires_on_either_engine_refuses_another_game_s_record_in_its_words() -> None:
+    """A saved game of another kind is moved aside with the same line on either engine."""
+    config = parse_config('players = ["red", "blue", "green"]\n', "test.toml")
+    own = ProfileEngine(own_rounds(), config)
+    other = ProfileEngine(load_game("lords-of-xidit", []), config)
+    own_record = json.dumps(snapshot(new_play(own.profile, config.players), 0.0))
+    other_record = json.dumps(snapshot(new_play(other.profile, config.players), 0.0))
+    with pytest.raises(ValueError, match=re.escape(
+            "it holds a play of the game profile 'lords-of-xidit', not a Time of Empires game")):
+        own.parse(other_record)
+    with pytest.raises(ValueError, match=re.escape(
+            "it holds a Time of Empires game, not a play of lords-of-xidit")):
+        other.parse(own_record)
+    assert own.parse(own_record)["game"] == "time-of-empires"
