@@ -36,6 +36,16 @@ class EventRecorder:
         self._scoring: tuple[int, int, float] | None = None
         self._held_at: float | None = None
 
+    @property
+    def emit(self) -> Emit:
+        """Where the lines go."""
+        return self._emit
+
+    @property
+    def hold_s(self) -> float:
+        """The hold threshold an `entry` line's button time counts by."""
+        return self._hold_s
+
     def input(self, event: Input, t: float) -> None:
         self._emit({"t": _t(t), "type": "input", "button": event.button.value,
                     "gesture": event.gesture.value})
