@@ -16,6 +16,7 @@ from erabox.core.profile_play import PlayScreen
 from erabox.files.games import available_games, load_game, offer_games
 from erabox.run.app import Box
 from erabox.ui.layout import layout
+from menu_game import menu_settings, plays_own
 
 MINE = """\
 [game]
@@ -81,7 +82,7 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
 
     box.start_game()
     press(ERA_HOLD)  # the settings menu
-    items = settings_menu.items(box.game.settings or settings_menu.defaults(config))
+    items = settings_menu.items(menu_settings(box.driver.game) or settings_menu.defaults(config))
     for _ in range(items.index("game")):
         press(NEXT_PRESS)
     shown = box.driver.screen(clock[0])
@@ -93,7 +94,7 @@ def test_a_user_profile_shows_up_in_the_menu_and_is_played_once_chosen(tmp_path:
     for language, name in (("en", "Mine"), ("ja", "自作")):
         value = next(i for i in layout(shown, language=language).items if i.role == "value")
         assert value.source == name  # type: ignore[union-attr]
-    assert box.driver.profile is None  # not before the menu closes
+    assert plays_own(box.driver)  # not before the menu closes
     press(ERA_HOLD)  # the menu closes: Mine begins, fresh
     assert box.driver.profile is not None and box.driver.profile.id == "mine"
     play = box.driver.screen(clock[0])

@@ -26,6 +26,7 @@ import pytest
 from erabox.cli import main
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.profile import Profile
 from erabox.core.script import End, Restart, ScriptLine, parse_script
 from erabox.run.simulate import Simulation, simulate
 
@@ -196,19 +197,38 @@ def test_the_shipped_profile_holds_the_numbers_every_scenario_played() -> None:
 # --- state files written before the one engine ----------------------------------------------
 
 
-@pytest.mark.parametrize("path", STATES, ids=lambda p: p.name.split(".")[0])
-def test_a_state_file_of_the_earlier_version_resumes(path: Path) -> None:
+def resumed(path: Path, profile: Profile | None = None) -> tuple[str, str]:
+    """The events of a box resuming the state file `path` and played on with its script
+    (Time of Empires, or `profile`), and those committed with it."""
     name = path.name.split(".")[0]
     config = build(Config, json.loads(
         (GOLDEN / "states" / f"{name}.config.json").read_text(encoding="utf-8"))["config"])
     after = (GOLDEN / "states" / f"{name}.after.txt").read_text(encoding="utf-8")
     out = io.StringIO()
-    sim = Simulation(config, lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"))
+    sim = Simulation(config, lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+                     profile=profile)
     sim.state.text = path.read_text(encoding="utf-8")
     sim.restart()
     sim.run(parse_script(after, "after"), None)
-    expected = (GOLDEN / "states" / f"{name}.after.jsonl").read_text(encoding="utf-8")
-    assert out.getvalue() == expected
+    return out.getvalue(), (GOLDEN / "states" / f"{name}.after.jsonl").read_text(
+        encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", STATES, ids=lambda p: p.name.split(".")[0])
+def test_a_state_file_of_the_earlier_version_resumes(path: Path) -> None:
+    got, expected = resumed(path)
+    assert got == expected
+
+
+@pytest.mark.parametrize("path", STATES, ids=lambda p: p.name.split(".")[0])
+def test_a_state_file_of_the_era_engine_resumes_the_same_on_the_round_file(path: Path) -> None:
+    """The box updated mid-game to Time of Empires on the round engine (its shipped round
+    file, as ERABOX_ONE_ENGINE=1 plays it) comes back where the era engine would, with the
+    same events to the last line (the number being entered at the cut too)."""
+    from erabox.files.games import own_rounds
+
+    got, expected = resumed(path, own_rounds())
+    assert got == expected
 
 
 # --- game profiles' plays, as the profile engine played them ----------------------------------

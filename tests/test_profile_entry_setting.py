@@ -25,6 +25,7 @@ from erabox.core.profile_machine import step
 from erabox.core.profile_play import State, entries, new_play, screen
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
+from menu_game import menu_settings
 from test_one_engine_toe import REALTIME
 from test_profile_era_totals import CHORD, HOLD, PLAYERS, RELEASE, TEXT, TOTALS, problem, profile
 from test_which_game import ERA_HOLD, ERA_PRESS, NEXT_PRESS, press
@@ -112,7 +113,7 @@ def test_the_settings_menu_over_a_round_file_chooses_its_points_entry(
             break
         press(box, clock, ERA_PRESS)
     assert menu(box, clock).menu_value == REALTIME.stem
-    names = settings_menu.items(box.game.settings or settings_menu.defaults(config))
+    names = settings_menu.items(menu_settings(box.driver.game) or settings_menu.defaults(config))
     for _ in range(names.index("points_entry")):  # NEXT on to "Points entry"
         press(box, clock, NEXT_PRESS)
     for _ in range(3):

@@ -250,16 +250,32 @@ def test_a_power_cut_comes_back_at_the_same_round_phase_step_and_number(
     same_place(cut2.game, plain2.game, cut2.now)
 
 
-def test_a_power_cut_while_entering_points_loses_only_the_number_being_entered() -> None:
+def test_a_power_cut_while_entering_points_keeps_the_number_being_entered() -> None:
+    """The number on the screen, not yet confirmed, is saved with each gesture and comes
+    back after a cut, as Time of Empires' era engine keeps it; confirmed, it is the same
+    number. A record's number must fit the category asked, and be saved only there."""
     profile = PROFILES["hadrians-wall"]
     # six years of 11 steps with two players (the neutral deck's three steps included)
-    sim, _ = simulate_lines(profile, COLOURS[:2], ["e"] + ["n"] * 66 + ["n"] * 7 + ["e"]
-                            + ["n"] * 3)
+    gestures = ["e"] + ["n"] * 66 + ["n"] * 7 + ["e"] + ["n"] * 3
+    sim, _ = simulate_lines(profile, COLOURS[:2], gestures)
     assert sim.game.spot.state is State.SCORING and sim.game.value == 3
     entry = sim.game.spot.entry
     sim.restart()
-    assert sim.game.spot.entry == entry == 1 and sim.game.value == 0
+    assert sim.game.spot.entry == entry == 1 and sim.game.value == 3
     assert sim.game.spot.sheet[0][0] == (7,)
+    plain, _ = simulate_lines(profile, COLOURS[:2], [*gestures, "n", "e"])
+    cut, _ = simulate_lines(profile, COLOURS[:2], [*gestures, "r", "n", "e"])
+    assert cut.game.spot.sheet == plain.game.spot.sheet
+    assert cut.game.spot.sheet[0][1] == (4,)
+    record = snapshot(sim.game, sim.now)
+    assert record["value"] == 3
+    for bad in (-1, True, "3", 10**6):
+        with pytest.raises(ValueError, match="'value' should be a whole number"):
+            restore({**record, "value": bad}, profile, COLOURS[:2], 0.0)
+    setup = snapshot(new_play(profile, COLOURS[:2]), 0.0)
+    assert "value" not in setup
+    with pytest.raises(ValueError, match="'value' is saved only while a number is asked"):
+        restore({**setup, "value": 3}, profile, COLOURS[:2], 0.0)
 
 
 def test_a_power_cut_in_the_setup_before_round_1_resumes_there_and_undo_goes_back() -> None:

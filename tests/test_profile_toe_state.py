@@ -37,7 +37,7 @@ from erabox.core.profile_scores import totals as round_totals
 from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
 from erabox.core.script import parse_script
 from erabox.core.snapshot import loads
-from erabox.files.games import read_profile
+from erabox.files.games import own_rounds, read_profile
 from erabox.run.simulate import Simulation
 
 TESTS = Path(__file__).parent
@@ -198,9 +198,9 @@ CONTINUE: dict[str, tuple[Script, Script, float]] = {
     # setup under other settings: the era engine sets Era I up afresh (the guide's first
     # step), the round engine at the game setup's first
     "setup": start_era(11 + 7), "setup-under-settings": start_era(10 + 6),
-    # green's total is being entered (1 on the screen, not carried): 5, then yellow's 3;
-    # the box's "Points entry" totals, as the era engine's file: era totals in both
-    "toe-scoring": (entered(4, 3, start=1.0), entered(5, 3, start=1.0), 100.0),
+    # green's total is being entered (1 on the screen, carried): 5, then yellow's 3; the
+    # box's "Points entry" totals, as the era engine's file: era totals in both
+    "toe-scoring": (entered(4, 3, start=1.0), entered(4, 3, start=1.0), 100.0),
     "scoring": (entered(16, 1, 5, 3, start=1.0), entered(16, 1, 5, 3, start=1.0), 200.0),
 }
 
@@ -208,6 +208,7 @@ CONTINUE: dict[str, tuple[Script, Script, float]] = {
 def test_the_round_file_reads_time_of_empires_records_only() -> None:
     profile = parse_profile(ROUND_FILE.read_text(encoding="utf-8"), str(ROUND_FILE))
     assert reads_time_of_empires(profile)
+    assert reads_time_of_empires(own_rounds())  # the shipped one, as ERABOX_ONE_ENGINE=1 plays
     assert all(is_era_record(json.loads(p.read_text(encoding="utf-8"))) for p in FILES)
     assert not is_era_record({"kind": "profile", "phase": "x", "era": 1, "mode": "intro"})
     text = FILES[0].read_text(encoding="utf-8")  # another round file still refuses it
@@ -302,7 +303,8 @@ def test_an_owed_prompt_in_a_record_must_fit_its_countdown() -> None:
 def test_points_entered_are_never_lost() -> None:
     """Era totals, the box's "Points entry" totals: each entered total in its player's era
     total (the round file's `total`, its categories not asked); the next number asked the
-    first not entered (green's total), as the era engine asks it."""
+    first not entered (green's total), as the era engine asks it, with the number on the
+    screen at the cut."""
     _, game, _, play = engines(GOLDEN / "states" / "toe-scoring.state.json")
     assert seen_rounds(play)["totals"] == {"red": 16, "blue": 1, "green": 0, "yellow": 0}
     assert play.spot.state is State.SCORING and play.spot.entry == 2
@@ -312,8 +314,8 @@ def test_points_entered_are_never_lost() -> None:
     assert [c.id for c in play.profile.categories if c.asked] == ["buildings", "total"]
     assert game.entry is not None and not game.entry.by_step
     assert loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(encoding="utf-8"),
-                 Config(players=PLAYERS))["entry"]["value"] == 1  # not confirmed: not carried
-    assert play.value == 0
+                 Config(players=PLAYERS))["entry"]["value"] == 1  # not confirmed yet
+    assert play.value == 1  # carried, as the era engine comes back to it (`Entry.value`)
 
 
 def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> None:
@@ -339,6 +341,50 @@ def test_points_entered_per_step_land_in_their_categories(tmp_path: Path) -> Non
     assert seen_rounds(play) == seen_own(game)
     assert seen_own(game)["where"] == "standings"
     assert seen_own(game)["totals"] == {"red": 7, "blue": 5, "green": 3, "yellow": 1}
+
+
+@pytest.mark.parametrize("case", ["steps", "buildings", "other-way"])
+def test_the_number_on_the_screen_at_the_cut_comes_back_where_the_same_is_asked(
+        tmp_path: Path, case: str) -> None:
+    """The era engine saves the number being entered (not confirmed) and comes back to it:
+    the round engine too where it asks the same number (a checklist step's, the tie-break's
+    buildings), the same gestures then entering the same; asking another (a file of era
+    totals, the box per step: green's destruction first), it starts from 0."""
+    saved = json.loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))
+    entry, carried = "steps", 2
+    if case == "steps":  # construction bonus: red's and blue's entered, green's at 2
+        era = saved["scores"]["points"][0]
+        era[0], era[1], era[6] = [6, 3, 0, 0], [1, 2, 0, 0], [0, 0, 0, 0]
+        saved["entry"] = {"by_step": True, "index": 6, "tie": None, "value": 2}
+        script = entered(1, 0, start=1.0) + [(10.0, ERA, PRESS)] + entered(
+            *[0] * 8, start=11.0) + [(30.0, ERA, PRESS)]
+    elif case == "buildings":  # Era III tied: red's buildings entered, blue's at 5
+        scores = era_totals((10, 8, 6, 4), (5, 5, 9, 2), (5, 7, 5, 1))
+        scores["buildings"] = [6, None, None, None]
+        saved.update(era=3, scores=scores, entry={"by_step": False, "index": 4, "tie": 1,
+                                                  "value": 5})
+        entry, carried, script = "totals", 5, entered(2, 4, start=1.0)  # blue 7, green 4
+    else:
+        carried, script = 0, []
+    path = tmp_path / "entering.state.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    own, game, rounds, play = engines(path, points_entry=entry)
+    assert play.spot.state is State.SCORING and play.value == carried
+    if not script:
+        assert game.entry is not None and game.entry.value == 1 and play.spot.entry == 2
+        return
+    assert game.entry is not None and game.entry.value == carried
+    game, _ = played(own, game, script, 100.0)
+    play, _ = played(rounds, play, script, 100.0)
+    assert seen_rounds(play) == seen_own(game)
+    if case == "buildings":
+        assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+        ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
+        assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
+    else:
+        assert seen_own(game)["where"] == "standings"
+        assert seen_own(game)["totals"] == {"red": 7, "blue": 5, "green": 3, "yellow": 0}
 
 
 def test_a_lead_in_comes_back_set_up_again(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen
 from erabox.ui.profile_screens import layout_play
 from erabox.ui.strings import COLOUR_NAMES_JA, LANGUAGES
+from menu_game import menu_settings, plays_own
 
 EIGHT = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black")
 # The box's own game, Lords of Xidit (3-5) and Hadrian's Wall (1-8), as the box finds them.
@@ -269,7 +270,8 @@ def test_five_players_chosen_with_the_buttons_play_lords_of_xidit(tmp_path: Path
         if go_to("game") == "lords-of-xidit":
             break
         press(Button.ERA)
-    assert box.game.settings is not None and len(box.game.settings.seats) == 3  # into 3-5
+    chosen = menu_settings(box.driver.game)
+    assert chosen is not None and len(chosen.seats) == 3  # into 3-5
     press(Button.NEXT, Gesture.HOLD)
     for _ in range(2):
         go_to("players")
@@ -285,5 +287,5 @@ def test_five_players_chosen_with_the_buttons_play_lords_of_xidit(tmp_path: Path
             break
         press(Button.ERA)
     press(Button.ERA, Gesture.HOLD)
-    assert box.driver.profile is None and box.game.config.players == EIGHT[:4]
+    assert plays_own(box.driver) and box.driver.played_config.players == EIGHT[:4]
     state.close()

@@ -27,6 +27,7 @@ from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from erabox.run.which_game import game_to_play
 from erabox.ui.layout import layout
+from menu_game import menu_settings, plays_own
 from test_run import daemon_env, read_events
 
 ERA_HOLD = Input(Button.ERA, Gesture.HOLD)
@@ -176,12 +177,12 @@ def test_a_game_chosen_in_the_menu_brings_the_players_into_its_range(tmp_path: P
     press(box, clock, ERA_HOLD)  # the settings menu, on "Game"
     press(box, clock, NEXT_PRESS)  # "Players"
     press(box, clock, ERA_PRESS)  # players: 4 -> 2
-    assert box.game.settings is not None and len(box.game.settings.seats) == 2
+    assert (chosen := menu_settings(box.driver.game)) is not None and len(chosen.seats) == 2
     press(box, clock, NEXT_HOLD)  # back to "Game"
     assert box.driver.screen(clock[0]).menu_item == "game"
     while box.driver.screen(clock[0]).menu_value != "lords-of-xidit":
         press(box, clock, ERA_PRESS)
-    assert box.game.settings is not None and len(box.game.settings.seats) == 3
+    assert (chosen := menu_settings(box.driver.game)) is not None and len(chosen.seats) == 3
     assert "for 3-5 players only" not in shown_text(box, clock, "en")
     press(box, clock, ERA_HOLD)
     assert box.driver.profile is not None and box.driver.profile.id == "lords-of-xidit"
@@ -206,7 +207,7 @@ def test_a_broken_profile_is_listed_as_broken_and_never_stops_the_box(tmp_path: 
     assert ("circled", "circled.toml:25") in config.broken_games
     box, clock = menu_box(tmp_path, config)
     press(box, clock, ERA_HOLD)
-    names = settings_menu.items(box.game.settings or settings_menu.defaults(config))
+    names = settings_menu.items(menu_settings(box.driver.game) or settings_menu.defaults(config))
     for _ in range(names.index("game")):
         press(box, clock, NEXT_PRESS)
     while box.driver.screen(clock[0]).menu_value != "circled":
@@ -215,7 +216,7 @@ def test_a_broken_profile_is_listed_as_broken_and_never_stops_the_box(tmp_path: 
             in shown_text(box, clock, "en"))
     assert "circled 誤り: circled.toml:25 直すか別のゲームを選ぶ" in shown_text(box, clock, "ja")
     press(box, clock, ERA_HOLD)
-    assert box.game.menu is not None and box.driver.profile is None
+    assert box.driver.game.menu is not None and plays_own(box.driver)
     box.driver.state.close()
 
 
@@ -283,14 +284,14 @@ def test_a_game_whose_file_broke_since_the_start_opens_the_menu_again(tmp_path: 
               clock=lambda: clock[0], find_profile=lambda name: load_game(name, [games]))
     box.start_game()
     press(box, clock, ERA_HOLD)
-    names = settings_menu.items(box.game.settings or settings_menu.defaults(config))
+    names = settings_menu.items(menu_settings(box.driver.game) or settings_menu.defaults(config))
     for _ in range(names.index("game")):
         press(box, clock, NEXT_PRESS)
     while box.driver.screen(clock[0]).menu_value != "mine":
         press(box, clock, ERA_PRESS)
     mine.write_text("[game\n", encoding="utf-8")  # broken while the box runs
     press(box, clock, ERA_HOLD)
-    assert box.driver.profile is None and box.game.menu is not None
+    assert plays_own(box.driver) and box.driver.game.menu is not None
     assert "broken: mine.toml:1 fix it or choose another game" in shown_text(box, clock, "en")
     box.driver.state.close()
 
@@ -335,7 +336,7 @@ def test_lords_of_xidit_for_five_is_seven_gestures_from_time_of_empires_setup(
     to with NEXT presses; 12 at best, holding NEXT back past "Back to defaults")."""
     config = offer_games(Config(), [])
     box, clock = menu_box(tmp_path, config)
-    assert box.driver.profile is None and len(box.game.config.players) == 4
+    assert plays_own(box.driver) and len(box.driver.played_config.players) == 4
     gestures = [ERA_HOLD,  # the settings menu, on "Game": Time of Empires
                 ERA_PRESS, ERA_PRESS, ERA_PRESS,  # Altay, Hadrian's Wall, Lords of Xidit
                 NEXT_PRESS,  # "Players": 4
@@ -366,6 +367,6 @@ def test_the_box_tells_which_kind_of_game_the_menu_switched_to(tmp_path: Path) -
     while getattr(box.driver.screen(clock[0]), "menu_value", None) != "":  # Time of Empires
         press(box, clock, ERA_PRESS)
     press(box, clock, ERA_HOLD)  # closed on it
-    assert box.driver.profile is None and told == [True, False]
-    assert box.game.menu is None  # Time of Empires itself, fresh: not its menu
+    assert plays_own(box.driver) and told == [True, False]
+    assert box.driver.game.menu is None  # Time of Empires itself, fresh: not its menu
     box.driver.state.close()

@@ -33,6 +33,7 @@ from .profile_play import (
     ShowPlay,
     Spot,
     State,
+    asked,
     call_words,
     countdown_elapsed,
     entries,
@@ -118,7 +119,25 @@ def snapshot(play: Play, now: float) -> dict[str, Any]:
             "spot": _spot_dict(play.spot), "history": [_step_record(s) for s in play.history],
             "timer_left": None if left is None else round(left, 3),
             "timer_done": play.timer_done, "music_elapsed": music} | clock_part | (
-                volume.record(play)) | ({"take": play.take} if play.take != 1 else {})
+                volume.record(play)) | ({"take": play.take} if play.take != 1 else {}) | (
+                _typed(play))
+
+
+def _typed(play: Play) -> dict[str, Any]:
+    """The number being entered at the scoring, not yet confirmed (a power cut comes back
+    to it, as in Time of Empires' era): saved where it is not 0 (a record without it: 0)."""
+    return {"value": play.value} if play.value and asked(play) is not None else {}
+
+
+def _typed_from(record: dict[str, Any], play: Play) -> int:
+    """A record's number being entered, within the bounds of the category asked."""
+    if "value" not in record:
+        return 0
+    at = asked(play)
+    if at is None:
+        raise ValueError("'value' is saved only while a number is asked")
+    category = play.profile.categories[at[0]]
+    return _int(record, "value", category.least, category.most)
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
@@ -129,7 +148,7 @@ def _saved_part(play: Play) -> tuple[object, ...]:
     given = clock.cues(play.profile.phases[play.spot.phase])[:play.cues_done]
     return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
             play.music_since is None, play.held_left is None,
-            sum(1 for cue in given if cue.at >= 0), play.volume, play.take)
+            sum(1 for cue in given if cue.at >= 0), play.volume, play.take, play.value)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
@@ -175,6 +194,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
     play = replace(play, spot=spot, history=past, timer_done=done, cues_done=cues,
                    volume=volume.from_record(record),
                    take=_int(record, "take", 1, SCORE_VARIANTS) if "take" in record else 1,
+                   value=_typed_from(record, replace(play, spot=spot)),
                    timer_end=now + left if running and not paused and left is not None
                    else None,
                    held_left=left if running and paused else None,

@@ -57,6 +57,7 @@ Never lost: a confirmed number; never sounded twice: a call recorded given or so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from . import points as era_points
@@ -66,7 +67,18 @@ from .model import Mode
 from .profile import Profile, shown_steps
 from .profile_eras import TOTAL_ID
 from .profile_guide import walk_steps
-from .profile_play import SCHEMA_VERSION, SHOWN, Play, Spot, State, entries, new_play, questions
+from .profile_play import (
+    SCHEMA_VERSION,
+    SHOWN,
+    Play,
+    ShowPlay,
+    Spot,
+    State,
+    entries,
+    new_play,
+    questions,
+    screen,
+)
 from .profile_play import PlayEffect as PlayEffect
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
@@ -93,7 +105,15 @@ def play_of(saved: dict[str, Any], profile: Profile, players: tuple[str, ...], n
     """The round engine's play at the point of the era engine's record `saved`."""
     from .profile_record import restore  # profile_record imports nothing of this module
 
-    return restore(record_of(saved, profile, players, modes), profile, players, now)
+    play, effects = restore(record_of(saved, profile, players, modes), profile, players, now)
+    value = _being_entered(saved, play)
+    if value is None:
+        return play, effects
+    # the number on the screen at the cut, not yet confirmed, comes back on it (the era
+    # engine saves it: `points.Entry.value`), where the play asks the same number
+    play = replace(play, value=value)
+    return play, tuple(ShowPlay(screen(play, now)) if isinstance(e, ShowPlay) else e
+                       for e in effects)
 
 
 def record_of(saved: dict[str, Any], profile: Profile, players: tuple[str, ...],
@@ -276,6 +296,35 @@ def _scoring(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
         spot.update(state=State.STANDINGS.value)
     else:
         spot.update(state=State.SCORING.value, entry=asked)
+
+
+def _being_entered(saved: dict[str, Any], play: Play) -> int | None:
+    """The number the era engine's record was entering (not confirmed), if the play asks
+    that same number: the same player's era total, checklist step or buildings."""
+    entry, seats = saved.get("entry"), len(play.players)
+    if play.spot.state is not State.SCORING or not isinstance(entry, dict):
+        return None
+    value, tie = entry.get("value"), entry.get("tie")
+    order = entries(play)
+    if (type(value) is not int or value == 0 or not 0 <= play.spot.entry < len(order)
+            or not isinstance(saved.get("scores"), dict)
+            or not (tie is None or type(tie) is int)):
+        return None
+    asked = era_points.Entry(era=int(saved["era"]), index=int(entry.get("index", 0)), tie=tie,
+                             by_step=entry.get("by_step", True) is not False)
+    try:
+        book = era_points.sheet_from_dict(saved["scores"], seats, max(1, len(play.profile.eras)))
+    except ValueError:
+        return None
+    row = era_points.where(asked, seats)[0]
+    wanted = (BUILDINGS_CATEGORY if tie is not None else TOTAL_ID if not asked.by_step
+              else play.profile.categories[row].id if row is not None and row < STEPS
+              else None)
+    category, seat = order[play.spot.entry]
+    kind = play.profile.categories[category]
+    if seat != era_points.asked_player(asked, book) or kind.id != wanted:
+        return None
+    return min(kind.most, max(kind.least, value))
 
 
 def _first_open(profile: Profile, players: tuple[str, ...], spot: dict[str, Any],
