@@ -31,11 +31,11 @@ run: $(RUN_STAMP)
 
 ## test: the whole test suite (adds the test tools to .venv; the hall's tests need Debian's
 ## mosquitto: installed here as root where missing), one pytest-xdist worker per core, each
-## test file on one worker (its module fixtures computed once), the longest files first
-## (tests/conftest.py); TEST_JOBS=0 runs it in one process, TEST_JOBS=4 on four workers
+## test file on one worker (its module fixtures computed once); TEST_JOBS=0 runs it in one
+## process, TEST_JOBS=4 on four workers
 TEST_JOBS ?= auto
 test: $(STAMP) broker
-	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadfile $(ARGS)
 
 broker:
 	@command -v mosquitto >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get \

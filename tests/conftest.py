@@ -127,21 +127,3 @@ if os.environ.get("ERABOX_RECORD_GOLDEN"):
     _hook = os.path.join(os.path.dirname(__file__), "golden", "hook")
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (_hook, os.environ.get("PYTHONPATH", "")) if p)
-
-
-# `make test` runs the files on two workers, each file whole on one (`--dist loadfile`), in the
-# order collected (`--no-loadscope-reorder`; pytest-xdist's own order puts the files with the
-# fewest tests last, and those are some of the longest: one worker was left alone with them
-# for a minute at the end). The files that take a worker 20 s or more go first, longest first
-# (figures of a 2-core run), so the run ends on short files on both workers. Only the order
-# of whole files changes; a file's own tests keep theirs.
-LONGEST_FIRST = [f"test_{name}.py" for name in (
-    "power_cut_rounds", "score_listen", "score_mix", "sound_assets", "bench", "golden_toe",
-    "run", "score_e2e", "audio", "hall_live", "package", "machine_stateful", "power_cut_daemon",
-    "points_game", "run_profile", "power_cut_exhaustive", "settings_game")]
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
