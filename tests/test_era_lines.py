@@ -10,22 +10,14 @@ line and key.
 
 from __future__ import annotations
 
-import io
-import json
-from pathlib import Path
-
 import pytest
 
 from erabox.core.profile import ProfileError, parse_profile
 from test_golden import SCENARIOS
-from test_one_engine_golden_cues import played_by_rounds
 
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_the_round_engine_prints_the_era_engines_lines(path: Path) -> None:
-    scenario = json.loads(path.read_text(encoding="utf-8"))
-    own = [json.loads(line) for line in io.StringIO(scenario["output"])]
-    assert played_by_rounds(scenario, "eras") == own
+# Each scenario compared: tests/test_golden_toe.py
+# (`test_the_round_engine_prints_the_era_engines_lines`), on the one play of the round file
+# in Time of Empires' words that it makes per scenario for its lines and its screens.
 
 
 def test_every_golden_scenario_is_played() -> None:

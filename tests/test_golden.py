@@ -1,6 +1,8 @@
 """Golden transcripts: what `erabox simulate` printed for every scenario the test suite played,
 recorded before the one engine (tests/golden/record.py), played again and compared byte for
-byte; and the state files written before it (tests/golden/states/), resumed.
+byte (Time of Empires' scenarios in tests/test_golden_toe.py, each played once there for
+every check made on it); and the state files written before it (tests/golden/states/),
+resumed.
 
 A scenario holds the config (every field of the Config value), the script lines exactly as
 parsed, `--until` and the output. Its config is rebuilt field by field; a scenario whose config
@@ -76,13 +78,6 @@ def lines_of(rows: list[list[Any]]) -> list[ScriptLine]:
     return lines
 
 
-def played(config: Config, lines: list[ScriptLine], until: float | None) -> str:
-    out = io.StringIO()
-    simulate(config, lines, until,
-             lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"))
-    return out.getvalue()
-
-
 def test_the_scenarios_were_recorded() -> None:
     assert len(SCENARIOS) >= 80, "tests/golden/scenarios/ should hold the suite's scenarios"
     assert len(PROFILE_SCENARIOS) >= 40
@@ -92,11 +87,9 @@ def test_the_scenarios_were_recorded() -> None:
     assert len(STATES) >= 6
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_a_recorded_scenario_prints_the_same_lines(path: Path) -> None:
-    scenario = json.loads(path.read_text(encoding="utf-8"))
-    config = build(Config, scenario["config"])
-    assert played(config, lines_of(scenario["lines"]), scenario["until"]) == scenario["output"]
+# Each Time of Empires scenario played in-process and compared byte for byte:
+# tests/test_golden_toe.py (`test_a_recorded_scenario_prints_the_same_lines`), where the same
+# play also gives the era engine's screens to tests/test_era_screen.py's check.
 
 
 # --- the same through the command line, for the scenarios a config file can say -------------

@@ -399,6 +399,11 @@ class Box:
     table: Table
     deadline: float | None = None  # the last countdown end this box went through
 
+    @functools.cached_property
+    def where(self) -> str:
+        """Where play stands (`key`): asked several times of one box, worked out once."""
+        return key(self.play, self.now)
+
 
 @dataclass
 class Reference:
@@ -567,7 +572,7 @@ class Enumeration:
 
     def in_window(self, box: Box) -> bool:
         assert self.ref is not None
-        here = self.ref.order[key(box.play, box.now)]
+        here = self.ref.order[box.where]
         return any(abs(here - at) <= WINDOW for at in self.ref.at)
 
     def played_out(self, box: Box, cuts_left: int) -> Box:
