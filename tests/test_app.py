@@ -20,7 +20,6 @@ from erabox.adapters.state_file import StateFile
 from erabox.benchmarks.harness import TraceLog
 from erabox.core.config import parse_config
 from erabox.core.events import EventRecorder
-from erabox.core.machine import guide_steps
 from erabox.core.model import Phase
 from erabox.run.app import Box, ScreenWorker, Stop
 from erabox.ui.render import render
@@ -209,9 +208,13 @@ def test_next_press_in_setup_toggles_the_mode_on_screen(rig: Rig) -> None:
     wait_screen(rig, Phase.PREPARE)  # the era's setup opens on the preparation guide
     guide = [e for e in rig.events if e["type"] == "guide"]
     assert (guide[0]["part"], guide[0]["what"]) == ("game", "players")  # the game's setup first
-    for done in range(1, len(guide_steps(rig.box.game)) + 1):  # NEXT walks it to the setup
-        rig.press(17)
-        rig.wait(lambda ev, n=done: len(rig.inputs()) == n, f"press {done}")
+    shown, pressed = guide[0], 0
+    while (shown["part"], shown["step"]) != ("era", shown["steps"]):  # NEXT walks the
+        rig.press(17)  # game's steps, then the era's, each a guide line of its own
+        pressed += 1
+        shown = rig.wait(lambda ev, n=pressed: [
+            e for e in ev if e["type"] == "guide"][n:n + 1], f"guide step {pressed}")[0]
+    rig.press(17)  # past the era's last step: its setup
     wait_screen(rig, Phase.SETUP)
     rig.press(17)
     state = rig.wait(lambda ev: (last_state(ev) or {}).get("mode") == "intro" and

@@ -118,9 +118,13 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
             more = (*more, *opening_gong(play, handled))  # `"after_preparation"`
             handled = phase_timer(play, handled, now)
             handled, music = _phase_music(play, handled, now)
+            due: tuple[PlayEffect, ...] = ()
+            if handled.spot != play.spot:  # a start gong with no lead-in sounds with the
+                handled, due = _advance(handled, now, ahead=False)  # press (its save, too)
             handled = _ahead_if_due(handled, now)
-            record = record_of(handled, now)
-            return handled, (*effects, Save(record, durable=True), *more, *music,
+            saved, due = ((due[0],), due[1:]) if due and isinstance(due[0], Save) else (
+                (Save(record_of(handled, now), durable=True),), due)
+            return handled, (*effects, *saved, *more, *music, *due,
                              ShowPlay(screen(handled, now)))
         play, effects = handled, (*effects, *more)
     after: list[PlayEffect] = []
