@@ -1,5 +1,5 @@
 """What the box plays and what its settings menu holds, read through what both engines
-expose: Time of Empires on its own engine (a `machine.Game`) or, with ERABOX_ONE_ENGINE=1, on
+expose: Time of Empires on its own engine (a `machine.Game`, with ERABOX_ONE_ENGINE=0) or on
 the round engine from its round file (a `profile_play.Play`, the driver's profile the round
 file). Tests of the settings menu read them here, so they check the same guarantee on both."""
 

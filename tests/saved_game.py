@@ -1,8 +1,8 @@
 """Where a saved game stands, read from either engine's record (docs/state-file.md): Time of
 Empires' era record (`"phase"`, `"elapsed"`, `"round"`), or the round engine's (`"kind":
 "profile"`: its spot and countdown) when the box plays Time of Empires' round file
-(ERABOX_ONE_ENGINE=1). Tests that check what a cut or a stop leaves on disk read it here, so
-they check the same guarantee on both engines."""
+(the default; the era record with ERABOX_ONE_ENGINE=0). Tests that check what a cut or a
+stop leaves on disk read it here, so they check the same guarantee on both engines."""
 
 from __future__ import annotations
 

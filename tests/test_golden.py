@@ -216,7 +216,7 @@ def test_a_state_file_of_the_earlier_version_resumes(path: Path) -> None:
 @pytest.mark.parametrize("path", STATES, ids=lambda p: p.name.split(".")[0])
 def test_a_state_file_of_the_era_engine_resumes_the_same_on_the_round_file(path: Path) -> None:
     """The box updated mid-game to Time of Empires on the round engine (its shipped round
-    file, as ERABOX_ONE_ENGINE=1 plays it) comes back where the era engine would, with the
+    file, as the box plays it) comes back where the era engine would, with the
     same events to the last line (the number being entered at the cut too)."""
     from erabox.files.games import own_rounds
 

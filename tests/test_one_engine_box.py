@@ -1,5 +1,5 @@
-"""The box around the engine with the staged switch (ERABOX_ONE_ENGINE=1): what the era
-engine's box gives a table, a listener or a benchmark, the round engine's gives too, for
+"""The box on either engine (the one engine, the default, or ERABOX_ONE_ENGINE=0): what the
+era engine's box gives a table, a listener or a benchmark, the round engine's gives too, for
 Time of Empires' round file played on it (docs/architecture.md, "Where the game engine is
 going")."""
 
@@ -42,7 +42,7 @@ def test_a_box_given_time_of_empires_lines_writes_them(switched: bool, tmp_path:
     if switched:
         monkeypatch.setenv(ONE_ENGINE, "1")
     else:
-        monkeypatch.delenv(ONE_ENGINE, raising=False)
+        monkeypatch.setenv(ONE_ENGINE, "0")
     lines: list[dict[str, Any]] = []
     box = Box(parse_config(NO_LEAD_IN, "test.toml"), state_file=StateFile(tmp_path / "s.json"),
               events=EventRecorder(lines.append), clock=lambda: 10.0)
@@ -75,7 +75,7 @@ def test_an_introductory_era_plays_the_config_s_intro_numbers_on_either_engine(
         simulate(config, script, 30.0, out.append)
         return out
 
-    monkeypatch.delenv(ONE_ENGINE, raising=False)
+    monkeypatch.setenv(ONE_ENGINE, "0")
     era = lines()
     states = [(e["state"], e["round"]) for e in era if e["type"] == "state"]
     assert ("scholars", 2) in states and ("scholars", 4) in states
@@ -90,7 +90,7 @@ def test_a_box_updated_mid_game_resumes_the_era_engine_s_saved_game(
     mode and round come back (the shipped round file reads Time of Empires' record)."""
     config = parse_config('default_mode = "intro"\n', "test.toml")
     state = tmp_path / "state.json"
-    monkeypatch.delenv(ONE_ENGINE, raising=False)
+    monkeypatch.setenv(ONE_ENGINE, "0")
     era = Box(config, state_file=StateFile(state), clock=lambda: 10.0)
     era.start_game()
     for n, button in enumerate([Button.ERA, Button.NEXT, Button.NEXT]):

@@ -1,7 +1,7 @@
-"""The staged switch to one engine (docs/architecture.md, "Where the game engine is going"):
-with ERABOX_ONE_ENGINE=1 the box plays Time of Empires from games/rounds/time-of-empires.toml
-on the round engine. Without it nothing changes (every other test); with it, the golden
-scenarios print the same lines (here), and `make test-one-engine` runs the whole suite so."""
+"""The switch to one engine (docs/architecture.md, "Where the game engine is going"): the box
+plays Time of Empires from games/rounds/time-of-empires.toml on the round engine (the
+default; ERABOX_ONE_ENGINE=0 plays the era engine until it goes). The golden scenarios print
+the same lines on it (here); `make test-era-engine` runs the whole suite on the era engine."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ TESTS_FILE = Path(__file__).parent / "profiles" / "time-of-empires-rounds.toml"
 
 def test_the_toggle_reads_only_one() -> None:
     assert one_engine({ONE_ENGINE: "1"})
-    assert not one_engine({})
+    assert one_engine({})  # the default: the one engine
     assert not one_engine({ONE_ENGINE: "0"})
 
 

@@ -7,6 +7,7 @@ power cut; the screen's "in 3"; the parser's errors.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,26 @@ def test_the_start_gong_is_on_disk_before_it_sounds() -> None:
     save, gong = effects[0], effects[1]
     assert isinstance(save, Save) and save.durable and save.snapshot["timer_cues"] == 4
     assert isinstance(gong, PlaySound) and gong.sound is Sound.GONG
+
+
+def test_with_no_lead_in_the_start_gong_sounds_with_the_press_its_record_first() -> None:
+    """`config = "realtime"` with `lead_in_s = 0` (Time of Empires' setting): the press that
+    starts the countdown rings its start gong in the same step, as the era engine's ERA does
+    (not a deadline later), the record counting it given on disk before it sounds."""
+    text = SPRINT.replace("lead_in_s = 3", "lead_in_s = 0").replace(
+        "count = 1", "count = 1\nstart_gong = false")  # the countdown's gong, not round 1's
+    profile = parse_profile(text, "sprint.toml")
+    phases = (replace(profile.phases[0], start_gong=True), *profile.phases[1:])
+    play = new_play(replace(profile, phases=phases), PLAYERS)
+    play, effects = step(play, ERA, 0.0)
+    gongs = [n for n, e in enumerate(effects) if isinstance(e, PlaySound)]
+    assert [effects[n].sound for n in gongs] == [Sound.GONG]  # type: ignore[attr-defined]
+    saves = [n for n, e in enumerate(effects) if isinstance(e, Save)]
+    assert len(saves) == 1 and saves[0] < gongs[0]
+    save = effects[saves[0]]
+    assert isinstance(save, Save) and save.durable and save.snapshot["timer_cues"] == 1
+    _, heard = sounds_until(play, 0.0, 20.0)
+    assert heard == [(4.0, "cry"), (8.0, "tick"), (9.0, "tick"), (10.0, "gong")]
 
 
 def test_a_pause_in_the_lead_in_holds_it() -> None:

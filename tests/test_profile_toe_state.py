@@ -208,7 +208,7 @@ CONTINUE: dict[str, tuple[Script, Script, float]] = {
 def test_the_round_file_reads_time_of_empires_records_only() -> None:
     profile = parse_profile(ROUND_FILE.read_text(encoding="utf-8"), str(ROUND_FILE))
     assert reads_time_of_empires(profile)
-    assert reads_time_of_empires(own_rounds())  # the shipped one, as ERABOX_ONE_ENGINE=1 plays
+    assert reads_time_of_empires(own_rounds())  # the shipped one, as the box plays
     assert all(is_era_record(json.loads(p.read_text(encoding="utf-8"))) for p in FILES)
     assert not is_era_record({"kind": "profile", "phase": "x", "era": 1, "mode": "intro"})
     text = FILES[0].read_text(encoding="utf-8")  # another round file still refuses it

@@ -119,8 +119,10 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
             handled = phase_timer(play, handled, now)
             handled, music = _phase_music(play, handled, now)
             due: tuple[PlayEffect, ...] = ()
-            if handled.spot != play.spot:  # a start gong with no lead-in sounds with the
-                handled, due = _advance(handled, now, ahead=False)  # press (its save, too)
+            if handled.spot != play.spot and handled.timer_end is not None and not (
+                    handled.profile.phases[handled.spot.phase].lead_in_s):  # a start gong
+                handled, due = _advance(handled, now, ahead=False)  # with no lead-in sounds
+                # with the press that starts it, its save first (as the era engine's)
             handled = _ahead_if_due(handled, now)
             saved, due = ((due[0],), due[1:]) if due and isinstance(due[0], Save) else (
                 (Save(record_of(handled, now), durable=True),), due)

@@ -290,14 +290,15 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
     return own
 
 
-ONE_ENGINE = "ERABOX_ONE_ENGINE"  # "1": Time of Empires played by the round engine (staged)
+ONE_ENGINE = "ERABOX_ONE_ENGINE"  # "0": Time of Empires on the era engine (until it goes)
 
 
 def one_engine(environ: Mapping[str, str] | None = None) -> bool:
     """Whether the box plays Time of Empires on the one (round) engine, from
-    games/rounds/time-of-empires.toml: the switch is staged behind ERABOX_ONE_ENGINE=1 until
-    every test passes with it (docs/architecture.md, "Where the game engine is going")."""
-    return (os.environ if environ is None else environ).get(ONE_ENGINE, "") == "1"
+    games/rounds/time-of-empires.toml: the default since every test passed with it;
+    ERABOX_ONE_ENGINE=0 plays the era engine until it is removed (docs/architecture.md,
+    "Where the game engine is going")."""
+    return (os.environ if environ is None else environ).get(ONE_ENGINE, "") != "0"
 
 
 def own_rounds(shipped: Traversable | None = None) -> Profile:
