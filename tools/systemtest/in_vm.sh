@@ -84,7 +84,20 @@ era_sampler() {
         read -r -t 1 -u 3 rest
     done
 }
-json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2]))' "$@"; }
+# The era's running time a state file holds (docs/state-file.md), from either record: the era
+# engine's `elapsed`, or the round engine's seconds left of the era (`timer_left`) taken from
+# the era's length, the config's `length_s` (None outside a running clock)
+saved_elapsed() {  # saved_elapsed FILE
+    python3 -c '
+import json, re, sys
+saved = json.load(open(sys.argv[1]))
+if saved.get("kind") != "profile":
+    print(saved.get("elapsed"))
+    sys.exit()
+length = float(re.search(r"^length_s = (\S+)", open(sys.argv[2]).read(), re.M).group(1))
+left = saved.get("timer_left")
+print(None if left is None else round(length - left, 3))' "$1" /etc/erabox/erabox.toml
+}
 
 # Before the README steps: the VM has no network, no apt cache and no package lists, so the
 # Debian packages can only come from the wheelhouse's debs/. One with a dependency taken out
@@ -424,7 +437,7 @@ era)
     fi
     sleep 5
     pid=$(main_pid)
-    before=$(json_field /var/lib/erabox/state.json elapsed 2>/dev/null)
+    before=$(saved_elapsed /var/lib/erabox/state.json 2>/dev/null)
     t0=$(date +%s.%N)
     systemctl kill -s KILL erabox
     new_inv() { i=$(invocation); [ -n "$i" ] && [ "$i" != "$inv" ] && box_says "$i" '"state": "paused"'; }
@@ -453,7 +466,7 @@ reset)
         wait_for 180 box_says "$inv" '"prompt": "resumed"'
         rc=$?
         ok=1
-        elapsed=$(json_field /var/lib/erabox/state.json elapsed 2>/dev/null)
+        elapsed=$(saved_elapsed /var/lib/erabox/state.json 2>/dev/null)
         saved=$(cat "$share/reset-$n-saved" 2>/dev/null)
         paused=$(box_output "$inv" | grep -m1 '"state": "paused"')
         # resumed paused, from an intact state file, no earlier than the last save before the reset
@@ -475,7 +488,7 @@ reset)
     sleep "$(( RANDOM % 12 )).$(( RANDOM % 10 ))$(( RANDOM % 10 ))"
     n=$((n + 1))
     echo "$n" > "$share/resets"
-    json_field /var/lib/erabox/state.json elapsed > "$share/reset-$n-saved" 2>/dev/null
+    saved_elapsed /var/lib/erabox/state.json > "$share/reset-$n-saved" 2>/dev/null
     log "hard reset $n (sysrq b, no sync)"
     echo 1 > /proc/sys/kernel/sysrq
     echo b > /proc/sysrq-trigger
