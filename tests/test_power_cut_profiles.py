@@ -31,20 +31,6 @@ from test_power_cut_exhaustive import (
 )
 
 SHIPPED = (shipped_games() / "time-of-empires.toml").read_text(encoding="utf-8")
-# The README's real-time example (tests/test_realtime_example.py): one 10:00 era, gongs that
-# call everyone back at 3:20 and 6:40 with the profile's own prompt, ten final ticks.
-CAMP_RUN = (Path(__file__).parent / "profiles" / "camp-run.toml").read_text(encoding="utf-8")
-
-
-def camp_run_scaled() -> EraProfile:
-    """The example with its times divided by 20 (an era of 30 s, gongs at 10 s and 20 s), so
-    the proof runs in seconds: the cuts are enumerated on their grid around each call, whose
-    cost grows with the era's length. The ten final ticks stay, so the second gong falls on
-    the first tick (at equal times the call comes first)."""
-    text = CAMP_RUN.replace("length_s = 600", "length_s = 30")
-    text = text.replace("at_s = 200", "at_s = 10").replace("at_s = 400", "at_s = 20")
-    assert text.count("= 30") == 1 and "at_s = 10\n" in text and "at_s = 20\n" in text
-    return parse_era_profile(text, "camp-run.toml")
 
 
 def generated(length_s: float, calls: tuple[float, ...], lead_in_s: int, ticks_s: int,
@@ -66,8 +52,6 @@ PROFILES = {
     # so `make test-deep` plays them
     "time-of-empires": parse_era_profile(SHIPPED, "time-of-empires.toml"),
     "six minutes": generated(360, (90, 180, 270), 5, 10, 15),
-    # another game: gongs with their own prompt, one era (the README's example, scaled)
-    "camp run": camp_run_scaled(),
 }
 DEEP = ("time-of-empires", "six minutes")
 

@@ -15,7 +15,9 @@ real-time countdown: timed calls (one among its final ticks, one at a tick's ver
 the profile's own file), final ticks, and a pause held across a step; the same again coming
 back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`); and
 again playing a publisher's track (`track`: the countdown's calls silent from the box, given
-all the same).
+all the same); and README's real-time example, Camp Run (tests/profiles/camp-run.toml, its
+times scaled: a lead-in, its start gong, two gongs with the game's own prompt, final ticks, the
+end gong into the scoring).
 
 The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
@@ -336,6 +338,18 @@ points = false
 
 [[scoring.category]]""", 1), "acts-totals.toml")
 GAMES["acts-totals"] = (_TOTALS, 0, None)
+# README's real-time example (tests/test_realtime_example.py): a lead-in, the start gong, two
+# gongs that call everyone back with the game's own prompt, ten final ticks and the end gong
+# into the scoring (its one step: the table waits for the end, pausing nothing; its pause is
+# played in tests/test_realtime_example.py). Its times divided by 20 (a 30 s run, gongs at
+# 10 s and 20 s, the second on the first final tick) so the proof runs in seconds: the
+# table's steps through the clock cost with its length.
+CAMP_RUN = (Path(__file__).parent / "profiles" / "camp-run.toml").read_text(encoding="utf-8")
+_CAMP = parse_profile(CAMP_RUN.replace("timer_s = 600", "timer_s = 30").replace(
+    "at_s = 200", "at_s = 10").replace("at_s = 400", "at_s = 20"), "camp-run.toml")
+assert [(c.at_s, c.sound) for c in _CAMP.phases[0].calls] == [(10, "gong"), (20, "gong")]
+assert (_CAMP.phases[0].timer_s, _CAMP.phases[0].lead_in_s) == (30, 5)
+GAMES["camp-run"] = (_CAMP, 0, None)
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]
@@ -769,7 +783,9 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
         assert any(spot["state"] == "era_setup" and spot["variant"] == 1 for spot in spots)
         assert any(spot["state"] == "round" and spot["variant"] == 1
                    and spot.get("past_variants") == [0] for spot in spots)
-    if profile.phases[0].calls:  # the real-time countdown: paused, and ticked
+    if profile.id == "camp-run":  # its start gong, two calls and end gong; 5 + 10 ticks
+        assert calls == 4 and len(ref.ticks) == 5 + 10 and not ref.paused
+    elif profile.phases[0].calls:  # the real-time countdown: paused, and ticked
         assert ref.paused and len(ref.ticks) == 2 * (3 + 2)  # race 9-11, count 1-2; x2
         # `resume = "paused"`: cuts in the running race came back held, the table resuming
         assert (ref.held_by_cut > 0) == (profile.phases[0].resume == "paused")
@@ -799,7 +815,7 @@ SLOW_S = 0.15  # a slow card's durable writes: a call's record goes 0.4 s ahead 
 
 
 @pytest.mark.parametrize("name", ["countdowns", "relay", "relay-paused", "relay-track",
-                                  "acts"])
+                                  "acts", "camp-run"])
 def test_on_a_slow_card_every_cut_in_a_call_s_wider_lead_gives_it_once_or_shows_it(
         name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The same enumeration on a card whose writes take `SLOW_S`: every countdown's call (its

@@ -1,39 +1,38 @@
-"""README's real-time example, a game in the own-game ("era") format that is not Time of
-Empires (tests/profiles/camp-run.toml, the same text): one 10:00 era, gongs at 3:20 and 6:40
-with the profile's own prompt, ten final ticks. It plays end to end through `erabox simulate
---game`, on the box's own engine: the calls at their times with no press, across a pause, a
-power cut in its scoring, and its one era's scoring ends the game. Its power-cut proof is in
-tests/test_power_cut_profiles.py."""
+"""README's real-time example, "Camp Run", a game of its own in the round format
+(tests/profiles/camp-run.toml, the same text): one round whose phase runs on a 10:00 clock
+after a 5 s lead-in, gongs at 3:20 and 6:40 with the game's own prompt, ten final ticks, the
+end gong ending the run with no press, then its scoring and the final ranking. It plays end to
+end through `erabox simulate --game`, as a user would: the calls on time with no press, across
+a pause (hold NEXT, then NEXT), across a power cut that neither loses nor repeats a call. Its
+exhaustive power-cut proof is in tests/test_power_cut_rounds.py ("camp-run")."""
 
 from __future__ import annotations
 
+import io
 import json
-from dataclasses import replace
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from erabox.core import settings as settings_menu
-from erabox.core.config import Call, Config
-from erabox.core.era_profile import parse_era_profile
-from erabox.core.machine import new_game, next_deadline, step
-from erabox.core.model import Button, Gesture, Input, Mode, Phase, Prompt, Screen, Sound, Tick
-from erabox.core.profile import ProfileError
-from erabox.core.record import snapshot
-from erabox.core.snapshot import SnapshotError, loads
-from erabox.core.view import screen
-from erabox.files.games import shipped_games
-from erabox.ui.layout import TextItem, layout
+from erabox.cli import main
+from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.profile import Profile, parse_profile
+from erabox.core.profile_deadlines import next_deadline
+from erabox.core.profile_machine import step
+from erabox.core.profile_play import Play, new_play, screen
+from erabox.core.profile_reader import Label
 from erabox.ui.panel import Panel
-from erabox.ui.strings import era_name
-from test_own_game_profile import simulate
+from erabox.ui.profile_screens import layout_play
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "tests" / "profiles" / "camp-run.toml"
-SHIPPED = shipped_games() / "time-of-empires.toml"
-CAMP = ("Return to camp", "キャンプへ戻れ")
-LEAD_IN = [0.0, 1.0, 2.0, 3.0, 4.0]
+CAMP = Label("Return to camp", "キャンプへ戻れ")
+LEAD_IN = [0.0, 1.0, 2.0, 3.0, 4.0]  # ERA at 0: a tick each second, the start gong at 5
+# the scoring, each number with NEXT presses then ERA: red 3 treasure (6 points) and 4 camp
+# points, blue 2 treasure (4) and 6 camp points: 10 each, red first on more treasure
+ENTRIES = ((3, "red"), (2, "blue"), (4, "red"), (6, "blue"))
 
 
 def readme_block() -> str:
@@ -43,138 +42,165 @@ def readme_block() -> str:
     return part.split("```toml\n", 1)[1].split("```", 1)[0]
 
 
+def camp_run() -> Profile:
+    return parse_profile(readme_block(), "camp-run.toml")
+
+
 def test_readme_shows_the_example_word_for_word() -> None:
     assert readme_block() == EXAMPLE.read_text(encoding="utf-8")
 
 
-def test_the_example_parses_to_one_era_with_its_own_calls() -> None:
-    own = parse_era_profile(readme_block(), "camp-run.toml")
-    assert own.eras == 1 and own.id == "camp-run"
-    assert own.realtime.length_s == 600 and own.realtime.scholar_cues_s == (200, 400)
-    assert own.realtime.calls == (Call(Sound.GONG, CAMP),) * 2
+def test_the_example_is_one_round_on_a_running_clock_with_its_own_calls() -> None:
+    game = camp_run()
+    assert (game.id, game.min_players, game.max_players, game.eras) == ("camp-run", 2, 4, ())
+    assert [v.rounds for v in game.variants] == [1] and not game.start_gong
+    assert (game.pause, game.next_resumes) == ("next_hold", True)
+    (run,) = game.phases
+    assert (run.timer_s, run.lead_in_s, run.final_ticks_s, run.prompt_s) == (600, 5, 10, 15)
+    assert (run.timer_end, run.next_leaves, run.gong) == ("next", False, True)
+    assert [(c.at_s, c.sound, c.prompt) for c in run.calls] == [(200, "gong", CAMP),
+                                                                (400, "gong", CAMP)]
+    assert [(c.id, c.multiply) for c in game.categories] == [("treasure", 2), ("camp", 1)]
 
 
-def played(tmp_path: Path, script: str) -> list[dict[str, Any]]:
-    """The README's block saved in a `games/` folder beside a config, played by name."""
-    (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "camp-run.toml").write_text(readme_block(), encoding="utf-8")
-    (tmp_path / "erabox.toml").write_text('players = ["red", "blue"]\n', encoding="utf-8")
+def scoring_script(start: float) -> str:
+    """The table enters ENTRIES from `start`, a press a second."""
+    lines, now = [], start
+    for value, _ in ENTRIES:
+        for button in ["next"] * value + ["era"]:
+            lines.append(f"{now:g} {button} press\n")
+            now += 1
+    return "".join(lines)
+
+
+def played(tmp_path: Path, script: str, by: str = "file") -> list[dict[str, Any]]:
+    """README's block played by `erabox simulate --game`: its file named (`by` "file"), or
+    saved in a `games/` folder beside a config and named by its id (`by` "name")."""
     (tmp_path / "run.script").write_text(script, encoding="utf-8")
-    code, events, err = simulate(["--config", str(tmp_path / "erabox.toml"), "--game",
-                                  "camp-run", "--script", str(tmp_path / "run.script"),
-                                  "--until", "800"])
-    assert code == 0, err
-    return events
+    if by == "file":
+        (tmp_path / "camp-run.toml").write_text(readme_block(), encoding="utf-8")
+        args = ["--game", str(tmp_path / "camp-run.toml"), "--players", "red,blue"]
+    else:
+        (tmp_path / "games").mkdir()
+        (tmp_path / "games" / "camp-run.toml").write_text(readme_block(), encoding="utf-8")
+        (tmp_path / "erabox.toml").write_text('players = ["red", "blue"]\n', encoding="utf-8")
+        args = ["--config", str(tmp_path / "erabox.toml"), "--game", "camp-run"]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["simulate", *args, "--script", str(tmp_path / "run.script"),
+                     "--until", "900"])
+    assert code == 0, err.getvalue()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
-def test_it_plays_end_to_end_its_calls_on_time_across_a_pause(tmp_path: Path) -> None:
-    # ERA at 0: the 5 s lead-in, the start gong at 5; NEXT held at 100 pauses (95 s run),
-    # NEXT at 130 resumes: every later call comes 30 s later. After the end gong ERA presses
-    # confirm both players' era totals and the standings; a power cut at 650 in the scoring.
-    script = "0 era press\n100 next hold\n130 next press\n650 restart\n"
-    script += "".join(f"{660 + n} era press\n" for n in range(6))
+def sounds(events: list[dict[str, Any]], ticks: bool = False) -> list[tuple[float, str]]:
+    return [(e["t"], e["sound"]) for e in events
+            if e["type"] == "sound" and (e["sound"] == "tick") == ticks]
+
+
+def calls(events: list[dict[str, Any]]) -> list[tuple[float, float, str]]:
+    return [(e["t"], e["at_s"], e["text"]) for e in events if e["type"] == "call"]
+
+
+def ended_in_the_ranking(events: list[dict[str, Any]], end: float) -> None:
+    """The end gong at `end` moved play to the scoring; ENTRIES gave the final ranking."""
+    assert {"t": end, "type": "state", "state": "scoring"} in events
+    points = [(e["category"], e["player"], e["value"], e["points"], e["total"])
+              for e in events if e["type"] == "points"]
+    assert points == [("treasure", "red", 3, 6, 6), ("treasure", "blue", 2, 4, 4),
+                      ("camp", "red", 4, 4, 10), ("camp", "blue", 6, 6, 10)]
+    (ranking,) = [e for e in events if e["type"] == "ranking"]
+    assert ranking["places"] == [{"place": 1, "player": "red", "score": 10},
+                                 {"place": 2, "player": "blue", "score": 10}]
+    assert ranking["winners"] == ["red"]  # equal points: more treasure
+    assert events[-1] == {"t": ranking["t"], "type": "state", "state": "game_over"}
+
+
+@pytest.mark.parametrize("by", ["file", "name"])
+def test_it_plays_end_to_end_its_calls_and_end_on_time_with_no_press(
+        tmp_path: Path, by: str) -> None:
+    # ERA at 0, then no press until the scoring
+    events = played(tmp_path, "0 era press\n" + scoring_script(610), by)
+    assert [e["t"] for e in events if e["type"] == "input"][:2] == [0.0, 610.0]
+    # the start gong at 5, the calls 200 s and 400 s after it, the end gong 600 s after it
+    assert sounds(events) == [(5.0, "gong"), (205.0, "gong"), (405.0, "gong"),
+                              (605.0, "gong")]
+    assert calls(events) == [(205.0, 200.0, CAMP.en), (405.0, 400.0, CAMP.en)]
+    # the lead-in's ticks, then the ten final ticks before the end gong
+    assert [t for t, _ in sounds(events, ticks=True)] == [*LEAD_IN,
+                                                          *(595.0 + n for n in range(10))]
+    ended_in_the_ranking(events, 605.0)
+
+
+def test_its_calls_keep_their_time_across_a_pause(tmp_path: Path) -> None:
+    # hold NEXT at 100 pauses the clock with 505 s left; NEXT at 130 resumes it: the calls,
+    # the final ticks and the end gong come exactly 30 s later
+    script = "0 era press\n100 next hold\n130 next press\n" + scoring_script(640)
     events = played(tmp_path, script)
-    sounds = [(e["t"], e["sound"]) for e in events if e["type"] == "sound"]
-    assert [(t, s) for t, s in sounds if s != "tick"] == [
-        (5.0, "gong"), (5.0, "music_start"), (100.0, "music_pause"), (130.0, "music_resume"),
-        (235.0, "gong"), (435.0, "gong"), (635.0, "gong"), (635.0, "music_stop")]
-    # the lead-in's ticks, then the final ticks before the end gong
-    assert [t for t, s in sounds if s == "tick"] == [*LEAD_IN, *(625.0 + n for n in range(10))]
+    held = [(e["type"], e["t"], e["left"]) for e in events if e["type"] in ("pause", "resume")]
+    assert held == [("pause", 100.0, 505.0), ("resume", 130.0, 505.0)]
+    assert sounds(events) == [(5.0, "gong"), (235.0, "gong"), (435.0, "gong"),
+                              (635.0, "gong")]
+    assert calls(events) == [(235.0, 200.0, CAMP.en), (435.0, 400.0, CAMP.en)]
+    assert [t for t, _ in sounds(events, ticks=True)] == [*LEAD_IN,
+                                                          *(625.0 + n for n in range(10))]
+    ended_in_the_ranking(events, 635.0)
+
+
+def test_a_power_cut_mid_run_neither_loses_nor_repeats_a_call(tmp_path: Path) -> None:
+    # paused 100 to 130 (the first call at 235); the power fails at 237.5 and comes back
+    # from the call's record: its prompt shown again, silently, the 2.5 s given back
+    script = "0 era press\n100 next hold\n130 next press\n237.5 restart\n" + scoring_script(650)
+    events = played(tmp_path, script)
+    assert sounds(events) == [(5.0, "gong"), (235.0, "gong"), (437.5, "gong"),
+                              (637.5, "gong")]
+    assert calls(events) == [(235.0, 200.0, CAMP.en), (437.5, 400.0, CAMP.en)]
     prompts = [(e["t"], e["prompt"], e.get("text")) for e in events if e["type"] == "prompt"]
-    assert prompts == [(235.0, "scholars", CAMP[0]), (435.0, "scholars", CAMP[0]),
-                       (650.0, "resumed", None)]
-    states = [(e["t"], e["state"], e["era"]) for e in events if e["type"] == "state"]
-    assert states[-1][1] == "game_over" and {era for _, _, era in states} == {1}
-    assert (635.0, "scoring", 1) in states
-    ranking = [e for e in events if e["type"] == "ranking"]
-    assert len(ranking) == 1 and ranking[0]["era"] == 1
+    assert prompts == [(237.5, "scholars", CAMP.en)]
+    ended_in_the_ranking(events, 637.5)
 
 
-def camp_config() -> Config:
-    own = parse_era_profile(readme_block(), "camp-run.toml")
-    return Config(realtime=own.realtime, eras=own.eras, guide=False)
+@pytest.mark.parametrize("cut", [150.0, 204.5, 300.0, 404.95, 597.5])
+def test_at_any_cut_each_call_is_given_once_sounded_or_shown(tmp_path: Path,
+                                                             cut: float) -> None:
+    """A cut anywhere in the run: each call sounded once, or (cut 404.95, its record written
+    ahead of it and its gong not yet sounded) shown silently, never twice nor lost."""
+    events = played(tmp_path, f"0 era press\n{cut} restart\n" + scoring_script(700))
+    shown = [e["t"] for e in events if e["type"] == "prompt" and e.get("text") == CAMP.en]
+    given = sorted([at for _, at, _ in calls(events)] + [400.0] * len(shown))
+    assert given == [200.0, 400.0]
+    assert bool(shown) == (cut == 404.95)
+    gongs = [t for t, s in sounds(events) if s == "gong"]
+    assert len(gongs) == 4 - len(shown) and gongs[0] == 5.0
+    # the seconds since the last save are given back (at most 5 s; a cut in the 0.1 s a
+    # call's record goes ahead of it comes back at the call): the end comes that much later,
+    # 200 s after the second call when the cut came before it
+    end, second = gongs[-1], (shown or [t for t, at, _ in calls(events) if at == 400.0])[0]
+    assert -0.1 <= end - 605.0 <= 5.0
+    assert end - second == pytest.approx(200.0) or cut > second
+    ended_in_the_ranking(events, end)
 
 
-def test_the_screen_shows_the_calls_own_text_until_its_time_is_up() -> None:
-    game = new_game(camp_config())
-    game, _ = step(game, Input(Button.ERA, Gesture.PRESS), 0.0)
-    for t in range(1, 206):
-        game, _ = step(game, Tick(), float(t))
-    shown = screen(game, 205.0)
-    assert shown.prompt is Prompt.SCHOLARS and shown.prompt_text == CAMP
-    game, _ = step(game, Tick(), 220.0)  # prompt_s = 15
-    assert screen(game, 220.0).prompt is None
+def at_the_first_call() -> Play:
+    play = new_play(camp_run(), ("red", "blue"))
+    play, _ = step(play, Input(Button.ERA, Gesture.PRESS), 0.0)
+    now = 0.0
+    while now < 205.0:
+        now = next_deadline(play, now) or now + 1.0
+        play, _ = step(play, Tick(), now)
+    return play
+
+
+def test_the_screen_shows_the_calls_own_words_until_its_time_is_up() -> None:
+    play = at_the_first_call()
+    assert screen(play, 205.0).call == CAMP
+    assert screen(play, 219.9).call == CAMP and screen(play, 220.0).call is None  # 15 s
 
 
 @pytest.mark.parametrize("height", [64, 32])
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_own_prompt_is_drawn_whole_on_both_panels(height: int, language: str) -> None:
-    running = Screen(Phase.RUNNING, 1, Mode.REALTIME, eras=1, seconds_left=398, length_s=600,
-                     elapsed=202.0, cue_marks=(200.0, 400.0), prompt=Prompt.SCHOLARS,
-                     prompt_text=CAMP)
-    lay = layout(running, language=language, panel=Panel(128, height))
-    prompt = next(item for item in lay.items if isinstance(item, TextItem)
-                  and item.role == "prompt")
-    text = CAMP[1] if language == "ja" else CAMP[0]
-    assert prompt.source == text and not prompt.block.abbreviated and prompt.inverted
-    assert "".join(prompt.block.lines).replace(" ", "") == text.replace(" ", "")
-
-
-def test_a_saved_game_fits_the_games_eras() -> None:
-    """A snapshot of the one-era game resumes; one saying era 2 is refused (1..eras)."""
-    config = camp_config()
-    game = new_game(config)
-    record = snapshot(game, 0.0)
-    assert loads(json.dumps(record), config)["era"] == 1
-    with pytest.raises(SnapshotError, match=r"'era' should be 1\.\.1"):
-        loads(json.dumps({**record, "era": 2}), config)
-    # ... and its score sheet, of one era, does not fit a game of three
-    with pytest.raises(SnapshotError, match="should be 3 eras"):
-        loads(json.dumps(record), Config())
-    toe = snapshot(new_game(Config()), 0.0)
-    assert loads(json.dumps({**toe, "era": 3}), Config())["era"] == 3  # Time of Empires
-
-
-def test_a_game_of_five_eras_ends_after_its_fifth() -> None:
-    """Time of Empires' profile with two more `[[era]]` tables plays five eras, each
-    counted in the state and the scoring, then the final ranking (and never a sixth)."""
-    text = SHIPPED.read_text(encoding="utf-8").replace(
-        "[[era]]\nwonders = 3\nbonus_token_vp = 3\n",
-        "[[era]]\nwonders = 3\nbonus_token_vp = 3\n\n[[era]]\nwonders = 3\n\n[[era]]\n")
-    own = parse_era_profile(text, "five.toml")
-    assert own.eras == 5 and own.prep.wonders == (1, 2, 3, 3, 0)
-    config = Config(realtime=replace(own.realtime, lead_in_s=0), eras=5, guide=False,
-                    players=("red", "blue"), prep=own.prep, checklist=own.checklist)
-    game, now, ended = new_game(config), 0.0, []
-    while game.phase is not Phase.GAME_OVER and now < 10_000:
-        if game.phase in (Phase.RUNNING, Phase.LEAD_IN):
-            due = next_deadline(game, now)
-            assert due is not None
-            now = max(now, due)
-            game, _ = step(game, Tick(), now)
-            if game.phase is Phase.SCORING:
-                ended.append((game.era, screen(game, now).eras))
-        else:  # setup starts the era; in the scoring ERA confirms, ties ask the buildings
-            now += 1.0
-            game, _ = step(game, Input(Button.ERA, Gesture.PRESS), now)
-    assert game.phase is Phase.GAME_OVER and game.era == 5
-    assert ended == [(n, 5) for n in range(1, 6)]
-    assert now == pytest.approx(5 * 540, abs=200)
-    assert (era_name(5, "en"), era_name(5, "ja")) == ("Era V", "時代Ⅴ")
-
-
-def test_the_settings_menu_sets_the_mode_of_the_games_eras_only() -> None:
-    one = settings_menu.items(settings_menu.defaults(camp_config()))
-    assert "mode1" in one and "mode2" not in one
-    three = settings_menu.items(settings_menu.defaults(Config()))
-    assert [item for item in three if item.startswith("mode")] == ["mode1", "mode2", "mode3"]
-
-
-def test_ten_eras_are_refused_naming_file_line_and_key() -> None:
-    text = readme_block().replace("[[era]]", "\n\n".join(["[[era]]"] * 10), 1)
-    assert text.count("[[era]]") == 10
-    with pytest.raises(ProfileError, match=r"^camp-run.toml:\d+: key 'era': a game of 1 to 9 "
-                                           r"eras, got 10 \[\[era\]\] tables"):
-        parse_era_profile(text, "camp-run.toml")
-    nine = readme_block().replace("[[era]]", "\n\n".join(["[[era]]"] * 9), 1)
-    assert parse_era_profile(nine, "camp-run.toml").eras == 9
+    shown = screen(at_the_first_call(), 206.0)
+    drawn = [p for p in layout_play(shown, Panel(128, height), language)
+             if p.text == CAMP.text(language)]
+    assert drawn and not any(p.abbreviated for p in drawn)
