@@ -119,3 +119,33 @@ def test_time_of_empires_on_either_engine_refuses_another_game_s_record_in_its_w
             "it holds a Time of Empires game, not a play of lords-of-xidit")):
         other.parse(own_record)
     assert own.parse(own_record)["game"] == "time-of-empires"
+
+
+def test_era_hold_in_the_lead_in_goes_back_to_the_setup_at_once_on_either_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """ERA hold while the lead-in ticks cancels it: straight back to the era's setup, no
+    "Restart the era?" (nothing of the era is played yet), its ticks stopped; ERA starts the
+    lead-in again (the system test's GPIO part does this twice before its third start)."""
+    config = parse_config('players = ["red", "blue"]\n[realtime]\nlength_s = 60\n'
+                          "scholar_cues_s = [20, 40]\nlead_in_s = 3\nfinal_ticks_s = 0\n",
+                          "test.toml")
+    era = (Button.ERA, Gesture.PRESS)
+    hold = (Button.ERA, Gesture.HOLD)
+    script = [ScriptLine(at, Input(*gesture), n + 1) for n, (at, gesture) in enumerate(
+        [(1.0, era), (2.5, hold), (4.0, era), (5.2, hold), (6.0, era)])]
+
+    def lines() -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        simulate(config, script, 12.0, out.append)
+        return out
+
+    monkeypatch.setenv(ONE_ENGINE, "0")
+    reference = lines()
+    monkeypatch.setenv(ONE_ENGINE, "1")
+    played = lines()
+    assert played == reference
+    states = [(e["t"], e["state"]) for e in played if e["type"] == "state"]
+    assert states == [(0.0, "setup"), (1.0, "lead_in"), (2.5, "setup"), (4.0, "lead_in"),
+                      (5.2, "setup"), (6.0, "lead_in"), (9.0, "running")]
+    ticks = [e["t"] for e in played if e.get("sound") == "tick"]
+    assert ticks == [1.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0]

@@ -79,6 +79,22 @@ def test_without_an_era_setup_the_era_before_s_standings_start_it_again() -> Non
     assert press(back, ERA).spot == dusk.spot  # ERA: Dusk again, as it began
 
 
+def test_in_the_lead_in_era_hold_goes_back_at_once_and_after_the_gong_it_asks() -> None:
+    """Nothing of the era is played while its countdown's lead-in ticks (2 s here): ERA hold
+    goes straight back to the setup, as Time of Empires' ERA hold cancels its lead-in; from
+    the start gong on it asks "Restart the era?"."""
+    setup = new_play(profile(), PLAYERS)  # the real-time variant: its race has a 2 s lead-in
+    leading = press(setup, ERA)
+    assert leading.timer_end is not None
+    back = press(leading, ERA_HOLD, now=1.5)
+    assert back.spot.state is State.SETUP and back.question_until is None
+    assert back.timer_end is None  # its ticks stopped with it
+    assert press(back, ERA, now=3.0).timer_end is not None  # ERA: the lead-in again
+    running, _ = step(leading, Input(Button.NEXT, Gesture.RELEASE), 2.5)  # past the gong
+    asked = press(running, ERA_HOLD, now=2.5)
+    assert (screen(asked, 2.5).kind, screen(asked, 2.5).question) == ("confirm", "restart_era")
+
+
 def test_undo_is_next_hold_and_a_countdown_still_pauses_with_next_hold() -> None:
     play = press(new_play(profile(RESTARTS.replace("\n[rounds]", 'pause = "next_hold"\n\n'
                                                    "[rounds]", 1)), PLAYERS), ERA)

@@ -325,7 +325,10 @@ def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]
 
 
 def _ask_restart(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no)."""
+    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no); in the lead-in,
+    before anything of the era is played, back to its setup at once."""
+    if restarting.in_lead_in(play, now):
+        return restarting.restart(play)
     return restarting.ask(play, now, QUESTION_TIMEOUT_S)
 
 

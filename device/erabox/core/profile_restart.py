@@ -3,6 +3,7 @@ of Empires' ERA hold on a running era (docs/profiles.md, "The buttons"):
 
     round / special round / event --ERA hold--> "Restart the era?" --ERA--> the era's setup
                                                                   --NEXT--> back (or 10 s)
+    a countdown still in its lead-in --ERA hold--> the era's setup (nothing played: no question)
 
 Yes goes back to where the era was started from, its points discarded: before Era I the game's
 setup; with `variant_per_era` the era's own setup; else the standings of the era before, where
@@ -21,7 +22,7 @@ from dataclasses import replace
 from . import profile_scores as scores
 from .model import Button, Gesture
 from .profile_config import opening_variant
-from .profile_play import Play, PlayEffect, Spot, State, moved, startable
+from .profile_play import EPS, Play, PlayEffect, Spot, State, moved, startable
 
 Moved = tuple[Play, tuple[PlayEffect, ...]]
 PLAYING = (State.ROUND, State.SPECIAL, State.EVENT)  # an era's play: where ERA hold asks
@@ -31,6 +32,17 @@ def asks(play: Play, button: Button, gesture: Gesture) -> bool:
     """Does this gesture ask "Restart the era?" here (no event can start with it)?"""
     return (play.profile.restart_era and play.spot.state in PLAYING
             and (button, gesture) == (Button.ERA, Gesture.HOLD) and startable(play) is None)
+
+
+def in_lead_in(play: Play, now: float) -> bool:
+    """The era's countdown is still in its lead-in (running or paused), before its start gong:
+    nothing of the era is played yet, so ERA hold goes back to its setup without asking, as
+    Time of Empires' ERA hold cancels its lead-in."""
+    timer = play.profile.phases[play.spot.phase].timer_s
+    if timer is None or play.spot.state not in PLAYING:
+        return False
+    left = play.held_left if play.timer_end is None else play.timer_end - now
+    return left is not None and left > timer + EPS
 
 
 def undoes(play: Play, button: Button, gesture: Gesture) -> bool:
