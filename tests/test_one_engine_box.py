@@ -149,3 +149,23 @@ def test_era_hold_in_the_lead_in_goes_back_to_the_setup_at_once_on_either_engine
                       (5.2, "setup"), (6.0, "lead_in"), (9.0, "running")]
     ticks = [e["t"] for e in played if e.get("sound") == "tick"]
     assert ticks == [1.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+
+
+@pytest.mark.parametrize("switched", [False, True], ids=["era-engine", "one-engine"])
+def test_the_press_that_starts_the_lead_in_gives_its_first_tick_itself(
+        switched: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lead-in's first tick sounds with the ERA press (after its record), in the press's
+    own step and at its time, not from a deadline the loop wakes for once the press's
+    durable save is done (on a slow card that came 100-200 ms late, and its `lead_in` line
+    with it: the system test's eras all measured early)."""
+    monkeypatch.setenv(ONE_ENGINE, "1" if switched else "0")
+    lines: list[dict[str, Any]] = []
+    config = parse_config(NO_LEAD_IN.replace("lead_in_s = 0", "lead_in_s = 3"), "test.toml")
+    box = Box(config, state_file=StateFile(tmp_path / "s.json"),
+              events=EventRecorder(lines.append), clock=lambda: 10.0)
+    box.start_game()
+    box.driver.step(Input(Button.ERA, Gesture.PRESS), 11.0)
+    after = [(e["t"], e["type"], e.get("sound") or e.get("state")) for e in lines
+             if e["t"] >= 1.0]
+    assert after == [(1.0, "sound", "tick"), (1.0, "state", "lead_in")]
+    assert box.driver.next_deadline(11.0) == pytest.approx(12.0)  # the second tick

@@ -55,9 +55,16 @@ ERA = Input(Button.ERA, Gesture.PRESS)
 
 
 def started() -> tuple[Play, float]:
+    return started_heard()[0], 0.0
+
+
+def started_heard() -> tuple[Play, list[tuple[float, str]]]:
+    """ERA at 0 s: the play, and what the press itself sounds (round 1's gong, `[rounds]
+    start_gong`, and the lead-in's first tick, with the press, as Time of Empires' era engine
+    gives it)."""
     play = new_play(parse_profile(SPRINT, "sprint.toml"), PLAYERS)
-    play, _ = step(play, ERA, 0.0)
-    return play, 0.0
+    play, effects = step(play, ERA, 0.0)
+    return play, [(0.0, e.sound.value) for e in effects if isinstance(e, PlaySound)]
 
 
 def sounds_until(play: Play, now: float, end: float) -> tuple[Play, list[tuple[float, str]]]:
@@ -71,11 +78,11 @@ def sounds_until(play: Play, now: float, end: float) -> tuple[Play, list[tuple[f
 
 
 def test_lead_in_ticks_then_the_start_gong_and_the_countdown_from_it() -> None:
-    play, now = started()
-    play, heard = sounds_until(play, now, 20.0)
-    assert heard == [(0.0, "tick"), (1.0, "tick"), (2.0, "tick"), (3.0, "gong"),
-                     (7.0, "cry"),  # the call at 4 s: from the gong
-                     (11.0, "tick"), (12.0, "tick"), (13.0, "gong")]  # 10 s from the gong
+    play, heard = started_heard()
+    play, more = sounds_until(play, 0.0, 20.0)
+    assert heard + more == [(0.0, "gong"), (0.0, "tick"), (1.0, "tick"), (2.0, "tick"),
+                            (3.0, "gong"), (7.0, "cry"),  # the call at 4 s: from the gong
+                            (11.0, "tick"), (12.0, "tick"), (13.0, "gong")]  # 10 s after it
 
 
 def test_the_start_gong_is_on_disk_before_it_sounds() -> None:
@@ -110,13 +117,14 @@ def test_with_no_lead_in_the_start_gong_sounds_with_the_press_its_record_first()
 
 
 def test_a_pause_in_the_lead_in_holds_it() -> None:
-    play, _ = started()
-    play, heard = sounds_until(play, 0.0, 1.0)
+    play, heard = started_heard()
+    play, more = sounds_until(play, 0.0, 1.0)
     play, _ = step(play, ERA, 1.5)  # paused 1.5 s before the gong ...
     assert next_deadline(play, 1.5) is None
     play, _ = step(play, ERA, 4.5)  # ... for 3 s
-    play, more = sounds_until(play, 4.5, 9.0)
-    assert heard + more == [(0.0, "tick"), (1.0, "tick"), (5.0, "tick"), (6.0, "gong")]
+    play, rest = sounds_until(play, 4.5, 9.0)
+    assert heard + more + rest == [(0.0, "gong"), (0.0, "tick"), (1.0, "tick"), (5.0, "tick"),
+                                   (6.0, "gong")]
 
 
 def test_undo_within_the_phase_keeps_the_lead_in_going() -> None:
@@ -129,21 +137,23 @@ def test_undo_within_the_phase_keeps_the_lead_in_going() -> None:
 
 @pytest.mark.parametrize("leave", [(NEXT_HOLD,), (NEXT, NEXT)], ids=["undo", "next"])
 def test_leaving_the_phase_in_the_lead_in_cancels_it(leave: tuple[Input, ...]) -> None:
-    play, _ = started()
-    play, heard = sounds_until(play, 0.0, 1.0)
+    play, heard = started_heard()
+    play, ticks = sounds_until(play, 0.0, 1.0)
+    heard += ticks
     for at, gesture in enumerate(leave):  # to setup, or past the last step to the ranking
         play, _ = step(play, gesture, 1.2 + at * 0.2)
     play, more = sounds_until(play, 1.6, 30.0)
-    assert heard == [(0.0, "tick"), (1.0, "tick")] and more == []
+    assert heard == [(0.0, "gong"), (0.0, "tick"), (1.0, "tick")] and more == []
     assert play.timer_end is None and play.held_left is None
 
 
 def test_undo_back_into_the_phase_starts_the_lead_in_afresh() -> None:
     play, _ = started()
     play, _ = step(play, NEXT_HOLD, 1.0)  # back to setup: no countdown
-    play, _ = step(play, ERA, 10.0)
+    play, effects = step(play, ERA, 10.0)  # the first tick with the press
     play, heard = sounds_until(play, 10.0, 13.0)
-    assert heard == [(10.0, "tick"), (11.0, "tick"), (12.0, "tick"), (13.0, "gong")]
+    assert [(10.0, e.sound.value) for e in effects if isinstance(e, PlaySound)] + heard == [
+        (10.0, "gong"), (10.0, "tick"), (11.0, "tick"), (12.0, "tick"), (13.0, "gong")]
 
 
 def test_a_cut_in_the_lead_in_comes_back_in_it_and_the_gong_sounds_once() -> None:

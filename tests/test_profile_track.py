@@ -222,7 +222,7 @@ def test_the_countdown_gives_the_same_records_prompts_and_flashes_its_cues_marke
     # (paused from 30 s to 50 s) from its save at 0:41 (65 s), at 170 s
     after = {None: (64.0, 104.0), 20.0: (168.0, 208.0), 70.0: (64.0, 209.0)}[cut]
     end = {None: 144.0, 20.0: 248.0, 70.0: 249.0}[cut]
-    assert cues == [(1.25, "tick"), (2.0, "tick"), (3.0, "tick"), (4.0, "gong"),
+    assert cues == [(0.0, "tick"), (2.0, "tick"), (3.0, "tick"), (4.0, "gong"),  # 1st: the press
                     (after[0], "cry"), (after[1], "gong"), (end - 2, "tick"), (end - 1, "tick"),
                     (end, "gong")]
     flashes = [e.sound.value for _, e in track if isinstance(e, FlashCue)]

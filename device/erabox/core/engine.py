@@ -369,7 +369,8 @@ class ProfileEngine:
         if isinstance(event, Steer):  # a hall steers a `hall = true` phase's countdown
             after, effects = profile_steer.steer(state, event, now)
         else:
-            after, effects = profile_machine.step(state, event, now)
+            after, effects = profile_machine.step(state, event, now,
+                                                  hall=self.config.hall is not None)
         if any(isinstance(e, ChooseGame) for e in effects):  # ERA held at the game's setup
             after = profile_menu.opened(after, self._settings())
             effects = tuple(e for e in effects if not isinstance(e, ChooseGame))

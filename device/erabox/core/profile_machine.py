@@ -102,8 +102,10 @@ from .profile_record import _saved_part, snapshot
 # --- the step function --------------------------------------------------------------------------
 
 
-def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """Fire what fell due by `now`, then apply `event` (an `Input`, or a `Tick`)."""
+def step(play: Play, event: Event, now: float, hall: bool = False
+         ) -> tuple[Play, tuple[PlayEffect, ...]]:
+    """Fire what fell due by `now`, then apply `event` (an `Input`, or a `Tick`); `hall`: in a
+    hall, whose START a `hall = true` phase's countdown waits for (`profile_steer.hold`)."""
     before = play
     play, effects = _advance(play, now)
     if any(isinstance(e, Save) for e in effects):
@@ -119,13 +121,16 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
             handled = phase_timer(play, handled, now)
             handled, music = _phase_music(play, handled, now)
             due: tuple[PlayEffect, ...] = ()
+            pressed = handled  # a countdown starting now gives its first cue with the press
+            # (as ToE's era engine): a gong with no lead-in on disk first, a lead-in's tick
+            # after the press's record; in a hall a steered one waits for START instead
             if handled.spot != play.spot and handled.timer_end is not None and not (
-                    handled.profile.phases[handled.spot.phase].lead_in_s):  # a start gong
-                handled, due = _advance(handled, now, ahead=False)  # with no lead-in sounds
-                # with the press that starts it, its save first (as the era engine's)
+                    hall and handled.profile.phases[handled.spot.phase].hall):
+                handled, due = _advance(handled, now, ahead=False)
             handled = _ahead_if_due(handled, now)
             saved, due = ((due[0],), due[1:]) if due and isinstance(due[0], Save) else (
-                (Save(record_of(handled, now), durable=True),), due)
+                (Save(record_of(_ahead_if_due(pressed, now) if due else handled, now),
+                      durable=True),), due)
             return handled, (*effects, *saved, *more, *music, *due,
                              ShowPlay(screen(handled, now)))
         play, effects = handled, (*effects, *more)
@@ -325,10 +330,7 @@ def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]
 
 
 def _ask_restart(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no); in the lead-in,
-    before anything of the era is played, back to its setup at once."""
-    if restarting.in_lead_in(play, now):
-        return restarting.restart(play)
+    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no; `profile_restart`)."""
     return restarting.ask(play, now, QUESTION_TIMEOUT_S)
 
 

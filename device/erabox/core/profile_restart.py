@@ -56,6 +56,10 @@ def undoes(play: Play, button: Button, gesture: Gesture) -> bool:
 
 
 def ask(play: Play, now: float, timeout: float) -> Moved:
+    """"Restart the era?"; in the lead-in, before anything of the era is played, back to its
+    setup at once (`in_lead_in`)."""
+    if in_lead_in(play, now):
+        return restart(play)
     return replace(play, question_until=now + timeout, restart_asked=True), ()
 
 
