@@ -17,7 +17,8 @@ plays them as its own. What each comes from (docs/profiles.md, "The box's settin
   preparation's guide rows, from how many players, from which era, only in which era, only in
   which mode (the variant whose phases show it), the number they show (`{players}` ...);
 - `Checklist`: the scoring categories in order, whether each asks points and its multiply;
-- each era's own music: its `[[era]] music` (the box's era music plays it, `box_music`).
+- each era's own music: its `[[era]] music` and `score` (the box's era music plays them,
+  `box_music`).
 
 Where the profile has no such part, the rulebook's numbers stand (`rules.py`). Pure.
 """
@@ -52,7 +53,7 @@ class OwnNumbers:
 def own_numbers_of(profile: Profile) -> OwnNumbers:
     """The numbers the config takes from the own game's round profile."""
     eras = profile.eras
-    music = tuple(GameMusic(music=era.music) for era in eras)
+    music = tuple(GameMusic(music=era.music, score=era.score) for era in eras)
     return OwnNumbers(
         realtime=_realtime(profile), intro=_intro(profile), prep=_prep(profile),
         checklist=_checklist(profile), eras=len(eras) or rules.ERAS,

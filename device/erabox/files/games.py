@@ -176,6 +176,7 @@ def missing_music(profile: Profile) -> list[str]:
     named = [(p.music.path, p.music.key) for p in profile.phases
              if p.music is not None and not p.music.box]  # the box's own: the config's
     named += [(era.music, era.music_key) for era in profile.eras if era.music]  # `[[era]] music`
+    named += [(era.score, era.score_key) for era in profile.eras if era.score]  # and `score`
     for path, key in named:
         if path in missing:
             continue
@@ -254,8 +255,8 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
             return None
     else:
         found = load_game(OWN_GAME, folders, shipped)
-    missing_sounds([(era.music, era.music_key) for era in found.eras if era.music],
-                   ERA_MUSIC_INSTEAD)
+    missing_sounds([(file, key) for era in found.eras for file, key in (
+        (era.music, era.music_key), (era.score, era.score_key)) if file], ERA_MUSIC_INSTEAD)
     return found
 
 
