@@ -203,9 +203,10 @@ def test_the_guide_shows_the_copys_preparation_numbers(tmp_path: Path) -> None:
 def test_the_scoring_checklist_plays_the_copys_points_and_multiply(tmp_path: Path) -> None:
     """Which steps ask points and how many times a number counts are the profile's: a copy
     with destruction at 2 VP a building and wonders giving none."""
-    wonders = 'id = "wonders"\nlabel = { en = "Wonders (then scholars back)", ja = "驚異カード（学者を戻す）" }\n'
+    wonders = next(line for line in shipped_text().splitlines()
+                   if line.startswith('label = { en = "Wonders'))
     text = shipped_text().replace("multiply = 3", "multiply = 2").replace(
-        wonders, wonders + "points = false\n")
+        wonders, wonders + "\npoints = false")
     assert text.count("\npoints = false") == 3
     config = beside_a_config(tmp_path, text, 'players = ["red", "blue"]\n'
                              'points_entry = "steps"\n')

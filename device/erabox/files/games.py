@@ -175,8 +175,8 @@ def missing_music(profile: Profile) -> list[str]:
     missing = []
     named = [(p.music.path, p.music.key) for p in profile.phases
              if p.music is not None and not p.music.box]  # the box's own: the config's
-    named += [(era.music, era.music_key) for era in profile.eras if era.music]  # `[[era]] music`
-    named += [(era.score, era.score_key) for era in profile.eras if era.score]  # and `score`
+    if any(p.music is not None and not p.music.box for p in profile.phases):  # else the box's
+        named += [(era.music, era.music_key) for era in profile.eras if era.music]  # own: below
     for path, key in named:
         if path in missing:
             continue
@@ -246,8 +246,8 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
     """The round profile of the box's own game: `game` when it names it (`is_own_game`),
     else the one named `time-of-empires` found first (a copy beside the config wins over the
     shipped one). None when `game` names another game. A profile that cannot be read raises
-    `ProfileError` (naming its file, line and key); its own era music files that cannot be
-    read are said in the log."""
+    `ProfileError` (naming its file, line and key); its eras' own music files (the box's era
+    music plays them: `Config.audio.game_eras`) that cannot be read are said in the log."""
     folders = list(folders)
     if game:
         found = load_game(game, folders, shipped)
