@@ -382,3 +382,15 @@ def test_the_box_says_an_eras_own_music_cannot_be_played_and_plays_the_borrowed_
     assert [r.getMessage() for r in caplog.records] == [
         "cannot play sound file /g/dawn.ogg: No such file or directory; the era's other music "
         "plays instead (its own, else the box's)"]
+
+
+def test_an_eras_score_without_the_boxs_era_music_is_refused_with_file_line_and_key() -> None:
+    """`[[era]] score` is the box's era music's (`box_music`): a game without it is told so."""
+    text = ('[game]\nname = "Ages"\n\n[players]\nmin = 2\nmax = 4\n\n'
+            '[rounds]\nname = "Round"\ncount = 1\n\n[[phase]]\nid = "play"\nlabel = "Play"\n\n'
+            '[[era]]\nscore = "march.ogg"\n')
+    with pytest.raises(ProfileError) as refused:
+        parse_profile(text, "games/ages.toml")
+    assert str(refused.value) == (
+        "games/ages.toml:17: key 'era[1].score': an era's score is the box's own era music's: "
+        "no [[phase]] has box_music = true")

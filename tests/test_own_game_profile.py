@@ -23,7 +23,13 @@ from erabox.core.config import Call, Config
 from erabox.core.model import GameMusic, Sound
 from erabox.core.own_game import OwnNumbers, own_numbers_of
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.files.games import available_games, game_folders, offer_games, shipped_games
+from erabox.files.games import (
+    available_games,
+    game_folders,
+    offer_games,
+    one_engine,
+    shipped_games,
+)
 from test_run import daemon_env, read_events
 
 SHIPPED = shipped_games() / "time-of-empires.toml"
@@ -168,6 +174,20 @@ def test_the_six_minute_copy_reaches_the_running_box(tmp_path: Path) -> None:
     assert config.realtime.scholar_cues_s == (90, 180, 270)
     assert config.game == ""
     assert config.own_game == str(tmp_path / "games" / "time-of-empires.toml")  # played
+
+
+@pytest.mark.skipif(not one_engine(), reason="the round engine plays the file itself")
+def test_the_box_plays_the_copy_itself(tmp_path: Path) -> None:
+    """Not only its numbers: the copy found is the profile the box plays (its words too)."""
+    from erabox.files.config import load_config
+    from erabox.run.simulate import Simulation
+
+    text = shipped_text().replace('"Real time: turn your hourglasses', '"Go: turn your hourglasses')
+    config = load_config(str(beside_a_config(tmp_path, text)), environ={})
+    sim = Simulation(config, lambda event: None)
+    assert sim.driver.profile is not None
+    assert sim.driver.profile.source == str(tmp_path / "games" / "time-of-empires.toml")
+    assert sim.driver.profile.phases[1].steps[0].en.startswith("Go: turn")
 
 
 def test_every_text_a_guide_step_may_say_is_the_boxs_in_both_languages() -> None:
