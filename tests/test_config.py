@@ -96,12 +96,12 @@ def every_key() -> set[str]:
     # era_modes, cue_led and guide are set on the box only (its settings menu), not in a file;
     # games, game_names, game_players and broken_games are what the box found at start (the
     # menu's choices); prep holds the game's profile's numbers (games/time-of-empires.toml),
-    # and so are its eras, their own music and its calls' sounds and prompts; [hall] has its
-    # own tests
+    # and so are its eras, their own music and its calls' sounds and prompts, and own_game
+    # (the file found); [hall] has its own tests
     # (test_hall_core.py).
     keys = {f.name for f in dataclasses.fields(Config)} - set(nested) - {
         "source", "era_modes", "cue_led", "guide", "games", "game_names", "game_players",
-        "broken_games", "prep", "checklist", "hall", "eras"}
+        "broken_games", "prep", "checklist", "hall", "eras", "own_game"}
     for table, model in nested.items():
         keys |= {f"{table}.{f.name}" for f in dataclasses.fields(model)} - {
             "audio.eras", "audio.game_eras", "realtime.calls"}

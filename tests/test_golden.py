@@ -177,14 +177,13 @@ def test_the_command_line_prints_the_same_lines(path: Path, tmp_path: Path, game
 def test_the_shipped_profile_holds_the_numbers_every_scenario_played() -> None:
     """The scenarios built in-process ran with the default numbers; those are exactly what
     games/time-of-empires.toml says, so the profile's path plays them the same."""
-    from erabox.core.era_profile import EraProfile
-    from erabox.files.games import available_games, read_game
+    from erabox.core.own_game import own_numbers_of
+    from erabox.files.games import available_games, read_profile
 
-    own = read_game(available_games([])["time-of-empires"].where)
+    own = own_numbers_of(read_profile(available_games([])["time-of-empires"].where))
     defaults = Config()
-    assert isinstance(own, EraProfile)
-    assert (own.realtime, own.intro, own.prep, own.checklist) == (
-        defaults.realtime, defaults.intro, defaults.prep, defaults.checklist)
+    assert (own.realtime, own.intro, own.prep, own.checklist, own.eras) == (
+        defaults.realtime, defaults.intro, defaults.prep, defaults.checklist, defaults.eras)
 
 
 # --- state files written before the one engine ----------------------------------------------

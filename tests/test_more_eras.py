@@ -20,22 +20,23 @@ from erabox.adapters.mixer import FileProblem
 from erabox.core import settings as menu
 from erabox.core.audio_plan import AudioPlan, PrepareStream, StartMusic, music_era
 from erabox.core.config import AudioConfig, Config, EraMusic
-from erabox.core.era_profile import parse_era_profile
 from erabox.core.model import GameMusic, Mode, Music, MusicAction, PrepareMusic
-from erabox.core.profile import ProfileError
+from erabox.core.own_game import own_numbers_of
+from erabox.core.profile import ProfileError, parse_profile
 from erabox.files.config import load_config
 from test_own_game_profile import beside_a_config, shipped_text, short_era, simulate
 
 R, INTRO = Mode.REALTIME, Mode.INTRO
 SOUNDS = "/box/sounds"
 GOLDEN_SETTINGS = Path(__file__).parent / "golden" / "state-v1" / "two-players-ja.settings.json"
-THIRD_ERA = "[[era]]\nwonders = 3\nbonus_token_vp = 3\n"
+THIRD_ERA = ('[[era]]\nlabel = { en = "Era III", ja = "時代Ⅲ" }\n'
+             "numbers = { wonders = 3, bonus_token_vp = 3 }\n")
 
 
 def with_eras(text: str, *more: str) -> str:
     """The profile `text` with more `[[era]]` tables after Era III (`more`: each one's keys
     besides its numbers)."""
-    tables = "".join(f"\n[[era]]\nwonders = {n}\nbonus_token_vp = 4\n{keys}"
+    tables = "".join(f"\n[[era]]\nnumbers = {{ wonders = {n}, bonus_token_vp = 4 }}\n{keys}"
                      for n, keys in enumerate(more, start=4))
     assert text.count(THIRD_ERA) == 1
     return text.replace(THIRD_ERA, THIRD_ERA + tables)
@@ -45,8 +46,7 @@ def five_short_eras(era5: str = "") -> str:
     """Five eras of 4 s (no lead-in, no ticks) or of 3 introductory rounds, a cry after
     rounds 1 and 2: an era a script can play in a few lines."""
     text = short_era(shipped_text()).replace("rounds = 15", "rounds = 3")
-    text = text.replace("after_round = 5\n", "after_round = 1\n")
-    text = text.replace("after_round = 10\n", "after_round = 2\n")
+    text = text.replace("intro = [5, 10]", "intro = [1, 2]")
     return with_eras(text, "", era5)
 
 
@@ -286,15 +286,16 @@ def test_the_configs_own_music_for_an_era_wins_over_the_profiles() -> None:
 
 def test_the_profile_names_an_eras_music_beside_it(tmp_path: Path) -> None:
     text = with_eras(shipped_text(), 'music = "dawn.ogg"\nscore = "music/march.ogg"\n')
-    own = parse_era_profile(text, "toe.toml", base_dir=str(tmp_path))
+    profile = parse_profile(text, "toe.toml", base_dir=str(tmp_path))
+    own = own_numbers_of(profile)
     assert own.eras == 4
     assert own.music == (GameMusic(),) * 3 + (GameMusic(str(tmp_path / "dawn.ogg"),
                                                         str(tmp_path / "music/march.ogg")),)
     line = text.splitlines().index('music = "dawn.ogg"') + 1
-    assert own.music_files == (
-        (str(tmp_path / "dawn.ogg"), f"toe.toml:{line}: key 'era[4].music'"),
-        (str(tmp_path / "music/march.ogg"), f"toe.toml:{line + 1}: key 'era[4].score'"))
-    assert parse_era_profile(shipped_text(), "toe.toml").music == ()  # the box's alone
+    era = profile.eras[3]
+    assert (era.music_key, era.score_key) == (f"toe.toml:{line}: key 'era[4].music'",
+                                              f"toe.toml:{line + 1}: key 'era[4].score'")
+    assert own_numbers_of(parse_profile(shipped_text(), "toe.toml")).music == ()  # the box's
 
 
 @pytest.mark.parametrize(("value", "key"), [('"era1"', "music"), ("3", "score"),
@@ -304,7 +305,7 @@ def test_an_eras_music_that_is_no_sound_files_name_is_refused_with_file_line_and
     text = with_eras(shipped_text(), f"{key} = {value}\n")
     line = text.splitlines().index(f"{key} = {value}") + 1
     with pytest.raises(ProfileError) as refused:
-        parse_era_profile(text, "games/toe.toml")
+        parse_profile(text, "games/toe.toml")
     assert str(refused.value).startswith(
         f"games/toe.toml:{line}: key 'era[4].{key}': expected a sound file's name (.ogg, ")
 
@@ -381,3 +382,15 @@ def test_the_box_says_an_eras_own_music_cannot_be_played_and_plays_the_borrowed_
     assert [r.getMessage() for r in caplog.records] == [
         "cannot play sound file /g/dawn.ogg: No such file or directory; the era's other music "
         "plays instead (its own, else the box's)"]
+
+
+def test_an_eras_score_without_the_boxs_era_music_is_refused_with_file_line_and_key() -> None:
+    """`[[era]] score` is the box's era music's (`box_music`): a game without it is told so."""
+    text = ('[game]\nname = "Ages"\n\n[players]\nmin = 2\nmax = 4\n\n'
+            '[rounds]\nname = "Round"\ncount = 1\n\n[[phase]]\nid = "play"\nlabel = "Play"\n\n'
+            '[[era]]\nscore = "march.ogg"\n')
+    with pytest.raises(ProfileError) as refused:
+        parse_profile(text, "games/ages.toml")
+    assert str(refused.value) == (
+        "games/ages.toml:17: key 'era[1].score': an era's score is the box's own era music's: "
+        "no [[phase]] has box_music = true")

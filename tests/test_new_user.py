@@ -10,14 +10,13 @@ import functools
 import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
-from erabox.core.era_profile import EraProfile
 from erabox.core.machine import new_game, screen
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import Profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, new_play
 from erabox.core.profile_play import screen as screen_of
-from erabox.files.games import read_game, shipped_games
+from erabox.files.games import read_profile, shipped_games
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen
@@ -42,8 +41,7 @@ def test_the_first_screen_names_the_game_played_and_where_to_choose_another(
     """Deliver 1 of issue #31: the screen says what was chosen. Time of Empires plays because
     no other game was chosen: its first screen names it (as its profile does) and that the
     settings (hold ERA) choose the game, on both panels, before anything is cut."""
-    own = read_game(shipped_games() / "time-of-empires.toml")
-    assert isinstance(own, EraProfile)
+    own = read_profile(shipped_games() / "time-of-empires.toml")
     text = shown_text(language, panel).replace(" ", "")
     assert own.name.text(language).replace(" ", "") in text
     assert {"en": "settings(game", "ja": "設定（ゲーム"}[language] in text
@@ -54,7 +52,7 @@ def test_the_first_screen_names_the_game_played_and_where_to_choose_another(
 def test_an_event_hint_is_shown_whole_on_the_large_panel(file: str, language: str) -> None:
     """"hold ERA: <event>" is how a table learns that the event is its to call (Altay's end
     of the game): on 128x64 it is never cut (it was "hold ERA: End of the game··")."""
-    profile = read_game(shipped_games() / file)
+    profile = read_profile(shipped_games() / file)
     assert isinstance(profile, Profile)
     hints = [placed for shown in every_screen(profile)
              for placed in layout_play(shown, Panel(128, 64), language)
@@ -67,7 +65,7 @@ def test_an_event_hint_is_shown_whole_on_the_large_panel(file: str, language: st
 def wonder_screens() -> tuple[PlayScreen, ...]:
     """Altay played to its wonders: red's first wonder (5), red's second (3), blue's first
     once red's list ended with 0, and the next category's first number."""
-    profile = read_game(shipped_games() / "altay.toml")
+    profile = read_profile(shipped_games() / "altay.toml")
     assert isinstance(profile, Profile)
     wonders = profile.category("wonders").label
     play = new_play(profile, ("red", "blue", "green"))
@@ -149,7 +147,7 @@ def test_a_name_too_long_for_the_small_panels_line_leaves_the_refusal_as_it_was(
         language: str) -> None:
     """Altay's English name and its range do not fit 128x32's one line: the note alone, never
     cut; its Japanese name does."""
-    altay = read_game(shipped_games() / "altay.toml")
+    altay = read_profile(shipped_games() / "altay.toml")
     assert isinstance(altay, Profile)
     names = (altay.name.text("en"), altay.name.text("ja"))
     text = refusal_text("altay", names, "game_players:2:4", language, Panel(128, 32))
@@ -183,7 +181,7 @@ def test_the_points_screen_says_that_hold_era_undoes(file: str, language: str) -
     before) but its hint said only "NEXT +1 hold +5 ERA: ok": a table that typed a wrong
     number saw no way back (Time of Empires' points screen says "ERA:ok hold:undo"). On
     128x64 the status row says it now, whole, beside "Points n/count"."""
-    profile = read_game(shipped_games() / file)
+    profile = read_profile(shipped_games() / file)
     assert isinstance(profile, Profile)
     undo = {"en": "hold ERA: undo", "ja": "ERA長押し: 戻す"}[language]
     scoring = [shown for shown in every_screen(profile)

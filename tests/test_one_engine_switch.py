@@ -1,5 +1,5 @@
 """The switch to one engine (docs/architecture.md, "Where the game engine is going"): the box
-plays Time of Empires from games/rounds/time-of-empires.toml on the round engine (the
+plays Time of Empires from games/time-of-empires.toml on the round engine (the
 default; ERABOX_ONE_ENGINE=0 plays the era engine until it goes). The golden scenarios print
 the same lines on it (here); `make test-era-engine` runs the whole suite on the era engine."""
 

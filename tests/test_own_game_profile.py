@@ -1,6 +1,7 @@
-"""Time of Empires' numbers come from its profile, games/time-of-empires.toml: a copy of it in
-a `games/` folder beside the config, changed to another era, plays that era in `erabox
-simulate` and `erabox run` with no Python changed; a copy with a mistake stops the box with
+"""Time of Empires' numbers come from its profile, games/time-of-empires.toml (in the round
+format, `core/own_game.py` reading its numbers for the config): a copy of it in a `games/`
+folder beside the config, changed to another era, plays that era in `erabox simulate` and
+`erabox run` with no Python changed, on either engine; a copy with a mistake stops the box with
 the file, the line and the key."""
 
 from __future__ import annotations
@@ -18,10 +19,17 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
-from erabox.core.config import Config
-from erabox.core.era_profile import EraProfile, parse_era_profile
-from erabox.core.profile import ProfileError
-from erabox.files.games import available_games, game_folders, offer_games, shipped_games
+from erabox.core.config import Call, Config
+from erabox.core.model import GameMusic, Sound
+from erabox.core.own_game import OwnNumbers, own_numbers_of
+from erabox.core.profile import ProfileError, parse_profile
+from erabox.files.games import (
+    available_games,
+    game_folders,
+    offer_games,
+    one_engine,
+    shipped_games,
+)
 from test_run import daemon_env, read_events
 
 SHIPPED = shipped_games() / "time-of-empires.toml"
@@ -31,11 +39,15 @@ def shipped_text() -> str:
     return SHIPPED.read_text(encoding="utf-8")
 
 
+CRY = 'sound = "cry"\nprompt = "scholars"\n'  # a call's sound and prompt: the box's
+
+
 def six_minute_era(text: str) -> str:
     """The shipped profile, edited as a user would: a 6:00 era, cries at 1:30, 3:00, 4:30."""
-    text = text.replace("length_s = 540", "length_s = 360")
-    text = text.replace("at_s = 180", "at_s = 90").replace("at_s = 360", "at_s = 180")
-    text += '\n[[realtime.call]]\nat_s = 270\nsound = "cry"\nprompt = "scholars"\n'
+    assert text.count("timer_s = 540") == 1 and text.count(f"at_s = 360\n{CRY}") == 1
+    text = text.replace("timer_s = 540", "timer_s = 360")
+    text = text.replace("at_s = 180", "at_s = 90").replace(
+        f"at_s = 360\n{CRY}", f"at_s = 180\n{CRY}\n[[phase.call]]\nat_s = 270\n{CRY}")
     return text
 
 
@@ -43,7 +55,7 @@ def short_era(text: str) -> str:
     """An era of 4 s with cries at 1, 2 and 3 s and no lead-in or ticks: real time a test
     can wait for."""
     text = six_minute_era(text)
-    text = text.replace("length_s = 360", "length_s = 4")
+    text = text.replace("timer_s = 360", "timer_s = 4")
     text = text.replace("at_s = 90", "at_s = 1").replace("at_s = 180", "at_s = 2")
     text = text.replace("at_s = 270", "at_s = 3")
     return text.replace("lead_in_s = 5", "lead_in_s = 0").replace("final_ticks_s = 10",
@@ -70,10 +82,38 @@ def calls(events: list[dict[str, Any]]) -> list[tuple[float, str]]:
 
 
 def test_the_shipped_profile_is_the_rulebook() -> None:
-    own = parse_era_profile(shipped_text(), "time-of-empires.toml")
+    """Every number the box takes from the shipped profile is the rulebook's (`rules.py`, the
+    config's defaults): the era, its calls, the introductory rounds and scholars, the eras'
+    wonders and bonus tokens, the guide's rows, the checklist."""
+    own = parse_profile(shipped_text(), "time-of-empires.toml")
     assert (own.id, own.min_players, own.max_players) == ("time-of-empires", 2, 4)
-    assert own.realtime.length_s == 540 and own.realtime.scholar_cues_s == (180, 360)
-    assert own.intro.rounds == 15 and own.intro.scholar_after_rounds == (5, 10)
+    numbers = own_numbers_of(own)
+    assert numbers.realtime.length_s == 540 and numbers.realtime.scholar_cues_s == (180, 360)
+    assert numbers.intro.rounds == 15 and numbers.intro.scholar_after_rounds == (5, 10)
+    assert numbers == OwnNumbers()
+
+
+def test_the_copys_numbers_are_read_from_its_round_file() -> None:
+    """The numbers of a changed copy: its countdown and calls (an own sound file and prompt),
+    its introductory rounds and scholars, its eras, their numbers and music, its checklist."""
+    text = six_minute_era(shipped_text()).replace("lead_in_s = 5", "lead_in_s = 3").replace(
+        "final_ticks_s = 10", "final_ticks_s = 7").replace("prompt_s = 15", "prompt_s = 9")
+    text = text.replace(f"at_s = 270\n{CRY}", 'at_s = 270\nsound = "horn.ogg"\n'
+                        'prompt = { en = "Horn", ja = "ホルン" }\n')
+    text = text.replace("rounds = 15", "rounds = 12").replace("intro = [5, 10]", "intro = [4, 8]")
+    text = text.replace("numbers = { wonders = 3, bonus_token_vp = 3 }",
+                        'numbers = { wonders = 3, bonus_token_vp = 5 }\nmusic = "late.ogg"\n'
+                        'score = "march.ogg"')
+    text = text.replace("multiply = 3", "multiply = 2")
+    numbers = own_numbers_of(parse_profile(text, "/g/time-of-empires.toml", base_dir="/g"))
+    rt = numbers.realtime
+    assert (rt.length_s, rt.scholar_cues_s, rt.lead_in_s, rt.final_ticks_s,
+            rt.scholar_prompt_s) == (360, (90, 180, 270), 3, 7, 9)
+    assert rt.calls == (Call(), Call(), Call(Sound.CRY, ("Horn", "ホルン"), "/g/horn.ogg"))
+    assert (numbers.intro.rounds, numbers.intro.scholar_after_rounds) == (12, (4, 8))
+    assert numbers.eras == 3 and numbers.prep.bonus_token_vp == (1, 2, 5)
+    assert numbers.music == (GameMusic(), GameMusic(), GameMusic("/g/late.ogg", "/g/march.ogg"))
+    assert numbers.checklist.multiply == (2, 1, 1, 1, 1, 1)
 
 
 @pytest.mark.parametrize("game", [[], ["--game", "time-of-empires"]], ids=["own", "game"])
@@ -133,6 +173,21 @@ def test_the_six_minute_copy_reaches_the_running_box(tmp_path: Path) -> None:
     assert config.realtime.length_s == 360
     assert config.realtime.scholar_cues_s == (90, 180, 270)
     assert config.game == ""
+    assert config.own_game == str(tmp_path / "games" / "time-of-empires.toml")  # played
+
+
+@pytest.mark.skipif(not one_engine(), reason="the round engine plays the file itself")
+def test_the_box_plays_the_copy_itself(tmp_path: Path) -> None:
+    """Not only its numbers: the copy found is the profile the box plays (its words too)."""
+    from erabox.files.config import load_config
+    from erabox.run.simulate import Simulation
+
+    text = shipped_text().replace('"Real time: turn your hourglasses', '"Go: turn your hourglasses')
+    config = load_config(str(beside_a_config(tmp_path, text)), environ={})
+    sim = Simulation(config, lambda event: None)
+    assert sim.driver.profile is not None
+    assert sim.driver.profile.source == str(tmp_path / "games" / "time-of-empires.toml")
+    assert sim.driver.profile.phases[1].steps[0].en.startswith("Go: turn")
 
 
 def test_every_text_a_guide_step_may_say_is_the_boxs_in_both_languages() -> None:
@@ -146,8 +201,8 @@ def test_every_text_a_guide_step_may_say_is_the_boxs_in_both_languages() -> None
 def test_the_guide_shows_the_copys_preparation_numbers(tmp_path: Path) -> None:
     """The guide is the profile's: wonders and bonus tokens per era, and from how many
     players the extra leader and effect tile are placed (its steps' `players_at_least`)."""
-    text = shipped_text().replace("wonders = 1 ", "wonders = 2 ").replace(
-        "bonus_token_vp = 1 ", "bonus_token_vp = 4 ").replace(
+    text = shipped_text().replace("{ wonders = 1, bonus_token_vp = 1 }",
+                                  "{ wonders = 2, bonus_token_vp = 4 }").replace(
         "players_at_least = 4", "players_at_least = 3")
     config = beside_a_config(tmp_path, text, 'players = ["red", "blue", "green"]\n')
     (tmp_path / "script.txt").write_text("".join(f"{n} next press\n" for n in range(1, 20)))
@@ -168,9 +223,11 @@ def test_the_guide_shows_the_copys_preparation_numbers(tmp_path: Path) -> None:
 def test_the_scoring_checklist_plays_the_copys_points_and_multiply(tmp_path: Path) -> None:
     """Which steps ask points and how many times a number counts are the profile's: a copy
     with destruction at 2 VP a building and wonders giving none."""
+    wonders = next(line for line in shipped_text().splitlines()
+                   if line.startswith('label = { en = "Wonders'))
     text = shipped_text().replace("multiply = 3", "multiply = 2").replace(
-        'id = "wonders"\npoints = true', 'id = "wonders"\npoints = false')
-    assert text.count("points = false") == 3
+        wonders, wonders + "\npoints = false")
+    assert text.count("\npoints = false") == 3
     config = beside_a_config(tmp_path, text, 'players = ["red", "blue"]\n'
                              'points_entry = "steps"\n')
     # the era, then one building destroyed for red and every other number 0
@@ -201,46 +258,36 @@ def test_erabox_run_plays_the_six_minute_copy_in_real_time(tmp_path: Path) -> No
     assert [round(at - start, 1) for at, _ in heard] == [0.0, 90.0, 180.0, 270.0, 360.0]
 
 
+CALL = f"at_s = 180\n{CRY}"
+
+
 @pytest.mark.parametrize(("edit", "key", "problem"), [
-    (lambda t: t.replace("at_s = 360", "at_s = 600"), "realtime.call[2].at_s",
-     "a number of seconds above 0 to 540"),
-    (lambda t: t.replace("at_s = 360", "at_s = 100"), "realtime.call[2].at_s",
+    (lambda t: t.replace("at_s = 360", "at_s = 600"), "phase[2].call[2].at_s",
+     "before its end (540 s), got 600"),
+    (lambda t: t.replace("at_s = 360", "at_s = 100"), "phase[2].call[2].at_s",
      "after the call before"),
-    (lambda t: t.replace("lead_in_s = 5", "lead_in = 5"), "realtime.lead_in",
+    (lambda t: t.replace("lead_in_s = 5", "lead_in = 5"), "phase[2].lead_in",
      "unknown key"),
-    (lambda t: t.replace('sound = "cry"\nprompt = "scholars"\n\n[[realtime.call]]',
-                         'sound = "bell"\nprompt = "scholars"\n\n[[realtime.call]]', 1),
-     "realtime.call[1].sound", "one of 'gong', 'cry', 'tick'"),
-    (lambda t: t.replace('at_s = 180\nsound = "cry"\nprompt = "scholars"',
-                         'at_s = 180\nsound = "cry"\nprompt = "camp"'),
-     "realtime.call[1].prompt", "one of 'scholars'"),
-    (lambda t: t.replace('at_s = 180\nsound = "cry"\nprompt = "scholars"',
-                         'at_s = 180\nsound = "cry"\nprompt = { en = "Camp", ja = " " }'),
-     "realtime.call[1].prompt.ja", "a printable text"),
-    (lambda t: t.replace('at_s = 180\nsound = "cry"\nprompt = "scholars"',
-                         'at_s = 180\nsound = "cry"\nprompt = { en = "' + "x" * 41
-                         + '", ja = "x" }'),
-     "realtime.call[1].prompt.en", "a text of at most 40 characters"),
-    (lambda t: t.replace('after_round = 5\nsound = "cry"', 'after_round = 5\nsound = "gong"'),
-     "intro.call[1].sound", "one of 'cry'"),
-    (lambda t: t.replace('after_round = 5\nsound = "cry"\nprompt = "scholars"',
-                         'after_round = 5\nsound = "cry"\nprompt = { en = "A", ja = "A" }'),
-     "intro.call[1].prompt", "one of 'scholars'"),
-    (lambda t: t.replace("wonders = 2", "wonders = 20"), "era[2].wonders",
-     "a whole number from 0 to 12"),
-    (lambda t: t.replace("min = 2", "min = 1"), "players.min", "this engine plays 2"),
-    (lambda t: t.replace('say = "prep_leaders"', 'say = "prep_leader"'),
-     "preparation.step[5].say", "one of 'setup_players'"),
-    (lambda t: t.replace("from_era = 2", "from_era = 4", 1), "preparation.step[1].from_era",
+    (lambda t: t.replace("timer_s = 540", "timer_s = -1"), "phase[2].timer_s",
+     "a number of seconds above 0"),
+    (lambda t: t.replace("final_ticks_s = 10", "final_ticks_s = 100"), "phase[2].final_ticks_s",
+     "a whole number of seconds from 0 to 60"),
+    (lambda t: t.replace(CALL, CALL.replace('"cry"', '"bell"')), "phase[2].call[1].sound",
+     "one of 'gong', 'cry', 'tick', or a sound file's name"),
+    (lambda t: t.replace(CALL, CALL.replace('"scholars"', '{ en = "Camp", ja = " " }')),
+     "phase[2].call[1].prompt.ja", "a printable text"),
+    (lambda t: t.replace(CALL, CALL.replace('"scholars"', '{ en = "' + "x" * 41
+                                            + '", ja = "x" }')),
+     "phase[2].call[1].prompt.en", "a text of at most 40 characters"),
+    (lambda t: t.replace("rounds = 15", "rounds = 0"), "variant[2].rounds",
+     "a whole number from 1 to 999"),
+    (lambda t: t.replace("{ wonders = 2,", "{ wonders = -2,"), "era[2].numbers.wonders",
+     "a whole number from 0 to 999"),
+    (lambda t: t.replace("min = 2", "min = 0"), "players.min", "a whole number from 1 to 8"),
+    (lambda t: t.replace('say = "prep_leaders"', 'say = "prep_leader"', 1),
+     "phase[1].steps[5].say", "one of 'setup_players'"),
+    (lambda t: t.replace("from_era = 2,", "from_era = 4,", 1), "phase[1].steps[1].from_era",
      "a whole number from 1 to 3"),
-    (lambda t: t.replace("multiply = 3", "multiply = 30"), "scoring.step[1].multiply",
-     "a whole number from 1 to 9"),
-    (lambda t: t.replace('id = "leaders"\npoints = false', 'id = "leaders"\npoints = false\n'
-                         'multiply = 2'), "scoring.step[3].multiply", "nothing to multiply"),
-    (lambda t: t.replace('id = "wonders"', 'id = "wonder"'), "scoring.step[4].id",
-     "this engine plays the step 'wonders'"),
-    (lambda t: t.replace("after_round = 10", "after_round = 15"), "intro.call[2].after_round",
-     "from 1 to 14"),
 ])
 def test_a_mistake_in_the_copy_names_file_line_and_key(tmp_path: Path, edit: Any, key: str,
                                                        problem: str) -> None:
@@ -257,7 +304,19 @@ def test_a_mistake_in_the_copy_names_file_line_and_key(tmp_path: Path, edit: Any
     assert problem in err, err
     assert "Traceback" not in err
     with pytest.raises(ProfileError):
-        parse_era_profile(text, "x.toml")
+        parse_profile(text, "x.toml")
+
+
+def test_a_broken_copy_given_with_game_stops_the_command_naming_it(tmp_path: Path) -> None:
+    """`--game time-of-empires` finds the broken copy beside the config: exit 2, the file,
+    line and key, no traceback (`erabox run` reads the config the same way, first)."""
+    text = shipped_text().replace("timer_s = 540", "timer_s = -1")
+    config = beside_a_config(tmp_path, text)
+    code, events, err = simulate(["--config", str(config), "--game", "time-of-empires",
+                                  "--until", "1"])
+    line = text.splitlines().index("timer_s = -1") + 1
+    assert code == 2 and events == [] and "Traceback" not in err
+    assert f"time-of-empires.toml:{line}: key 'phase[2].timer_s'" in err, err
 
 
 def test_the_menu_offers_time_of_empires_once(tmp_path: Path) -> None:
@@ -268,4 +327,4 @@ def test_the_menu_offers_time_of_empires_once(tmp_path: Path) -> None:
     offered = offer_games(Config(), game_folders(None, {"XDG_CONFIG_HOME": str(tmp_path)}))
     assert "time-of-empires" not in offered.games
     assert "altay" in offered.games
-    assert isinstance(parse_era_profile(shipped_text()), EraProfile)
+    assert "time-of-empires" not in [name for name, *_ in offered.game_names]

@@ -33,7 +33,6 @@ from erabox.adapters.audio import Audio
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, LoadSound, PlayCue
 from erabox.core.config import AudioConfig, Call, Config, RealtimeConfig
-from erabox.core.era_profile import parse_era_profile
 from erabox.core.game import new_game
 from erabox.core.machine import step as machine_step
 from erabox.core.model import (
@@ -46,6 +45,7 @@ from erabox.core.model import (
     Sound,
     Tick,
 )
+from erabox.core.own_game import own_numbers_of
 from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import new_play, prepare_sounds
@@ -105,6 +105,9 @@ sound = "/sounds/bell.ogg"
 """
 
 
+CALL_LINE = SHIPPED.read_text(encoding="utf-8").splitlines().index("at_s = 180") + 2
+
+
 def own_call(text: str, sound: str = "horn.wav") -> str:
     """The shipped Time of Empires profile with its first call's sound a file."""
     edited = text.replace('at_s = 180\nsound = "cry"', f'at_s = 180\nsound = "{sound}"', 1)
@@ -125,13 +128,13 @@ def test_a_special_rounds_and_an_events_own_file_is_read_relative_to_the_profile
 
 
 def test_a_real_time_calls_own_file_is_read_relative_to_the_profile() -> None:
-    own = parse_era_profile(own_call(SHIPPED.read_text(encoding="utf-8")), "games/toe.toml",
+    profile = parse_profile(own_call(SHIPPED.read_text(encoding="utf-8")), "games/toe.toml",
                             base_dir="/home/me/games")
-    first, second = own.realtime.calls
+    first, second = own_numbers_of(profile).realtime.calls  # as the config takes them
     assert first == Call(Sound.CRY, None, "/home/me/games/horn.wav")
     assert second == Call()
-    assert own.sound_files == (("/home/me/games/horn.wav",
-                                "games/toe.toml:120: key 'realtime.call[1].sound'"),)
+    assert profile.own_sounds() == (("/home/me/games/horn.wav",
+                                     f"games/toe.toml:{CALL_LINE}: key 'phase[2].call[1].sound'"),)
 
 
 @pytest.mark.parametrize(("sound", "key", "line"), [
@@ -153,9 +156,10 @@ def test_a_bad_own_sound_names_the_file_line_and_key(sound: str, key: str, line:
 
 def test_a_bad_call_sound_names_the_file_line_and_key() -> None:
     with pytest.raises(ProfileError) as caught:
-        parse_era_profile(own_call(SHIPPED.read_text(encoding="utf-8"), "horn"), "toe.toml")
-    assert str(caught.value).startswith("toe.toml:120: key 'realtime.call[1].sound': expected "
-                                        "one of 'gong', 'cry', 'tick', or a sound file's name")
+        parse_profile(own_call(SHIPPED.read_text(encoding="utf-8"), "horn"), "toe.toml")
+    assert str(caught.value).startswith(f"toe.toml:{CALL_LINE}: key 'phase[2].call[1].sound': "
+                                        "expected one of 'gong', 'cry', 'tick', or a sound "
+                                        "file's name")
 
 
 def test_a_missing_own_file_is_said_with_its_key_and_the_box_goes_on(
@@ -174,10 +178,11 @@ def test_a_missing_call_file_of_the_own_game_is_said_and_the_box_starts(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     (tmp_path / "time-of-empires.toml").write_text(own_call(SHIPPED.read_text(
         encoding="utf-8")), encoding="utf-8")
+    own = own_game_profile("", [tmp_path])
+    assert own is not None and own.phases[1].calls[0].sound == str(tmp_path / "horn.wav")
     with caplog.at_level(logging.WARNING, logger="erabox"):
-        own = own_game_profile("", [tmp_path])
-    assert own is not None and own.realtime.calls[0].file == str(tmp_path / "horn.wav")
-    assert ("time-of-empires.toml:120: key 'realtime.call[1].sound': the sound file "
+        assert missing_music(own) == [str(tmp_path / "horn.wav")]  # as the box plays it
+    assert (f"time-of-empires.toml:{CALL_LINE}: key 'phase[2].call[1].sound': the sound file "
             f"{tmp_path / 'horn.wav'} does not exist; the box's cry sounds instead"
             ) in caplog.text
 

@@ -15,9 +15,10 @@ import pytest
 
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config
-from erabox.core.era_profile import EraProfile, parse_era_profile
 from erabox.core.machine import new_game, timeline
 from erabox.core.model import Button, Gesture, Input, Mode, Phase
+from erabox.core.own_game import OwnNumbers, own_numbers_of
+from erabox.core.profile import parse_profile
 from erabox.files.games import shipped_games
 from test_power_cut_exhaustive import (
     AFTER_MS,
@@ -34,15 +35,20 @@ SHIPPED = (shipped_games() / "time-of-empires.toml").read_text(encoding="utf-8")
 
 
 def generated(length_s: float, calls: tuple[float, ...], lead_in_s: int, ticks_s: int,
-              prompt_s: float) -> EraProfile:
-    """A real-time game in the profile format: the shipped file with its era replaced."""
-    head, rest = SHIPPED.split("[realtime]\n", 1)
-    tail = rest[rest.index("# An introductory era"):]
-    era = (f"[realtime]\nlength_s = {length_s}\nlead_in_s = {lead_in_s}\n"
-           f"final_ticks_s = {ticks_s}\nprompt_s = {prompt_s}\n\n")
-    era += "".join(f'[[realtime.call]]\nat_s = {at}\nsound = "cry"\nprompt = "scholars"\n\n'
-                   for at in calls)
-    return parse_era_profile(head + era + tail, "generated.toml")
+              prompt_s: float) -> OwnNumbers:
+    """A real-time game in the profile format: the shipped file with its era replaced (its
+    numbers, as the box's config takes them: `own_game`)."""
+    head, rest = SHIPPED.split("[[phase.call]]\n", 1)
+    tail = rest[rest.index("# Introductory: each round"):]
+    for key, value in (("timer_s", 540), ("lead_in_s", 5), ("final_ticks_s", 10),
+                       ("prompt_s", 15)):
+        wanted = {"timer_s": length_s, "lead_in_s": lead_in_s, "final_ticks_s": ticks_s,
+                  "prompt_s": prompt_s}[key]
+        assert head.count(f"\n{key} = {value}") == 1
+        head = head.replace(f"\n{key} = {value}", f"\n{key} = {wanted}")
+    era = "".join(f'[[phase.call]]\nat_s = {at}\nsound = "cry"\nprompt = "scholars"\n\n'
+                  for at in calls)
+    return own_numbers_of(parse_profile(head + era + tail, "generated.toml"))
 
 
 PROFILES = {
@@ -50,13 +56,13 @@ PROFILES = {
     "dense": generated(20, (2, 2.25, 9.5, 19.85), 3, 5, 3),
     # the shipped era and a 6:00 one with three cries (the README's copy): about 30 s each,
     # so `make test-deep` plays them
-    "time-of-empires": parse_era_profile(SHIPPED, "time-of-empires.toml"),
+    "time-of-empires": own_numbers_of(parse_profile(SHIPPED, "time-of-empires.toml")),
     "six minutes": generated(360, (90, 180, 270), 5, 10, 15),
 }
 DEEP = ("time-of-empires", "six minutes")
 
 
-def realtime(profile: EraProfile) -> Config:
+def realtime(profile: OwnNumbers) -> Config:
     """The profile's era as the enumeration plays it: from the start gong (its lead-in's
     ticks come before the era's anchor and carry no call, so it starts with none)."""
     return Config(guide=False, default_mode=Mode.REALTIME,

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
-from erabox.core.era_profile import is_era_profile
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import Profile, ProfileError, parse_profile
 from erabox.core.profile_machine import step
@@ -108,11 +107,6 @@ def test_eras_are_read_with_their_label_and_rounds() -> None:
                                                                           (None, 3)]
     assert profile.era_rounds(0, 0) == 2 and profile.era_rounds(0, 1) == 3
     assert parse_profile(BASE + PHASE, "ages.toml").eras == ()
-
-
-def test_a_profile_with_eras_and_phases_is_a_round_profile() -> None:
-    assert not is_era_profile({"era": [{}], "phase": [{}]})
-    assert is_era_profile({"era": [{}]})  # Time of Empires' kind
 
 
 @pytest.mark.parametrize(("extra", "line", "key", "says"), [

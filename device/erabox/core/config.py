@@ -1,8 +1,7 @@
 """The box's configuration: TOML in, a frozen, validated model out.
 
-Every key is optional; defaults are the rulebook's (9-minute era, cries at 3:00 and 6:00,
-15 introductory rounds with scholar calls after rounds 5 and 10: `erabox.core.rules`), and each
-default is written once, in the dataclasses below (the parser reads them from there).
+Every key is optional; defaults are the rulebook's (9-minute era, cries at 3:00 and 6:00, 15
+introductory rounds, scholars after rounds 5 and 10: `rules`), each written once, below.
 A key that is unknown, of the wrong type or out of range raises `ConfigError` naming the file,
 the key and what was expected: the box refuses to start on a config it would misread rather
 than guess.
@@ -72,7 +71,7 @@ class IntroConfig:
 @dataclass(frozen=True)
 class PrepNumbers:
     """The preparation guide: its steps and numbers. Not keys of the config file, but of the
-    game's profile (games/time-of-empires.toml, `era_profile`), handed in when the box
+    game's profile (games/time-of-empires.toml, `own_game`), handed in when the box
     starts; the defaults are the rulebook's (`rules.py`)."""
 
     wonders: tuple[int, ...] = rules.WONDERS_ON_BOARD  # on the wonder board, per era
@@ -85,7 +84,7 @@ class PrepNumbers:
 class Checklist:
     """The scoring checklist of each era, step by step: whether the box asks the step's points
     (`points`), and how many times the number asked counts (`multiply`: destruction's 3 VP a
-    building). Not keys of the config file: the game's profile's (`era_profile`)."""
+    building). Not keys of the config file: the game's profile's (`own_game`)."""
 
     points: tuple[bool, ...] = rules.SCORING_GIVES_POINTS
     multiply: tuple[int, ...] = rules.SCORING_MULTIPLY
@@ -187,10 +186,11 @@ class Config:
     default_mode: Mode = Mode.REALTIME
     state_file: str = ""
     game: str = ""  # a game profile's name or file (docs/profiles.md); "" = Time of Empires
+    own_game: str = ""  # Time of Empires' profile found (a user's copy), "" the shipped one
     eras: int = rules.ERAS  # the game's: its profile's `[[era]]` tables, not a file's key
-    # The game profiles found at start, handed in by the box (files/games.py: offer_games), never
-    # read from the file: their names (the menu's "Game"), (name, English, Japanese), (name,
-    # fewest, most players), and (name, "file.toml:line") of those listed as broken.
+    # The game profiles found at start, handed in by the box (files/games.py: offer_games), not
+    # file keys: names (the menu's "Game"), (name, English, Japanese), (name, fewest, most
+    # players), and (name, "file.toml:line") of those listed as broken.
     games: tuple[str, ...] = ()
     game_names: tuple[tuple[str, str, str], ...] = ()
     game_players: tuple[tuple[str, int, int], ...] = ()
@@ -344,7 +344,7 @@ def _range_text(low: float | None, high: float | None, above: float | None) -> s
 def parse_config(text: str, source: str = "<config>", base_dir: str | None = None,
                  numbers: tuple[RealtimeConfig, IntroConfig] | None = None) -> Config:
     """Parse and validate TOML text. Relative file paths are taken from `base_dir`. `numbers`:
-    the real-time and introductory numbers of the game's profile (`era_profile`), the
+    the real-time and introductory numbers of the game's profile (`own_game`), the
     defaults of `[realtime]` and `[intro]` (else the rulebook's, `rules.py`)."""
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     try:

@@ -375,11 +375,16 @@ def _check_era_music(r: _Reader, eras: tuple[Era, ...], phases: tuple[Phase, ...
             if era.track:
                 raise r.error(("era", number, "track"), "an era's track is played instead of "
                               "a phase's: no [[phase]] has a track or music_from = \"gong\"")
-    if not any(p.music and not p.music.box for p in phases):
+    if not any(p.music for p in phases):
         for number, era in enumerate(eras):
             if era.music:
                 raise r.error(("era", number, "music"), "an era's music is played instead "
                               "of a phase's: no [[phase]] has music (music = \"file.ogg\")")
+    if not any(p.music and p.music.box for p in phases):
+        for number, era in enumerate(eras):
+            if era.score:  # the box's own era music plays it (`own_game`)
+                raise r.error(("era", number, "score"), "an era's score is the box's own era "
+                              "music's: no [[phase]] has box_music = true")
 
 
 def _variants(r: _Reader, rounds: dict[str, Any], listed: Any) -> tuple[Variant, ...]:

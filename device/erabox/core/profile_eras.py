@@ -38,6 +38,8 @@ class Era:
     music: str = ""  # `music`: the file its phases with music play instead of their own
     music_key: str = field(default="", compare=False)  # "file:line: key 'era[1].music'"
     track: PhaseTrack | None = None  # `track`: played by its phases on the gong instead
+    score: str = ""  # `score`: the box's own era music's score of it (`box_music`), once from
+    score_key: str = field(default="", compare=False)  # the start gong, as Time of Empires'
 
 
 @dataclass(frozen=True)
@@ -323,15 +325,17 @@ def parse_eras(r: _Reader, data: Any) -> tuple[Era, ...]:
         if len(eras) == MAX_ERAS:
             raise r.error(at, f"at most {MAX_ERAS} [[era]] tables")
         table = r.table(item, at, ("label", "rounds", "numbers", "music", "track",
-                                   "track_offset_s"))
+                                   "track_offset_s", "score"))
         label = r.label(table["label"], (*at, "label")) if "label" in table else None
         rounds = (r.integer(table["rounds"], (*at, "rounds"), 1, MAX_ROUNDS)
                   if "rounds" in table else None)
         music = r.sound(table["music"], (*at, "music"), ()) if "music" in table else ""
+        score = r.sound(table["score"], (*at, "score"), ()) if "score" in table else ""
         eras.append(Era(label, rounds, _numbers(r, table.get("numbers", {}),
                                                 (*at, "numbers")),
                         music, r.where((*at, "music")) if music else "",
-                        parse_track(r, table, at)))
+                        parse_track(r, table, at), score,
+                        r.where((*at, "score")) if score else ""))
     names = sorted({name for era in eras for name, _ in era.numbers})
     for index, era in enumerate(eras):
         missing = [name for name in names if name not in dict(era.numbers)]

@@ -1,6 +1,6 @@
 """The numbers of the box's own game profile, laid over a round game that asks for them
 (docs/profiles.md, "The box's settings"), as Time of Empires' era engine plays a user's copy
-of games/time-of-empires.toml (`era_profile`: its numbers land in the config):
+of games/time-of-empires.toml (`own_game`: its numbers land in the config):
 
 - `[rounds] config = "eras"`: the config's era count (`Config.eras`) is the game's: fewer
   eras drop the last `[[era]]` tables, more repeat the last one (its label the box's own,

@@ -1,6 +1,6 @@
 """The basics of reading a game profile: its error, its texts, and the reader that checks
 each value and places each problem at its key's line (`erabox.core.profile` reads the
-profile's tables with it, `erabox.core.era_profile` Time of Empires' own).
+profile's tables with it).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The rulebook's numbers and the box's defaults, for the pure core.
 
 The game's own numbers are in its profile, `games/time-of-empires.toml`, which the box reads
-at start (`erabox.core.era_profile`); these are the same numbers, the defaults of the config's
+at start (`erabox.core.own_game`); these are the same numbers, the defaults of the config's
 dataclasses when no profile is at hand (tests/test_golden.py and tests/test_own_game_profile.py
-keep the two equal; the profile's preparation and scoring numbers are checked against these).
+keep the two equal).
 
 Everything else takes them from this module (the config's dataclasses, the parser, the screen
 model, the renderer, the sample screens, the snapshot checks), so changing a default is a

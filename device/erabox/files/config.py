@@ -9,8 +9,9 @@ from pathlib import Path
 
 from erabox.adapters.files import FileRefused, read_regular
 from erabox.core.config import Config, ConfigError, parse_config
+from erabox.core.own_game import own_numbers_of
 from erabox.core.profile import ProfileError
-from erabox.files.games import game_folders, own_game_profile
+from erabox.files.games import OWN_GAME, game_folders, own_game_profile, shipped_games
 
 SYSTEM_CONFIG = Path("/etc/erabox/erabox.toml")
 MAX_CONFIG_BYTES = 1024 * 1024  # a config is a few kB; refuse to read a disk
@@ -32,10 +33,10 @@ def load_config(path: str | None, environ: Mapping[str, str] | None = None,
                 game: str | None = None) -> Config:
     """The config from `path`, else the first existing candidate, else the defaults, with the
     box's own game's numbers from its profile (`own_game_profile`: `game`, else the config's
-    `game` when it names a profile in eras, else `time-of-empires.toml`, a copy beside the
-    config first); the config's `[realtime]` and `[intro]` keys win over them. `game` (the
-    command line's `--game`) replaces the config's; one naming a profile in eras is the
-    box's own game: the config's `game` is then "".
+    `game` when it names Time of Empires, else `time-of-empires.toml`, a copy beside the
+    config first; `own_game.own_numbers_of`); the config's `[realtime]` and `[intro]` keys
+    win over them. `game` (the command line's `--game`) replaces the config's; one naming
+    the box's own game plays it: the config's `game` is then "", its `own_game` the file.
 
     An explicit path (or $ERABOX_CONFIG) that does not exist is an error; so is any file that
     exists but does not parse. Raises `ConfigError` (or `ProfileError`) with the file named.
@@ -80,17 +81,21 @@ def _with_own_game(config: Config, text: str, source: str | None, base_dir: str 
         # The config's game: when it is played, the box says why it cannot be on its screen
         # (which_game.game_to_play); a file of a game not played stops nothing.
         own = None
-    if own is not None:  # the game named is the box's own, in eras
+    if own is not None:  # the game named is the box's own, Time of Empires
         config = replace(config, game="")
-    else:  # none named, or a round-based one: the own game (the menu's) keeps its numbers
+    else:  # none named, or another game: the own game (the menu's) keeps its numbers
         config = replace(config, game=named)
         own = own_game_profile("", folders)
         assert own is not None
+    shipped = str(shipped_games() / f"{OWN_GAME}.toml")
+    config = replace(config, own_game="" if own.source == shipped else own.source)
+    numbers = own_numbers_of(own)
     if source is None:
-        return replace(config, realtime=own.realtime, intro=own.intro, prep=own.prep,
-                       checklist=own.checklist, eras=own.eras,
-                       audio=replace(config.audio, game_eras=own.music))
+        return replace(config, realtime=numbers.realtime, intro=numbers.intro,
+                       prep=numbers.prep, checklist=numbers.checklist, eras=numbers.eras,
+                       audio=replace(config.audio, game_eras=numbers.music))
     played = parse_config(text, source=source, base_dir=base_dir,
-                          numbers=(own.realtime, own.intro))
-    return replace(played, game=config.game, prep=own.prep, checklist=own.checklist,
-                   eras=own.eras, audio=replace(played.audio, game_eras=own.music))
+                          numbers=(numbers.realtime, numbers.intro))
+    return replace(played, game=config.game, own_game=config.own_game, prep=numbers.prep,
+                   checklist=numbers.checklist, eras=numbers.eras,
+                   audio=replace(played.audio, game_eras=numbers.music))

@@ -21,18 +21,12 @@ from pathlib import Path
 
 from erabox.adapters.files import FileRefused, check_regular, read_regular
 from erabox.core.config import Config
-from erabox.core.era_profile import (
-    EraProfile,
-    check_parses,
-    is_era_profile,
-    parse_era_profile,
-)
+from erabox.core.own_game import OWN_GAME as OWN_GAME
 from erabox.core.profile import Profile, ProfileError, parse_profile
 
 log = logging.getLogger("erabox")
 
 SYSTEM_GAMES = Path("/etc/erabox/games")
-OWN_GAME = "time-of-empires"  # the box's own game: its numbers are this profile's
 MAX_PROFILE_BYTES = 1024 * 1024  # a profile is a few kB; refuse to read a disk
 
 
@@ -99,7 +93,7 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
     broken = []
     for name, game in found.items():
         try:
-            profile = read_game(game.where)
+            profile = read_profile(game.where)
         except ProfileError as exc:
             # Said once here, at start; the menu lists it as broken, with its file and line.
             log.warning("%s (the settings menu lists %r as broken until the file is fixed)",
@@ -107,7 +101,7 @@ def offer_games(config: Config, folders: Iterable[Path], shipped: Traversable | 
             offered.append(name)
             broken.append((name, file_and_line(str(exc), game.where)))
             continue
-        if isinstance(profile, EraProfile):
+        if is_own_game(name, profile):
             continue  # the box's own game: the menu's first choice already
         offered.append(name)
         names.append((name, profile.name.en, profile.name.ja))
@@ -133,17 +127,7 @@ def error_place(message: str, name: str) -> str:
 
 
 def read_profile(where: Traversable, source: str | None = None) -> Profile:
-    """Read and parse one round-based profile file, or raise `ProfileError` naming it (a
-    profile in eras, such as Time of Empires', is the box's own game: not one of these)."""
-    game = read_game(where, source)
-    if isinstance(game, EraProfile):
-        raise ProfileError(f"{game.source}: {game.name.en} is played as the box's own game "
-                           "(its numbers come from this profile), not as a round-based one")
-    return game
-
-
-def read_game(where: Traversable, source: str | None = None) -> Profile | EraProfile:
-    """Read and parse one profile file of either kind, or raise `ProfileError` naming it."""
+    """Read and parse one profile file, or raise `ProfileError` naming it."""
     name = source or str(where)
     try:
         if isinstance(where, Path):  # a file of the user's: a FIFO, a device are refused
@@ -174,17 +158,10 @@ def read_game(where: Traversable, source: str | None = None) -> Profile | EraPro
                            f"{str(exc)[:120]})") from None
 
 
-def _parse_game(text: str, name: str, where: Traversable) -> Profile | EraProfile:
-    """The profile in `text` (the file `name`), of either kind."""
+def _parse_game(text: str, name: str, where: Traversable) -> Profile:
+    """The profile in `text` (the file `name`)."""
     # The id defaults to the file's name, made fit for one ("My game.toml" -> "my-game")
     stem = re.sub(r"[^a-z0-9_-]+", "-", Path(where.name).stem.lower()).strip("-_")[:32]
-    try:
-        era_kind = is_era_profile(check_parses(text, name))
-    except ProfileError:
-        era_kind = False  # parse_profile says where the TOML goes wrong
-    if era_kind:
-        return parse_era_profile(text, name, default_id=stem or "game",
-                                 base_dir=str(Path(str(where)).parent))
     return parse_profile(text, name, default_id=stem or "game",
                          base_dir=str(Path(str(where)).parent))
 
@@ -198,7 +175,8 @@ def missing_music(profile: Profile) -> list[str]:
     missing = []
     named = [(p.music.path, p.music.key) for p in profile.phases
              if p.music is not None and not p.music.box]  # the box's own: the config's
-    named += [(era.music, era.music_key) for era in profile.eras if era.music]  # `[[era]] music`
+    if any(p.music is not None and not p.music.box for p in profile.phases):  # else the box's
+        named += [(era.music, era.music_key) for era in profile.eras if era.music]  # own: below
     for path, key in named:
         if path in missing:
             continue
@@ -245,63 +223,57 @@ def _readable(path: str) -> bool:
 
 def load_game(game: str, folders: Iterable[Path], shipped: Traversable | None = None
               ) -> Profile:
-    """The round-based profile `game` names (`find_game`). Raises `ProfileError` naming
-    what is wrong."""
-    found = find_game(game, folders, shipped)
-    if isinstance(found, EraProfile):
-        raise ProfileError(f"{found.source}: {found.name.en} is played as the box's own game "
-                           "(its numbers come from this profile), not as a round-based one")
-    return found
-
-
-def find_game(game: str, folders: Iterable[Path], shipped: Traversable | None = None
-              ) -> Profile | EraProfile:
     """The profile `game` names: a file (a path, or a name ending in .toml), else a name
     from `available_games`. Raises `ProfileError` naming what is wrong."""
     if "/" in game or game.endswith(".toml"):
-        return read_game(Path(game).expanduser())
+        return read_profile(Path(game).expanduser())
     games = available_games(folders, shipped)
     if game not in games:
         known = ", ".join(games) or "none"
         raise ProfileError(f"no game named {game!r} (available: {known}; or give a .toml file)")
-    return read_game(games[game].where)
+    return read_profile(games[game].where)
+
+
+def is_own_game(game: str, profile: Profile) -> bool:
+    """Whether `profile`, found for `game` (a name or a file), is the box's own game, Time of
+    Empires (the settings menu's first "Game", its numbers the config's): the file of that
+    name, or a profile of that id (a user's copy given by its path)."""
+    return game == OWN_GAME or profile.id == OWN_GAME
 
 
 def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | None = None
-                     ) -> EraProfile | None:
-    """The profile whose numbers the box's own game plays: `game` when it names a profile in
-    eras, else the one named `time-of-empires` found first (a copy beside the config wins
-    over the shipped one). None when `game` names a round-based profile. A profile that
-    cannot be used raises `ProfileError`."""
+                     ) -> Profile | None:
+    """The round profile of the box's own game: `game` when it names it (`is_own_game`),
+    else the one named `time-of-empires` found first (a copy beside the config wins over the
+    shipped one). None when `game` names another game. A profile that cannot be read raises
+    `ProfileError` (naming its file, line and key); its eras' own music files (the box's era
+    music plays them: `Config.audio.game_eras`) that cannot be read are said in the log."""
     folders = list(folders)
     if game:
-        found = find_game(game, folders, shipped)
-        if not isinstance(found, EraProfile):
+        found = load_game(game, folders, shipped)
+        if not is_own_game(game, found):
             return None
-        missing_sounds(found.sound_files)
-        missing_sounds(found.music_files, ERA_MUSIC_INSTEAD)
-        return found
-    own = find_game(OWN_GAME, folders, shipped)
-    if not isinstance(own, EraProfile):
-        raise ProfileError(f"{own.source}: the box's own game needs a profile in eras "
-                           "([[era]] tables, as the shipped time-of-empires.toml)")
-    missing_sounds(own.sound_files)
-    missing_sounds(own.music_files, ERA_MUSIC_INSTEAD)
-    return own
+    else:
+        found = load_game(OWN_GAME, folders, shipped)
+    missing_sounds([(file, key) for era in found.eras for file, key in (
+        (era.music, era.music_key), (era.score, era.score_key)) if file], ERA_MUSIC_INSTEAD)
+    return found
 
 
 ONE_ENGINE = "ERABOX_ONE_ENGINE"  # "0": Time of Empires on the era engine (until it goes)
 
 
 def one_engine(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether the box plays Time of Empires on the one (round) engine, from
-    games/rounds/time-of-empires.toml: the default since every test passed with it;
+    """Whether the box plays Time of Empires on the one (round) engine, from its profile
+    (`own_rounds`): the default since every test passed with it;
     ERABOX_ONE_ENGINE=0 plays the era engine until it is removed (docs/architecture.md,
     "Where the game engine is going")."""
     return (os.environ if environ is None else environ).get(ONE_ENGINE, "") != "0"
 
 
-def own_rounds(shipped: Traversable | None = None) -> Profile:
-    """Time of Empires in the round format, as the one engine plays it (the shipped file)."""
-    where = (shipped or shipped_games()) / "rounds" / f"{OWN_GAME}.toml"
-    return read_profile(where)
+def own_rounds(own_game: str = "", shipped: Traversable | None = None) -> Profile:
+    """Time of Empires' profile, as the one engine plays it: the file found at start
+    (`Config.own_game`: a user's copy), "" the shipped one."""
+    if own_game:
+        return read_profile(Path(own_game))
+    return read_profile((shipped or shipped_games()) / f"{OWN_GAME}.toml")

@@ -154,10 +154,10 @@ class Box:
         if one_engine():  # Time of Empires from its round file (staged switch)
             if play_events is None and events is not None:  # its lines, to the same stream
                 play_events = PlayRecorder(events.emit, events.hold_s)
-            return Driver(self.config, profile=own_rounds(), state=state, settings=settings,
-                          audio=audio, led=led, show=self._show, events=play_events,
-                          observer=self.observer, clock=self.clock, draw=draw, t0=t0,
-                          base=self.config)
+            return Driver(self.config, profile=own_rounds(self.config.own_game), state=state,
+                          settings=settings, audio=audio, led=led, show=self._show,
+                          events=play_events, observer=self.observer, clock=self.clock,
+                          draw=draw, t0=t0, base=self.config)
         return Driver(self.config, state=state, settings=settings, audio=audio, led=led,
                       show=self._show, events=events, observer=self.observer,
                       clock=self.clock, t0=t0)

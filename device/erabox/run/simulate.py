@@ -60,7 +60,7 @@ class Simulation:
 
     def _driver(self, config: Config, profile: Profile | None) -> Driver:
         if profile is None and one_engine():  # Time of Empires from its round file (staged switch)
-            profile = own_rounds()
+            profile = own_rounds(config.own_game)
         self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
                                                       config.audio)
                                         if profile is None

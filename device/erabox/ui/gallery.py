@@ -45,18 +45,16 @@ MARKS_GAME = "lords-of-xidit"  # the profile the marks are shown over
 def profile_samples() -> tuple[tuple[str, str, tuple[tuple[str, PlayScreen], ...]], ...]:
     """(id, English name, its screens) of every shipped game profile, by id (read as
     `erabox.files.games` reads them: the package's `games/*.toml`)."""
-    import tomllib
     from importlib import resources
 
-    from erabox.core.era_profile import is_era_profile
+    from erabox.core.own_game import OWN_GAME
     from erabox.core.profile import parse_profile
 
     games = []
     shipped = resources.files("erabox") / "games"
     for item in sorted(shipped.iterdir(), key=lambda found: found.name):
         name = item.name.removesuffix(".toml")
-        if item.name.endswith(".toml") and not is_era_profile(tomllib.loads(
-                item.read_text(encoding="utf-8"))):  # Time of Empires: the box's own screens
+        if item.name.endswith(".toml") and name != OWN_GAME:  # the box's own screens
             profile = parse_profile(item.read_text(encoding="utf-8"), item.name,
                                     default_id=name)
             games.append((name, profile.name.en, tuple(gallery_screens(profile))))
