@@ -1,6 +1,7 @@
-"""Issue #31's trial, looked at: the settings menu says what holds for the game chosen in
-it. Lords of Xidit for five, chosen from the box's first screen: its "Players" item said
-"only before Era I" (Time of Empires' words; Lords of Xidit has years, no eras)."""
+"""Issue #31's trial, looked at: the words on the screens. The settings menu says what holds
+for the game chosen in it: Lords of Xidit for five, chosen from the box's first screen, its
+"Players" item said "only before Era I" (Time of Empires' words; Lords of Xidit has years,
+no eras). A tie-break reads as Japanese."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import pytest
 
 from erabox.core.config import Config
 from erabox.core.model import Phase, Screen
+from erabox.core.profile_play import rule_label
 from erabox.files.games import game_folders, load_game, offer_games
 from erabox.files.script import read_script
 from erabox.run.simulate import Simulation
 from erabox.ui.panel import Panel
 from erabox.ui.plans import make_plan
+from erabox.ui.profile_words import word
 from erabox.ui.strings import era_name
 
 TRIALS = Path(__file__).resolve().parent / "trials"
@@ -41,3 +44,12 @@ def test_the_players_item_names_no_era_of_time_of_empires_once_another_game_is_c
     notes = [row.text for row in plan.rows if row.role == "note"]
     assert notes and notes[0], "the item says when it can be changed"
     assert era_name(1, language) not in notes[0]
+
+
+def test_a_tie_broken_by_fewer_of_a_category_reads_as_japanese() -> None:
+    """Hadrian's Wall for five, its final ranking: "1位黄: 49、同点は軽蔑の数が少ないで決着"
+    (a predicate where a noun goes); now "...少ない方で決着", as "more" says "多い方"."""
+    profile = load_game("hadrians-wall", game_folders(None))
+    said = word("ja", "tie_by", rule=rule_label(profile, 0).text("ja"))
+    assert said == "同点は軽蔑の数が少ない方で決着"
+    assert rule_label(profile, 1).text("ja").endswith("が多い方")
