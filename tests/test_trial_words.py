@@ -17,7 +17,7 @@ from erabox.files.games import game_folders, load_game, offer_games
 from erabox.files.script import read_script
 from erabox.run.simulate import Simulation
 from erabox.ui.panel import Panel
-from erabox.ui.plans import make_plan
+from erabox.ui.plans import TextRow, make_plan
 from erabox.ui.profile_words import word
 from erabox.ui.strings import era_name
 
@@ -41,7 +41,7 @@ def test_the_players_item_names_no_era_of_time_of_empires_once_another_game_is_c
                      if s.menu_item == "players"]
     assert players.menu_value == "5"
     plan = make_plan(players, language, Panel())
-    notes = [row.text for row in plan.rows if row.role == "note"]
+    notes = [row.text for row in plan.rows if isinstance(row, TextRow) and row.role == "note"]
     assert notes and notes[0], "the item says when it can be changed"
     assert era_name(1, language) not in notes[0]
 
