@@ -474,7 +474,7 @@ def rule_label(profile: Profile, index: int) -> Label:
     en = " + ".join(labels[c].en for c in rule.categories)
     ja = "・".join(labels[c].ja for c in rule.categories)
     more = rule.kind == "more"
-    return Label(f"{'more' if more else 'fewer'} {en}", f"{ja}が{'多い' if more else '少ない'}")
+    return Label(f"{'more' if more else 'fewer'} {en}", f"{ja}が{'多い' if more else '少ない'}方")
 
 
 def _decided(play: Play) -> tuple[tuple[Label | None, Label | None, bool], ...]:

@@ -25,6 +25,8 @@ hint row becomes a lit "New game? ■■■□□□" bar, filling as the hold g
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image
 
 from erabox.core.profile_play import (
@@ -38,6 +40,13 @@ from .glyphs import (
 )
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
+from .profile_compact import (
+    BIG_SCALE,
+    footer_parts,
+    scoring_title_lines,
+    step_footers,
+    timer_text,
+)
 from .profile_draw import GAP as GAP
 from .profile_draw import NO_MARKS as NO_MARKS
 from .profile_draw import Marks as Marks
@@ -71,9 +80,9 @@ def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     if panel.compact and screen.kind in STEP_KINDS:
         shown = screen.text if screen.call is None else screen.call
         lines = len(_step_lines(_label(shown, language), panel))
-        if _undo_key(screen) is None:
-            return lines
-        return lines if lines % 2 == 0 else 2 * lines  # the undo hint every other page
+        return math.lcm(lines, len(_footers(screen, panel, language)))
+    if panel.compact and screen.kind == "scoring" and not screen.shown:
+        return len(scoring_title_lines(screen, language, panel))  # a long category's lines
     return 1
 
 
@@ -170,21 +179,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     room = panel.inner - (GAP + text_width(drawable(right)) if right else 0)
     items = _status(screen, panel, language, _round_text(screen, language, room), right,
                     marks)
-    position = "" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"
-    footer = [position]
-    if screen.player is not None:
-        footer.append(word(language, "last_turn" if screen.last_turns else "turn",
-                           colour=_colour(screen.player, language)))
-    elif screen.next_start_player is not None:
-        footer.append(word(language, "next_starts",
-                           colour=_colour(screen.next_start_player, language)))
-    timer = ""
-    if screen.timer_left is not None:
-        timer = f"{screen.timer_left // 60}:{screen.timer_left % 60:02d}"
-        if screen.lead_in is not None:  # the seconds to the start gong, then the clock
-            timer = f"{word(language, 'lead_in', n=screen.lead_in)} {timer}"
-    elif screen.timer_done:
-        timer = word(language, "time_up")
+    footer = footer_parts(screen, language)
+    timer = timer_text(screen, language)
     title = _label(screen.title, language)
     text = _label(screen.text, language)
     if screen.call is not None:  # a countdown's call: its prompt over the step for a while
@@ -198,13 +194,8 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         items += _text("call" if screen.call else "step", lines[page], MARGIN, 12, panel.inner)
         if page < len(lines) - 1:  # more on the next page
             items.append(_right("step_more", MORE, 12, panel))
-        footer_text = " ".join(f for f in [*footer, event or ("" if once else title)] if f)
-        undo = _undo_key(screen)
-        if undo is not None and marks.turn % 2:  # every other page: how to undo, after
-            said = word(language, undo)  # whose turn where it fits (else after the position)
-            footer_text = " ".join(f for f in [*footer, said] if f)
-            if text_width(drawable(footer_text)) > panel.inner - _timer_room(timer):
-                footer_text = " ".join(f for f in [position, said] if f)
+        footers = _footers(screen, panel, language)  # every other page: how to undo
+        footer_text = footers[marks.turn % len(footers)]
     elif screen.call is not None:  # big, in place of the phase and the step
         items += _text("call", text, MARGIN, panel.content_top, panel.inner, lines=2, scale=2)
         footer_y = panel.content_top + 4 * LINE_PX + 1
@@ -242,9 +233,12 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
     return tuple(items + _text("footer", footer_text, MARGIN, panel.hint_top, room))
 
 
-def _timer_room(timer: str) -> int:
-    """The px the countdown takes at the right of 128x32's hint row, with its gap."""
-    return text_width(drawable(timer)) + GAP if timer else 0
+def _footers(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
+    """128x32's hint row under a step, page by page (`profile_compact.step_footers`)."""
+    title, undo = _label(screen.title, language), _undo_key(screen)
+    once = screen.call is not None or _label(screen.text, language) == title
+    return step_footers(screen, language, panel, "" if once else title,
+                        None if undo is None else word(language, undo))
 
 
 def _walk(screen: PlayScreen, panel: Panel, language: str, marks: Marks
@@ -379,11 +373,14 @@ def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         return tuple(items + _text("player", f"{player} {value} {worth}", MARGIN, 12,
                                    panel.inner))
     if panel.compact:
-        scale = (3, 4)  # 28 px high: the full height between the margins
+        scale = BIG_SCALE  # 28 px high: the full height between the margins
         digits = big_text_image(value, *scale)
         x = panel.width - MARGIN - big_text_width(value, scale[0])
         room = x - GAP - MARGIN
-        items = _status(screen, panel, language, title, marks=marks, edge=x - GAP)
+        lines = scoring_title_lines(screen, language, panel)  # a long one a line a page
+        page = marks.turn % len(lines)
+        items = _status(screen, panel, language, lines[page],
+                        MORE if page < len(lines) - 1 else "", marks=marks, edge=x - GAP)
         items += _text("player", f"{player} {worth}", MARGIN, 12, room)
         hint = word(language, "points", n=position[0], count=position[1])
         if screen.minus:  # the gesture to a negative number, where there is one
