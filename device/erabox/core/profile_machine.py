@@ -120,7 +120,9 @@ def step(play: Play, event: Event, now: float) -> tuple[Play, tuple[PlayEffect, 
             handled, music = _phase_music(play, handled, now)
             due: tuple[PlayEffect, ...] = ()
             if handled.spot != play.spot:  # a start gong with no lead-in sounds with the
-                handled, due = _advance(handled, now, ahead=False)  # press (its save, too)
+                gonged, due = _advance(handled, now, ahead=False)  # press (its save, too);
+                handled, due = (gonged, due) if due and isinstance(due[0], Save) else (
+                    handled, ())  # a lead-in's tick, unsaved, after the press's record
             handled = _ahead_if_due(handled, now)
             saved, due = ((due[0],), due[1:]) if due and isinstance(due[0], Save) else (
                 (Save(record_of(handled, now), durable=True),), due)
