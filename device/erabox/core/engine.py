@@ -379,9 +379,10 @@ class ProfileEngine:
             return self._words(after, effects, now)
         # a countdown begun waits for the hall's start; the table pauses one alone only if
         # the hall allows it (its own orders pause and resume it)
-        alone = self.config.hall.pause_alone or isinstance(event, Steer)
+        ordered = isinstance(event, Steer)
+        alone = self.config.hall.pause_alone or ordered
         return self._words(*self._in_hall(*profile_steer.hold(state, after, effects, now,
-                                                              alone)), now)
+                                                              alone, ordered)), now)
 
     def _box(self, before: Play | None, play: Play, effects: Effects) -> Effects:
         """The box's own era music's effects (`box_music`, `profile_box_music`)."""

@@ -5,7 +5,8 @@ tells the director where the game stands.
 - Time of Empires (`Game`): the era's phase; running, its anchor and its next cue (the end
   gong the last). Its status is the era's own (`describe`), as before.
 - A round game (`Play`): the countdown of a `[[phase]]` marked `hall = true`, in the era's
-  words (core/profile_steer.py steers it): SETUP while held for the hall's start, LEAD_IN
+  words (core/profile_steer.py steers it): SETUP while held for the hall's start (or at a
+  setup whose round 1 the hall's START starts, as the era engine's setup), LEAD_IN
   before its start gong, RUNNING (its anchor: the box's time at its start gong; its next
   cue, its end the last), PAUSED; anywhere else nothing the hall steers. Each countdown (its
   era, round, phase, turn) is its own, so a rejoin order is sent once for each.
@@ -24,7 +25,7 @@ from .game import Game, sheet, timeline
 from .hall import Table
 from .model import Phase
 from .profile_play import EPS, Play, era_number, whole_sheet
-from .profile_steer import elapsed, held_for_start, steered
+from .profile_steer import elapsed, held_for_start, starts_at_setup, steered
 from .view import describe
 
 # a round game's countdown, as the director shows its state
@@ -43,9 +44,10 @@ def table_of(game: Game | Play, now: float) -> Table:
     return Table(game.phase, game.anchor, due)
 
 
-def _countdown(play: Play, now: float) -> Table:
-    if not steered(play):
-        return Table(None)
+def _countdown(play: Play, now: float, setup: bool = True) -> Table:
+    if not steered(play):  # at a setup the hall's START starts from: held for it, as the era's
+        started = setup and starts_at_setup(play)
+        return Table(Phase.SETUP, where=(era_number(play), 0, -1, 0)) if started else Table(None)
     spot = play.spot
     where = (era_number(play), spot.round, spot.phase, spot.turn)
     if held_for_start(play):
@@ -75,7 +77,7 @@ def status_of(game: Game | Play, now: float) -> dict[str, Any]:
                 "paused": game.phase is Phase.PAUSED,
                 "standings": sorted(zip(game.config.players, totals, strict=False),
                                     key=lambda p: -p[1])}
-    table = _countdown(game, now)
+    table = _countdown(game, now, setup=False)  # a setup says "setup"
     spot = game.spot
     running = elapsed(game, now) if table.phase in (Phase.RUNNING, Phase.PAUSED) else None
     state = spot.state.value if table.phase is None else STATES[table.phase]

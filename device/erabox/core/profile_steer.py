@@ -19,6 +19,8 @@ at the hall's running time zero. The same meaning as `steer.py`:
 - RESUME: a paused countdown resumes so that `running_s` falls at `at` (a cue that fell due
   meanwhile sounds at once: the box never loses a call); a running one is re-anchored; one
   not yet at its start starts (as START).
+  Music on the countdown's time pauses and resumes with it, and starts at the hall's running
+  time on a late start (`move_music`), as a press's pause and resume move it.
 - END: the countdown's end sounds now, as its own end does (its record on disk before the
   gong; the phase's `timer_end`: "next" moves play on).
 - SLEW: a running countdown's anchor moves so that `running_s` falls at `at`, silently: the
@@ -31,8 +33,16 @@ at the hall's running time zero. The same meaning as `steer.py`:
 The count of cues given never goes back (a call given is never given again). Every other
 order that changes the countdown is on disk before anything sounds.
 
-Any other state (a phase without `hall = true`, a countdown run out, the scoring, setup)
-ignores the order: a table that plays something else is left alone.
+At a setup (the game's, or an era's with `variant_per_era`; its first-game guide walked
+there or not, a "New game?" asked there closed), START and RESUME start play as ERA there
+would, in the variant whose round 1 opens on a `hall = true` countdown (the one chosen if it
+does, else the first that does: Time of Empires' real time, as `steer.py` forces it), and lay
+that countdown on the hall's time as START does to one held for it (`_from_setup`). PAUSE,
+SLEW and END at a setup, a setup whose every variant opens elsewhere (a special round first,
+a phase without `hall = true`) and the settings menu open over it ignore the order.
+
+Any other state (a phase without `hall = true`, a countdown run out, the scoring) ignores the
+order: a table that plays something else is left alone.
 
 In a hall (`hold`), a `hall = true` phase's countdown does not start by itself when the
 phase begins: it is held at its full time (lead-in included) for the hall's START.
@@ -47,10 +57,13 @@ from dataclasses import replace
 
 from . import profile_clock as clock
 from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
+from .profile_countdown import phase_timer
 from .profile_deadlines import next_recorded, recorded_ahead
 from .profile_effects import PlayScreen
+from .profile_era_moves import begin_era
 from .profile_machine import _advance, _timer_out
-from .profile_music import track_of
+from .profile_machine import _start as era_press
+from .profile_music import move_music, track_of
 from .profile_play import (
     EPS,
     SAVE_EVERY_S,
@@ -67,6 +80,7 @@ from .profile_track import held
 from .steer import LATE_S
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]
+SETUPS = (State.SETUP, State.ERA_SETUP)  # where ERA starts an era's round 1
 
 
 def steered(play: Play) -> bool:
@@ -75,6 +89,12 @@ def steered(play: Play) -> bool:
     return (phase.hall and phase.timer_s is not None
             and play.spot.state in (State.ROUND, State.EVENT) and not play.timer_done
             and (play.timer_end is not None or play.held_left is not None))
+
+
+def starts_at_setup(play: Play) -> bool:
+    """Would the hall's START start play at this setup (`_from_setup`)?"""
+    return (play.spot.state in SETUPS and play.menu is None
+            and _era_press(play, 0.0) is not None)
 
 
 def held_for_start(play: Play) -> bool:
@@ -106,9 +126,12 @@ def elapsed(play: Play, now: float) -> float:
 def steer(play: Play, order: Steer, now: float) -> _Outcome:
     """What the hall's `order` does to the play at `now` (the order's `at` is at or before
     `now`, except a START's, which may lie ahead)."""
+    if play.spot.state in SETUPS and order.action in (SteerAction.START, SteerAction.RESUME):
+        return _from_setup(play, order, now)
     play, effects = _advance(play, now)  # what fell due first, as a press does
     if not steered(play):
         return play, effects
+    was = play
     phase = play.profile.phases[play.spot.phase]
     timer = phase.timer_s
     assert timer is not None
@@ -148,8 +171,9 @@ def steer(play: Play, order: Steer, now: float) -> _Outcome:
         ended = replace(play, timer_end=now, held_left=None, cues_done=len(clock.cues(phase)))
         play, ending = _timer_out(ended, now, now)
         return play, (*effects, *ending, ShowPlay(screen(play, now)))
+    play, music = move_music(was, play, now)  # paused, resumed, started late: its music too
     play, after = _advance(play, now)  # a call or the gong due now: at once
-    return play, (*effects, Save(snapshot(play, now), durable=True), *more, *after,
+    return play, (*effects, Save(snapshot(play, now), durable=True), *more, *music, *after,
                   ShowPlay(screen(play, now)))
 
 
@@ -175,6 +199,47 @@ def _skipped(play: Play, zero: float, now: float) -> int:
     return max(play.cues_done, behind)
 
 
+def _from_setup(play: Play, order: Steer, now: float) -> _Outcome:
+    """The hall's START (or RESUME) at a setup: ERA there (`_era_press`), the countdown it
+    opens held for the hall (`hold`), then laid as START lays it (`_start`); the record on
+    disk before the press's sounds, the countdown's, anything. Unchanged where ERA opens no
+    `hall = true` countdown, with the menu open, or when that countdown is over at the
+    hall."""
+    zero = order.at - order.running_s
+    pressed = None if play.menu is not None else _era_press(play, now)
+    if pressed is None:
+        return play, ()
+    begun, sounds = pressed
+    timer = begun.profile.phases[begun.spot.phase].timer_s
+    assert timer is not None
+    if now - zero >= timer:  # that countdown is over at the hall
+        return play, ()
+    held, _ = hold(play, phase_timer(play, begun, now), (), now)
+    laid, more = _start(held, zero, now)
+    laid, music = move_music(play, laid, now)
+    laid, after = _advance(laid, now)  # a call or the gong due now: at once
+    return laid, (Save(snapshot(laid, now), durable=True), *sounds, *more, *music, *after,
+                  ShowPlay(screen(laid, now)))
+
+
+def _era_press(play: Play, now: float) -> _Outcome | None:
+    """ERA at this setup, in the variant whose round 1 opens on a `hall = true` countdown:
+    the one chosen if it does, else the first that does (a question asked closed, the guide
+    walked there left); None where none does."""
+    profile, spot = play.profile, play.spot
+    press = begin_era if spot.state is State.ERA_SETUP else era_press
+    count = len(profile.variants)
+    for variant in ((spot.variant + n) % count for n in range(count)):
+        chosen = replace(spot, variant=variant, phase=profile.first_phase(variant) or 0
+                         ) if spot.state is State.ERA_SETUP else replace(spot, variant=variant)
+        begun, sounds = press(replace(play, spot=chosen, question_until=None,
+                                      restart_asked=False, why_played=None), now)
+        phase = profile.phases[begun.spot.phase]
+        if begun.spot.state is State.ROUND and phase.hall and phase.timer_s is not None:
+            return begun, sounds
+    return None
+
+
 def _start(play: Play, zero: float, now: float) -> _Outcome:
     """The countdown's start gong at `zero`: through its lead-in when that lies ahead (its
     ticks already past skipped), else at once, the gong sounding now (after the record that
@@ -197,12 +262,13 @@ def _start(play: Play, zero: float, now: float) -> _Outcome:
 
 
 def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,
-         alone: bool = False) -> _Outcome:
+         alone: bool = False, ordered: bool = False) -> _Outcome:
     """A step's outcome in a hall. A `hall = true` phase's countdown that the step just
     started waits, held at its full time (lead-in included), for the hall's START (the step's
     record and screen of it say so). The table's own pause or resume of a countdown the hall
     steers changes nothing unless the hall allows it (`alone`: `[hall] pause_alone`): a hall
-    keeps one running time."""
+    keeps one running time. A countdown the hall's own order (`ordered`) started from a
+    setup is on the hall's time already: it runs on."""
     def key(p: Play) -> tuple[object, ...] | None:
         s = p.spot
         return (s.round, s.phase, s.turn) if s.state in (State.ROUND, State.EVENT) else None
@@ -212,6 +278,8 @@ def hold(before: Play, after: Play, effects: tuple[PlayEffect, ...], now: float,
             after.timer_end is None) != (before.timer_end is None)
         if toggled and steered(before) and not alone and before.spot == after.spot:
             return before, (ShowPlay(screen(before, now)),)
+        return after, effects
+    if ordered and before.spot.state in SETUPS:  # laid on the hall's time (`_from_setup`)
         return after, effects
     phase = after.profile.phases[after.spot.phase]
     if (not steered(after) or after.timer_end is None or phase.timer_s is None
