@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from erabox.adapters.state_file import StateFile
-from erabox.core.config import parse_config
+from erabox.core.config import Config, parse_config
 from erabox.core.engine import ProfileEngine, phase_of, state_of
 from erabox.core.events import EventRecorder
 from erabox.core.model import Button, Gesture, Input, Phase
@@ -32,6 +32,13 @@ scholar_cues_s = [30]
 lead_in_s = 0
 final_ticks_s = 0
 """
+
+
+def simulated(config: Config, script: list[ScriptLine], until: float) -> list[dict[str, Any]]:
+    """What `erabox simulate` prints for `script`, on the engine the environment names."""
+    out: list[dict[str, Any]] = []
+    simulate(config, script, until, out.append)
+    return out
 
 
 @pytest.mark.parametrize("switched", [False, True], ids=["era-engine", "one-engine"])
@@ -71,9 +78,7 @@ def test_an_introductory_era_plays_the_config_s_intro_numbers_on_either_engine(
         ScriptLine(1.0 + n, Input(Button.NEXT, Gesture.PRESS), n + 2) for n in range(20)]
 
     def lines() -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        simulate(config, script, 30.0, out.append)
-        return out
+        return simulated(config, script, 30.0)
 
     monkeypatch.setenv(ONE_ENGINE, "0")
     era = lines()
@@ -135,9 +140,7 @@ def test_era_hold_in_the_lead_in_goes_back_to_the_setup_at_once_on_either_engine
         [(1.0, era), (2.5, hold), (4.0, era), (5.2, hold), (6.0, era)])]
 
     def lines() -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        simulate(config, script, 12.0, out.append)
-        return out
+        return simulated(config, script, 12.0)
 
     monkeypatch.setenv(ONE_ENGINE, "0")
     reference = lines()
