@@ -14,7 +14,7 @@ from functools import cache
 
 import pytest
 
-from conftest import Table
+from era_table import Table
 from erabox.core.config import Config, RealtimeConfig
 from erabox.core.machine import (
     Game,

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import Table
+from era_table import Table
 from erabox.core.audio_plan import AudioPlan, score_file
 from erabox.core.config import SCORE_VARIANTS, AudioConfig, Config
 from erabox.core.game import new_game, next_variant, score_variant

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conftest import Table
+from era_table import Table
 from erabox.core.config import Config
 from erabox.core.machine import screen
 from erabox.core.model import Button, Gesture, Phase, Prompt

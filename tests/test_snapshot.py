@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Table
+from era_table import Table
 from erabox.adapters import state_file as state_file_module
 from erabox.adapters.state_file import StateFile, resolve_state_path, write_atomically
 from erabox.core.config import Config
