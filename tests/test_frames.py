@@ -14,7 +14,7 @@ from erabox.core.config import Config
 from erabox.core.model import Phase, Screen
 from erabox.core.script import parse_script
 from erabox.run.simulate import simulate
-from erabox.ui.render import render
+from erabox.ui.render import render, turning
 
 # Era I real-time (a pause and a NEXT hint in it) entering points (red 6, the rest 0) and the
 # standings; Era II introductory after two steps of the preparation guide (15 rounds with two
@@ -103,10 +103,11 @@ def test_frames_of_a_128x32_panel_are_its_layouts(tmp_path: Path) -> None:
     simulate(config, parse_script("0 era press\n1 era press\n2 era press\n"), 30.0,
              lambda event: None, lambda screen, t: shown.append(screen))
     expected: list[bytes] = []
-    for screen in shown:
-        pixels = frame_bytes(render(screen, panel=Panel(height=32)))
-        if not expected or expected[-1] != pixels:
-            expected.append(pixels)
+    for screen in shown:  # each page of a screen that turns on its own (the guide's steps)
+        for turn in range(turning(screen, Panel(height=32), "en")):
+            pixels = frame_bytes(render(screen, panel=Panel(height=32), turn=turn))
+            if not expected or expected[-1] != pixels:
+                expected.append(pixels)
     files = sorted(frames.iterdir())
     assert len(files) == len(expected) >= 2
     for file, pixels in zip(files, expected, strict=True):

@@ -1,6 +1,7 @@
 """`erabox simulate --frames DIR`: every distinct screen of a simulated game as a PNG, each
 page of a screen that turns on its own too (a game profile's setup hint row, a long step on
-128x32): the box shows them in turn, so the pictures show them all."""
+128x32, a step of Time of Empires' guide on 128x32): the box shows them in turn, so the
+pictures show them all."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from pathlib import Path
 
 from erabox.adapters.display import PngDisplay
 from erabox.core.engine import AnyScreen
-from erabox.core.profile_play import PlayScreen
 from erabox.ui.panel import Panel
-from erabox.ui.render import draw
+from erabox.ui.render import draw, turning
 
 
 class FrameWriter:
@@ -25,9 +25,6 @@ class FrameWriter:
 
     def __call__(self, screen: AnyScreen, t: float) -> None:
         self.display.show(draw(screen, self.panel, self.language), label=f"{t:.3f}")
-        if isinstance(screen, PlayScreen):
-            from erabox.ui.profile_screens import turning
-
-            for page in range(1, turning(screen, self.panel, self.language)):
-                self.display.show(draw(screen, self.panel, self.language, turn=page),
-                                  label=f"{t:.3f}-page{page + 1}")
+        for page in range(1, turning(screen, self.panel, self.language)):
+            self.display.show(draw(screen, self.panel, self.language, turn=page),
+                              label=f"{t:.3f}-page{page + 1}")

@@ -362,16 +362,17 @@ def _layout_beside(plan: Plan, screen: Screen, language: str, marks: _Marks, pan
 
 
 def layout(screen: Screen, *, language: str = "en", no_sound: bool = False,
-           no_save: bool = False, no_file: bool = False, panel: Panel | None = None) -> Layout:
+           no_save: bool = False, no_file: bool = False, panel: Panel | None = None,
+           turn: int = 0) -> Layout:
     """Decide what `screen` shows and where, in `language` ("en" or "ja"), on `panel` (default:
-    the config's default panel, 128x64).
+    the config's default panel, 128x64); `turn`: the page it has turned to on its own.
 
     Raises `ValueError` for an unknown language; any screen model is laid out.
     """
     check_language(language)
     panel = panel or Panel()
     marks = _Marks(no_sound, no_save, no_file)
-    plan = make_plan(screen, language, panel)
+    plan = make_plan(screen, language, panel, turn)
     if panel.compact:
         return Layout(tuple(_layout_small(plan, screen, language, marks, panel)))
     items = _place_status(plan, screen, language, marks, panel, panel.width, plan.status)

@@ -18,11 +18,11 @@ from erabox.core.model import Mode, Phase, Prompt, Question, Screen
 from erabox.core.settings import SAY_COLOUR, SAY_GAME, SAY_LANGUAGE, SAY_WORD, MenuItem
 
 from .glyphs import BIG_ROWS, big_text_width
+from .guide_pages import guide_pages, guide_text
 from .panel import Panel
 from .strings import (
     LANGUAGE_NAMES,
     SCORING_STEPS,
-    STRINGS,
     clock_text,
     colour_name,
     era_name,
@@ -337,12 +337,11 @@ def _plan_scholars(screen: Screen, language: str) -> Plan:
 
 
 def _plan_prepare(screen: Screen, language: str) -> Plan:
-    """One step of the preparation guide: its text, as large as it fits."""
+    """One step of the preparation guide: its text, as large as it fits (on 128x32 two
+    lines a page, `make_plan` picks the page: `guide_pages`)."""
     era = era_name(screen.era, language)
     step, steps = screen.guide_position or (1, 1)
-    key = screen.guide_step if screen.guide_step in STRINGS[language] else None
-    text = say(language, key, n=screen.guide_n if screen.guide_n is not None else "")\
-        if key else say(language, "setup")
+    text = guide_text(screen, language)
     status = "game_setup_status" if screen.guide_part == "game" else "guide_status"
     mode = say(language, "value_intro" if screen.mode is Mode.INTRO else "value_realtime")
     return Plan(
@@ -350,8 +349,8 @@ def _plan_prepare(screen: Screen, language: str) -> Plan:
         rows=[TextRow("guide", text, ((1, 4),)),
               TextRow("start", say(language, "guide_start", era=era, mode=mode))],
         hint=say(language, "hint_guide_skip"),
-        # Small panel: the step's text takes the hint's row too (two lines); the buttons are
-        # the same on every step (NEXT: next, ERA: start).
+        # Small panel: the step's text takes the hint's row too; the buttons are the same
+        # on every step (NEXT: next, ERA: start).
         small=[TextRow("guide", text, ((1, 2),))],
         small_hint="",
     )
@@ -587,6 +586,12 @@ def with_prompt(plan: Plan, screen: Screen, language: str, panel: Panel) -> Plan
     return plan
 
 
-def make_plan(screen: Screen, language: str, panel: Panel) -> Plan:
-    """What `screen` shows in `language` on `panel`, its prompt laid over it."""
-    return with_prompt(PLANS[screen.kind](screen, language), screen, language, panel)
+def make_plan(screen: Screen, language: str, panel: Panel, turn: int = 0) -> Plan:
+    """What `screen` shows in `language` on `panel`, its prompt laid over it; `turn`: the
+    page it has turned to on its own (a long guide step on 128x32, `guide_pages`)."""
+    plan = PLANS[screen.kind](screen, language)
+    if screen.kind is Phase.PREPARE and panel.compact:
+        shown = guide_pages(guide_text(screen, language), panel)
+        plan = replace(plan, small=[TextRow("guide", line) for line in
+                                    shown[turn % len(shown)]])
+    return with_prompt(plan, screen, language, panel)

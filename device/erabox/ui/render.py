@@ -21,6 +21,7 @@ from erabox.core.model import Screen
 from erabox.core.profile_play import PlayScreen
 
 from .glyphs import big_text_image, icon_image
+from .guide_pages import pages
 from .layout import DigitsItem, ProgressItem, TextItem, layout
 from .panel import Panel
 from .text import line_image
@@ -58,20 +59,21 @@ def _paint_progress(draw: ImageDraw.ImageDraw, item: ProgressItem) -> None:
 
 def render(screen: Screen, *, language: str = "en", no_sound: bool = False,
            no_save: bool = False, no_file: bool = False,
-           panel: Panel | None = None) -> Image.Image:
+           panel: Panel | None = None, turn: int = 0) -> Image.Image:
     """Draw `screen` as a new mode "1" image (lit pixels = 1) the size of `panel` (default: the
     config's default panel, 128x64), in `language`.
 
     `no_sound` adds the no-sound mark to the status row (the box runs without audio);
     `no_save` the cannot-save mark (the state file cannot be written: the log says why);
-    `no_file` the missing-sound-file mark (a configured sound file cannot be read).
+    `no_file` the missing-sound-file mark (a configured sound file cannot be read); `turn`: the
+    page it has turned to on its own (`guide_pages`).
     Raises `ValueError` for an unknown language; every screen model renders.
     """
     panel = panel or Panel()
     image = Image.new("1", panel.size, 0)
     draw = ImageDraw.Draw(image)
     for item in layout(screen, language=language, no_sound=no_sound, no_save=no_save,
-                       no_file=no_file, panel=panel).items:
+                       no_file=no_file, panel=panel, turn=turn).items:
         if isinstance(item, TextItem):
             _paint_text(image, item)
         elif isinstance(item, DigitsItem):
@@ -91,11 +93,20 @@ def draw(screen: Screen | PlayScreen, panel: Panel, language: str, *, no_sound: 
     """Either game's screen as a new mode "1" image: Time of Empires' (`render`, in the
     game's own language first: the settings on the box may have changed it), or a game
     profile's (`profile_screens.render_play`, in `language`; `hold_progress`: how far NEXT+ERA
-    are held toward "New game?"; `turn`: the page it has turned to on its own)."""
+    are held toward "New game?"); `turn`: the page either has turned to on its own."""
     if isinstance(screen, Screen):
         return render(screen, language=screen.language or language, no_sound=no_sound,
-                      no_save=no_save, no_file=no_file, panel=panel)
+                      no_save=no_save, no_file=no_file, panel=panel, turn=turn)
     from .profile_screens import Marks, render_play
 
     return render_play(screen, panel, language, Marks(no_sound, no_save, no_file, hold_progress,
                                                         turn))
+
+
+def turning(screen: Screen | PlayScreen, panel: Panel, language: str) -> int:
+    """How many pages either game's screen turns through on its own on `panel` (1: none)."""
+    if isinstance(screen, Screen):
+        return pages(screen, panel, language)
+    from .profile_screens import turning as play_turning
+
+    return play_turning(screen, panel, language)
