@@ -9,7 +9,7 @@ SUM    := $(shell cat pyproject.toml tools/bootstrap.sh | cksum | cut -d' ' -f1)
 RUN_STAMP := $(VENV)/.installed-run-$(SUM)
 STAMP  := $(VENV)/.installed-test-$(SUM)
 
-.PHONY: broker hall-bench run test test-era-engine test-deep test-faults lint bench soak gallery sounds install \
+.PHONY: broker hall-bench run test test-deep test-faults lint bench soak gallery sounds install \
 	wheelhouse system-test clean
 
 # The box's own packages only (the test tools are ten times its size)...
@@ -46,12 +46,6 @@ broker:
 ## restarted, and 100 simulated boxes on one broker (docs/hall.md)
 hall-bench: $(STAMP) broker
 	$(BIN)/python tools/hall_bench.py $(ARGS)
-
-## test-era-engine: the whole suite with Time of Empires played by the era engine it replaced
-## (ERABOX_ONE_ENGINE=0, until that engine is removed: docs/architecture.md, "Where the game
-## engine is going")
-test-era-engine: $(STAMP) broker
-	ERABOX_ONE_ENGINE=0 $(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadfile $(ARGS)
 
 ## test-deep: the nightly-style run: the property tests with ten times the examples and a
 ## fresh random seed each run, and the random power-cut tests on 200 fresh seeds (a failure

@@ -23,7 +23,6 @@ from PIL import Image
 
 from erabox.core.config import Config
 from erabox.core.engine import AnyEffect
-from erabox.core.machine import Game
 from erabox.core.model import Button, Input, Steer, Tick
 from erabox.core.profile_play import Play
 from erabox.core.settings import Settings
@@ -216,10 +215,10 @@ class BoxView(Protocol):
     """What an observer may use of the running box: read the game, post items, see the end."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Play: ...
 
-    def game_now(self) -> Game | Play:
-        """The game played now, on either engine (`engine.phase_of` reads where it stands)."""
+    def game_now(self) -> Play:
+        """The game played now (`engine.phase_of` reads where it stands)."""
         ...
 
     @property
@@ -244,7 +243,7 @@ class BoxObserver(Protocol):
         """Loop thread: `item` was taken from the inbox at `t`."""
         ...
 
-    def stepped(self, event: Input | Tick, game: Game | Play, t: float) -> None:
+    def stepped(self, event: Input | Tick, game: Play, t: float) -> None:
         """Loop thread: `event`'s step has just replaced the game with `game` (at `t`)."""
         ...
 

@@ -48,7 +48,6 @@ from erabox.core.hall import (
     keep_in_step,
 )
 from erabox.core.hall_view import status_of, table_of
-from erabox.core.machine import Game
 from erabox.core.model import Steer, SteerAction
 from erabox.core.profile_play import Play
 
@@ -148,12 +147,12 @@ def _network_allowed(hall: HallConfig) -> None:
 
 class HallLink:
     """One table's link (see the module's text). `game` returns the game the box plays now:
-    Time of Empires' `Game` (its era kept in step), a round game's `Play` (the countdown of
-    its `hall = true` phase kept in step, core/profile_steer.py); `post` hands a `Steer` to
+    its `Play` (the countdown of its `hall = true` phase kept in step,
+    core/profile_steer.py); `post` hands a `Steer` to
     the box's loop; `clock` is the box's clock (the one its game runs on)."""
 
     def __init__(self, hall: HallConfig, *, clock: Callable[[], float],
-                 post: Callable[[Steer], None], game: Callable[[], Game | Play],
+                 post: Callable[[Steer], None], game: Callable[[], Play],
                  client: Any = None) -> None:
         self.config = hall
         self.clock = clock

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from erabox.core.engine import AnyEffect, phase_of
-from erabox.core.machine import Game
 from erabox.core.model import Button, Input, Music, Phase, PlaySound, SetVolume, Tick
 from erabox.core.profile_play import Play
 from erabox.ports import BoxView, SimulatedInput, Stop
@@ -58,7 +57,7 @@ class TraceEntry:
 
     kind: str  # "input", "state", "mixer", "frame"
     t: float  # monotonic seconds
-    game: Game | Play | None = None
+    game: Play | None = None
 
 
 class TraceLog:
@@ -77,7 +76,7 @@ class TraceLog:
         # measures lateness from. Bounded, as a long soak fires many.
         self.cue_log: deque[tuple[float, float, str]] = deque(maxlen=10_000)
 
-    def _record(self, kind: str, t: float, game: Game | Play | None = None) -> None:
+    def _record(self, kind: str, t: float, game: Play | None = None) -> None:
         with self._cond:
             self.entries.append(TraceEntry(kind, t, game))
             self._cond.notify_all()
@@ -92,7 +91,7 @@ class TraceLog:
     def input(self, item: Input, t: float) -> None:
         self._record("input", t)
 
-    def stepped(self, event: Input | Tick, game: Game | Play, t: float) -> None:
+    def stepped(self, event: Input | Tick, game: Play, t: float) -> None:
         # Only inputs: "state" is the game right after an input's step.
         if isinstance(event, Input):
             self._record("state", t, game)
@@ -153,9 +152,8 @@ class Session:
         self.trace = trace
 
     @property
-    def game(self) -> Game | Play:
-        """The game as the loop last left it (an immutable value: safe to read anywhere), on
-        either engine (Time of Empires' `Game`, or its round file's `Play`)."""
+    def game(self) -> Play:
+        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
         return self.box.game_now()
 
     @property
@@ -217,13 +215,13 @@ class Session:
                                   "the scoring to take the press")
         raise RuntimeError("the scoring never ended")
 
-    def wait_phase(self, phase: Phase, timeout: float) -> Game | Play:
+    def wait_phase(self, phase: Phase, timeout: float) -> Play:
         """Wait until the game is in `phase` (checked whenever the daemon reports a moment)."""
         self.trace.wait_until(lambda: self.phase is phase, timeout, f"phase {phase}")
         return self.game
 
 
-def _changed_from(session: Session, before: Game | Play) -> Callable[[], bool]:
+def _changed_from(session: Session, before: Play) -> Callable[[], bool]:
     """True once the session's game is another value than `before`."""
     return lambda: session.game is not before
 

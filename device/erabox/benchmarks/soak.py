@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from erabox.benchmarks.timeline import timeline
 from erabox.core.config import Config, parse_config
 from erabox.core.engine import state_of
-from erabox.core.machine import Game, timeline
 from erabox.core.model import Button, Gesture, Input, Phase
 from erabox.core.profile_play import Play
 from erabox.core.script import ScriptLine
@@ -77,7 +77,7 @@ final_ticks_s = 5
 RSS_EVERY_S = 10.0
 
 
-def choose_gesture(game: Game | Play, rng: random.Random, now: float) -> Input | None:
+def choose_gesture(game: Play, rng: random.Random, now: float) -> Input | None:
     """What a random player does next, seeing this game (None: nothing, let time pass)."""
     if rng.random() < CHAOS:
         return rng.choice(ANY_GESTURE)

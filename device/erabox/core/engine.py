@@ -1,12 +1,10 @@
-"""The pure game as the driver sees it: one seam, two games.
+"""The pure game as the driver sees it: one seam, one engine.
 
 `erabox.run.driver.Driver` runs any game through an `Engine`: it starts one fresh or from a saved
 record, steps it (`step(state, event, now) -> (state, effects)`), asks it for its next
-deadline, its screen and its record, and applies the effects by one rule. Two engines:
-
-- `EmpiresEngine`: Time of Empires (`machine.py`, `record.py`, `view.py`); its state a `Game`;
-- `ProfileEngine`: a game profile's round-based play (`profile_machine.py`,
-  `profile_record.py`, `profile_play.py`); its state a `Play`.
+deadline, its screen and its record, and applies the effects by one rule. `ProfileEngine` is
+the engine: a game profile's play (`profile_machine.py`, `profile_record.py`,
+`profile_play.py`), Time of Empires' included; its state a `Play`.
 
 Everything here is pure: what the driver needs from the outside (the chosen settings, a
 drawn start player, the card's measured write time) is handed in as data.
@@ -21,7 +19,6 @@ from typing import Any, Protocol, TypeVar
 from . import (
     era_lines_state,
     era_screen,
-    machine,
     profile_box_music,
     profile_deadlines,
     profile_machine,
@@ -51,7 +48,6 @@ from .profile_entry import by_setting
 from .profile_guide import guided
 from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
 from .record import clean_write_s
-from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .settings import Settings, apply, defaults, fit_seats, palette
 from .snapshot import loads
 
@@ -156,89 +152,7 @@ class Recorder(Protocol[S_in]):
         ...
 
 
-# --- Time of Empires ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EmpiresEngine:
-    """Time of Empires: its state a `machine.Game`. `config` seats 2 to 4 (`own_seats`)."""
-
-    config: Config
-    chosen: Settings | None = None
-    seats: int = 0
-
-    def settled(self, chosen: Settings | None) -> EmpiresEngine:
-        if chosen is not None:  # seats chosen for another game: as many as this one seats
-            chosen = fit_seats(chosen, palette(self.config), (MIN_PLAYERS, MAX_PLAYERS))
-        return replace(self, chosen=chosen)
-
-    def parse(self, text: str) -> dict[str, Any]:
-        # Checked against the cue list the era runs with (the settings can change its ticks).
-        return loads(text, self.config if self.chosen is None
-                     else apply(self.config, self.chosen))
-
-    def fresh(self, now: float, seat: int) -> tuple[machine.Game, Effects]:
-        game = machine.new_game(self.config, settings=self.chosen)
-        return game, machine.opening(game, now)
-
-    def restore(self, saved: dict[str, Any], now: float) -> tuple[machine.Game, Effects]:
-        return machine.restore(saved, self.config, now, settings=self.chosen)
-
-    def resumed(self, state: machine.Game, saved: dict[str, Any]) -> str:
-        return f"resumed the saved game: era {saved['era']}, {saved['mode']}, {saved['phase']}"
-
-    def step(self, state: machine.Game, event: Event, now: float
-             ) -> tuple[machine.Game, Effects]:
-        return machine.step(state, event, now)
-
-    def spare(self, state: machine.Game) -> int | None:
-        return None
-
-    def with_spare(self, state: machine.Game, seat: int) -> machine.Game:
-        return state
-
-    def with_write_time(self, state: machine.Game, write_s: float) -> machine.Game:
-        return machine.with_write_time(state, write_s)
-
-    def next_deadline(self, state: machine.Game, now: float) -> float | None:
-        return machine.next_deadline(state, now)
-
-    def screen(self, state: machine.Game, now: float) -> Screen:
-        return machine.screen(state, now)
-
-    def care_view(self, shown: object) -> Screen | None:
-        return shown if isinstance(shown, Screen) else None
-
-    def snapshot(self, state: machine.Game, now: float) -> dict[str, Any]:
-        return machine.snapshot(state, now)
-
-    def snapshot_at_stop(self, state: machine.Game, now: float) -> dict[str, Any]:
-        # A clean stop knows that no cue is being handed to the mixer: no cue armed.
-        return machine.snapshot_at_stop(state, now)
-
-    def silence(self, state: machine.Game) -> Music:
-        return Music(MusicAction.STOP, state.era, state.mode, 0.0)
-
-    def switch_to(self, before: machine.Game, after: machine.Game, effects: Effects
-                  ) -> str | None:
-        if before.menu is not None and after.menu is None and after.config.game:
-            return after.config.game  # the settings menu closed on a game profile
-        return None
-
-    def pending(self, before: machine.Game, after: machine.Game) -> Settings | None:
-        return None  # the menu's settings apply at once, the game set up again under it
-
-    def played(self, state: machine.Game) -> Config:
-        return state.config
-
-    def language(self, state: machine.Game) -> str:
-        return state.config.language  # the settings may change it
-
-    def contrast(self, state: machine.Game) -> int:
-        return state.config.display.contrast
-
-
-# --- a game profile -------------------------------------------------------------------------
+# --- the engine: every game -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -500,17 +414,12 @@ def shown(effects: Effects) -> AnyScreen | None:
     return screens[-1] if screens else None
 
 
-def phase_of(game: machine.Game | Play, now: float) -> Phase:
-    """Where either engine's game stands at `now`, in Time of Empires' words (its `Game.phase`:
-    a question open is not a phase): a play's as its `state` lines say it."""
-    if isinstance(game, machine.Game):
-        return game.phase
+def phase_of(game: Play, now: float) -> Phase:
+    """Where a game stands at `now`, in Time of Empires' words (a question open is not a
+    phase), as its `state` lines say it."""
     return Phase(era_lines_state.state_word(game, now)[0])
 
 
-def state_of(game: machine.Game | Play, now: float) -> Phase:
-    """The state the table sees (`game.state_name`): `confirm` while a question is open,
-    `settings` while Time of Empires' settings menu is, else `phase_of`."""
-    if isinstance(game, machine.Game):
-        return machine.state_name(game)
+def state_of(game: Play, now: float) -> Phase:
+    """The state the table sees: `confirm` while a question is open, else `phase_of`."""
     return Phase.CONFIRM if game.question_until is not None else phase_of(game, now)

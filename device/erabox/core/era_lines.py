@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
 
+from .audio_plan import music_era, profile_music
 from .config import AudioConfig, ButtonsConfig
 from .era_lines_guide import GuideLines
 from .era_lines_scores import EntryCount, score_line
 from .era_lines_state import StateLines
-from .events import music_of
 from .model import Input, Music, PlaySound, ShowPrompt
 from .profile_play import Called, Play, PlayEffect, era_number
 
@@ -78,3 +78,13 @@ class EraLines:
     def _line(self, t: float, line_type: str, /, **fields: Any) -> None:
         self._emit({"t": round(t, 3), "type": line_type, **fields})
 
+
+def music_of(audio: AudioConfig, effect: Music) -> dict[str, Any]:
+    """What an era's music line adds when the era does not play its own music of the
+    box's: the game profile's own file ("music", its name), or the era of the box's
+    soundtrack whose music it borrows ("music_of", `audio_plan.music_era`)."""
+    own = profile_music(audio, effect.era, effect.mode)
+    if own:
+        return {"music": PurePath(own[0].path).name}
+    borrowed = music_era(effect.era)
+    return {"music_of": borrowed} if effect.era > borrowed else {}

@@ -7,8 +7,8 @@ Time of Empires' buildings on the central board), a `standings` line after an er
 (`Standings`; none when no score is kept: a profile without categories) and the final
 `ranking` (`Ranked`, with each player's tie-break number where it was asked).
 `EntryCount` counts the gestures of an era's scoring and their button time for its `entry`
-line: a press 0.25 s, a hold the hold time plus what it was held past it, as
-`events.EventRecorder` counts them; none when no score is kept.
+line: a press 0.25 s (`TAP_S`), a hold the hold time plus what it was held past it
+(`counted`); none when no score is kept.
 Pure, like the rest of the core.
 """
 
@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import profile_scores as scores
-from .events import counted
-from .model import Input
+from .model import Gesture, Input
 from .profile import Profile
 from .profile_play import Entered, Play, PlayEffect, Ranked, Standings, State, era_number
+
+TAP_S = 0.25  # a press, counted as button time in `entry` lines (docs/simulate.md)
 
 SCORING = (State.SCORING, State.STANDINGS)  # an era's scoring: its numbers and standings
 
@@ -96,3 +97,15 @@ class EntryCount:
             self._counting = self._held_at = None
             return {"era": era, "gestures": gestures, "button_s": round(seconds, 2)}
         return None
+
+
+def counted(event: Input, t: float, gestures: int, seconds: float, held_at: float | None,
+            hold_s: float) -> tuple[int, float, float | None]:
+    """An era's scoring's gestures and button time with `event` counted (`entry` lines): a
+    press `TAP_S`, a hold its threshold and, on release, the time held on past it (`held_at`:
+    when the hold being timed fired)."""
+    if event.gesture is Gesture.RELEASE:
+        return gestures, seconds + (t - held_at if held_at is not None else 0.0), None
+    if event.gesture is Gesture.HOLD:
+        return gestures + 1, seconds + hold_s, t
+    return gestures + 1, seconds + TAP_S, held_at

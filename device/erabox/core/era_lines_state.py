@@ -1,5 +1,5 @@
 """The `state` lines of a round profile's play in Time of Empires' words (`[game] lines =
-"eras"`, core/era_lines.py): the fields core/view.py `describe` gives the era engine's.
+"eras"`, core/era_lines.py): the fields the era engine's `describe` gave (docs/simulate.md).
 
 The era engine's states (docs/behaviour.md) read off the round engine's play:
 

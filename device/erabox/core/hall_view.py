@@ -1,15 +1,13 @@
-"""What a hall sees of the game a box plays (docs/hall.md): the box's link keeps either
-engine's running clock in step by one rule (`hall.keep_in_step`, on a `hall.Table`), and
-tells the director where the game stands.
+"""What a hall sees of the game a box plays (docs/hall.md): the box's link keeps the game's
+running clock in step by one rule (`hall.keep_in_step`, on a `hall.Table`), and tells the
+director where the game stands.
 
-- Time of Empires (`Game`): the era's phase; running, its anchor and its next cue (the end
-  gong the last). Its status is the era's own (`describe`), as before.
-- A round game (`Play`): the countdown of a `[[phase]]` marked `hall = true`, in the era's
-  words (core/profile_steer.py steers it): SETUP while held for the hall's start (or at a
-  setup whose round 1 the hall's START starts, as the era engine's setup), LEAD_IN
-  before its start gong, RUNNING (its anchor: the box's time at its start gong; its next
-  cue, its end the last), PAUSED; anywhere else nothing the hall steers. Each countdown (its
-  era, round, phase, turn) is its own, so a rejoin order is sent once for each.
+The clock is the countdown of a `[[phase]]` marked `hall = true` (Time of Empires' real-time
+era), in the era's words (core/profile_steer.py steers it): SETUP while held for the hall's
+start (or at a setup whose round 1 the hall's START starts), LEAD_IN before its start gong,
+RUNNING (its anchor: the box's time at its start gong; its next cue, its end the last),
+PAUSED; anywhere else nothing the hall steers. Each countdown (its era, round, phase, turn)
+is its own, so a rejoin order is sent once for each.
 
 Only a box in a hall imports this (through adapters/hall.py).
 """
@@ -18,30 +16,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import points
 from . import profile_clock as clock
 from . import profile_scores as scores
-from .game import Game, sheet, timeline
 from .hall import Table
 from .model import Phase
 from .profile_play import EPS, Play, era_number, whole_sheet
 from .profile_steer import elapsed, held_for_start, starts_at_setup, steered
-from .view import describe
 
 # a round game's countdown, as the director shows its state
 STATES = {Phase.SETUP: "waiting", Phase.LEAD_IN: "lead_in", Phase.RUNNING: "running",
           Phase.PAUSED: "paused"}
 
 
-def table_of(game: Game | Play, now: float) -> Table:
+def table_of(game: Play, now: float) -> Table:
     """What the link reads of `game` at `now` (see the module's text)."""
-    if isinstance(game, Play):
-        return _countdown(game, now)
-    if game.phase is not Phase.RUNNING or game.anchor is None:
-        return Table(game.phase)
-    cues = timeline(game.config)
-    due = game.anchor + cues[game.cues_done].at if game.cues_done < len(cues) else None
-    return Table(game.phase, game.anchor, due)
+    return _countdown(game, now)
 
 
 def _countdown(play: Play, now: float, setup: bool = True) -> Table:
@@ -64,19 +53,11 @@ def _countdown(play: Play, now: float, setup: bool = True) -> Table:
     return Table(Phase.RUNNING, anchor, anchor + (timer if due is None else due), where)
 
 
-def status_of(game: Game | Play, now: float) -> dict[str, Any]:
-    """What the director shows of the table: the game, its era, its state, the running time
-    and the standings; a round game's also its round and phase, its state the countdown's
-    the hall steers ("waiting" for the hall's start, "lead_in", "running", "paused"; elsewhere
-    the play's own) and its running time from the start gong."""
-    if not isinstance(game, Play):
-        described = describe(game, now)
-        totals = points.totals(sheet(game))
-        return {"game": "Time of Empires", "era": described["era"],
-                "state": described["state"], "running_s": described["elapsed"],
-                "paused": game.phase is Phase.PAUSED,
-                "standings": sorted(zip(game.config.players, totals, strict=False),
-                                    key=lambda p: -p[1])}
+def status_of(game: Play, now: float) -> dict[str, Any]:
+    """What the director shows of the table: the game, its era, its round and phase, its
+    state (the countdown's the hall steers: "waiting" for the hall's start, "lead_in",
+    "running", "paused"; elsewhere the play's own), the running time from the start gong and
+    the standings."""
     table = _countdown(game, now, setup=False)  # a setup says "setup"
     spot = game.spot
     running = elapsed(game, now) if table.phase in (Phase.RUNNING, Phase.PAUSED) else None

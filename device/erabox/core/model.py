@@ -1,7 +1,8 @@
 """The vocabulary of the game core: inputs, states, effects and the screen model.
 
-Everything here is a plain value (enums and frozen dataclasses). The core (`machine.py`) takes
-an `Input` or a `Tick` plus the current time and returns a new `Game` and a tuple of effects;
+Everything here is a plain value (enums and frozen dataclasses). The engine
+(`profile_machine.py`) takes an `Input` or a `Tick` plus the current time and returns a new
+`Play` and a tuple of effects;
 adapters turn effects into sound, pixels, LED flashes and files. Nothing in this package reads
 a clock, sleeps, plays, draws or touches the filesystem.
 """
@@ -129,7 +130,8 @@ class SteerAction(StrEnum):
 
 @dataclass(frozen=True)
 class Steer:
-    """An order for the era's running clock from outside the box (a hall, `core/steer.py`).
+    """An order for the era's running clock from outside the box (a hall,
+    `core/profile_steer.py`).
 
     `at` is on the box's own clock (the `now` the game runs on); `running_s` is the era's
     running time at `at`."""

@@ -2,10 +2,9 @@
 or a user's copy found first: `erabox.files.games.own_game_profile`).
 
 The config carries them (`Config.realtime`, `intro`, `prep`, `checklist`, `eras`,
-`audio.game_eras`), so that the config file's `[realtime]` and `[intro]` keys lay over them
-and both engines play them: the round engine takes them back from the config
-(`profile_config`, `profile_own_numbers`), the era engine (ERABOX_ONE_ENGINE=0, until it goes)
-plays them as its own. What each comes from (docs/profiles.md, "The box's settings"):
+`audio.game_eras`), so that the config file's `[realtime]` and `[intro]` keys lay over them;
+the engine takes them back from the config (`profile_config`, `profile_own_numbers`). What
+each comes from (docs/profiles.md, "The box's settings"):
 
 - `RealtimeConfig`: the countdown phase with `config = "realtime"`: its `timer_s`,
   `lead_in_s`, `final_ticks_s`, `prompt_s`, and its calls' `at_s`, sound (a box's cue or an

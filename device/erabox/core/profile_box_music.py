@@ -8,8 +8,8 @@ score and its takes in real time, the box's loop. So, in a game with box music:
 
 - each cue (`PlaySound`) names the era played (the era engine's do), not era 0;
 - each era's setup gets that era's music ready (`PrepareMusic`: the era, its mode, the score's
-  take), and again when the variant chosen there changes the mode, as the era engine's setup
-  screen does (`machine._after`), and when the play starts or comes back (`record.restore`).
+  take), and again when the variant chosen there changes the mode, and when the play starts
+  or comes back.
 
 A game without box music is left as it is. Pure: effects in, effects out.
 """

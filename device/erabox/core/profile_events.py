@@ -45,7 +45,7 @@ class PlayRecorder:
                  audio: AudioConfig | None = None) -> None:
         """`hold_s`: the config's hold threshold (`lines = "eras"`: an `entry` line's
         button time counts it per hold); `audio`: the config's, whose eras' music the box's
-        own era music's lines name (`events.music_of`)."""
+        own era music's lines name (`era_lines.music_of`)."""
         self._emit = emit
         self._audio = audio
         self._hold_s = hold_s

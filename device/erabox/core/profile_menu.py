@@ -1,8 +1,7 @@
 """The box's settings menu in a round game: core/settings.py's menu, opened by the play.
 
 The menu is the box's, one for every game (core/settings.py: its items, its gestures, its
-file). Time of Empires' own engine opens it over its "New game" setup (machine.py); a round
-play opens the same menu where ERA is held at its game's setup, before the first round
+file). A play opens it where ERA is held at its game's setup, before the first round
 (`profile_machine`'s `ChooseGame`), and `ProfileEngine` (core/engine.py) runs it with this
 module:
 
@@ -17,7 +16,7 @@ module:
   they differ from those it plays with, for the driver to set the game up anew with them
   (another game chosen: that game, `ProfileEngine.switch_to`);
 - `screen`: the menu's screen, Time of Empires' `Screen` (ui/plans.py draws it) over the
-  setup's, in the language chosen, as the era engine's `view.screen` builds it.
+  setup's, in the language chosen.
 
 The menu is not part of the play's record: a power cut with the menu open comes back to the
 setup with the menu closed, as the era engine's does, the settings chosen so far saved (the
@@ -78,9 +77,9 @@ def closed(play: Play, current: Settings) -> Play:
 
 
 def screen(play: Play, under: Screen, base: Config) -> Screen:
-    """The open menu's screen over `under` (the setup's, Time of Empires' model), as the era
-    engine builds it (core/view.py): the item shown, its value, where it is in the menu, a
-    note, a game's own name; in the language chosen."""
+    """The open menu's screen over `under` (the setup's, Time of Empires' model): the item
+    shown, its value, where it is in the menu, a note, a game's own name; in the language
+    chosen."""
     assert play.menu is not None and play.chosen is not None
     chosen = play.chosen
     config = box_settings.apply(base, chosen)

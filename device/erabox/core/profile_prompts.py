@@ -8,7 +8,7 @@ line, nothing saved: a power cut forgets it).
   ("hold NEXT to pause", or "press ERA to pause"; `Prompt.PAUSE_HINT`) for `PAUSE_HINT_S`.
   Pausing takes it down.
 
-As Time of Empires' own engine says them (core/machine.py); a move forward takes either down
+As Time of Empires' box has always said them; a move forward takes either down
 (`profile_play.moved`), another undo says its own round.
 """
 

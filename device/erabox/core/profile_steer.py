@@ -1,11 +1,10 @@
 """A hall's orders to a round game's countdown (docs/hall.md, docs/profiles.md `hall`).
 
-The era engine's `steer.py` steers Time of Empires' running clock; this is the same seam for
-a game profile: `steer(play, order, now)` is what a `Steer` event does to the countdown of a
-`[[phase]]` marked `hall = true`, on the countdown's own anchor (`profile_clock`: every cue
-at start + its time; the lead-in's ticks before 0, its start gong at 0). The hall's running
-time is the countdown's time from its start gong; `zero = at - running_s` is the box's time
-at the hall's running time zero. The same meaning as `steer.py`:
+`steer(play, order, now)` is what a `Steer` event does to the countdown of a `[[phase]]`
+marked `hall = true` (Time of Empires' real-time era), on the countdown's own anchor
+(`profile_clock`: every cue at start + its time; the lead-in's ticks before 0, its start
+gong at 0). The hall's running time is the countdown's time from its start gong; `zero = at
+- running_s` is the box's time at the hall's running time zero:
 
 - START: a countdown not yet at its start (held for the hall, in its lead-in, paused there)
   is laid so that its start gong lands on `zero` (its lead-in's ticks already past are
@@ -26,9 +25,9 @@ at the hall's running time zero. The same meaning as `steer.py`:
 - SLEW: a running countdown's anchor moves so that `running_s` falls at `at`, silently: the
   cues it passes more than `LATE_S` behind are counted given, never to sound. A slew that
   counts none given (the hall's small corrections, every half second) writes nothing: the
-  countdown's seconds go to disk with its next periodic save, as the era engine's slewed
-  anchor does (a cut before it comes back a little off; the hall's newest order, which the
-  box obeys again once back, puts it on the hall's time).
+  countdown's seconds go to disk with its next periodic save (a cut before it comes back a
+  little off; the hall's newest order, which the box obeys again once back, puts it on the
+  hall's time).
 
 The count of cues given never goes back (a call given is never given again). Every other
 order that changes the countdown is on disk before anything sounds.
@@ -36,7 +35,7 @@ order that changes the countdown is on disk before anything sounds.
 At a setup (the game's, or an era's with `variant_per_era`; its first-game guide walked
 there or not, a "New game?" asked there closed), START and RESUME start play as ERA there
 would, in the variant whose round 1 opens on a `hall = true` countdown (the one chosen if it
-does, else the first that does: Time of Empires' real time, as `steer.py` forces it), and lay
+does, else the first that does: Time of Empires' real time), and lay
 that countdown on the hall's time as START does to one held for it (`_from_setup`). PAUSE,
 SLEW and END at a setup, a setup whose every variant opens elsewhere (a special round first,
 a phase without `hall = true`) and the settings menu open over it ignore the order.
@@ -47,8 +46,8 @@ order: a table that plays something else is left alone.
 In a hall (`hold`), a `hall = true` phase's countdown does not start by itself when the
 phase begins: it is held at its full time (lead-in included) for the hall's START.
 
-The hall's link keeps such a countdown in step as it keeps the era engine's era, and tells
-the director where the game stands (`hall_view.py`).
+The hall's link keeps such a countdown in step and tells the director where the game stands
+(`hall_view.py`).
 """
 
 from __future__ import annotations
@@ -77,10 +76,11 @@ from .profile_play import (
 )
 from .profile_record import snapshot
 from .profile_track import held
-from .steer import LATE_S
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]
 SETUPS = (State.SETUP, State.ERA_SETUP)  # where ERA starts an era's round 1
+
+LATE_S = 1.0  # a call more than this behind the hall's running time at a late start: skipped
 
 
 def steered(play: Play) -> bool:

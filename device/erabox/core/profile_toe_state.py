@@ -250,7 +250,7 @@ def _action(record: dict[str, Any], saved: dict[str, Any], profile: Profile,
             and listed[lead + sounded].call is not None
             and all(c.call is None for c in listed[lead + sounded + 1:given])):
         # the call just handed to the mixer: its prompt owed whole from the resume, as the
-        # era engine owes it (`record._restore_realtime`), not what was left of it
+        # era engine owed it, not what was left of it
         record["call_owed"] = round(at + action.prompt_s, 3)
 
 

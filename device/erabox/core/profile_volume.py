@@ -1,15 +1,15 @@
-"""The box's volume in a round play, as Time of Empires' own engine keeps it.
+"""The box's volume in every game.
 
-The volume is the box's, not the game's: every round profile takes VOL+ and VOL- (a press or
-a hold, anywhere, a question open or not) as the era engine does (`machine.py`): one step of
-`VOLUME_STEP` up or down (0 to 1), `SetVolume` to the mixer, the new level shown for
-`VOLUME_SHOWN_S` (`Play.volume_until`; Time of Empires' screens, `[game] lines = "eras"`,
-show it as `Screen.volume` and the quiet mark at or below `QUIET_LEVEL`). The level is part
-of the play's record (`"volume"`, written once the box knows it: `ProfileEngine` starts every
-play with the configured level) and comes back after a power cut; a volume step is saved as
-any change is, not on disk before it is heard (a lost step changes nothing at the table, as
-in the era engine). `Play.volume` None: a play built without the box (a record without a
-level), at the configured level; a step from it starts at `AudioConfig.volume`.
+The volume is the box's, not the game's: every profile takes VOL+ and VOL- (a press or a
+hold, anywhere, a question open or not): one step of `VOLUME_STEP` up or down (0 to 1),
+`SetVolume` to the mixer, the new level shown for `VOLUME_SHOWN_S` (`Play.volume_until`;
+Time of Empires' screens, `[game] lines = "eras"`, show it as `Screen.volume` and the quiet
+mark at or below `QUIET_LEVEL`). The level is part of the play's record (`"volume"`, written
+once the box knows it: `ProfileEngine` starts every play with the configured level) and
+comes back after a power cut; a volume step is saved as any change is, not on disk before it
+is heard (a lost step changes nothing at the table). `Play.volume` None: a play built
+without the box (a record without a level), at the configured level; a step from it starts
+at `AudioConfig.volume`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from dataclasses import replace
 from typing import Any
 
 from .config import AudioConfig
-from .machine import VOLUME_SHOWN_S, VOLUME_STEP
 from .model import Button, Input, SetVolume
 from .profile_play import EPS, Play
-from .view import QUIET_LEVEL
 
 VOLUME_BUTTONS = (Button.VOL_UP, Button.VOL_DOWN)
+VOLUME_STEP = 0.1  # VOL+ or VOL- changes the level by this much (0 to 1)
+VOLUME_SHOWN_S = 2.0  # the new level stays on the screen this long
+QUIET_LEVEL = 0.1  # at or below this volume every screen shows the quiet mark
 
 
 def change(play: Play, event: Input, now: float) -> tuple[Play, tuple[SetVolume, ...]]:

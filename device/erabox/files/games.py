@@ -260,17 +260,6 @@ def own_game_profile(game: str, folders: Iterable[Path], shipped: Traversable | 
     return found
 
 
-ONE_ENGINE = "ERABOX_ONE_ENGINE"  # "0": Time of Empires on the era engine (until it goes)
-
-
-def one_engine(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether the box plays Time of Empires on the one (round) engine, from its profile
-    (`own_rounds`): the default since every test passed with it;
-    ERABOX_ONE_ENGINE=0 plays the era engine until it is removed (docs/architecture.md,
-    "Where the game engine is going")."""
-    return (os.environ if environ is None else environ).get(ONE_ENGINE, "") != "0"
-
-
 def own_rounds(own_game: str = "", shipped: Traversable | None = None) -> Profile:
     """Time of Empires' profile, as the one engine plays it: the file found at start
     (`Config.own_game`: a user's copy), "" the shipped one."""

@@ -52,15 +52,13 @@ from erabox.adapters.state_file import StateFile, resolve_state_path
 from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import Config, ConfigError
-from erabox.core.events import Emit, EventRecorder
-from erabox.core.machine import EPS, Game
 from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
 from erabox.core.profile import Profile
-from erabox.core.profile_events import PlayRecorder
-from erabox.core.profile_play import Play, PlayScreen
+from erabox.core.profile_events import Emit, PlayRecorder
+from erabox.core.profile_play import EPS, Play, PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.files.config import load_config
-from erabox.files.games import one_engine, own_rounds
+from erabox.files.games import own_rounds
 from erabox.files.script import read_script
 from erabox.ports import (
     AudioPort,
@@ -109,7 +107,6 @@ class Box:
         audio: AudioPort | None = None,
         screen_worker: ScreenWorker | None = None,
         led: LedPort | None = None,
-        events: EventRecorder | None = None,
         clock: Callable[[], float] = time.monotonic,
         observer: BoxObserver | None = None,
         settings_file: SettingsStore | None = None,
@@ -121,12 +118,13 @@ class Box:
         profile_config: Config | None = None,
         why_played: str | None = None,
     ) -> None:
-        """`profile`: play this game profile instead of Time of Empires (its event lines to
-        `play_events`; `draw` picks a "random" profile's start player). `find_profile` loads
-        the profile the settings menu's "Game" names (`ProfileError` if it cannot). `why_played`:
-        why `profile` plays (`Start.why_played`), said on its first setup."""
+        """`profile`: play this game profile instead of Time of Empires (the config's own
+        game); the event lines to `play_events`; `draw` picks a "random" profile's start
+        player. `find_profile` loads the profile the settings menu's "Game" names
+        (`ProfileError` if it cannot). `why_played`: why `profile` plays
+        (`Start.why_played`), said on its first setup."""
         self.config = config
-        self._parts = (state_file, settings_file, audio, led, events, play_events, draw)
+        self._parts = (state_file, settings_file, audio, led, play_events, draw)
         self.find_profile = find_profile
         self.collector = collector
         self.audio = audio
@@ -149,24 +147,18 @@ class Box:
         self._last_now = -math.inf  # the latest `now` the game was given
 
     def _own_game(self, t0: float) -> Driver:
-        """A driver for Time of Empires."""
-        state, settings, audio, led, events, play_events, draw = self._parts
-        if one_engine():  # Time of Empires from its round file (staged switch)
-            if play_events is None and events is not None:  # its lines, to the same stream
-                play_events = PlayRecorder(events.emit, events.hold_s)
-            return Driver(self.config, profile=own_rounds(self.config.own_game), state=state,
-                          settings=settings, audio=audio, led=led, show=self._show,
-                          events=play_events, observer=self.observer, clock=self.clock,
-                          draw=draw, t0=t0, base=self.config)
-        return Driver(self.config, state=state, settings=settings, audio=audio, led=led,
-                      show=self._show, events=events, observer=self.observer,
-                      clock=self.clock, t0=t0)
+        """A driver for Time of Empires (the config's own game, from its profile)."""
+        state, settings, audio, led, events, draw = self._parts
+        return Driver(self.config, profile=own_rounds(self.config.own_game), state=state,
+                      settings=settings, audio=audio, led=led, show=self._show,
+                      events=events, observer=self.observer, clock=self.clock,
+                      draw=draw, t0=t0, base=self.config)
 
     def _profile_game(self, config: Config, profile: Profile, t0: float,
                       why_played: str | None) -> Driver:
         """A driver for a game profile (the state file reads its record back through the
         play's own check); `why_played`: why it plays, said on its first setup."""
-        state, settings, audio, led, _, play_events, draw = self._parts
+        state, settings, audio, led, play_events, draw = self._parts
         return Driver(config, profile=profile, state=state, settings=settings, audio=audio,
                       led=led, show=self._show, events=play_events, draw=draw, t0=t0,
                       why_played=why_played, base=self.config)
@@ -195,17 +187,14 @@ class Box:
         self.driver.step(Input(Button.ERA, Gesture.HOLD), now)
 
     @property
-    def game(self) -> Game:
-        """The game as the loop last left it (an immutable value: safe to read anywhere).
-        Time of Empires only: a profile's play is `box.driver.game` too, a `Play`."""
-        assert self.driver.profile is None, "a game profile is played: see driver.game"
-        game: Game = self.driver.game
+    def game(self) -> Play:
+        """The game as the loop last left it (an immutable value: safe to read anywhere)."""
+        game: Play = self.driver.game
         return game
 
-    def game_now(self) -> Game | Play:
-        """The game played now: Time of Empires' `Game` or a game profile's `Play` (an
-        immutable value: safe to read from the hall's link)."""
-        game: Game | Play = self.driver.game  # read once: the loop thread may switch games
+    def game_now(self) -> Play:
+        """The game played now (an immutable value: safe to read from the hall's link)."""
+        game: Play = self.driver.game  # read once: the loop thread may switch games
         return game
 
     @property
@@ -449,7 +438,6 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
         config = played
     emit, events_file = _event_stream(args.events)
     emit = None if emit is None else host_stamp(emit)
-    events = EventRecorder(emit, audio=config.audio) if emit is not None else None
     play_events = PlayRecorder(emit, audio=config.audio) if emit is not None else None
     if profile is not None:
         log.info("the game profile %s: %s", profile.id, profile.source)
@@ -494,8 +482,7 @@ def run(args: argparse.Namespace, *, observer: BoxObserver | None = None,
 
     led = CueLed(config.buttons.led_pin, pin_factory=choice.factory)
     box = Box(config, state_file=state_file, audio=audio, screen_worker=screen_worker, led=led,
-              events=events, observer=observer,
-              settings_file=settings_file, collector=LoopCollector(),
+              observer=observer, settings_file=settings_file, collector=LoopCollector(),
               profile=profile, profile_config=played, play_events=play_events,
               why_played=start.why_played,
               find_profile=lambda name: load_game(name, folders), clock=box_clock())

@@ -27,7 +27,6 @@ import json
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TextIO
 
 from erabox.core.config import Config
@@ -35,13 +34,11 @@ from erabox.core.engine import (
     AnyEffect,
     AnyScreen,
     Effects,
-    EmpiresEngine,
     Engine,
     ProfileEngine,
     Recorder,
     shown,
 )
-from erabox.core.events import Emit
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -55,18 +52,18 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.profile import Profile
+from erabox.core.profile_events import Emit
 from erabox.core.profile_play import ShowPlay
 from erabox.core.record import card_lead, clean_write_s
-from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from erabox.core.seats import own_game_players
-from erabox.core.settings import Settings, from_dict, palette
+from erabox.core.settings import Settings, from_dict
 from erabox.core.snapshot import dumps, loads
+from erabox.files.games import own_rounds
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
 
 log = logging.getLogger("erabox")
 
 # Longest wait for a save that must be on disk first (a press's, a cue's "armed" and "sounded"
-# records): below machine.ARM_LEAD_S, so an "armed" record that makes it is on disk before its
+# records): below record.ARM_LEAD_S, so an "armed" record that makes it is on disk before its
 # cue; on a card measured slower, `record.card_lead` (a press's sound waits for its record). A
 # save that misses it is logged: the guarantee holds while the card writes in time.
 DURABLE_WAIT_S = 0.4
@@ -93,8 +90,8 @@ def seeded_draws(seed: int) -> Callable[[int], int]:
 class Driver:
     """A game and what applying its effects means; the caller owns the clock and the thread.
 
-    `profile`: play that game profile (for `config`'s players); None: Time of Empires (which
-    seats 2 to 4 of them); `why_played`: why the profile plays, said on its first setup
+    `profile`: play that game profile (for `config`'s players); None: Time of Empires' (the
+    config's own game, `own_rounds`); `why_played`: why the profile plays, said on its first setup
     (`ProfileEngine.why_played`). `draw` draws a profile's start player. Times given to the event
     stream are `now - t0` (`t0`: when the box was ready).
     """
@@ -119,26 +116,17 @@ class Driver:
     ) -> None:
         self.engine: Engine[Any]
         self.base = config if base is None else base  # the file's, before the box's settings
-        if profile is None:
-            seated = own_game_players(config.players, palette(config))
-            if seated != config.players:  # a table for another game
-                log.warning("Time of Empires is for %d to %d players, not %d: it seats %s "
-                            "(choose a game for more in the settings, or set `players` in the "
-                            "config)", MIN_PLAYERS, MAX_PLAYERS, len(config.players),
-                            ", ".join(seated))
-                config = replace(config, players=seated)
-            self.engine = EmpiresEngine(config)
-            self.missing_files: list[str] = []  # the config's sound files are the box's
-        else:
-            from erabox.core.profile_config import configured
-            from erabox.core.profile_guide import guided
-            from erabox.files.games import missing_music
+        if profile is None:  # Time of Empires: its profile (a user's copy first)
+            profile = own_rounds(config.own_game)
+        from erabox.core.profile_config import configured
+        from erabox.core.profile_guide import guided
+        from erabox.files.games import missing_music
 
-            # the phases and special rounds of the first-game guide only while it is on, the
-            # config's numbers and modes where the file takes them (`profile_config`)
-            self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config,
-                                        why_played, base=self.base, source=profile)
-            self.missing_files = missing_music(profile)  # said in the log, marked on screen
+        # the phases and special rounds of the first-game guide only while it is on, the
+        # config's numbers and modes where the file takes them (`profile_config`)
+        self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config,
+                                    why_played, base=self.base, source=profile)
+        self.missing_files = missing_music(profile)  # said in the log, marked on screen
         self.config = config
         self.profile = profile
         self.state = state
@@ -151,7 +139,7 @@ class Driver:
         self.clock = clock  # only read for the observer's timestamps
         self.draw = draw
         self.t0 = t0
-        # The game as it stands: a `machine.Game`, or a profile's `profile_play.Play`.
+        # The game as it stands: its `profile_play.Play`.
         self.game: Any = self.engine.fresh(0.0, 0)[0]  # replaced by `start`
         # Another game wanted, once a step asked for it (the settings menu closed on it): a
         # profile's name or file, or "" (Time of Empires): the box then plays that.

@@ -13,9 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from erabox.core.machine import EPS
 from erabox.core.model import Phase, Screen
-from erabox.core.profile_play import PlayScreen
+from erabox.core.profile_play import EPS, PlayScreen
 from erabox.ui.panel import Panel
 
 

@@ -20,12 +20,10 @@ from typing import Any
 from erabox.adapters.workers import ChangedOnly
 from erabox.core.config import Config
 from erabox.core.engine import AnyScreen, Recorder
-from erabox.core.events import EventRecorder
 from erabox.core.model import Input, Tick
 from erabox.core.profile import Profile
 from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
-from erabox.files.games import one_engine, own_rounds
 from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
 from erabox.run.which_game import switched_game
 
@@ -59,13 +57,8 @@ class Simulation:
         self.driver.start(0.0)
 
     def _driver(self, config: Config, profile: Profile | None) -> Driver:
-        if profile is None and one_engine():  # Time of Empires from its round file (staged switch)
-            profile = own_rounds(config.own_game)
-        self.recorder: Recorder[Any] = (EventRecorder(self.on_event, config.buttons.hold_s,
-                                                      config.audio)
-                                        if profile is None
-                                        else PlayRecorder(self.on_event, config.buttons.hold_s,
-                                                          config.audio))
+        self.recorder: Recorder[Any] = PlayRecorder(self.on_event, config.buttons.hold_s,
+                                                    config.audio)
         return Driver(config, profile=profile, state=self.state, settings=self.settings,
                       show=self._show, events=self.recorder, draw=self.draw, base=self.config)
 
@@ -87,7 +80,7 @@ class Simulation:
 
     @property
     def game(self) -> Any:
-        """The game as it stands: a `machine.Game`, or a profile's `profile_play.Play`."""
+        """The game as it stands: its `profile_play.Play`."""
         return self.driver.game
 
     @property
