@@ -37,7 +37,7 @@ from erabox.core.snapshot import dumps
 from erabox.files.config import load_config
 from erabox.files.games import load_game
 from erabox.files.script import read_script
-from test_state_faults import GOOD, running
+from state_records import GOOD, running
 
 CFG = Config()
 ROOT = os.geteuid() == 0

@@ -90,9 +90,10 @@ def test_a_card_slower_than_the_bound_is_logged() -> None:
 def test_a_profile_play_on_a_slow_card_says_so_and_names_the_press(
         caplog: pytest.LogCaptureFixture) -> None:
     """Time of Empires' whole rule: the card's measured lead is logged, and a record that
-    missed names what it held (here a press in the profile's game)."""
+    missed names what it held (here a press in the profile's game: where play stands)."""
     with caplog.at_level(logging.INFO, logger="erabox"):
         play(SlowCard(3.0))
     assert "durable writes take up to 3.000 s on this card" in caplog.text
     game = parse_profile(GAME, "fair.toml").id
-    assert f"a save that must be on disk first (a press in {game}) took longer" in caplog.text
+    assert f"a save that must be on disk first ({game}, round, round 1) took longer" \
+        in caplog.text

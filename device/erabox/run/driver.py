@@ -357,13 +357,15 @@ class Driver:
 
 
 def _what(record: dict[str, Any]) -> str:
-    if record.get("armed") is not None:
-        return f"cue {record['armed']} armed"
-    if record.get("sounded") is not None:
-        return f"cue {record['sounded']} sounded"
-    if record.get("kind") == "profile":
-        return f"a press in {record.get('game')}"
-    return f"{record.get('phase')}, era {record.get('era')}"
+    """Which save a log line speaks of: its game and where play stands, a countdown's seconds
+    left and cues given (the record of a call: held at it, or written ahead of it)."""
+    spot = record.get("spot")
+    where = f"{record.get('game')}, {spot.get('state') if isinstance(spot, dict) else spot}"
+    left = record.get("timer_left")
+    if isinstance(left, int | float):
+        return f"{where}, its countdown at {left:g} s left, cues given: " \
+               f"{record.get('timer_cues', 0)}"
+    return f"{where}, round {spot.get('round') if isinstance(spot, dict) else None}"
 
 
 # --- in-memory stores (simulate: the files' JSON text, kept in memory) -------------------------
