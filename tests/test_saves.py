@@ -25,8 +25,8 @@ from erabox.adapters import in_place
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile
 from erabox.core import settings as menu
-from erabox.core.era_lines_state import state_word
 from erabox.core.config import Config, Mode, RealtimeConfig
+from erabox.core.era_lines_state import state_word
 from erabox.core.model import Button, Gesture, Input, Tick
 from erabox.core.snapshot import dumps, loads
 from erabox.run.driver import Driver
