@@ -2,7 +2,7 @@
 
 A special round's cry is a press's sound: the press's record goes to disk first, so a cut
 after the cry comes back with the round called. Time of Empires' driver waits for that record
-as long as the card's measured writes take (`record.sounded_lead`); the one driver plays a
+as long as the card's measured writes take (`record.card_lead`); the one driver plays a
 profile by the same rule. The store here is a card that needs `needs` seconds to make a save
 durable: its flush answers True only when given that long.
 """
