@@ -24,6 +24,7 @@ from . import (
     profile_machine,
     profile_menu,
     profile_play,
+    profile_prompts,
     profile_record,
     profile_steer,
     profile_toe_state,
@@ -37,6 +38,7 @@ from .model import (
     Music,
     MusicAction,
     Phase,
+    Prompt,
     Screen,
     SetVolume,
     Show,
@@ -295,6 +297,11 @@ class ProfileEngine:
         # the hall allows it (its own orders pause and resume it)
         ordered = isinstance(event, Steer)
         alone = self.config.hall.pause_alone or ordered
+        if not alone and after.prompt is Prompt.PAUSE_HINT and profile_steer.steered(after):
+            # the hall alone pauses its countdown: no gesture of the table's to hint
+            after = profile_prompts.paused(after)
+            effects = tuple(ShowPlay(profile_play.screen(after, now))
+                            if isinstance(e, ShowPlay) else e for e in effects)
         return self._words(*self._in_hall(*profile_steer.hold(state, after, effects, now,
                                                               alone, ordered)), now)
 
