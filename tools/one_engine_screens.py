@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import enum
 import json
 import sys
 from collections import Counter, defaultdict
@@ -50,6 +51,39 @@ def screens(scenario: dict[str, Any], profile: Any = None) -> list[Shown]:
              lambda line: None, lambda model, t: shown.append((round(t, 3), model)),
              **({} if profile is None else {"profile": profile}))
     return shown
+
+
+def plain_screen(model: Any) -> dict[str, Any]:
+    """A screen model as JSON-able data: its type and every field (an enum as its value, a
+    tuple as a list), as tests/golden/era_engine/screens.jsonl holds the era engine's."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, tuple | list):
+            return [plain(v) for v in value]
+        return value.value if isinstance(value, enum.Enum) else value
+
+    return {"type": type(model).__name__, **{k: plain(v) for k, v in _fields(model).items()}}
+
+
+def changes(shown: list[Shown]) -> list[list[Any]]:
+    """Screens as the recording holds them: each [t, the fields that changed since the screen
+    before] (the first whole)."""
+    out: list[list[Any]] = []
+    before: dict[str, Any] = {}
+    for t, model in shown:
+        now = plain_screen(model)
+        out.append([t, {k: v for k, v in now.items() if k not in before or before[k] != v}])
+        before = now
+    return out
+
+
+def unfolded(recorded: list[list[Any]]) -> list[tuple[float, dict[str, Any]]]:
+    """The screens of a recording (`changes`) whole again, each with its time."""
+    out: list[tuple[float, dict[str, Any]]] = []
+    before: dict[str, Any] = {}
+    for t, change in recorded:
+        before = before | change
+        out.append((t, before))
+    return out
 
 
 def both(scenario: dict[str, Any]) -> tuple[list[Shown], list[Shown]]:

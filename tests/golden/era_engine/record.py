@@ -1,0 +1,258 @@
+"""The era engine's output that the engine comparisons read, pinned before its removal.
+
+Behaviour pinned before a rewrite: this one-off script ran on the era engine (core/machine.py,
+engine.py's `EmpiresEngine`, played by `erabox simulate` under ERABOX_ONE_ENGINE=0) at commit
+e906392, just before the era engine was removed, and wrote what the tests that compared the
+round engine with it LIVE read from it:
+
+- screens.jsonl: each golden scenario's screens (tests/golden/scenarios/toe-*.json, 84), one
+  line per scenario: its name and each new screen model with its time, as `erabox simulate`
+  hands it on (`on_screen`), each written as the fields that changed since the screen before
+  (the first whole: `changes` in tools/one_engine_screens.py; compared screen for screen,
+  field for field, in tests/test_golden_toe.py);
+- values.json: what the era engine did in the other comparisons (the sounds heard, the
+  state a record resumes to, ...), each under the test's name and case (read by
+  tests/test_profile_toe_state.py, tests/test_hall_setup_start.py,
+  tests/test_profile_guide_at_setup.py, tests/test_one_engine_toe.py).
+
+It imports the era engine and those tests' era-side helpers as they were then: it can no
+longer run. The recordings are data; nothing regenerates them.
+
+    ERABOX_ONE_ENGINE=0 PYTHONPATH=device:tests:tools python tests/golden/era_engine/record.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent.parent
+sys.path[:0] = [str(ROOT / "device"), str(ROOT / "tests"), str(ROOT / "tools")]
+
+
+def screens() -> None:
+    from one_engine_screens import changes
+    from one_engine_screens import screens as played
+    from test_golden import SCENARIOS
+
+    rows = []
+    for path in SCENARIOS:
+        scenario = json.loads(path.read_text(encoding="utf-8"))
+        shown = played(scenario)
+        rows.append(json.dumps({"scenario": path.stem,
+                                "screens": changes(shown)},
+                               ensure_ascii=False, sort_keys=True))
+    (HERE / "screens.jsonl").write_text("".join(r + "\n" for r in rows), encoding="utf-8")
+
+
+def plain(value: Any) -> Any:
+    """JSON's own form of a value (tuples as lists), as the tests compare it."""
+    return json.loads(json.dumps(value))
+
+
+def toe_state() -> dict[str, Any]:
+    """tests/test_profile_toe_state.py: the era engine resuming each old state file."""
+    import tempfile
+    from dataclasses import replace
+
+    import test_profile_toe_state as t
+    from erabox.core.model import Prompt, SetVolume
+
+    out: dict[str, Any] = {}
+    for path in t.FILES:  # each file resumed and played on with its continuation
+        _, game, _, _ = t.engines(path)
+        at_once = t.seen_own(game)
+        own, game, _, _ = t.engines(path)
+        own_script, _, until = t.CONTINUE[t.name(path)]
+        game, heard = t.played(own, game, own_script, until)
+        out[f"resume/{t.name(path)}"] = plain({"at_once": at_once, "heard": heard,
+                                              "after": t.seen_own(game)})
+    for stem in ("sounded-ahead", "armed"):
+        own, game, _, _ = t.engines(t.GOLDEN / "state-v1" / f"{stem}.state.json")
+        out[f"calls_given/{stem}"] = plain(t.played(own, game, [(1.0, t.NEXT, t.PRESS)],
+                                                    200.0)[1])
+    for stem in ("scholar-prompt", "sounded-ahead"):
+        path = t.GOLDEN / "state-v1" / f"{stem}.state.json"
+        own, game, _, _ = t.engines(path)
+        cry = 1.0 + 360 - float(json.loads(path.read_text(encoding="utf-8"))["elapsed"])
+        shown = {}
+        for until in (12.5, 15.9, 16.1, 30.0, cry + 14.9, cry + 15.1):
+            later, _ = t.played(own, game, [(1.0, t.NEXT, t.PRESS)], until)
+            shown[repr(until)] = later.prompt is Prompt.SCHOLARS
+        out[f"prompt_owed/{stem}"] = {"at_resume": game.prompt is Prompt.SCHOLARS,
+                                      "shown": shown}
+    _, game, _, _ = t.engines(t.GOLDEN / "states" / "toe-scoring.state.json")
+    out["points_entered/toe-scoring"] = {"entry_by_step": game.entry.by_step}
+    saved = json.loads((t.GOLDEN / "states" / "toe-scoring.state.json").read_text(
+        encoding="utf-8"))  # as test_points_entered_per_step_land_in_their_categories
+    era = saved["scores"]["points"][0]
+    era[0], era[1], era[6] = [6, 3, 0, 0], [1, 2, 0, 0], [0, 0, 0, 0]
+    saved["entry"] = {"by_step": True, "index": 6, "tie": None, "value": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "per-step.state.json"
+        path.write_text(json.dumps(saved), encoding="utf-8")
+        own, game, _, _ = t.engines(path, points_entry="steps")
+        before = t.seen_own(game)
+        script = t.entered(3, 1, start=1.0)
+        script += ([(10.0, t.ERA, t.PRESS)] + t.entered(*[0] * 8, start=11.0)
+                   + [(30.0, t.ERA, t.PRESS)])
+        game, _ = t.played(own, game, script, 100.0)
+        out["per_step"] = plain({"before": before, "after": t.seen_own(game)})
+        for volume in (0.45, 1.0):  # as test_the_volume_the_table_set_comes_back_...
+            saved = json.loads((t.GOLDEN / "states" / "toe-running.state.json").read_text(
+                encoding="utf-8"))
+            saved["volume"] = volume
+            path = Path(tmp) / "volume.state.json"
+            path.write_text(json.dumps(saved), encoding="utf-8")
+            config, text = t.setup(path)
+            config = replace(config, audio=replace(config.audio, volume=0.8, music_level=0.6))
+            own = t.EmpiresEngine(config)
+            _, effects = own.restore(own.parse(text), 0.0)
+            out[f"volume/{volume!r}"] = [[e.level, e.music] for e in effects
+                                         if isinstance(e, SetVolume)]
+    return out
+
+
+def hall_setup() -> dict[str, Any]:
+    """tests/test_hall_setup_start.py: the era engine at its setup steered by a hall."""
+    from dataclasses import replace
+
+    import test_hall_setup_start as t
+    from erabox.core.hall import HallState
+    from erabox.core.model import Phase, PlaySound, SteerAction, Tick
+
+    def sounds(effects: Any) -> list[str]:
+        return [e.sound.value for e in effects if isinstance(e, PlaySound)]
+
+    out: dict[str, Any] = {}
+    for guide in (True, False):
+        _, _, era, game = t.toe_both(guide)
+        game, effects = era.step(game, t.Steer(t.S, 12.5, 0.0), 10.0)
+        out[f"ahead/guide={guide}"] = plain({"kind": t.kind(effects).value,
+                                            "heard": t.heard(era, game, 10.0, 400.0,
+                                                             effects)[1]})
+    _, _, era, game = t.toe_both()
+    game, effects = era.step(game, t.Steer(t.S, 300.0, 200.0), 300.0)
+    out["late"] = plain({"sounds": sounds(effects), "kind": t.kind(effects).value,
+                         "heard": t.heard(era, game, 300.0, 700.0)[1]})
+    _, _, era, game = t.toe_both(guide=False)
+    game, _ = era.step(game, t.NEXT, 0.0)
+    game, effects = era.step(game, t.Steer(t.R, 50.0, 0.0), 50.0)
+    out["intro_chosen"] = {"kind": t.kind(effects).value, "sounds": sounds(effects)}
+    _, _, era, game = t.toe_both()
+    game, _ = era.step(game, t.BOTH_HOLD, 0.0)
+    asked = game.question is not None
+    game, effects = era.step(game, t.Steer(t.S, 5.0, 0.0), 5.0)
+    out["new_game_asked"] = {"asked": asked, "after": game.question is None,
+                             "kind": t.kind(effects).value}
+    _, _, era, game = t.toe_both()
+    out["setup_orders"] = {a.value: era.step(game, t.Steer(a, 5.0, 0.0), 5.0)[0] == game
+                           for a in (t.P, t.W, t.E)}
+    game, _ = era.step(game, t.ERA_HOLD, 0.0)
+    out["menu_orders"] = {"menu": game.menu is not None, **{
+        a.value: era.step(game, t.Steer(a, 5.0, 0.0), 5.0)[0] == game for a in SteerAction}}
+    _, _, era, game = t.toe_both()
+    state, effects = era.step(game, t.Steer(t.S, 12.0, 0.0), 10.0)
+    state, gong = era.step(state, Tick(), 12.0)
+    state, paused = era.step(state, t.Steer(t.P, 30.0, 18.0), 30.0)
+    state, resumed = era.step(state, t.Steer(t.R, 40.0, 18.0), 40.0)
+    late = era.step(game, t.Steer(t.S, 100.0, 30.0), 100.0)[1]  # from the setup
+    out["music"] = plain({"said": [t.music(e) for e in (effects, gong, paused, resumed)],
+                          "late": [[type(e).__name__, getattr(e, "sound", getattr(
+                              e, "action", None)).value] for e in late
+                              if isinstance(e, PlaySound | t.Music)]})
+    _, _, era, game = t.toe_both()
+    game = replace(game, era=2)
+    game, effects = era.step(game, t.Steer(t.S, 12.5, 0.0), 10.0)
+    out["era_two"] = plain({"kind": t.kind(effects).value,
+                            "heard": t.heard(era, game, 10.0, 200.0, effects)[1]})
+    _, _, era, game = t.toe_both()
+    hall, posted = t.link(lambda: game)
+    hall.state = HallState(t.S, 100.0, 0.0)
+    hall._keep_in_step(130.0)
+    first = [(o.action.value, o.at, o.running_s) for o in posted]
+    started, _ = era.step(game, posted[0], 130.0)
+    posted.clear()
+    hall._keep_in_step(130.5)
+    out["kept_in_step"] = plain({"posted": first, "again": len(posted),
+                                 "kind": era.screen(started, 130.0).kind.value})
+    assert Phase.RUNNING.value == "running"
+    return out
+
+
+def guide_state() -> dict[str, Any]:
+    """tests/test_profile_guide_at_setup.py: the era engine's record on its guide resumed."""
+    import test_profile_guide_at_setup as t
+    from erabox.core.config import Config
+    from erabox.core.engine import EmpiresEngine
+
+    text = (HERE.parent / "states" / "toe-guide.state.json").read_text(encoding="utf-8")
+    own = EmpiresEngine(Config(players=("red", "blue", "green", "yellow")))
+    game, _ = own.restore(own.parse(text), 0.0)
+    return {"heard": plain(t.heard(own, game, [(1.0, t.NEXT_HOLD), (30.0, t.ERA)]))}
+
+
+def one_engine_toe() -> dict[str, Any]:
+    """tests/test_one_engine_toe.py: the era engine steered by a hall, and every play of
+    Time of Empires' own engine (`erabox simulate` without `--game`) its tests make, each
+    under its test's name in the order made (its tests run with a wrapper that keeps them)."""
+    from dataclasses import replace
+
+    import pytest
+
+    import test_one_engine_toe as t
+    from erabox.core.config import parse_config
+    from erabox.core.engine import EmpiresEngine
+
+    out: dict[str, Any] = {}
+    config = replace(parse_config('[hall]\nbroker = "h"\nkey = "k"\n', "c.toml"),
+                     players=t.PLAYERS)
+    for orders in sorted(t.HALL_ORDERS):
+        own = EmpiresEngine(config)
+        game, _ = own.fresh(0.0, 0)
+        out[f"hall/{orders}"] = plain(t.hall_heard(own, replace(game, guide=None),
+                                                   t.HALL_ORDERS[orders]))
+    plays: dict[str, list[Any]] = {}
+
+    class Keep:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item: Any) -> Any:
+            real = t.simulate
+
+            def kept(tmp_path: Any, capsys: Any, script: str, *args: str) -> Any:
+                lines = real(tmp_path, capsys, script, *args)
+                if "--game" not in args:
+                    plays.setdefault(item.name, []).append(lines)
+                return lines
+
+            t.simulate = kept
+            yield
+            t.simulate = real
+
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                        str(ROOT / "tests" / "test_one_engine_toe.py")], plugins=[Keep()])
+    assert code == 0, "the era engine's plays of tests/test_one_engine_toe.py must pass"
+    out["own"] = plays
+    return out
+
+
+def main() -> int:
+    assert os.environ.get("ERABOX_ONE_ENGINE") == "0", "the era engine plays only so"
+    import logging
+
+    logging.disable(logging.WARNING)
+    screens()
+    values = {"test_profile_toe_state": toe_state(), "test_hall_setup_start": hall_setup(),
+              "test_profile_guide_at_setup": guide_state(),
+              "test_one_engine_toe": one_engine_toe()}
+    (HERE / "values.json").write_text(json.dumps(values, ensure_ascii=False, indent=1,
+                                                 sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
