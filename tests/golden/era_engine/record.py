@@ -117,6 +117,59 @@ def toe_state() -> dict[str, Any]:
     return out
 
 
+def toe_state_tests() -> dict[str, list[Any]]:
+    """tests/test_profile_toe_state.py run on the era engine, its era side kept: under each
+    test's name, in the order made, what the era engine's game showed after each resume
+    (`engines`) and each continuation (`played`: with the sounds heard)."""
+    import pytest
+
+    import test_profile_toe_state as t
+    from erabox.core import points as scoring
+    from erabox.core.engine import EmpiresEngine
+    from erabox.core.game import sheet
+
+    kept: dict[str, list[Any]] = {}
+
+    def view(game: Any) -> dict[str, Any]:
+        try:
+            seen = plain(t.seen_own(game))
+        except Exception:  # a state the tests never ask it of
+            seen = None
+        entry = game.entry
+        return {"seen": seen, "phase": game.phase.value, "guide": game.guide,
+                "prompt": None if game.prompt is None else game.prompt.value,
+                "entry": None if entry is None else {"value": entry.value,
+                                                     "by_step": entry.by_step},
+                "final_ranking": [[p.place, game.config.players[p.player], p.total]
+                                  for p in scoring.final_ranking(sheet(game))]}
+
+    class Keep:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item: Any) -> Any:
+            engines, played = t.engines, t.played
+            log = kept.setdefault(item.name, [])
+
+            def kept_engines(*args: Any, **kwargs: Any) -> Any:
+                own, game, rounds, play = engines(*args, **kwargs)
+                log.append({"resumed": view(game)})
+                return own, game, rounds, play
+
+            def kept_played(engine: Any, state: Any, script: Any, until: float) -> Any:
+                state, heard = played(engine, state, script, until)
+                if isinstance(engine, EmpiresEngine):
+                    log.append({"played": view(state), "heard": plain(heard)})
+                return state, heard
+
+            t.engines, t.played = kept_engines, kept_played
+            yield
+            t.engines, t.played = engines, played
+
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                        str(ROOT / "tests" / "test_profile_toe_state.py")], plugins=[Keep()])
+    assert code == 0, "tests/test_profile_toe_state.py must pass on the era engine"
+    return {name: log for name, log in kept.items() if log}
+
+
 def hall_setup() -> dict[str, Any]:
     """tests/test_hall_setup_start.py: the era engine at its setup steered by a hall."""
     from dataclasses import replace
@@ -246,7 +299,8 @@ def main() -> int:
 
     logging.disable(logging.WARNING)
     screens()
-    values = {"test_profile_toe_state": toe_state(), "test_hall_setup_start": hall_setup(),
+    values = {"test_profile_toe_state": toe_state() | {"tests": toe_state_tests()},
+              "test_hall_setup_start": hall_setup(),
               "test_profile_guide_at_setup": guide_state(),
               "test_one_engine_toe": one_engine_toe()}
     (HERE / "values.json").write_text(json.dumps(values, ensure_ascii=False, indent=1,
