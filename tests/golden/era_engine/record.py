@@ -13,10 +13,12 @@ round engine with it LIVE read from it:
 - values.json: what the era engine did in the other comparisons (the sounds heard, the
   state a record resumes to, ...), each under the test's name and case (read by
   tests/test_profile_toe_state.py, tests/test_hall_setup_start.py,
-  tests/test_profile_guide_at_setup.py, tests/test_one_engine_toe.py).
+  tests/test_profile_guide_at_setup.py, tests/test_one_engine_toe.py,
+  tests/test_one_engine_box.py).
 
-It imports the era engine and those tests' era-side helpers as they were then: it can no
-longer run. The recordings are data; nothing regenerates them.
+It imports the era engine and those tests' era-side helpers as they were then (its parts
+ran one by one as each test was ported, all on the era engine of e906392, device/ unchanged
+between them): it can no longer run. The recordings are data; nothing regenerates them.
 
     ERABOX_ONE_ENGINE=0 PYTHONPATH=device:tests:tools python tests/golden/era_engine/record.py
 """
@@ -293,6 +295,60 @@ def one_engine_toe() -> dict[str, Any]:
     return out
 
 
+def one_engine_box() -> dict[str, Any]:
+    """tests/test_one_engine_box.py: the era engine's box (its lines of two scripts, the
+    lead-in's first tick, and the state file it leaves mid-game)."""
+    import tempfile
+
+    from erabox.adapters.state_file import StateFile
+    from erabox.core.config import parse_config
+    from erabox.core.events import EventRecorder
+    from erabox.core.model import Button, Gesture, Input
+    from erabox.core.script import ScriptLine
+    from erabox.run.app import Box
+    from erabox.run.simulate import simulate
+
+    def simulated(config: Any, script: Any, until: float) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        sim = simulate(config, script, until, out.append)
+        assert sim.driver.profile is None  # the era engine's
+        return out
+
+    out: dict[str, Any] = {}
+    config = parse_config('players = ["red", "blue", "green"]\ndefault_mode = "intro"\n'
+                          "[intro]\nrounds = 7\nscholar_after_rounds = [2, 4]\n", "test.toml")
+    script = [ScriptLine(0.5, Input(Button.ERA, Gesture.PRESS), 1)] + [
+        ScriptLine(1.0 + n, Input(Button.NEXT, Gesture.PRESS), n + 2) for n in range(20)]
+    out["intro"] = simulated(config, script, 30.0)
+    config = parse_config('players = ["red", "blue"]\n[realtime]\nlength_s = 60\n'
+                          "scholar_cues_s = [20, 40]\nlead_in_s = 3\nfinal_ticks_s = 0\n",
+                          "test.toml")
+    era, hold = (Button.ERA, Gesture.PRESS), (Button.ERA, Gesture.HOLD)
+    script = [ScriptLine(at, Input(*gesture), n + 1) for n, (at, gesture) in enumerate(
+        [(1.0, era), (2.5, hold), (4.0, era), (5.2, hold), (6.0, era)])]
+    out["lead_in_hold"] = simulated(config, script, 12.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        lines: list[dict[str, Any]] = []
+        no_lead_in = ("[realtime]\nlength_s = 60\nscholar_cues_s = [30]\nlead_in_s = 3\n"
+                      "final_ticks_s = 0\n")
+        box = Box(parse_config(no_lead_in, "test.toml"),
+                  state_file=StateFile(Path(tmp) / "s.json"),
+                  events=EventRecorder(lines.append), clock=lambda: 10.0)
+        box.start_game()
+        assert box.driver.profile is None
+        box.driver.step(Input(Button.ERA, Gesture.PRESS), 11.0)
+        out["first_tick"] = lines
+        state = Path(tmp) / "state.json"
+        box = Box(parse_config('default_mode = "intro"\n', "test.toml"),
+                  state_file=StateFile(state), clock=lambda: 10.0)
+        box.start_game()
+        for n, button in enumerate([Button.ERA, Button.NEXT, Button.NEXT]):
+            box.driver.step(Input(button, Gesture.PRESS), 11.0 + n)
+        box.driver.shutdown(20.0)
+        out["mid_game_state"] = state.read_text(encoding="utf-8")
+    return out
+
+
 def main() -> int:
     assert os.environ.get("ERABOX_ONE_ENGINE") == "0", "the era engine plays only so"
     import logging
@@ -302,7 +358,8 @@ def main() -> int:
     values = {"test_profile_toe_state": toe_state() | {"tests": toe_state_tests()},
               "test_hall_setup_start": hall_setup(),
               "test_profile_guide_at_setup": guide_state(),
-              "test_one_engine_toe": one_engine_toe()}
+              "test_one_engine_toe": one_engine_toe(),
+              "test_one_engine_box": one_engine_box()}
     (HERE / "values.json").write_text(json.dumps(values, ensure_ascii=False, indent=1,
                                                  sort_keys=True) + "\n", encoding="utf-8")
     return 0
