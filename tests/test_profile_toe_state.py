@@ -25,7 +25,6 @@ from typing import Any
 
 import pytest
 
-from erabox.core import points as scoring
 from erabox.core import profile_record
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
@@ -141,6 +140,13 @@ def seen_own(game: Game) -> dict[str, Any]:
     return seen
 
 
+def placed(players: tuple[str, ...], points: tuple[int, ...]) -> list[tuple[int, str, int]]:
+    """Standings as the era engine placed them: most points first, equal totals sharing a
+    place (1, 1, 3), seating order among them."""
+    order = sorted(range(len(points)), key=lambda p: (-points[p], p))
+    return [(1 + sum(1 for q in points if q > points[p]), players[p], points[p]) for p in order]
+
+
 def seen_rounds(play: Play) -> dict[str, Any]:
     """The same of the round engine's play."""
     # every era's confirmed points (mid-era the round engine's `whole_sheet` leaves out the
@@ -162,8 +168,7 @@ def seen_rounds(play: Play) -> dict[str, Any]:
             "round": play.spot.round if in_rounds else None,
             "start_player": round_start_player(play) if in_rounds else None,
             "totals": dict(zip(play.players, points, strict=True)),
-            "standings": [(p.place, play.players[p.player], p.total)
-                          for p in scoring.standings(points)]}
+            "standings": placed(play.players, points)}
     if spot.state is State.STANDINGS:  # the round engine's own standings screen says so too
         assert [(place, who, total) for place, who, _, total in standings(play)] == seen[
             "standings"]
