@@ -1,17 +1,14 @@
 """Step 2 of docs/architecture.md's plan: Time of Empires written in the round format
-(tests/profiles/time-of-empires-rounds.toml, its variants real time and introductory),
-played end to end through `erabox simulate --game` and held against Time of Empires' own era
-engine on the same play (`erabox simulate` without --game before the era engine's removal,
-its lines recorded then: tests/golden/era_engine/values.json, made by
-tests/golden/era_engine/record.py, each play under its test's name): every gong, cry and tick of the
-real-time eras at the same time, each era's music from its start gong to its end gong
-(resumed after a cut at the running time), each introductory era's gong after its
-preparation and its music looped from that gong to its end gong, the calls after rounds 5
-and 10, the era totals and the final ranking with the buildings tie-break asked after Era
-III's standings, a power cut mid-era (a call never lost or doubled), and a game whose eras
-switch mode at their setups (`[rounds] variant_per_era`:
-Era I real time, Era II introductory, Era III real time again). What the round format
-cannot yet say is listed in docs/architecture.md.
+(tests/profiles/time-of-empires-rounds.toml, real time and introductory) played end to end
+through `erabox simulate --game`, held against Time of Empires' era engine on the same play
+(`erabox simulate` without --game, recorded before its removal: tests/golden/era_engine/):
+every gong, cry and tick of the real-time eras at the same time, each era's music from its
+start gong to its end gong (resumed after a cut at the running time), each introductory
+era's gong after its preparation and its music looped from that gong to its end gong, the
+calls after rounds 5 and 10, the era totals and the final ranking with the buildings
+tie-break asked after Era III's standings, a power cut mid-era (a call never lost or
+doubled), and a game whose eras switch mode at their setups (`[rounds] variant_per_era`:
+Era I real time, Era II introductory, Era III real time again).
 """
 
 from __future__ import annotations
@@ -48,18 +45,13 @@ BUILDINGS = {"red": 5, "green": 7}
 ERA_STARTS = (20.0, 1000.0, 2000.0)  # when each real-time era's lead-in begins, in both
 GAME_SETUP_STEPS = 11  # the round profile's game setup with four players (its players step first)
 PREP_STEPS = (7, 9, 9)  # each era's preparation with four players (real time)
-# what Time of Empires' era engine did in the tests below, recorded before its removal
-RECORDED: dict[str, Any] = json.loads((Path(__file__).parent / "golden" / "era_engine" /
-                                       "values.json").read_text(encoding="utf-8"))[
-    "test_one_engine_toe"]
+RECORDED: dict[str, Any] = json.loads((PROFILES.parent / "golden" / "era_engine" / "values.json")
+                                      .read_text(encoding="utf-8"))["test_one_engine_toe"]
 
 
 def era_engine(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
-    """The era engine's lines of the running test's play (its own script, `own_*_script`,
-    through `erabox simulate` without --game), as recorded before its removal."""
-    (lines,) = RECORDED["own"][request.node.name]
-    assert isinstance(lines, list) and lines
-    return lines
+    """The era engine's lines of the running test's play (its `own_*_script`), recorded."""
+    return list(RECORDED["own"][request.node.name][0])
 
 
 def era_points(era: int, player: str) -> int:
@@ -375,9 +367,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert gongs[3] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
     assert ranking(rounds) == FINAL
 
-    # the era engine played `own_realtime_script(cuts)` with the same resumes (NEXT pressed
-    # 1 s after each cut), recorded
-    own = era_engine(request)
+    own = era_engine(request)  # `own_realtime_script(cuts)`, NEXT pressed 1 s after each cut
     own_cries = [t for t, sound in cues(own) if sound == "cry"]
     assert len(own_cries) == 6 and own_cries[2] == gong + 180
     # the seconds since its last save given back too, and 1 s paused after each cut
@@ -591,9 +581,8 @@ def test_the_round_file_asks_the_points_as_the_boxs_points_entry_says(
     config.write_text(f"players = {list(PLAYERS)!r}\npoints_entry = \"{points_entry}\"\n"
                       .replace("'", '"'), encoding="utf-8")
     module = __import__(__name__)
-    scoring = per_step_scoring if points_entry == "steps" else own_scoring
-    monkeypatch.setattr(module, "own_scoring", scoring)
-    monkeypatch.setattr(module, "round_scoring", scoring)
+    monkeypatch.setattr(module, "round_scoring", per_step_scoring if points_entry == "steps"
+                        else own_scoring)  # (the era engine's play recorded with the same)
     own = era_engine(request)
     rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
                       "--config", str(config), "--players", ",".join(PLAYERS),

@@ -1,19 +1,16 @@
-"""Step 4 of docs/architecture.md's plan to one engine: the round engine reads today's Time
-of Empires state files (core/profile_toe_state.py; docs/state-file.md, "What the round
-engine reads of a Time of Empires state file").
+"""Step 4 of docs/architecture.md's plan to one engine: the round engine reads the era
+engine's Time of Empires state files (core/profile_toe_state.py; docs/state-file.md).
 
 Every committed state file of the era engine (tests/golden/states/toe-*, tests/golden/
-state-v1/) is read by the round file of Time of Empires (tests/profiles/
-time-of-empires-rounds.toml) through `ProfileEngine` as the box reads it; the round engine
-resumed from it and the era engine resumed from the same file (what it did recorded before
-its removal, test by test: tests/golden/era_engine/values.json, made by
-tests/golden/era_engine/record.py), each played on with the same
-continuation (the gestures of one mapped onto the other's as tests/test_one_engine_toe.py
-does: NEXT press resumes a paused era, NEXT hold a held countdown; ERA at the era's setup
-starts its lead-in, NEXT on the preparation's last step does; an era total is a player's
-numbers category by category), agree on what the table hears and sees: every gong, cry and
-tick at the same instant, the era and its mode, the round and its start player, the totals
-and the standings. A power cut straight after the conversion changes nothing.
+state-v1/) is read by the round file (tests/profiles/time-of-empires-rounds.toml) through
+`ProfileEngine` as the box reads it. Resumed from it and played on with the same continuation
+as the era engine was (recorded before its removal, test by test: tests/golden/era_engine/;
+the gestures mapped as tests/test_one_engine_toe.py maps them: NEXT press resumes a paused
+era, NEXT hold a held countdown; ERA at the era's setup starts its lead-in, NEXT on the
+preparation's last step does; an era total is a player's numbers category by category),
+the round engine agrees with it on what the table hears and sees: every gong, cry and tick
+at the same instant, the era and its mode, the round and its start player, the totals and
+the standings. A power cut straight after the conversion changes nothing.
 """
 
 from __future__ import annotations
@@ -48,22 +45,20 @@ PLAYERS = ("red", "blue", "green", "yellow")
 NEXT, ERA = Button.NEXT, Button.ERA
 PRESS, HOLD = Gesture.PRESS, Gesture.HOLD
 Script = list[tuple[float, Button, Gesture]]
-# what the era engine did in each test below, recorded before its removal: under the test's
-# name, in the order made, its game after each resume and each continuation
 RECORDED = json.loads((GOLDEN / "era_engine" / "values.json").read_text(encoding="utf-8"))[
     "test_profile_toe_state"]
 Game = dict[str, Any]  # the era engine's game as recorded: `seen`, `phase`, `entry`, ...
 
 
 class Recorded:
-    """The era engine's side of the running test, replayed from the recording in order."""
+    """The era engine's side of the running test (its game after each resume and each
+    continuation, recorded by test), replayed in order."""
 
     def __init__(self, test: str) -> None:
         self.log = list(RECORDED["tests"].get(test, []))
 
     def next(self, kind: str) -> dict[str, Any]:
-        assert self.log, "the test asks more of the era engine than was recorded"
-        done = self.log.pop(0)
+        done = self.log.pop(0)  # (none left: the test asks more than was recorded)
         assert kind in done, f"recorded {sorted(done)}, asked {kind}"
         return done
 
@@ -73,8 +68,7 @@ RECORDING = Recorded("")
 
 @pytest.fixture(autouse=True)
 def _recorded(request: pytest.FixtureRequest) -> Any:
-    """Each test reads its own recording of the era engine, and reads it all."""
-    global RECORDING
+    global RECORDING  # each test reads its own recording of the era engine, all of it
     RECORDING = Recorded(request.node.name)
     yield
     assert RECORDING.log == [], "the era engine did more in this test than it reads"
@@ -133,16 +127,12 @@ def played(engine: Any, state: Any, script: Script, until: float
 
 
 def seen_own(game: Game) -> dict[str, Any]:
-    """What the table saw of the era engine's game (recorded): where play is, the era and
-    its mode, the round and its start player, the totals, the standings."""
-    seen = game["seen"]
-    assert isinstance(seen, dict)
-    return seen
+    """What the table saw of the era engine's game (recorded): where, era, mode, totals..."""
+    return dict(game["seen"])
 
 
 def placed(players: tuple[str, ...], points: tuple[int, ...]) -> list[tuple[int, str, int]]:
-    """Standings as the era engine placed them: most points first, equal totals sharing a
-    place (1, 1, 3), seating order among them."""
+    """Standings as the era engine placed them: most first, ties share a place (1, 1, 3)."""
     order = sorted(range(len(points)), key=lambda p: (-points[p], p))
     return [(1 + sum(1 for q in points if q > points[p]), players[p], points[p]) for p in order]
 
