@@ -10,15 +10,20 @@ round engine with it LIVE read from it:
   hands it on (`on_screen`), each written as the fields that changed since the screen before
   (the first whole: `changes` in tools/one_engine_screens.py; compared screen for screen,
   field for field, in tests/test_golden_toe.py);
-- values.json: what the era engine did in the other comparisons (the sounds heard, the
-  state a record resumes to, ...), each under the test's name and case (read by
-  tests/test_profile_toe_state.py, tests/test_hall_setup_start.py,
-  tests/test_profile_guide_at_setup.py, tests/test_one_engine_toe.py,
-  tests/test_one_engine_box.py).
+- values.json: what the era engine did in the other comparisons, by test module: the
+  sounds heard, screens' kinds and music of a hall's orders at its setup
+  (tests/test_hall_setup_start.py), the ticks after its guide's record
+  (tests/test_profile_guide_at_setup.py), a hall's orders heard and every play of Time of
+  Empires' own scripts (tests/test_one_engine_toe.py: those tests run with `simulate`
+  wrapped, each play kept under its test's name), the game after each resume and each
+  continuation of every old state file's test (tests/test_profile_toe_state.py: its tests
+  run with `engines` and `played` wrapped, kept by test in the order made), and the box's
+  lines, first tick and mid-game state file (tests/test_one_engine_box.py).
 
-It imports the era engine and those tests' era-side helpers as they were then (its parts
-ran one by one as each test was ported, all on the era engine of e906392, device/ unchanged
-between them): it can no longer run. The recordings are data; nothing regenerates them.
+It imports the era engine and the era side of those tests as they were then (its parts ran
+one by one as each test was ported, all on the era engine of e906392, device/ unchanged
+between them; the old state files' values unused by the ported tests since dropped): it can
+no longer run. The recordings are data; nothing regenerates them.
 
     ERABOX_ONE_ENGINE=0 PYTHONPATH=device:tests:tools python tests/golden/era_engine/record.py
 """
@@ -57,53 +62,15 @@ def plain(value: Any) -> Any:
 
 
 def toe_state() -> dict[str, Any]:
-    """tests/test_profile_toe_state.py: the era engine resuming each old state file."""
+    """tests/test_profile_toe_state.py: the volume the era engine set resuming a file."""
     import tempfile
     from dataclasses import replace
 
     import test_profile_toe_state as t
-    from erabox.core.model import Prompt, SetVolume
+    from erabox.core.model import SetVolume
 
     out: dict[str, Any] = {}
-    for path in t.FILES:  # each file resumed and played on with its continuation
-        _, game, _, _ = t.engines(path)
-        at_once = t.seen_own(game)
-        own, game, _, _ = t.engines(path)
-        own_script, _, until = t.CONTINUE[t.name(path)]
-        game, heard = t.played(own, game, own_script, until)
-        out[f"resume/{t.name(path)}"] = plain({"at_once": at_once, "heard": heard,
-                                              "after": t.seen_own(game)})
-    for stem in ("sounded-ahead", "armed"):
-        own, game, _, _ = t.engines(t.GOLDEN / "state-v1" / f"{stem}.state.json")
-        out[f"calls_given/{stem}"] = plain(t.played(own, game, [(1.0, t.NEXT, t.PRESS)],
-                                                    200.0)[1])
-    for stem in ("scholar-prompt", "sounded-ahead"):
-        path = t.GOLDEN / "state-v1" / f"{stem}.state.json"
-        own, game, _, _ = t.engines(path)
-        cry = 1.0 + 360 - float(json.loads(path.read_text(encoding="utf-8"))["elapsed"])
-        shown = {}
-        for until in (12.5, 15.9, 16.1, 30.0, cry + 14.9, cry + 15.1):
-            later, _ = t.played(own, game, [(1.0, t.NEXT, t.PRESS)], until)
-            shown[repr(until)] = later.prompt is Prompt.SCHOLARS
-        out[f"prompt_owed/{stem}"] = {"at_resume": game.prompt is Prompt.SCHOLARS,
-                                      "shown": shown}
-    _, game, _, _ = t.engines(t.GOLDEN / "states" / "toe-scoring.state.json")
-    out["points_entered/toe-scoring"] = {"entry_by_step": game.entry.by_step}
-    saved = json.loads((t.GOLDEN / "states" / "toe-scoring.state.json").read_text(
-        encoding="utf-8"))  # as test_points_entered_per_step_land_in_their_categories
-    era = saved["scores"]["points"][0]
-    era[0], era[1], era[6] = [6, 3, 0, 0], [1, 2, 0, 0], [0, 0, 0, 0]
-    saved["entry"] = {"by_step": True, "index": 6, "tie": None, "value": 0}
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "per-step.state.json"
-        path.write_text(json.dumps(saved), encoding="utf-8")
-        own, game, _, _ = t.engines(path, points_entry="steps")
-        before = t.seen_own(game)
-        script = t.entered(3, 1, start=1.0)
-        script += ([(10.0, t.ERA, t.PRESS)] + t.entered(*[0] * 8, start=11.0)
-                   + [(30.0, t.ERA, t.PRESS)])
-        game, _ = t.played(own, game, script, 100.0)
-        out["per_step"] = plain({"before": before, "after": t.seen_own(game)})
         for volume in (0.45, 1.0):  # as test_the_volume_the_table_set_comes_back_...
             saved = json.loads((t.GOLDEN / "states" / "toe-running.state.json").read_text(
                 encoding="utf-8"))
