@@ -1,20 +1,26 @@
 """Time of Empires' 84 golden scenarios (tests/golden/scenarios/toe-*.json), each played once
-by each engine and every check made on those plays.
+by each way the round engine plays Time of Empires, and every check made on those plays.
 
-Each scenario is played three times, as before, but no more: by the era engine (its event
-lines and its screens), by the round file of Time of Empires in Time of Empires' words
-(`[game] lines = "eras"`: its lines and its screens), and by the round file in its own words
-(`[game] lines = "rounds"`: its lines). `simulate` hands each new screen model to `on_screen`
-and each event line to `on_event` in the same play; the screens are computed whether anyone
-collects them or not (`Simulation._show`), so collecting them changes nothing in the lines.
-A module fixture holds one scenario's plays while that scenario's checks run (pytest orders
-the tests scenario by scenario), and each check is its own test with its own message:
+The era engine's output was recorded before its removal: its event lines are each scenario's
+`output` (tests/golden/record.py), its screens tests/golden/era_engine/screens.jsonl (each new
+screen model with its time, tests/golden/era_engine/record.py). Each scenario is played three
+times: by the box's own Time of Empires (no profile given: the shipped round file,
+games/time-of-empires.toml), by the test round file of Time of Empires in Time of Empires'
+words (`[game] lines = "eras"`: its lines and its screens), and by the round file in its own
+words (`[game] lines = "rounds"`: its lines). `simulate` hands each new screen model to
+`on_screen` and each event line to `on_event` in the same play; the screens are computed
+whether anyone collects them or not (`Simulation._show`), so collecting them changes nothing
+in the lines. A module fixture holds one scenario's plays while that scenario's checks run
+(pytest orders the tests scenario by scenario), and each check is its own test with its own
+message:
 
-- the era engine prints the recorded lines byte for byte (tests/test_golden.py: what the
-  golden transcripts promise);
-- the round engine in Time of Empires' words prints exactly those lines (tests/test_era_lines.py);
-- it shows the era engine's screens at the same times (tests/test_era_screen.py, with its
-  known exceptions, `KNOWN`, expected to differ until they do not);
+- the box prints the era engine's recorded lines byte for byte (tests/test_golden.py: what
+  the golden transcripts promise), and shows its recorded screens at the same times;
+- the round engine in Time of Empires' words prints exactly those lines
+  (tests/test_era_lines.py);
+- it shows the era engine's recorded screens at the same times, field for field
+  (tests/test_era_screen.py, with its known exceptions, `KNOWN`, expected to differ until
+  they do not);
 - in its own words it calls the same cues (tests/test_one_engine_golden_cues.py) and says
   each sound's era as the era engine does (tests/test_one_engine_lines.py,
   tools/one_engine_lines.py's classes).
@@ -41,7 +47,9 @@ from test_one_engine_golden_cues import ERA_WORDS, ROUND_FILE, cues
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from one_engine_lines import Tally, compare
-from one_engine_screens import Shown
+from one_engine_screens import Plain, plain_screen, recorded
+
+RECORDED = recorded()  # the era engine's screens, by scenario
 
 
 @dataclass(frozen=True)
@@ -50,19 +58,21 @@ class Plays:
 
     scenario: dict[str, Any]
     own: list[dict[str, Any]]  # the recorded lines (the era engine's, before the one engine)
-    era_text: str  # the era engine's lines as `erabox simulate` prints them
-    era_screens: list[Shown]
+    era_screens: list[Plain]  # the recorded screens (the era engine's)
+    box_text: str  # the box's own Time of Empires' lines as `erabox simulate` prints them
+    box_screens: list[Plain]
     words_lines: list[dict[str, Any]]  # the round file in Time of Empires' words
-    words_screens: list[Shown]
+    words_screens: list[Plain]
     rounds_lines: list[dict[str, Any]]  # the round file in its own words
 
 
-def _play(scenario: dict[str, Any], on_event: Any, profile: Profile | None) -> list[Shown]:
+def _play(scenario: dict[str, Any], on_event: Any, profile: Profile | None) -> list[Plain]:
     """Play the scenario with its own config and gestures; its screens, each with its time
-    (as tools/one_engine_screens.py collects them)."""
-    shown: list[Shown] = []
+    (as tools/one_engine_screens.py collects them), as data (`plain_screen`)."""
+    shown: list[Plain] = []
     simulate(build(Config, scenario["config"]), lines_of(scenario["lines"]), scenario["until"],
-             on_event, lambda model, t: shown.append((round(t, 3), model)), profile=profile)
+             on_event, lambda model, t: shown.append((round(t, 3), plain_screen(model))),
+             profile=profile)
     return shown
 
 
@@ -71,7 +81,7 @@ def plays(request: pytest.FixtureRequest) -> Plays:
     path: Path = request.param
     scenario = json.loads(path.read_text(encoding="utf-8"))
     out = io.StringIO()
-    era_screens = _play(scenario, lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
+    box_screens = _play(scenario, lambda e: out.write(json.dumps(e, ensure_ascii=False) + "\n"),
                         None)
     words: list[dict[str, Any]] = []
     words_screens = _play(scenario, words.append, ERA_WORDS)
@@ -79,7 +89,7 @@ def plays(request: pytest.FixtureRequest) -> Plays:
     simulate(build(Config, scenario["config"]), lines_of(scenario["lines"]), scenario["until"],
              rounds.append, profile=ROUND_FILE)
     return Plays(scenario, [json.loads(line) for line in io.StringIO(scenario["output"])],
-                 out.getvalue(), era_screens, words, words_screens, rounds)
+                 RECORDED[path.stem], out.getvalue(), box_screens, words, words_screens, rounds)
 
 
 def _case(path: Path, known: dict[str, str] | None = None) -> object:
@@ -95,7 +105,12 @@ SCREENS = [_case(path, KNOWN) for path in SCENARIOS]
 
 @pytest.mark.parametrize("plays", EVERY, indirect=True)
 def test_a_recorded_scenario_prints_the_same_lines(plays: Plays) -> None:
-    assert plays.era_text == plays.scenario["output"]
+    assert plays.box_text == plays.scenario["output"]
+
+
+@pytest.mark.parametrize("plays", SCREENS, indirect=True)
+def test_the_box_shows_the_era_engines_screens(plays: Plays) -> None:
+    assert plays.box_screens == plays.era_screens
 
 
 @pytest.mark.parametrize("plays", EVERY, indirect=True)
@@ -105,7 +120,7 @@ def test_the_round_engine_prints_the_era_engines_lines(plays: Plays) -> None:
 
 @pytest.mark.parametrize("plays", SCREENS, indirect=True)
 def test_the_round_engine_shows_the_era_engines_screens(plays: Plays) -> None:
-    assert all(isinstance(model, Screen) for _, model in plays.words_screens)
+    assert all(model["type"] == Screen.__name__ for _, model in plays.words_screens)
     assert plays.words_screens == plays.era_screens
 
 
@@ -124,5 +139,8 @@ def test_every_sound_line_says_the_era_engines_era(plays: Plays) -> None:
 
 
 def test_every_golden_scenario_is_played() -> None:
-    """The 84 golden scenarios of Time of Empires, all played above."""
+    """The 84 golden scenarios of Time of Empires, all played above, each with its recorded
+    screens."""
     assert len(SCENARIOS) == 84
+    assert set(RECORDED) == {path.stem for path in SCENARIOS}
+    assert all(RECORDED.values())

@@ -8,6 +8,7 @@ round file says the same as its era engine (core/steer.py) at each of these poin
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from erabox.core.config import Config, parse_config
-from erabox.core.engine import EmpiresEngine, ProfileEngine
+from erabox.core.engine import ProfileEngine
 from erabox.core.hall import HallState
 from erabox.core.hall_view import status_of
 from erabox.core.model import (
@@ -40,7 +41,7 @@ from erabox.core.profile_deadlines import countdown_start
 from erabox.core.profile_effects import ShowPlay
 from erabox.core.profile_guide import guided, walk_here
 from erabox.core.profile_play import Play, State
-from erabox.core.steer import LATE_S
+from erabox.core.profile_steer import LATE_S
 from test_hall_rounds import link
 
 S, P, R, E, W = (SteerAction.START, SteerAction.PAUSE, SteerAction.RESUME, SteerAction.END,
@@ -118,7 +119,16 @@ def engine(profile: Profile, config: Config) -> ProfileEngine:
                          source=profile)
 
 
-Box = ProfileEngine | EmpiresEngine
+Box = ProfileEngine
+# what Time of Empires' era engine did in the tests below, recorded before its removal
+# (tests/golden/era_engine/record.py): the sounds, screens and music of its setup steered
+ERA_ENGINE: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "golden" / "era_engine" / "values.json").read_text(
+        encoding="utf-8"))["test_hall_setup_start"]
+
+
+def sounded(heard: list[list[Any]]) -> list[tuple[float, str]]:
+    return [(t, sound) for t, sound in heard]
 
 
 def heard(box: Box, state: Any, now: float, end: float, effects: tuple[object, ...] = ()
@@ -138,11 +148,10 @@ def first_save_before_sound(effects: tuple[object, ...]) -> bool:
     return bool(saves) and (not sounds or saves[0] < sounds[0])
 
 
-def toe_both(guide: bool = True) -> tuple[ProfileEngine, Play, EmpiresEngine, Any]:
-    """Time of Empires at its setup on both engines (the guide walked there, or not)."""
-    config = hall_config(guide=guide)
-    rounds, era = engine(TOE, config), EmpiresEngine(config)
-    return rounds, rounds.fresh(0.0, 0)[0], era, era.fresh(0.0, 0)[0]
+def toe_at_setup(guide: bool = True) -> tuple[ProfileEngine, Play]:
+    """Time of Empires at its setup (the guide walked there, or not)."""
+    rounds = engine(TOE, hall_config(guide=guide))
+    return rounds, rounds.fresh(0.0, 0)[0]
 
 
 def kind(effects: tuple[object, ...]) -> Phase:
@@ -156,21 +165,20 @@ def test_time_of_empires_starts_ahead_from_its_setup_as_the_era_engine(guide: bo
     """START 2.5 s ahead at the setup (the preparation guide's step 1 walked there, or the
     setup without it): both engines lay the lead-in so that the start gong lands on the
     hall's zero, its ticks already past skipped, the cries at 3:00 and 6:00 from it."""
-    rounds, play, era, game = toe_both(guide)
+    rounds, play = toe_at_setup(guide)
+    era = ERA_ENGINE[f"ahead/guide={guide}"]
     assert (play.spot.state, play.spot.guide) == (State.SETUP, 0 if guide else None)
     assert bool(walk_here(play)) is guide  # the preparation guide, step 1
     order = Steer(S, 12.5, 0.0)
     play, effects = rounds.step(play, order, 10.0)
-    game, era_effects = era.step(game, order, 10.0)
     assert first_save_before_sound(effects)
     assert play.spot.state is State.ROUND and play.spot.round == 1
     assert TOE.phases[play.spot.phase].id == "action"
     assert countdown_start(play) == pytest.approx(12.5)
-    assert kind(effects) is kind(era_effects) is Phase.LEAD_IN
+    assert kind(effects) is Phase(era["kind"]) is Phase.LEAD_IN
     assert status_of(play, 10.0)["state"] == "lead_in"
     play, sounds = heard(rounds, play, 10.0, 400.0, effects)
-    game, era_sounds = heard(era, game, 10.0, 400.0, era_effects)
-    assert sounds == era_sounds
+    assert sounds == sounded(era["heard"])
     assert sounds == [(10.5, "tick"), (11.5, "tick"), (12.5, "gong"), (192.5, "cry"),
                       (372.5, "cry")]
     status = status_of(play, 400.0)
@@ -181,54 +189,52 @@ def test_time_of_empires_starts_ahead_from_its_setup_as_the_era_engine(guide: bo
 def test_time_of_empires_starts_late_from_its_setup_as_the_era_engine() -> None:
     """The hall is 200 s in: the start gong at once, the cry at 3:00 (20 s behind) never
     sounded, the one at 6:00 on the hall's time."""
-    rounds, play, era, game = toe_both()
+    rounds, play = toe_at_setup()
+    era = ERA_ENGINE["late"]
     order = Steer(S, 300.0, 200.0)
     play, effects = rounds.step(play, order, 300.0)
-    game, era_effects = era.step(game, order, 300.0)
     assert first_save_before_sound(effects)
-    assert [e.sound.value for e in effects if isinstance(e, PlaySound)] == [
-        e.sound.value for e in era_effects if isinstance(e, PlaySound)] == ["gong"]
+    assert [e.sound.value for e in effects if isinstance(e, PlaySound)] == era["sounds"] == [
+        "gong"]
     assert countdown_start(play) == pytest.approx(100.0)
-    assert kind(effects) is kind(era_effects) is Phase.RUNNING
+    assert kind(effects) is Phase(era["kind"]) is Phase.RUNNING
     assert status_of(play, 300.0)["state"] == "running"
     play, sounds = heard(rounds, play, 300.0, 700.0)
-    game, era_sounds = heard(era, game, 300.0, 700.0)
-    assert sounds == era_sounds and sounds[0] == (460.0, "cry")
+    assert sounds == sounded(era["heard"]) and sounds[0] == (460.0, "cry")
     assert LATE_S < 200.0 - 180.0
 
 
 def test_time_of_empires_plays_real_time_whatever_the_setup_chose() -> None:
     """The table chose the introductory era at its setup: the hall's start plays real time
     (as the era engine forces it), and RESUME there means START."""
-    rounds, play, era, game = toe_both(guide=False)
+    rounds, play = toe_at_setup(guide=False)
+    era = ERA_ENGINE["intro_chosen"]
     play, _ = rounds.step(play, NEXT, 0.0)
-    game, _ = era.step(game, NEXT, 0.0)
     assert TOE.variants[play.spot.variant].id == "intro"
     play, effects = rounds.step(play, Steer(R, 50.0, 0.0), 50.0)
-    game, era_effects = era.step(game, Steer(R, 50.0, 0.0), 50.0)
     assert TOE.variants[play.spot.variant].id == "realtime"
     assert TOE.phases[play.spot.phase].id == "action"
-    assert kind(effects) is kind(era_effects) is Phase.RUNNING
-    assert [e.sound.value for e in effects if isinstance(e, PlaySound)] == ["gong"]
+    assert kind(effects) is Phase(era["kind"]) is Phase.RUNNING
+    assert [e.sound.value for e in effects if isinstance(e, PlaySound)] == era["sounds"] == [
+        "gong"]
 
 
 def test_a_new_game_asked_at_the_setup_gives_way_to_the_start_as_the_era_engines() -> None:
-    rounds, play, era, game = toe_both()
+    rounds, play = toe_at_setup()
+    era = ERA_ENGINE["new_game_asked"]
     play, _ = rounds.step(play, BOTH_HOLD, 0.0)  # "New game?"
-    game, _ = era.step(game, BOTH_HOLD, 0.0)
-    assert play.question_until is not None and game.question is not None
+    assert play.question_until is not None and era["asked"]
     play, effects = rounds.step(play, Steer(S, 5.0, 0.0), 5.0)
-    game, era_effects = era.step(game, Steer(S, 5.0, 0.0), 5.0)
-    assert play.question_until is None and game.question is None
-    assert kind(effects) is kind(era_effects) is Phase.RUNNING
+    assert play.question_until is None and era["after"]  # the question gone
+    assert kind(effects) is Phase(era["kind"]) is Phase.RUNNING
 
 
 def test_pause_slew_and_end_at_the_setup_change_nothing_on_either_engine() -> None:
-    rounds, play, era, game = toe_both()
+    rounds, play = toe_at_setup()
     for action in (P, W, E):
         order = Steer(action, 5.0, 0.0)
         assert rounds.step(play, order, 5.0)[0] == play
-        assert era.step(game, order, 5.0)[0] == game
+        assert ERA_ENGINE["setup_orders"][action.value]  # the era engine's game unchanged
     race = engine(PROFILE, hall_config())
     fresh, _ = race.fresh(0.0, 0)
     for action in (P, W, E):
@@ -237,14 +243,14 @@ def test_pause_slew_and_end_at_the_setup_change_nothing_on_either_engine() -> No
 
 
 def test_no_order_reaches_the_setup_under_the_settings_menu_on_either_engine() -> None:
-    rounds, play, era, game = toe_both()
+    rounds, play = toe_at_setup()
+    era = ERA_ENGINE["menu_orders"]
     play, _ = rounds.step(play, ERA_HOLD, 0.0)  # the settings menu, over the setup
-    game, _ = era.step(game, ERA_HOLD, 0.0)
-    assert play.menu is not None and game.menu is not None
+    assert play.menu is not None and era["menu"]
     for action in SteerAction:
         order = Steer(action, 5.0, 0.0)
         assert rounds.step(play, order, 5.0)[0] == play
-        assert era.step(game, order, 5.0)[0] == game
+        assert era[action.value]  # the era engine's game unchanged
 
 
 def test_a_start_at_the_setup_plays_the_variant_that_opens_on_the_halls_countdown() -> None:
@@ -305,47 +311,44 @@ def test_the_halls_pause_and_resume_pause_and_resume_the_era_music_as_the_era_en
     """Started by the hall, Time of Empires' music starts on the start gong; the hall's
     PAUSE pauses it where the era holds, its RESUME resumes it, on both engines; a late
     start starts it at the hall's running time."""
-    rounds, play, era, game = toe_both()
-    both: list[tuple[Any, Any]] = [(rounds, play), (era, game)]
-    said: list[list[list[tuple[str, int, float]]]] = []
-    for box, state in both:
-        state, effects = box.step(state, Steer(S, 12.0, 0.0), 10.0)
-        state, gong = box.step(state, Tick(), 12.0)
-        state, paused = box.step(state, Steer(P, 30.0, 18.0), 30.0)
-        state, resumed = box.step(state, Steer(R, 40.0, 18.0), 40.0)
-        said.append([music(effects), music(gong), music(paused), music(resumed)])
-    assert said[0] == said[1]
-    assert said[0] == [[], [("music_start", 1, 0.0)], [("music_pause", 1, 18.0)],
-                       [("music_resume", 1, 18.0)]]
-    late = [box.step(state, Steer(S, 100.0, 30.0), 100.0)[1] for box, state in both]
-    heard_late = [[(type(e).__name__, getattr(e, "sound", getattr(e, "action", None)))
-                   for e in effects if isinstance(e, PlaySound | Music)] for effects in late]
-    assert heard_late[0] == heard_late[1] == [("PlaySound", Sound.GONG),
-                                              ("Music", MusicAction.START)]
+    rounds, play = toe_at_setup()
+    era = ERA_ENGINE["music"]
+    state, effects = rounds.step(play, Steer(S, 12.0, 0.0), 10.0)
+    state, gong = rounds.step(state, Tick(), 12.0)
+    state, paused = rounds.step(state, Steer(P, 30.0, 18.0), 30.0)
+    state, resumed = rounds.step(state, Steer(R, 40.0, 18.0), 40.0)
+    said = [music(effects), music(gong), music(paused), music(resumed)]
+    assert json.loads(json.dumps(said)) == era["said"]
+    assert said == [[], [("music_start", 1, 0.0)], [("music_pause", 1, 18.0)],
+                    [("music_resume", 1, 18.0)]]
+    late = rounds.step(play, Steer(S, 100.0, 30.0), 100.0)[1]
+    heard_late = [(type(e).__name__, getattr(e, "sound", getattr(e, "action", None)))
+                  for e in late if isinstance(e, PlaySound | Music)]
+    assert [[name, what.value] for name, what in heard_late] == era["late"]
+    assert heard_late == [("PlaySound", Sound.GONG), ("Music", MusicAction.START)]
     # the round engine's music on the hall's running time (the era engine's loop from its top)
-    assert music(late[0]) == [("music_start", 1, 30.0)]
+    assert music(late) == [("music_start", 1, 30.0)]
 
 
 def test_an_eras_own_setup_starts_too_in_real_time() -> None:
     """Era II's setup (its guide walked there, the introductory era chosen): the hall's
     START plays Era II's action phase in real time, Era I kept as it was played, as the era
     engine starts Era II from its setup."""
-    rounds, play, era, game = toe_both()
+    rounds, play = toe_at_setup()
+    era = ERA_ENGINE["era_two"]
     intro = next(n for n, v in enumerate(TOE.variants) if v.id == "intro")
     spot = replace(play.spot, state=State.ERA_SETUP, past=(play.spot.sheet,), past_variants=(
         intro,), variant=intro, phase=play.profile.first_phase(intro) or 0, guide=0)
     play = replace(play, spot=spot)
     assert walk_here(play)  # Era II's preparation guide, step 1
-    game = replace(game, era=2)
     play, effects = rounds.step(play, Steer(S, 12.5, 0.0), 10.0)
-    game, era_effects = era.step(game, Steer(S, 12.5, 0.0), 10.0)
     assert first_save_before_sound(effects)
     assert (play.spot.state, play.spot.round, len(play.spot.past)) == (State.ROUND, 1, 1)
     assert TOE.variants[play.spot.variant].id == "realtime" and play.spot.past_variants == (
         intro,)
-    assert kind(effects) is kind(era_effects) is Phase.LEAD_IN
+    assert kind(effects) is Phase(era["kind"]) is Phase.LEAD_IN
     play, sounds = heard(rounds, play, 10.0, 200.0, effects)
-    assert sounds == heard(era, game, 10.0, 200.0, era_effects)[1]
+    assert sounds == sounded(era["heard"])
     assert sounds == [(10.5, "tick"), (11.5, "tick"), (12.5, "gong"), (192.5, "cry")]
 
 
@@ -354,19 +357,19 @@ def test_a_table_at_its_setup_while_the_hall_runs_is_started_on_its_time_as_the_
     """The link starts a table still at its setup (a box that comes up, or comes back, after
     the hall started) at once on the hall's running time, once, as it starts Time of
     Empires' era engine from its setup; the director still reads "setup" until then."""
-    rounds, play, era, game = toe_both()
+    rounds, play = toe_at_setup()
+    era = ERA_ENGINE["kept_in_step"]
     assert status_of(play, 130.0)["state"] == "setup"
-    both: list[tuple[Any, Any]] = [(rounds, play), (era, game)]
-    for box, state in both:
-        hall, posted = link(lambda state=state: state)
-        hall.state = HallState(S, 100.0, 0.0)  # the hall's running time zero at 100.0
-        hall._keep_in_step(130.0)
-        assert posted == [Steer(S, 130.0, 30.0)]
-        started, _ = box.step(state, posted[0], 130.0)
-        assert box.screen(started, 130.0).kind is Phase.RUNNING
-        posted.clear()
-        hall._keep_in_step(130.5)  # once: not again while it stays at the setup
-        assert posted == []
+    hall, posted = link(lambda: play)
+    hall.state = HallState(S, 100.0, 0.0)  # the hall's running time zero at 100.0
+    hall._keep_in_step(130.0)
+    assert posted == [Steer(S, 130.0, 30.0)]
+    assert [[o.action.value, o.at, o.running_s] for o in posted] == era["posted"]
+    started, _ = rounds.step(play, posted[0], 130.0)
+    assert rounds.screen(started, 130.0).kind is Phase(era["kind"]) is Phase.RUNNING
+    posted.clear()
+    hall._keep_in_step(130.5)  # once: not again while it stays at the setup
+    assert posted == [] and era["again"] == 0
     started, _ = rounds.step(play, Steer(S, 130.0, 30.0), 130.0)
     assert countdown_start(started) == pytest.approx(100.0)
     menu, _ = rounds.step(play, ERA_HOLD, 0.0)  # the settings menu over the setup: not sent

@@ -1,15 +1,14 @@
 """Step 2 of docs/architecture.md's plan: Time of Empires written in the round format
-(tests/profiles/time-of-empires-rounds.toml, its variants real time and introductory),
-played end to end through `erabox simulate --game` and held against the box's own engine
-(`erabox simulate` without --game) on the same play: every gong, cry and tick of the
-real-time eras at the same time, each era's music from its start gong to its end gong
-(resumed after a cut at the running time), each introductory era's gong after its
-preparation and its music looped from that gong to its end gong, the calls after rounds 5
-and 10, the era totals and the final ranking with the buildings tie-break asked after Era
-III's standings, a power cut mid-era (a call never lost or doubled), and a game whose eras
-switch mode at their setups (`[rounds] variant_per_era`:
-Era I real time, Era II introductory, Era III real time again). What the round format
-cannot yet say is listed in docs/architecture.md.
+(tests/profiles/time-of-empires-rounds.toml, real time and introductory) played end to end
+through `erabox simulate --game`, held against Time of Empires' era engine on the same play
+(`erabox simulate` without --game, recorded before its removal: tests/golden/era_engine/):
+every gong, cry and tick of the real-time eras at the same time, each era's music from its
+start gong to its end gong (resumed after a cut at the running time), each introductory
+era's gong after its preparation and its music looped from that gong to its end gong, the
+calls after rounds 5 and 10, the era totals and the final ranking with the buildings
+tie-break asked after Era III's standings, a power cut mid-era (a call never lost or
+doubled), and a game whose eras switch mode at their setups (`[rounds] variant_per_era`:
+Era I real time, Era II introductory, Era III real time again).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import pytest
 
 from erabox.cli import main
 from erabox.core.config import parse_config
-from erabox.core.engine import EmpiresEngine, ProfileEngine
+from erabox.core.engine import ProfileEngine
 from erabox.core.model import Button, Gesture, Input, PlaySound, Steer, SteerAction, Tick
 from erabox.core.profile import Label, parse_profile
 from erabox.core.profile_machine import step
@@ -46,6 +45,13 @@ BUILDINGS = {"red": 5, "green": 7}
 ERA_STARTS = (20.0, 1000.0, 2000.0)  # when each real-time era's lead-in begins, in both
 GAME_SETUP_STEPS = 11  # the round profile's game setup with four players (its players step first)
 PREP_STEPS = (7, 9, 9)  # each era's preparation with four players (real time)
+RECORDED: dict[str, Any] = json.loads((PROFILES.parent / "golden" / "era_engine" / "values.json")
+                                      .read_text(encoding="utf-8"))["test_one_engine_toe"]
+
+
+def era_engine(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
+    """The era engine's lines of the running test's play (its `own_*_script`), recorded."""
+    return list(RECORDED["own"][request.node.name][0])
 
 
 def era_points(era: int, player: str) -> int:
@@ -251,11 +257,9 @@ def closing(lines: list[dict[str, Any]]) -> list[str]:
 
 
 def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
-                                          encoding="utf-8")
-    own = simulate(tmp_path, capsys, own_realtime_script(), "--config",
-                   str(tmp_path / "erabox.toml"), "--until", "3000")
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        request: pytest.FixtureRequest) -> None:
+    own = era_engine(request)  # `own_*_script` with the config `players` = the four
     rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
                       *per_step(tmp_path), "--players", ",".join(PLAYERS), "--until", "3000")
     # the preparation walked at each era's setup (`guide_at_setup`), not played in the round
@@ -301,12 +305,9 @@ def test_the_real_time_eras_sound_as_time_of_empires_own_engine(
 
 
 def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "erabox.toml").write_text(
-        f"players = {list(PLAYERS)!r}\ndefault_mode = \"intro\"\n".replace("'", '"'),
-        encoding="utf-8")
-    own = simulate(tmp_path, capsys, own_intro_script(), "--config",
-                   str(tmp_path / "erabox.toml"))
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        request: pytest.FixtureRequest) -> None:
+    own = era_engine(request)  # `own_intro_script`, the four players, `default_mode = "intro"`
     rounds = simulate(tmp_path, capsys, rounds_intro_script(), "--game", str(REALTIME),
                       *per_step(tmp_path), "--players", ",".join(PLAYERS))
     assert [e["variant"] for e in rounds if e["type"] == "setup"][-1] == "intro"
@@ -339,7 +340,8 @@ def test_the_introductory_eras_call_the_scholars_as_time_of_empires_own_engine(
 
 
 def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        request: pytest.FixtureRequest) -> None:
     """Era II cut 1 s after its first cry (its prompt still up) and 0.5 s before its second:
     each cry is heard once, in both engines. Both come back paused, the first cry's prompt
     shown again (owed whole, never sounded again), "Resumed" after the second cut, the
@@ -365,12 +367,7 @@ def test_a_power_cut_mid_era_neither_loses_nor_doubles_a_call(
     assert gongs[3] == cries[3] + 180  # Era II's end gong, on the same anchor as the call
     assert ranking(rounds) == FINAL
 
-    (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
-                                          encoding="utf-8")
-    own_script = own_realtime_script(cuts) + "".join(f"{t + 1:g} next hold\n" for t in cuts)
-    ordered = sorted(own_script.splitlines(), key=lambda line: float(line.split()[0]))
-    own = simulate(tmp_path, capsys, "\n".join(ordered) + "\n", "--config",
-                   str(tmp_path / "erabox.toml"), "--until", "3000")
+    own = era_engine(request)  # `own_realtime_script(cuts)`, NEXT pressed 1 s after each cut
     own_cries = [t for t, sound in cues(own) if sound == "cry"]
     assert len(own_cries) == 6 and own_cries[2] == gong + 180
     # the seconds since its last save given back too, and 1 s paused after each cut
@@ -455,7 +452,8 @@ def in_windows(lines: list[tuple[float, str]], *starts: float) -> list[tuple[flo
 
 @pytest.mark.parametrize("cuts", [(), (1002.5, 1010.5, 1995.5)], ids=["whole", "cut-in-era-ii"])
 def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], cuts: tuple[float, ...]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], cuts: tuple[float, ...],
+        request: pytest.FixtureRequest) -> None:
     """Era I in real time, Era II introductory, Era III in real time again: the round
     profile's `variant_per_era` chooses each era's variant at its own setup (NEXT), as Time
     of Empires' era setup switches its mode. The real-time eras sound every cue at the same
@@ -463,10 +461,7 @@ def test_each_era_plays_the_mode_its_own_setup_chose_as_time_of_empires(
     totals, the standings and the ranking. Cut on Era II's setup just after NEXT chose
     introductory, in its round 7, and on a step of Era III's guide walked at its setup, the
     round profile comes back to the variant each era chose, and to that step of the guide."""
-    (tmp_path / "erabox.toml").write_text(f"players = {list(PLAYERS)!r}\n".replace("'", '"'),
-                                          encoding="utf-8")
-    own = simulate(tmp_path, capsys, own_mixed_script(), "--config",
-                   str(tmp_path / "erabox.toml"), "--until", "3000")
+    own = era_engine(request)  # `own_*_script` with the config `players` = the four
     rounds = simulate(tmp_path, capsys, rounds_mixed_script(cuts), "--game", str(REALTIME),
                       *per_step(tmp_path), "--players", ",".join(PLAYERS), "--until", "3000")
     assert [e["t"] for e in rounds if e["type"] == "resume"] == []  # no countdown was held
@@ -561,10 +556,8 @@ def test_a_hall_steers_the_round_files_era_as_the_era_engines(orders: str) -> No
     for _ in range(GAME_SETUP_STEPS + PREP_STEPS[0]):  # to the action phase: held
         play, _ = rounds.step(play, Input(Button.NEXT, Gesture.PRESS), 0.0)
     assert play.timer_end is None and play.held_left == 545.0
-    own = EmpiresEngine(config)
-    game, _ = own.fresh(0.0, 0)
     heard = hall_heard(rounds, play, HALL_ORDERS[orders])
-    assert heard == hall_heard(own, replace(game, guide=None), HALL_ORDERS[orders])
+    assert heard == [(t, sound) for t, sound in RECORDED[f"hall/{orders}"]]  # the era engine's
     assert heard.count(heard[-1]) == 1 and heard[-1][1] == "gong"  # the era's end, once
 
 
@@ -580,7 +573,7 @@ def per_step_scoring(era: int) -> list[str]:
 @pytest.mark.parametrize("points_entry", ["steps", "totals"])
 def test_the_round_file_asks_the_points_as_the_boxs_points_entry_says(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        points_entry: str) -> None:
+        points_entry: str, request: pytest.FixtureRequest) -> None:
     """The box's "Points entry" chooses in both engines (`[scoring] entry = "setting"`):
     "steps" asks every step's numbers player by player, "totals" each player's era total;
     the same gestures give the same numbers, standings and ranking in both."""
@@ -588,11 +581,9 @@ def test_the_round_file_asks_the_points_as_the_boxs_points_entry_says(
     config.write_text(f"players = {list(PLAYERS)!r}\npoints_entry = \"{points_entry}\"\n"
                       .replace("'", '"'), encoding="utf-8")
     module = __import__(__name__)
-    scoring = per_step_scoring if points_entry == "steps" else own_scoring
-    monkeypatch.setattr(module, "own_scoring", scoring)
-    monkeypatch.setattr(module, "round_scoring", scoring)
-    own = simulate(tmp_path, capsys, own_realtime_script(), "--config", str(config),
-                   "--until", "3000")
+    monkeypatch.setattr(module, "round_scoring", per_step_scoring if points_entry == "steps"
+                        else own_scoring)  # (the era engine's play recorded with the same)
+    own = era_engine(request)
     rounds = simulate(tmp_path, capsys, rounds_realtime_script(), "--game", str(REALTIME),
                       "--config", str(config), "--players", ",".join(PLAYERS),
                       "--until", "3000")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from erabox.core.config import Config
-from erabox.core.engine import EmpiresEngine, ProfileEngine
+from erabox.core.engine import ProfileEngine
 from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
 from erabox.core.profile import Profile, ProfileError, parse_profile
 from erabox.core.profile_guide import guided
@@ -176,13 +176,14 @@ def test_time_of_empires_record_on_a_guide_step_comes_back_to_the_step_walked() 
     """The era engine's record on its guide's third step (Era I's game setup), read by the
     round file with the guide on: the same step walked at the setup (the round file's third
     too: both begin with the players step); NEXT hold and ERA then start the era as the era
-    engine's, its ticks at the same instants."""
+    engine's, its ticks at the same instants (the era engine's recorded before its removal,
+    tests/golden/era_engine/record.py)."""
     rounds_file = Path(__file__).parent / "profiles" / "time-of-empires-rounds.toml"
-    text = (Path(__file__).parent / "golden" / "states" / "toe-guide.state.json").read_text(
-        encoding="utf-8")
+    golden = Path(__file__).parent / "golden"
+    text = (golden / "states" / "toe-guide.state.json").read_text(encoding="utf-8")
     config = Config(players=("red", "blue", "green", "yellow"))
-    own = EmpiresEngine(config)
-    game, _ = own.restore(own.parse(text), 0.0)
+    era = json.loads((golden / "era_engine" / "values.json").read_text(encoding="utf-8"))[
+        "test_profile_guide_at_setup"]["heard"]
     engine = ProfileEngine(guided(parse_profile(rounds_file.read_text(encoding="utf-8"),
                                                 str(rounds_file)), True), config)
     play, _ = engine.restore(engine.parse(text), 0.0)
@@ -190,7 +191,7 @@ def test_time_of_empires_record_on_a_guide_step_comes_back_to_the_step_walked() 
     at = shown(play)
     assert at is not None and (at[0], at[2]) == ("Game setup", (3, 11))
     script = [(1.0, NEXT_HOLD), (30.0, ERA)]  # the era engine's gestures on its guide
-    assert heard(engine, play, script) == heard(own, game, script) != []
+    assert heard(engine, play, script) == [(t, sound) for t, sound in era] != []
 
 
 def heard(engine: Any, state: Any, script: list[tuple[float, Input]]) -> list[tuple[float, str]]:

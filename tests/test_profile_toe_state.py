@@ -1,17 +1,16 @@
-"""Step 4 of docs/architecture.md's plan to one engine: the round engine reads today's Time
-of Empires state files (core/profile_toe_state.py; docs/state-file.md, "What the round
-engine reads of a Time of Empires state file").
+"""Step 4 of docs/architecture.md's plan to one engine: the round engine reads the era
+engine's Time of Empires state files (core/profile_toe_state.py; docs/state-file.md).
 
 Every committed state file of the era engine (tests/golden/states/toe-*, tests/golden/
-state-v1/) is read by the round file of Time of Empires (tests/profiles/
-time-of-empires-rounds.toml) through `ProfileEngine` as the box reads it; the round engine
-resumed from it and the era engine resumed from the same file, each played on with the same
-continuation (the gestures of one mapped onto the other's as tests/test_one_engine_toe.py
-does: NEXT press resumes a paused era, NEXT hold a held countdown; ERA at the era's setup
-starts its lead-in, NEXT on the preparation's last step does; an era total is a player's
-numbers category by category), agree on what the table hears and sees: every gong, cry and
-tick at the same instant, the era and its mode, the round and its start player, the totals
-and the standings. A power cut straight after the conversion changes nothing.
+state-v1/) is read by the round file (tests/profiles/time-of-empires-rounds.toml) through
+`ProfileEngine` as the box reads it. Resumed from it and played on with the same continuation
+as the era engine was (recorded before its removal, test by test: tests/golden/era_engine/;
+the gestures mapped as tests/test_one_engine_toe.py maps them: NEXT press resumes a paused
+era, NEXT hold a held countdown; ERA at the era's setup starts its lead-in, NEXT on the
+preparation's last step does; an era total is a player's numbers category by category),
+the round engine agrees with it on what the table hears and sees: every gong, cry and tick
+at the same instant, the era and its mode, the round and its start player, the totals and
+the standings. A power cut straight after the conversion changes nothing.
 """
 
 from __future__ import annotations
@@ -23,13 +22,10 @@ from typing import Any
 
 import pytest
 
-from erabox.core import points as scoring
 from erabox.core import profile_record
 from erabox.core.config import Config
-from erabox.core.engine import EmpiresEngine, ProfileEngine
-from erabox.core.game import sheet, start_player
-from erabox.core.machine import Game
-from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Prompt, SetVolume, Tick
+from erabox.core.engine import ProfileEngine
+from erabox.core.model import Button, Gesture, Input, PlaySound, SetVolume, Tick
 from erabox.core.profile import parse_profile
 from erabox.core.profile_play import Play, State, call_words, ranking, standings
 from erabox.core.profile_play import start_player as round_start_player
@@ -49,6 +45,33 @@ PLAYERS = ("red", "blue", "green", "yellow")
 NEXT, ERA = Button.NEXT, Button.ERA
 PRESS, HOLD = Gesture.PRESS, Gesture.HOLD
 Script = list[tuple[float, Button, Gesture]]
+RECORDED = json.loads((GOLDEN / "era_engine" / "values.json").read_text(encoding="utf-8"))[
+    "test_profile_toe_state"]
+Game = dict[str, Any]  # the era engine's game as recorded: `seen`, `phase`, `entry`, ...
+
+
+class Recorded:
+    """The era engine's side of the running test (its game after each resume and each
+    continuation, recorded by test), replayed in order."""
+
+    def __init__(self, test: str) -> None:
+        self.log = list(RECORDED["tests"].get(test, []))
+
+    def next(self, kind: str) -> dict[str, Any]:
+        done = self.log.pop(0)  # (none left: the test asks more than was recorded)
+        assert kind in done, f"recorded {sorted(done)}, asked {kind}"
+        return done
+
+
+RECORDING = Recorded("")
+
+
+@pytest.fixture(autouse=True)
+def _recorded(request: pytest.FixtureRequest) -> Any:
+    global RECORDING  # each test reads its own recording of the era engine, all of it
+    RECORDING = Recorded(request.node.name)
+    yield
+    assert RECORDING.log == [], "the era engine did more in this test than it reads"
 
 
 def name(path: Path) -> str:
@@ -69,12 +92,11 @@ def setup(path: Path, points_entry: str = "totals") -> tuple[Config, str]:
 
 
 def engines(path: Path, now: float = 0.0, points_entry: str = "totals"
-            ) -> tuple[EmpiresEngine, Game, ProfileEngine, Play]:
+            ) -> tuple[Recorded, Game, ProfileEngine, Play]:
     """Both engines resumed from the same file, as the box resumes them (parse, restore),
-    the box's "Points entry" `points_entry`."""
+    the box's "Points entry" `points_entry`: the era engine as recorded."""
     config, text = setup(path, points_entry)
-    own = EmpiresEngine(config)
-    game, _ = own.restore(own.parse(text), now)
+    own, game = RECORDING, RECORDING.next("resumed")["resumed"]
     rounds = ProfileEngine(parse_profile(ROUND_FILE.read_text(encoding="utf-8"),
                                          str(ROUND_FILE)), config)
     play, _ = rounds.restore(rounds.parse(text), now)
@@ -84,7 +106,10 @@ def engines(path: Path, now: float = 0.0, points_entry: str = "totals"
 def played(engine: Any, state: Any, script: Script, until: float
            ) -> tuple[Any, list[tuple[float, str]]]:
     """The game played on: the script's gestures at their times, each deadline woken, up
-    to `until`; the gongs, cries and ticks heard."""
+    to `until`; the gongs, cries and ticks heard (the era engine's as recorded)."""
+    if isinstance(engine, Recorded):
+        done = engine.next("played")
+        return done["played"], [(t, sound) for t, sound in done["heard"]]
     heard: list[tuple[float, str]] = []
     now, todo = 0.0, list(script)
     while True:
@@ -102,20 +127,14 @@ def played(engine: Any, state: Any, script: Script, until: float
 
 
 def seen_own(game: Game) -> dict[str, Any]:
-    """What the table sees of the era engine's game."""
-    points = scoring.totals(sheet(game))
-    if game.phase is Phase.SCORING and game.entry is not None and scoring.stage(
-            game.entry, len(game.config.players)) is scoring.Stage.STANDINGS:
-        where = "standings"
-    else:
-        where = {Phase.RUNNING: "action", Phase.PAUSED: "action", Phase.LEAD_IN: "action",
-                 Phase.INTRO_ROUND: "round"}.get(game.phase, game.phase.value)
-    return {"where": where, "era": game.era, "mode": game.mode.value,
-            "round": game.round if game.phase in (Phase.INTRO_ROUND, Phase.SCHOLARS) else None,
-            "start_player": start_player(game) if game.round is not None else None,
-            "totals": dict(zip(game.config.players, points, strict=True)),
-            "standings": [(p.place, game.config.players[p.player], p.total)
-                          for p in scoring.standings(points)]}
+    """What the table saw of the era engine's game (recorded): where, era, mode, totals..."""
+    return dict(game["seen"])
+
+
+def placed(players: tuple[str, ...], points: tuple[int, ...]) -> list[tuple[int, str, int]]:
+    """Standings as the era engine placed them: most first, ties share a place (1, 1, 3)."""
+    order = sorted(range(len(points)), key=lambda p: (-points[p], p))
+    return [(1 + sum(1 for q in points if q > points[p]), players[p], points[p]) for p in order]
 
 
 def seen_rounds(play: Play) -> dict[str, Any]:
@@ -139,12 +158,12 @@ def seen_rounds(play: Play) -> dict[str, Any]:
             "round": play.spot.round if in_rounds else None,
             "start_player": round_start_player(play) if in_rounds else None,
             "totals": dict(zip(play.players, points, strict=True)),
-            "standings": [(p.place, play.players[p.player], p.total)
-                          for p in scoring.standings(points)]}
+            "standings": placed(play.players, points)}
     if spot.state is State.STANDINGS:  # the round engine's own standings screen says so too
         assert [(place, who, total) for place, who, _, total in standings(play)] == seen[
             "standings"]
-    return seen
+    plain: dict[str, Any] = json.loads(json.dumps(seen))  # as the recording says it
+    return plain
 
 
 def presses(button: Button, count: int, start: float, gesture: Gesture = PRESS) -> Script:
@@ -277,12 +296,12 @@ def test_a_prompt_owed_at_the_cut_shows_whole_after_the_resume(stem: str) -> Non
     next cry's prompt its own 15 s in both."""
     path = GOLDEN / "state-v1" / f"{stem}.state.json"
     own, game, rounds, play = engines(path)
-    assert game.prompt is Prompt.SCHOLARS and call_words(play, 0.5) is not None  # held
+    assert game["prompt"] == "scholars" and call_words(play, 0.5) is not None  # held
     cry = 1.0 + 360 - float(json.loads(path.read_text(encoding="utf-8"))["elapsed"])
     for until in (12.5, 15.9, 16.1, 30.0, cry + 14.9, cry + 15.1):  # resumed at 1 s
         later, _ = played(own, game, [(1.0, NEXT, PRESS)], until)
         round_later, _ = played(rounds, play, [(1.0, NEXT, HOLD)], until)
-        shown = later.prompt is Prompt.SCHOLARS
+        shown = later["prompt"] == "scholars"
         assert (call_words(round_later, until) is not None) == shown
         assert shown == (until < 16.0 or cry <= until < cry + 15)
 
@@ -312,7 +331,7 @@ def test_points_entered_are_never_lost() -> None:
     assert play.spot.sheet[ids.index("total")] == ((16,), (1,), None, None)
     assert play.spot.sheet[ids.index("destruction")] == (None,) * 4
     assert [c.id for c in play.profile.categories if c.asked] == ["buildings", "total"]
-    assert game.entry is not None and not game.entry.by_step
+    assert game["entry"] is not None and not game["entry"]["by_step"]
     assert loads((GOLDEN / "states" / "toe-scoring.state.json").read_text(encoding="utf-8"),
                  Config(players=PLAYERS))["entry"]["value"] == 1  # not confirmed yet
     assert play.value == 1  # carried, as the era engine comes back to it (`Entry.value`)
@@ -372,14 +391,14 @@ def test_the_number_on_the_screen_at_the_cut_comes_back_where_the_same_is_asked(
     own, game, rounds, play = engines(path, points_entry=entry)
     assert play.spot.state is State.SCORING and play.value == carried
     if not script:
-        assert game.entry is not None and game.entry.value == 1 and play.spot.entry == 2
+        assert game["entry"] is not None and game["entry"]["value"] == 1 and play.spot.entry == 2
         return
-    assert game.entry is not None and game.entry.value == carried
+    assert game["entry"] is not None and game["entry"]["value"] == carried
     game, _ = played(own, game, script, 100.0)
     play, _ = played(rounds, play, script, 100.0)
     assert seen_rounds(play) == seen_own(game)
     if case == "buildings":
-        assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+        assert game["phase"] == "game_over" and play.spot.state is State.GAME_OVER
         ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
         assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
     else:
@@ -397,7 +416,7 @@ def test_a_lead_in_comes_back_set_up_again(tmp_path: Path) -> None:
     path = tmp_path / "lead-in.state.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
     own, game, rounds, play = engines(path)
-    assert game.phase is Phase.SETUP and game.guide is None
+    assert game["phase"] == "setup" and game["guide"] is None
     assert play.held_left is None and play.timer_end is None and play.cues_done == 0
     phase = play.profile.phases[play.spot.phase]
     assert (play.spot.state, phase.id, play.spot.round) == (State.ROUND, "preparation", 1)
@@ -458,7 +477,7 @@ def test_the_final_ranking_keeps_every_era_and_the_buildings(tmp_path: Path) -> 
     assert seen_rounds(play) == seen_own(game)
     ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
     assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
-    assert [(p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))] == [
+    assert [(place, who) for place, who, _ in game["final_ranking"]] == [
         (1, "blue"), (2, "red"), (3, "green"), (4, "yellow")]
 
 
@@ -484,11 +503,10 @@ def test_era_iii_tied_comes_back_on_its_standings_then_the_buildings(
     script = [(1.0, ERA, PRESS)] + entered(6, 7, 4, start=2.0)  # red 6, blue 7, green 4
     game, _ = played(own, game, script, 100.0)
     play, _ = played(rounds, play, script, 100.0)
-    assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+    assert game["phase"] == "game_over" and play.spot.state is State.GAME_OVER
     ranked = [(line.place, play.players[line.seat], line.score) for line in ranking(play)]
     assert ranked == [(1, "blue", 20), (2, "red", 20), (3, "green", 20), (4, "yellow", 7)]
-    assert [(p.place, PLAYERS[p.player], p.total) for p in scoring.final_ranking(
-        sheet(game))] == [(q, who, score) for q, who, score in ranked]
+    assert [tuple(line) for line in game["final_ranking"]] == ranked
 
 
 def test_each_era_keeps_its_categories_per_step_and_its_total_as_one(tmp_path: Path) -> None:
@@ -526,9 +544,9 @@ def test_each_era_keeps_its_categories_per_step_and_its_total_as_one(tmp_path: P
     play, _ = played(rounds, play, script, 100.0)
     assert seen_rounds(play) == seen_own(game)
     assert seen_own(game)["totals"] == {"red": 20, "blue": 16, "green": 21, "yellow": 5}
-    assert game.phase is Phase.GAME_OVER and play.spot.state is State.GAME_OVER
+    assert game["phase"] == "game_over" and play.spot.state is State.GAME_OVER
     assert [(line.place, play.players[line.seat]) for line in ranking(play)] == [
-        (p.place, PLAYERS[p.player]) for p in scoring.final_ranking(sheet(game))]
+        (place, who) for place, who, _ in game["final_ranking"]]
 
 
 def test_a_file_entered_the_other_way_than_the_box_says_keeps_or_asks_again(
@@ -565,7 +583,8 @@ def test_a_file_entered_the_other_way_than_the_box_says_keeps_or_asks_again(
 def test_the_volume_the_table_set_comes_back_as_on_the_era_engine(
         tmp_path: Path, volume: float) -> None:
     """VOL+ / VOL- change the era engine's volume in its record only (not the settings):
-    the round engine reading the file sets the same volume, the music at the box's level."""
+    the round engine reading the file sets the same volume as the era engine set (recorded),
+    the music at the box's level."""
     saved = json.loads((GOLDEN / "states" / "toe-running.state.json").read_text(
         encoding="utf-8"))
     saved["volume"] = volume
@@ -573,10 +592,9 @@ def test_the_volume_the_table_set_comes_back_as_on_the_era_engine(
     path.write_text(json.dumps(saved), encoding="utf-8")
     config, text = setup(path)
     config = replace(config, audio=replace(config.audio, volume=0.8, music_level=0.6))
-    own, rounds = EmpiresEngine(config), ProfileEngine(parse_profile(
-        ROUND_FILE.read_text(encoding="utf-8"), str(ROUND_FILE)), config)
-    _, own_effects = own.restore(own.parse(text), 0.0)
+    rounds = ProfileEngine(parse_profile(ROUND_FILE.read_text(encoding="utf-8"),
+                                         str(ROUND_FILE)), config)
     _, round_effects = rounds.restore(rounds.parse(text), 0.0)
-    set_own = [e for e in own_effects if isinstance(e, SetVolume)]
+    set_own = [SetVolume(level, music=music) for level, music in RECORDED[f"volume/{volume!r}"]]
     assert set_own == [SetVolume(volume, music=0.6)]
     assert [e for e in round_effects if isinstance(e, SetVolume)] == set_own

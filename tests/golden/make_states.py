@@ -5,6 +5,12 @@ what the state file would hold at its end (`<name>.state.json`), then what the b
 a power cut there: the same simulation brought back from that text and played on with the
 continuation script (`<name>.after.jsonl`, `erabox simulate`'s event lines). Run once, before
 the change; tests/test_golden.py resumes each file with today's code and compares.
+
+Historical for Time of Empires (`toe-*`): those files were written by the era engine, which
+has since been removed; run today, `play_toe` would write the round engine's records
+instead, so the committed `toe-*` files are not to be regenerated (they stand for the state
+files boxes of that version left behind). The game profiles' (`profile-*`) still play as
+they did.
 """
 
 from __future__ import annotations

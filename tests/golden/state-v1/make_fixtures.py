@@ -1,4 +1,10 @@
-"""Writes the state and settings files of tests/golden/state-v1 (run against e6fcfd3)."""
+"""Writes the state and settings files of tests/golden/state-v1 (run against e6fcfd3).
+
+Historical: it drives the era engine (core/machine.py), which has since been removed, so it
+can no longer run; the files it wrote stay as fixtures (what a box of that version left
+behind, resumed by today's round engine: tests/test_golden_state.py,
+tests/test_profile_toe_state.py).
+"""
 import json
 import sys
 from dataclasses import replace
