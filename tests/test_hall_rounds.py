@@ -371,15 +371,7 @@ ERA_HINTS: dict[tuple[str, bool], tuple[tuple[str, str], str]] = {
     ("table paused", True): (("NEXT: resume", "NEXT: 再開"), "resume"),
 }
 # where the round engine does not yet show what the era engine showed
-ERA_HINTS_KNOWN = {("running", False): "the round engine hints 'hold NEXT to pause' where "
-                   "the hall may not be left (NEXT hold does nothing there)"}
-
-
-@pytest.mark.parametrize(("state", "alone"), [
-    pytest.param(state, alone, marks=[pytest.mark.xfail(reason=ERA_HINTS_KNOWN[(state, alone)],
-                                                        strict=True)]
-                 if (state, alone) in ERA_HINTS_KNOWN else [])
-    for state, alone in sorted(ERA_HINTS)])
+@pytest.mark.parametrize(("state", "alone"), sorted(ERA_HINTS))
 def test_each_hall_state_of_an_era_hints_only_what_next_does(state: str, alone: bool) -> None:
     c = replace(config(alone), guide=False)
     box = ProfileEngine(configured(guided(own_rounds(), False), c), c, source=own_rounds())
