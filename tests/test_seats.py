@@ -175,10 +175,10 @@ def test_time_of_empires_seats_the_first_four_of_a_bigger_table(
     with caplog.at_level(logging.WARNING, logger="erabox"):
         driver = Driver(config, state=MemoryState())
     driver.start(0.0)
-    assert driver.game.config.players == EIGHT[:4]
+    assert driver.game.players == EIGHT[:4]
     assert "Time of Empires is for 2 to 4 players, not 6" in caplog.text
     solo = Driver(replace(CFG, players=("Aiko",)), state=MemoryState())
-    assert solo.game.config.players == ("Aiko", "red")
+    assert solo.game.players == ("Aiko", "red")
 
 
 def test_time_of_empires_seats_four_of_five_seats_chosen_for_another_game() -> None:
@@ -191,7 +191,7 @@ def test_time_of_empires_seats_four_of_five_seats_chosen_for_another_game() -> N
 
     driver = Driver(CFG, state=MemoryState(), settings=Chosen())
     driver.start(0.0)
-    assert driver.game.config.players == EIGHT[:4]
+    assert driver.game.players == EIGHT[:4]
 
 
 # --- the seat names --------------------------------------------------------------------------

@@ -58,7 +58,6 @@ from erabox.core.profile_events import Emit, PlayRecorder
 from erabox.core.profile_play import EPS, Play, PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.files.config import load_config
-from erabox.files.games import own_rounds
 from erabox.files.script import read_script
 from erabox.ports import (
     AudioPort,
@@ -149,7 +148,7 @@ class Box:
     def _own_game(self, t0: float) -> Driver:
         """A driver for Time of Empires (the config's own game, from its profile)."""
         state, settings, audio, led, events, draw = self._parts
-        return Driver(self.config, profile=own_rounds(self.config.own_game), state=state,
+        return Driver(self.config, state=state,
                       settings=settings, audio=audio, led=led, show=self._show,
                       events=events, observer=self.observer, clock=self.clock,
                       draw=draw, t0=t0, base=self.config)

@@ -27,6 +27,7 @@ import json
 import logging
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from erabox.core.config import Config
@@ -55,7 +56,9 @@ from erabox.core.profile import Profile
 from erabox.core.profile_events import Emit
 from erabox.core.profile_play import ShowPlay
 from erabox.core.record import card_lead, clean_write_s
-from erabox.core.settings import Settings, from_dict
+from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from erabox.core.seats import own_game_players
+from erabox.core.settings import Settings, from_dict, palette
 from erabox.core.snapshot import dumps, loads
 from erabox.files.games import own_rounds
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
@@ -118,6 +121,13 @@ class Driver:
         self.base = config if base is None else base  # the file's, before the box's settings
         if profile is None:  # Time of Empires: its profile (a user's copy first)
             profile = own_rounds(config.own_game)
+            seated = own_game_players(config.players, palette(config))
+            if seated != config.players:  # a table for another game
+                log.warning("Time of Empires is for %d to %d players, not %d: it seats %s "
+                            "(choose a game for more in the settings, or set `players` in the "
+                            "config)", MIN_PLAYERS, MAX_PLAYERS, len(config.players),
+                            ", ".join(seated))
+                config = replace(config, players=seated)
         from erabox.core.profile_config import configured
         from erabox.core.profile_guide import guided
         from erabox.files.games import missing_music
