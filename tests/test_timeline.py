@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from erabox.core.config import Config
-from erabox.core.machine import ARM_LEAD_S
 from erabox.core.model import Mode
 from erabox.core.points import positions
+from erabox.core.record import ARM_LEAD_S
 from erabox.core.script import parse_script
 from erabox.run.simulate import simulate
 
