@@ -1,7 +1,10 @@
 """The fault findings around the power-cut guarantee (docs/power-cuts.md), one test each:
-state values of the wrong type, the settings file read through the state file's guarded
-reader, settings and game never out of step, a late durable save logged, a clean stop that
-clears "armed", records checked against the era's cue list, one box per state folder."""
+state values of the wrong type in a record of an older box, the settings file read through
+the state file's guarded reader, a clean stop just before a cry, records checked against the
+era's cue list, one box per state folder. (A late durable save logged, the call's record
+written ahead on a slow card: tests/test_saves.py, tests/test_profile_card_lead.py and
+tests/test_power_cut_rounds.py; settings and game in step across a cut: tests/
+test_profile_menu.py.)"""
 
 from __future__ import annotations
 
