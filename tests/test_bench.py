@@ -40,9 +40,11 @@ def is_ms(value: Any) -> bool:
 
 
 def era_cues(config: Config) -> int:
-    """The cues of a real-time era as configured: its cries, its final ticks, the end gong."""
+    """The cues of a real-time era as configured: its cries, its final ticks (those after the
+    era's start), the end gong."""
     era = config.realtime
-    return len(era.scholar_cues_s) + int(era.final_ticks_s) + 1
+    ticks = [k for k in range(era.final_ticks_s, 0, -1) if era.length_s - k > 0]
+    return len(era.scholar_cues_s) + len(ticks) + 1
 
 
 def test_quick_bench_writes_every_figure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
