@@ -1,4 +1,5 @@
-"""Fast points entry (device/erabox/core/points.py): the gestures a table needs, counted.
+"""Fast points entry (device/erabox/core/profile_entry.py, the round engine): the gestures
+a table needs, counted.
 
 The example of a typical 4-player Era II: destruction 0/3/0/6 VP (0/1/0/2 buildings),
 construction bonus 8/11/6/9, wonders 4/0/6/2, culture 5/3/7/4: era totals 17/17/19/21. The
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from erabox.core import points as scores
+from erabox.core import profile_play as scores
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.core.script import parse_script

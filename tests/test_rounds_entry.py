@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from erabox.core import points as scores
+from erabox.core import profile_play as scores
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
 from erabox.core.model import Button, Gesture, Input, Screen, Tick
