@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
-
-from erabox.core.config import Config
 
 # Property tests: no per-example time limit (a loaded machine makes any example slow, and
 # timing belongs in `make bench`), and in CI the same examples every run, so CI's verdict
@@ -22,18 +19,6 @@ settings.register_profile("erabox", deadline=None, derandomize=bool(os.environ.g
 settings.register_profile("deep", deadline=None, derandomize=False, max_examples=2000,
                           print_blob=True)
 settings.load_profile("deep" if os.environ.get("ERABOX_TEST_DEEP") else "erabox")
-
-
-@pytest.fixture
-def table() -> Callable[..., Any]:
-    """Factory: `table()` for the defaults, `table(config)` for another config (the era
-    engine's `era_table.Table`)."""
-    from era_table import Table
-
-    def make(config: Config | None = None) -> Table:
-        return Table(Config() if config is None else config)
-
-    return make
 
 
 @pytest.fixture

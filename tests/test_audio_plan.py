@@ -292,29 +292,32 @@ def test_gain_from_db() -> None:
 
 
 def test_the_core_asks_for_an_eras_music_when_its_setup_opens_or_its_mode_changes() -> None:
+    """Time of Empires' round file as the box plays it (its guide on)."""
     from erabox.core.config import Config
-    from erabox.core.machine import new_game, opening, restore, snapshot, step
+    from erabox.core.engine import ProfileEngine
     from erabox.core.model import Button, Gesture, Input
+    from erabox.core.profile_guide import guided
+    from erabox.core.profile_play import State
+    from erabox.files.games import own_rounds
 
     def prepares(effects: tuple[object, ...]) -> list[PrepareMusic]:
         return [e for e in effects if isinstance(e, PrepareMusic)]
 
     config = Config()
-    game = new_game(config)
-    assert prepares(opening(game, 0.0)) == [PrepareMusic(1, R)]
-    game, effects = step(game, Input(Button.NEXT, Gesture.HOLD), 1.0)  # past the guide
+    engine = ProfileEngine(guided(own_rounds(), config.guide), config)
+    game, effects = engine.fresh(0.0, 0)
+    assert prepares(effects) == [PrepareMusic(1, R, 1)]
+    game, effects = engine.step(game, Input(Button.NEXT, Gesture.HOLD), 1.0)  # past the guide
     assert prepares(effects) == []
-    game, effects = step(game, Input(Button.NEXT, Gesture.PRESS), 1.0)  # toggle the mode
-    assert prepares(effects) == [PrepareMusic(1, INTRO)]
-    game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 2.0)  # intro era starts
+    game, effects = engine.step(game, Input(Button.NEXT, Gesture.PRESS), 1.0)  # the mode
+    assert prepares(effects) == [PrepareMusic(1, INTRO, 1)]
+    game, effects = engine.step(game, Input(Button.ERA, Gesture.PRESS), 2.0)  # intro era starts
     assert prepares(effects) == []
-    saved = snapshot(game, 3.0)
-    _, effects = restore(saved, config, 50.0)  # a power cut: that era's music again
-    assert prepares(effects) == [PrepareMusic(1, INTRO)]
-    for _ in range(config.intro.rounds + 2):  # play the rounds (and scholars) to scoring
-        game, effects = step(game, Input(Button.NEXT, Gesture.PRESS), 4.0)
-    for _ in range(len(config.players)):  # 0 points each (era totals, the default)
-        game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 5.0)
+    _, effects = engine.restore(engine.snapshot(game, 3.0), 50.0)  # a cut: that era's music
+    assert prepares(effects) == [PrepareMusic(1, INTRO, 1)]
+    while game.spot.state is not State.SCORING:  # play the rounds (and scholars) to scoring
+        game, effects = engine.step(game, Input(Button.NEXT, Gesture.PRESS), 4.0)
         assert prepares(effects) == []
-    game, effects = step(game, Input(Button.ERA, Gesture.PRESS), 5.0)  # Era II setup opens
-    assert prepares(effects) == [PrepareMusic(2, config.default_mode)]
+    while game.spot.state is not State.ERA_SETUP:  # 0 points each, the standings
+        game, effects = engine.step(game, Input(Button.ERA, Gesture.PRESS), 5.0)
+    assert prepares(effects) == [PrepareMusic(2, config.default_mode, 1)]  # Era II's setup

@@ -20,23 +20,18 @@ from typing import Any
 import pytest
 
 from erabox.adapters.state_file import StateFile
-from erabox.core.config import Config, IntroConfig, RealtimeConfig
-from erabox.core.machine import (
-    MAX_SOUNDED_LEAD_S,
-    SOUNDED_LEAD_S,
-    new_game,
-    next_deadline,
-    save_every,
-    sounded_lead,
-    timeline,
-    with_write_time,
-)
-from erabox.core.model import Button, Gesture, Input, Mode, Phase, PlaySound, Tick
-from erabox.core.timers import SAVE_EVERY_S, SAVE_SLACK_S
+from erabox.core.config import Config, IntroConfig
+from erabox.core.model import Button, Gesture, Input, Mode, PlaySound, Sound, Tick
+from erabox.core.profile_play import SAVE_EVERY_S
+from erabox.core.record import MAX_SOUNDED_LEAD_S, SOUNDED_LEAD_S, card_lead, clean_write_s
+from erabox.files.games import own_rounds
 from erabox.run.driver import Driver
+from saved_game import saved_position
 
-ERA = Config(guide=False, default_mode=Mode.REALTIME, realtime=RealtimeConfig(
-    length_s=25.0, scholar_cues_s=(7.3, 15.05, 20.0), lead_in_s=0, final_ticks_s=0))
+CONFIG = Config(guide=False)  # Time of Empires' real-time era: a 5 s lead-in, 540 s
+LENGTH_S = CONFIG.realtime.length_s
+LEAD_IN_S = 5.0
+CALLS_S = (0.0, *CONFIG.realtime.scholar_cues_s, LENGTH_S)  # start gong, cries, end gong
 
 
 class TimedCard:
@@ -91,76 +86,87 @@ class TimedCard:
         pass
 
 
-def play_era(write_s: float, mutate_lead: bool = False) -> tuple[TimedCard, list[float], float]:
-    """The era played through a driver on `TimedCard(write_s)`: the card, the lateness of each
-    call (s after its time) and the era's anchor. Asserts at each call that its "sounded"
-    record (the scoring, for the end gong) is on disk before it goes out."""
+class Listener:
+    """Audio that notes each call (a gong or a cry) as it goes out, and what the card had on
+    disk then."""
+
+    problem: str | None = None
+
+    def __init__(self, card: TimedCard) -> None:
+        self.card = card
+        self.calls: list[tuple[float, str | None]] = []
+        self.heard: list[tuple[str, str | None]] = []
+
+    def apply(self, effects: Any, now: float) -> None:
+        for effect in effects:
+            if isinstance(effect, PlaySound):
+                self.heard.append((effect.sound.value, self.card.landed))
+                if effect.sound is not Sound.TICK:
+                    self.calls.append((now, self.card.landed))
+
+
+def play_era(write_s: float, mutate_lead: bool = False) -> tuple[TimedCard, list[float]]:
+    """Time of Empires' real-time era played from its round file through a driver on
+    `TimedCard(write_s)`: the card and the lateness of each call (s after its time). Asserts
+    at each call that the record on disk gives it (a cut then cannot sound it again)."""
     card = TimedCard(write_s)
-    driver = Driver(ERA, state=card, clock=lambda: card.now)
+    ears = Listener(card)
+    driver = Driver(CONFIG, profile=own_rounds(), state=card, audio=ears,  # type: ignore[arg-type]
+                    clock=lambda: card.now)
     if mutate_lead:  # the lead as it was: a fixed tenth of a second
         driver._follow_card = lambda: None  # type: ignore[method-assign]
     driver.start(0.0)
-    driver.step(Input(Button.ERA, Gesture.PRESS), 0.0)
-    anchor = driver.game.anchor
-    assert anchor is not None
-    cues = timeline(ERA)
-    late: list[float] = []
-    while driver.game.phase is Phase.RUNNING:
-        due = next_deadline(driver.game, card.now)
-        assert due is not None
+    driver.step(Input(Button.ERA, Gesture.PRESS), 0.0)  # the lead-in, then the era
+    while (due := driver.next_deadline(card.now)) is not None and due <= LEAD_IN_S + LENGTH_S:
         card.now = max(card.now, due)
         card._run_until(card.now)
-        before = driver.game.cues_done
         driver.step(Tick(), card.now)
-        if driver.game.cues_done != before or driver.game.phase is not Phase.RUNNING:
-            call = before
-            late.append(card.now - (anchor + cues[call].at))
-            on_disk = json.loads(card.landed or "null")
-            given = (on_disk["phase"] == Phase.SCORING.value if cues[call].ends_era
-                     else on_disk["sounded"] == call)
-            assert given, f"call {call} went out at {card.now:.3f} s before its record: {on_disk}"
-    return card, late, anchor
+    assert len(ears.calls) == len(CALLS_S), ears.calls
+    late = []
+    for (at, on_disk), call_s in zip(ears.calls, CALLS_S, strict=True):
+        late.append(at - (LEAD_IN_S + call_s))
+        assert on_disk is not None
+        state, elapsed = saved_position(on_disk, LENGTH_S)
+        given = (state == "scoring" if call_s == LENGTH_S else  # the end gong: the scoring
+                 state == "running" and elapsed is not None and elapsed >= call_s - 1e-6)
+        assert given, f"the call at {call_s} s went out at {at:.3f} s before its record: {on_disk}"
+    return card, late
 
 
 @pytest.mark.parametrize("write_s", [0.0, 0.05, 0.2, 0.5, 1.0])
 def test_on_a_slow_card_each_call_is_recorded_before_it_goes_out_and_is_never_late(
         write_s: float) -> None:
-    card, late, anchor = play_era(write_s)
-    assert len(late) == 4 and max(late) <= 1e-6, late
-    # At most SAVE_EVERY_S of running time lost by a cut at any instant: between two landings,
-    # the record on disk is at most that far behind the running clock.
+    card, late = play_era(write_s)
+    assert max(late) <= 1e-6 and min(late) >= -1e-6, late
+    # At most SAVE_EVERY_S of running time lost by a cut at any instant (and the card's
+    # writes): between two landings, the record on disk is at most that far behind.
     lost = 0.0
-    previous = 0.0  # the start press's record: running time 0
+    previous = 0.0  # the start gong's record: running time 0
     for at, text in card.landings:
-        lost = max(lost, (at - anchor) - previous)
-        record = json.loads(text)
-        if record["phase"] != Phase.RUNNING.value:
-            break
-        previous = record["elapsed"]
-    assert lost <= SAVE_EVERY_S + SAVE_SLACK_S + 1e-6, lost
+        state, elapsed = saved_position(text, LENGTH_S)
+        if at < LEAD_IN_S or state != "running" or elapsed is None:
+            continue
+        lost = max(lost, (at - LEAD_IN_S) - previous)
+        previous = elapsed
+    assert lost <= SAVE_EVERY_S + 2 * write_s + 1e-6, lost
 
 
 @pytest.mark.parametrize("write_s", [0.2, 0.5, 1.0])
 def test_with_the_fixed_tenth_of_a_second_a_slow_card_sends_a_call_before_its_record(
         write_s: float) -> None:
-    """The finding: today's fixed lead lets the call go out before its record is on disk."""
+    """The finding: a fixed lead lets the call go out before its record is on disk."""
     with pytest.raises(AssertionError, match="before its record"):
         play_era(write_s, mutate_lead=True)
 
 
-def test_the_lead_and_the_save_period_follow_the_measured_write_time() -> None:
-    game = new_game(ERA)
-    assert sounded_lead(game) == SOUNDED_LEAD_S and save_every(game) == 5.0
-    expect = {0.01: (0.12, 5.0), 0.05: (0.2, 5.0), 0.06: (0.22, 4.0), 0.2: (0.5, 4.0),
-              0.5: (1.1, 4.0), 1.0: (2.1, 3.0), 2.0: (4.1, 1.0),
-              2.5: (MAX_SOUNDED_LEAD_S, 1.0), 500.0: (MAX_SOUNDED_LEAD_S, 1.0)}
-    for write_s, (lead, every) in expect.items():
-        slow = with_write_time(game, write_s)
-        assert (sounded_lead(slow), save_every(slow)) == (pytest.approx(lead), every), write_s
-    for nonsense in (float("nan"), float("-inf"), -3.0):
-        assert with_write_time(game, nonsense).write_s == 0.0
-    assert with_write_time(game, float("inf")).write_s == 0.0
-    assert with_write_time(game, 0.0) is game  # unchanged: the same game
+def test_the_lead_follows_the_measured_write_time() -> None:
+    assert card_lead(0.0) == SOUNDED_LEAD_S
+    expect = {0.01: 0.12, 0.05: 0.2, 0.06: 0.22, 0.2: 0.5, 0.5: 1.1, 1.0: 2.1, 2.0: 4.1,
+              2.5: MAX_SOUNDED_LEAD_S, 500.0: MAX_SOUNDED_LEAD_S}
+    for write_s, lead in expect.items():
+        assert card_lead(write_s) == pytest.approx(lead), write_s
+    for nonsense in (float("nan"), float("-inf"), float("inf"), -3.0):
+        assert clean_write_s(nonsense) == 0.0
 
 
 def test_the_state_file_measures_its_durable_writes_from_the_start(
@@ -186,27 +192,12 @@ def test_the_state_file_measures_its_durable_writes_from_the_start(
 def test_the_driver_follows_the_card_and_logs_the_wider_window(
         caplog: pytest.LogCaptureFixture) -> None:
     card = TimedCard(0.5)
-    driver = Driver(ERA, state=card, clock=lambda: card.now)
+    driver = Driver(CONFIG, profile=own_rounds(), state=card, clock=lambda: card.now)
     with caplog.at_level(logging.INFO, logger="erabox"):
         driver.start(0.0)
-    assert driver.game.write_s == 0.5 and sounded_lead(driver.game) == pytest.approx(1.1)
+    assert driver.game.write_s == 0.5
     said = [r.getMessage() for r in caplog.records if "recorded as sounded" in r.getMessage()]
     assert said and "1.10 s ahead" in said[0], said
-
-
-class Listener:
-    """Audio that notes, for each sound, what the card had on disk when it went out."""
-
-    problem: str | None = None
-
-    def __init__(self, card: TimedCard) -> None:
-        self.card = card
-        self.heard: list[tuple[str, str | None]] = []
-
-    def apply(self, effects: Any, now: float) -> None:
-        for effect in effects:
-            if isinstance(effect, PlaySound):
-                self.heard.append((effect.sound.value, self.card.landed))
 
 
 @pytest.mark.parametrize("write_s", [0.5, 1.0])
@@ -218,12 +209,13 @@ def test_on_a_slow_card_an_introductory_cry_waits_for_its_press_to_be_on_disk(
                    intro=IntroConfig(rounds=4, scholar_after_rounds=(2,)))
     card = TimedCard(write_s)
     ears = Listener(card)
-    driver = Driver(intro, state=card, audio=ears, clock=lambda: card.now)  # type: ignore[arg-type]
+    driver = Driver(intro, profile=own_rounds(), state=card, audio=ears,  # type: ignore[arg-type]
+                    clock=lambda: card.now)
     driver.start(0.0)
     driver.step(Input(Button.ERA, Gesture.PRESS), card.now)
     for _ in range(2):
         card.now += 5.0
         driver.step(Input(Button.NEXT, Gesture.PRESS), card.now)
-    assert driver.game.phase is Phase.SCHOLARS
+    assert saved_position(driver.engine.snapshot(driver.game, card.now), 540.0)[0] == "scholars"
     cry = [on_disk for sound, on_disk in ears.heard if sound == "cry"]
-    assert len(cry) == 1 and json.loads(cry[0] or "null")["phase"] == Phase.SCHOLARS.value
+    assert len(cry) == 1 and saved_position(cry[0] or "null", 540.0)[0] == "scholars"

@@ -29,19 +29,7 @@ from erabox.core.hall import (
     encode,
     next_command,
 )
-from erabox.core.machine import new_game, step
-from erabox.core.model import (
-    Button,
-    Gesture,
-    Input,
-    Phase,
-    PlaySound,
-    Sound,
-    Steer,
-    SteerAction,
-    Tick,
-)
-from erabox.core.steer import LATE_S
+from erabox.core.model import SteerAction
 
 KEY = b"k"
 HALL = "club"
@@ -172,56 +160,9 @@ def test_a_box_without_hall_imports_nothing_of_it() -> None:
     assert out.stdout.strip() == "[]"
 
 
-# --- the engine seam ------------------------------------------------------------------------
-
-CONFIG = parse_config("[realtime]\nlength_s = 60\nscholar_cues_s = [20, 40]\nlead_in_s = 3\n"
-                      'final_ticks_s = 0\n[hall]\nbroker = "h"\nkey = "k"\n', "c.toml")
-
-
-def fresh() -> object:
-    return replace(new_game(CONFIG), guide=None)
-
-
-def sounds(effects: tuple[object, ...]) -> list[Sound]:
-    return [e.sound for e in effects if isinstance(e, PlaySound)]
-
-
-def test_a_start_ahead_lays_the_lead_in_to_land_its_gong_on_zero() -> None:
-    game, _ = step(fresh(), Steer(SteerAction.START, 110.0), 100.0)  # type: ignore[arg-type]
-    assert game.phase is Phase.LEAD_IN and game.lead_in_started == 107.0
-    game, effects = step(game, Tick(), 110.0)
-    assert game.phase is Phase.RUNNING and game.anchor == 110.0
-    assert Sound.GONG in sounds(effects)
-
-
-def test_a_late_start_runs_on_the_halls_time_and_skips_stale_calls() -> None:
-    game, effects = step(fresh(), Steer(SteerAction.START, 100.0, 25.0), 100.0)  # type: ignore[arg-type]
-    assert game.phase is Phase.RUNNING and game.anchor == 75.0
-    assert sounds(effects) == [Sound.GONG]
-    assert game.cues_done == 1  # the call at 20 s, more than LATE_S behind, is not sounded
-    assert LATE_S < 5.0
-
-
-def test_pause_holds_the_halls_time_and_resume_places_it() -> None:
-    game, _ = step(fresh(), Steer(SteerAction.START, 100.0), 100.0)  # type: ignore[arg-type]
-    game, _ = step(game, Steer(SteerAction.PAUSE, 110.0, 10.0), 110.004)
-    assert game.phase is Phase.PAUSED and game.held_elapsed == 10.0
-    game, _ = step(game, Steer(SteerAction.RESUME, 120.0, 10.0), 120.003)
-    assert game.phase is Phase.RUNNING and game.anchor == pytest.approx(110.0)
-    game, _ = step(game, Steer(SteerAction.SLEW, 121.0, 11.002), 121.0)
-    assert game.anchor == pytest.approx(109.998)
-    game, effects = step(game, Steer(SteerAction.END, 122.0, 12.0), 122.0)
-    assert game.phase is Phase.SCORING and sounds(effects) == [Sound.GONG]
-
-
-def test_a_table_may_not_pause_alone_unless_the_hall_allows_it() -> None:
-    game, _ = step(fresh(), Steer(SteerAction.START, 100.0), 100.0)  # type: ignore[arg-type]
-    held, _ = step(game, Input(Button.NEXT, Gesture.HOLD), 105.0)
-    assert held.phase is Phase.RUNNING
-    assert CONFIG.hall is not None
-    allowed = replace(game, config=replace(CONFIG, hall=replace(CONFIG.hall, pause_alone=True)))
-    held, _ = step(allowed, Input(Button.NEXT, Gesture.HOLD), 105.0)
-    assert held.phase is Phase.PAUSED
+# --- the engine seam: the hall's orders on a table's countdown (start ahead, late, pause,
+# resume, slew, end; a table pausing alone) are proven on the round engine by
+# tests/test_profile_steer.py and tests/test_hall_rounds.py.
 
 
 @pytest.mark.parametrize(("code", "stops"), [(errno.EAFNOSUPPORT, True), (errno.EPERM, True),

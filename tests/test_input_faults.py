@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from erabox import cli
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config, ConfigError, parse_config
-from erabox.core.machine import new_game, restore, snapshot, step
+from erabox.core.engine import ProfileEngine
 from erabox.core.model import Tick
 from erabox.core.snapshot import dumps
+from erabox.files.games import own_rounds
 
 SOURCE = "/etc/erabox/test.toml"
 ROOT = Path(__file__).resolve().parent.parent
@@ -244,12 +245,15 @@ def state_texts(draw: st.DrawFn) -> bytes:
 @FUZZ
 @given(state_texts())
 def test_fuzzed_state_files_resume_or_are_kept_aside(data: bytes) -> None:
+    """A state file in the record of an older box (the era engine's), fuzzed, read as the box
+    reads it (`StateFile.load_as` with the round engine's `parse`, run/driver.py)."""
+    engine = ProfileEngine(own_rounds(), CFG)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "state.json"
         path.write_bytes(data)
         state = StateFile(path)
         try:
-            saved = state.load(CFG)
+            saved = state.load_as(engine.parse)
         finally:
             state.close()
         names = sorted(p.name for p in Path(folder).iterdir())
@@ -257,13 +261,15 @@ def test_fuzzed_state_files_resume_or_are_kept_aside(data: bytes) -> None:
         assert len(names) == 1 and names[0].startswith("state.json.bad-"), names
         return
     assert names == ["state.json"]
-    game, _ = restore(saved, CFG, 100.0)  # a file `load` accepts is one the box can resume
+    play, _ = engine.restore(saved, 100.0)  # a file `load_as` accepts is one the box resumes
     for t in (100.0, 160.0, 1000.0):
-        game, _ = step(game, Tick(), t)
-    snapshot(game, 1000.0)
+        play, _ = engine.step(play, Tick(), t)
+    engine.snapshot(play, 1000.0)
 
 
 def test_the_fuzzers_reach_both_outcomes() -> None:
     """The strategies are not degenerate: a default config runs and a junk one is refused."""
     assert erabox_in_process("simulate", "--until", "1")[0] == 0
-    assert snapshot(new_game(CFG), 0.0)["phase"] == "setup"
+    engine = ProfileEngine(own_rounds(), CFG)
+    fresh, _ = engine.fresh(0.0, 0)
+    assert engine.parse(dumps(engine.snapshot(fresh, 0.0)))["spot"]["state"] == "setup"

@@ -4,6 +4,7 @@ and the gesture recogniser), and the help line stays under the frame with the lo
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
@@ -28,30 +29,32 @@ from erabox.adapters.keyboard import (
     held_past_threshold,
     help_line,
 )
-from erabox.core import points
+from erabox.core import profile_play
 from erabox.core.config import parse_config
 from erabox.core.model import Button, Gesture, Input
+from test_rounds_entry import scoring
 
 N, E, BOTH = Button.NEXT, Button.ERA, Button.BOTH
 P, H, R = Gesture.PRESS, Gesture.HOLD, Gesture.RELEASE
 
 
+@functools.cache  # fewest_keys tries the same strings for every number
 def entered(keys: str) -> int:
-    """The number the entry of points holds after `keys`, acted out as the keyboard does: a
-    NEXT hold is let go `held_past_threshold` after it fired (the core times the ramp from
-    the hold to its release)."""
-    sheet = points.blank(2)
-    entry = points.Entry(era=1, by_step=False)
-    now = 0.0
+    """The number the entry of points holds after `keys`, acted out as the keyboard does on
+    Time of Empires' round file at an era's scoring (its era totals): a NEXT hold is let go
+    `held_past_threshold` after it fired (the core times the ramp from the hold to its
+    release)."""
+    table = scoring(("red", "blue"))
     for key in keys:
         if key in STEP_KEYS or key == "N":  # N: let go 0.1 s past the threshold
-            entry, sheet, _ = points.entry_step(entry, sheet, NEXT_HOLD, now)
-            now += held_past_threshold(STEP_KEYS[key]) if key in STEP_KEYS else 0.1
-            entry, sheet, _ = points.entry_step(entry, sheet, Input(N, R), now)
+            table.do(NEXT_HOLD.button, NEXT_HOLD.gesture, after=1.0)
+            table.do(N, R, after=held_past_threshold(STEP_KEYS[key]) if key in STEP_KEYS
+                     else 0.1)
         else:
-            entry, sheet, _ = points.entry_step(entry, sheet, KEYS[key], now)
-        now += 1.0
-    return points.shown_value(entry, now)
+            table.do(KEYS[key].button, KEYS[key].gesture, after=1.0)
+    value = table.shown(table.now + 1.0).value
+    assert value is not None
+    return value
 
 
 def fewest_keys(number: int) -> str:
@@ -79,8 +82,8 @@ def test_every_number_up_to_52_takes_at_most_four_keys_as_readme_says() -> None:
 def test_each_step_key_lets_go_in_the_middle_of_its_step() -> None:
     for steps in range(1, 11):
         held = held_past_threshold(steps)
-        for late in (-points.RAMP_S / 2 + 1e-3, 0.0, points.RAMP_S / 2 - 1e-3):
-            assert points.hold_adds(held + late) == 5 * steps  # a quarter second either way
+        for late in (-profile_play.RAMP_S / 2 + 1e-3, 0.0, profile_play.RAMP_S / 2 - 1e-3):
+            assert profile_play.hold_adds(held + late) == 5 * steps  # a quarter second either way
 
 
 def test_the_help_line_names_every_key() -> None:

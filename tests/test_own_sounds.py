@@ -33,8 +33,7 @@ from erabox.adapters.audio import Audio
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, LoadSound, PlayCue
 from erabox.core.config import AudioConfig, Call, Config, RealtimeConfig
-from erabox.core.game import new_game
-from erabox.core.machine import step as machine_step
+from erabox.core.engine import ProfileEngine
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -47,12 +46,11 @@ from erabox.core.model import (
 )
 from erabox.core.own_game import own_numbers_of
 from erabox.core.profile import ProfileError, parse_profile
+from erabox.core.profile_config import configured
+from erabox.core.profile_guide import guided
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import new_play, prepare_sounds
-from erabox.core.record import restore as restore_game
-from erabox.core.record import snapshot as game_snapshot
-from erabox.core.view import opening
-from erabox.files.games import missing_music, own_game_profile, read_profile
+from erabox.files.games import missing_music, own_game_profile, own_rounds, read_profile
 from erabox.run.driver import Driver, MemoryState
 
 SHIPPED = Path(__file__).resolve().parent.parent / "device/erabox/games/time-of-empires.toml"
@@ -225,24 +223,30 @@ def test_the_games_hand_their_own_sounds_to_the_sound_when_set_up_and_restored(
     driver.power_cut(2.0)
     ready = PrepareSounds(("/games/horn.wav", "/sounds/bell.ogg"))
     assert heard == [ready, PlaySound(Sound.GONG, 0), ready]  # set up; the start; restored
-    # Time of Empires: its setup screen, and a game restored
+    # Time of Empires (its round file, the config's calls): its setup, and a game restored
     config = Config(realtime=RealtimeConfig(calls=(Call(file="/g/horn.wav"), Call())))
-    game = new_game(config)
-    assert PrepareSounds(("/g/horn.wav",)) in opening(game, 0.0)
-    assert PrepareSounds(("/g/horn.wav",)) not in opening(new_game(Config()), 0.0)
-    _, effects = restore_game(game_snapshot(game, 0.0), config, 10.0)
+    box = time_of_empires(config)
+    game, effects = box.fresh(0.0, 0)
+    assert PrepareSounds(("/g/horn.wav",)) in effects
+    assert PrepareSounds(("/g/horn.wav",)) not in time_of_empires(Config()).fresh(0.0, 0)[1]
+    _, effects = box.restore(box.snapshot(game, 0.0), 10.0)
     assert PrepareSounds(("/g/horn.wav",)) in effects
 
 
+def time_of_empires(config: Config) -> ProfileEngine:
+    """Time of Empires' round file as the driver sets it up for `config`."""
+    return ProfileEngine(configured(guided(own_rounds(), config.guide), config), config)
+
+
 def test_a_real_time_call_names_its_own_file_when_it_sounds() -> None:
-    config = Config(realtime=RealtimeConfig(length_s=60.0, scholar_cues_s=(20.0, 40.0),
-                                            calls=(Call(file="/g/horn.wav"), Call()),
-                                            lead_in_s=0, final_ticks_s=0))
-    game = new_game(config)
+    config = Config(guide=False, realtime=RealtimeConfig(
+        length_s=60.0, scholar_cues_s=(20.0, 40.0), calls=(Call(file="/g/horn.wav"), Call()),
+        lead_in_s=0, final_ticks_s=0))
+    box = time_of_empires(config)
     sounds: list[PlaySound] = []
-    game, effects = machine_step(game, E_PRESS, 0.0)
+    game, _ = box.step(box.fresh(0.0, 0)[0], E_PRESS, 0.0)
     for t in (19.5, 20.0, 39.5, 40.0):
-        game, effects = machine_step(game, Tick(), t)
+        game, effects = box.step(game, Tick(), t)
         sounds += [e for e in effects if isinstance(e, PlaySound)]
     assert sounds == [PlaySound(Sound.CRY, 1, "/g/horn.wav"), PlaySound(Sound.CRY, 1)]
 

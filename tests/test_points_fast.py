@@ -1,4 +1,5 @@
-"""Fast points entry (device/erabox/core/points.py): the gestures a table needs, counted.
+"""Fast points entry (device/erabox/core/profile_entry.py, the round engine): the gestures
+a table needs, counted.
 
 The example of a typical 4-player Era II: destruction 0/3/0/6 VP (0/1/0/2 buildings),
 construction bonus 8/11/6/9, wonders 4/0/6/2, culture 5/3/7/4: era totals 17/17/19/21. The
@@ -12,13 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import given
-from hypothesis import strategies as st
-
-from erabox.core import points as scores
+from erabox.core import profile_play as scores
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Screen
-from erabox.core.points import Entry, Stage, entry_step
 from erabox.core.script import parse_script
 from erabox.run.simulate import Simulation, simulate
 
@@ -109,43 +106,8 @@ def test_a_typical_era_per_step_is_counted_too() -> None:
     assert entry["gestures"] == 46 and entry["button_s"] <= 60
 
 
-@given(st.integers(0, scores.RAMP_MAX + 2))
-def test_any_number_up_to_the_ramp_takes_at_most_four_gestures(n: int) -> None:
-    entry, sheet = Entry(era=1, by_step=False), scores.blank(2)
-    now = 0.0
-    for words, held in fewest(n):
-        button, gesture = words.split()
-        if words == "next hold":
-            entry, sheet, _ = entry_step(entry, sheet, Input(Button.NEXT, Gesture.HOLD), now)
-            now += held
-            entry, sheet, _ = entry_step(entry, sheet, Input(Button.NEXT, Gesture.RELEASE),
-                                         now)
-        else:
-            entry, sheet, _ = entry_step(entry, sheet, Input(Button(button), Gesture(gesture)),
-                                         now)
-        now += GAP
-    assert sheet.points[0][scores.ERA_TOTAL][0] == n
-    assert len(fewest(n)) <= 4  # so every number above 20 too: at most 5 asked
-
-
-def test_the_ramp_is_chosen_on_release_and_shown_while_held() -> None:
-    entry, sheet = Entry(era=1, by_step=False), scores.blank(2)
-    entry, sheet, _ = entry_step(entry, sheet, Input(Button.NEXT, Gesture.HOLD), 10.0)
-    assert (entry.value, scores.ramp(entry, 10.0)) == (5, 5)
-    assert scores.ramp(entry, 10.6) == 10 and scores.shown_value(entry, 11.1) == 15
-    assert scores.ramp(entry, 99.0) == scores.RAMP_MAX  # a forgotten finger stops there
-    entry, sheet, _ = entry_step(entry, sheet, Input(Button.NEXT, Gesture.RELEASE), 11.1)
-    assert (entry.value, entry.hold_since) == (15, None)
-    # a release that follows anything but a hold adds nothing
-    entry, sheet, _ = entry_step(entry, sheet, Input(Button.NEXT, Gesture.RELEASE), 20.0)
-    assert entry.value == 15
-    # a release of any other button (none is sent today) neither confirms nor adds
-    assert entry_step(entry, sheet, Input(Button.ERA, Gesture.RELEASE), 20.0)[:2] == (
-        entry, sheet)
-    # a short chord is -1, never below 0
-    for _ in range(20):
-        entry, sheet, _ = entry_step(entry, sheet, Input(Button.BOTH, Gesture.PRESS), 21.0)
-    assert entry.value == 0 and scores.stage(entry, 2) is Stage.POINTS
+# Any number up to the ramp in at most four gestures, the ramp chosen on release and shown
+# while held: tests/test_rounds_entry.py, on the round engine's entry.
 
 
 def test_a_whole_four_player_game_entered_with_the_fewest_gestures() -> None:
@@ -218,8 +180,8 @@ def test_a_power_cut_mid_entry_comes_back_exactly_and_undo_still_works() -> None
 
 
 def asked(sim: Simulation, now: float) -> tuple[str, int | None, bool]:
-    """The number being entered as the table sees it, on either engine (Time of Empires'
-    screen): the player asked, the number typed so far, whether it is asked per step."""
+    """The number being entered as the table sees it (Time of Empires' screen): the player
+    asked, the number typed so far, whether it is asked per step."""
     screen = sim.driver.screen(now)
     assert isinstance(screen, Screen) and screen.player is not None
     return screen.player, screen.value, not screen.era_total

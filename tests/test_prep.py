@@ -4,14 +4,14 @@ copied from the code."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
-from erabox.core.machine import guide_steps, new_game, screen, screen_kind, step
+from erabox.core.engine import ProfileEngine
 from erabox.core.model import Button, Gesture, Input, Mode, Phase
 from erabox.core.prep import Part, PrepStep, era_steps, game_setup, position, steps
+from erabox.core.profile_guide import guided
+from erabox.files.games import own_rounds
 
 REMOVE = {"prep_remove_cards", "prep_remove_leaders"}
 
@@ -136,26 +136,26 @@ def test_an_introductory_era_has_its_own_hourglasses_and_era_1_its_start_player(
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("mode", [Mode.REALTIME, Mode.INTRO])
-def test_a_fresh_box_walks_the_first_game_guide_then_each_era_its_own(
-        players: int, mode: Mode) -> None:
-    config = Config(players=DEFAULT_PLAYERS[:players], default_mode=mode)
-    game = new_game(config)
-    guide = guide_steps(game)
-    first = screen(game, 0.0)
+def test_a_fresh_box_walks_the_first_game_guide_of_the_round_file(players: int) -> None:
+    """Time of Empires' round file, its guide on (as the box plays it, `guided`), walks the
+    game's setup then Era I's preparation exactly as `steps` lists them; one NEXT hold skips
+    the whole guide; ERA starts the era from any step."""
+    engine = ProfileEngine(guided(own_rounds(), True), Config(players=DEFAULT_PLAYERS[:players]))
+    fresh, _ = engine.fresh(0.0, 0)
+    first = engine.screen(fresh, 0.0)
     assert (first.guide_step, first.guide_n, first.guide_part) == ("setup_players", players,
                                                                   "game")
-    assert guide == steps(1, players, mode, first=True)
-    shown = []
+    guide = steps(1, players, Mode.REALTIME, first=True)
+    play, shown = fresh, []
     for _ in range(len(guide)):  # NEXT through the game's setup and Era I's preparation
-        shown.append(screen(game, 0.0).guide_step)
-        game, _ = step(game, Input(Button.NEXT, Gesture.PRESS), 0.0)
-    assert shown == [s.key for s in guide] and screen_kind(game) is Phase.SETUP
-    # one hold skips the whole guide; ERA starts the era in its mode from any step
-    skipped, _ = step(new_game(config), Input(Button.NEXT, Gesture.HOLD), 0.0)
-    assert screen_kind(skipped) is Phase.SETUP
-    started, _ = step(new_game(config), Input(Button.ERA, Gesture.PRESS), 0.0)
-    assert started.phase is (Phase.INTRO_ROUND if mode is Mode.INTRO else Phase.LEAD_IN)
-    # Era II's setup opens on its own preparation only
-    later = replace(game, era=2, guide=0)
-    assert guide_steps(later) == steps(2, players, mode)
+        shown.append(engine.screen(play, 0.0).guide_step)
+        play, _ = engine.step(play, Input(Button.NEXT, Gesture.PRESS), 0.0)
+    assert shown == [s.key for s in guide] and engine.screen(play, 0.0).kind is Phase.SETUP
+    skipped, _ = engine.step(fresh, Input(Button.NEXT, Gesture.HOLD), 0.0)
+    assert engine.screen(skipped, 0.0).kind is Phase.SETUP
+    middle = fresh
+    for _ in range(3):
+        middle, _ = engine.step(middle, Input(Button.NEXT, Gesture.PRESS), 0.0)
+    for at in (fresh, middle):
+        started, _ = engine.step(at, Input(Button.ERA, Gesture.PRESS), 0.0)
+        assert engine.screen(started, 0.0).kind is Phase.LEAD_IN

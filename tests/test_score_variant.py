@@ -1,36 +1,45 @@
 """Which version of the era scores the box plays: the next one each new game, remembered
 across power cuts, fixed by a setting; the audio side then picks that version's file.
 
-The pure parts only: the game (`new_game`, the NEW GAME question, the record) and the audio
-plan (`AudioPlan.choose`). The files themselves are measured in `tests/test_score_listen.py`.
+The pure parts only, on Time of Empires' round file (`ProfileEngine`: its `take`, the NEW GAME
+question, the record; a record of an older box, the era engine's, read back), and the audio
+plan (`AudioPlan.choose`). The files themselves are measured in `tests/test_score_listen.py`;
+the same on a round file of eras in tests/test_profile_box_music.py.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from era_table import Table
 from erabox.core.audio_plan import AudioPlan, score_file
 from erabox.core.config import SCORE_VARIANTS, AudioConfig, Config
-from erabox.core.game import new_game, next_variant, score_variant
-from erabox.core.model import Button, Gesture, Mode, Music, MusicAction, PrepareMusic
-from erabox.core.record import restore, snapshot
+from erabox.core.engine import ProfileEngine
+from erabox.core.model import Button, Gesture, Input, Mode, Music, MusicAction, PrepareMusic
+from erabox.core.profile_play import Play, State
 from erabox.core.snapshot import SnapshotError, dumps, loads
-from erabox.core.view import opening
+from erabox.files.games import own_rounds
 
 SOUNDS = "/sounds"
+OLD_RECORD = Path(__file__).parent / "golden" / "state-v1" / "setup.state.json"
 
 
 def fixed(variant: int) -> Config:
-    config = Config()
+    config = Config(guide=False)
     return replace(config, audio=replace(config.audio, score_variant=variant))
 
 
-def answer_new_game(t: Table) -> None:
-    t.do(Button.BOTH, Gesture.HOLD)
-    t.do(Button.ERA, Gesture.PRESS)
+def engine(config: Config | None = None) -> ProfileEngine:
+    return ProfileEngine(own_rounds(), config or Config(guide=False))
+
+
+def answer_new_game(box: ProfileEngine, play: Play) -> tuple[Play, list[int]]:
+    play, _ = box.step(play, Input(Button.BOTH, Gesture.HOLD), 1.0)
+    play, effects = box.step(play, Input(Button.ERA, Gesture.PRESS), 1.0)
+    return play, prepared(effects)
 
 
 def prepared(effects: tuple[object, ...]) -> list[int]:
@@ -38,56 +47,62 @@ def prepared(effects: tuple[object, ...]) -> list[int]:
 
 
 def test_each_new_game_plays_the_next_version_round_after_the_last() -> None:
-    t = Table(Config())
-    seen = [t.game.variant]
+    box = engine()
+    play, _ = box.fresh(0.0, 0)
+    seen = [play.take]
     for _ in range(2 * SCORE_VARIANTS):
-        answer_new_game(t)
-        seen.append(t.game.variant)
+        play, _ = answer_new_game(box, play)
+        seen.append(play.take)
     assert seen == [1, 2, 3, 1, 2, 3, 1]
-    assert [next_variant(replace(t.game, variant=v)) for v in (1, 2, 3)] == [2, 3, 1]
 
 
 def test_restarting_an_era_keeps_the_version() -> None:
-    t = Table(Config())
-    answer_new_game(t)
-    assert t.game.variant == 2
-    t.do(Button.ERA, Gesture.HOLD)  # restart this era?
-    t.do(Button.ERA, Gesture.PRESS)
-    assert t.game.variant == 2
+    box = engine()
+    play, _ = box.fresh(0.0, 0)
+    play, _ = answer_new_game(box, play)
+    assert play.take == 2
+    play, _ = box.step(play, Input(Button.ERA, Gesture.PRESS), 2.0)  # Era I starts
+    assert play.spot.state is not State.SETUP
+    play, _ = box.step(play, Input(Button.ERA, Gesture.HOLD), 3.0)  # restart this era?
+    play, effects = box.step(play, Input(Button.ERA, Gesture.PRESS), 3.5)
+    assert play.take == 2 and set(prepared(effects)) <= {2}
 
 
 @pytest.mark.parametrize("setting", range(SCORE_VARIANTS + 1))
 def test_the_setting_fixes_a_version_and_the_music_is_told_which(setting: int) -> None:
-    t = Table(fixed(setting))
-    assert prepared(opening(t.game, t.now)) == [setting or 1]
-    answer_new_game(t)  # the game's own turn moves on: 2
-    assert score_variant(t.game) == (setting or 2)
-    # The audio side is told again only when the version changes.
-    assert prepared(tuple(e for _, e in t.log)) == ([] if setting else [2])
-    assert prepared(opening(t.game, t.now)) == [setting or 2]
+    box = engine(fixed(setting))
+    play, effects = box.fresh(0.0, 0)
+    assert prepared(effects) == [setting or 1]
+    play, told = answer_new_game(box, play)  # the game's own turn moves on: 2
+    assert told == ([] if setting else [2])  # told again only when the version changes
+    assert prepared(box.restore(box.snapshot(play, 2.0), 3.0)[1]) == [setting or 2]
 
 
 def test_the_version_survives_a_power_cut() -> None:
-    t = Table(Config())
-    answer_new_game(t)
-    answer_new_game(t)
-    record = loads(dumps(snapshot(t.game, t.now)), Config())
-    assert record["variant"] == 3
-    game, effects = restore(record, Config(), 0.0)
-    assert game.variant == 3
-    assert prepared(effects) == [3]
+    box = engine()
+    play, _ = box.fresh(0.0, 0)
+    for _ in range(2):
+        play, _ = answer_new_game(box, play)
+    record = box.parse(dumps(box.snapshot(play, 2.0)))
+    assert record["take"] == 3
+    back, effects = box.restore(record, 0.0)
+    assert back.take == 3 and prepared(effects) == [3]
 
 
-def test_an_older_record_without_a_version_plays_the_first() -> None:
-    record = snapshot(new_game(Config(), variant=2), 0.0)
-    del record["variant"]
-    game, _ = restore(loads(dumps(record), Config()), Config(), 0.0)
-    assert game.variant == 1
+def test_an_older_record_plays_its_version_and_without_one_the_first() -> None:
+    """A state file of an older box (the era engine's record, its `variant`)."""
+    record = json.loads(OLD_RECORD.read_text(encoding="utf-8"))
+    box = engine()
+    for variant, take in ((2, 2), (None, 1)):
+        old = {**record, "variant": variant} if variant else {
+            k: v for k, v in record.items() if k != "variant"}
+        back, effects = box.restore(box.parse(dumps(old)), 0.0)
+        assert back.take == take and prepared(effects) == [take]
 
 
 @pytest.mark.parametrize("bad", [0, SCORE_VARIANTS + 1, "2", 1.5, True])
 def test_a_record_with_a_bad_version_is_refused(bad: object) -> None:
-    record = snapshot(new_game(Config()), 0.0)
+    record = json.loads(OLD_RECORD.read_text(encoding="utf-8"))
     record["variant"] = bad
     with pytest.raises(SnapshotError, match="variant"):
         loads(dumps(record), Config())

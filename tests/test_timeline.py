@@ -20,14 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from erabox.core.config import Config
-from erabox.core.machine import ARM_LEAD_S
 from erabox.core.model import Mode
 from erabox.core.points import positions
+from erabox.core.record import ARM_LEAD_S
 from erabox.core.script import parse_script
 from erabox.run.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-# The preparation guide has its own tests (test_machine.py, test_points_game.py): here each
+# The preparation guide has its own tests (test_prep.py, test_points_game.py): here each
 # era's setup opens on its mode, as without the guide.
 CFG = Config(guide=False)
 RT = CFG.realtime
@@ -318,7 +318,7 @@ def test_restarting_an_intro_era_gives_it_back_its_first_start_player() -> None:
 # --- restarts (power cuts) ---------------------------------------------------------------------
 
 
-# (Cuts in the half second before a cry or the end gong: `test_power_cut.py`.)
+# (Cuts in the half second before a cry or the end gong: `test_power_cut_rounds.py`.)
 @pytest.mark.parametrize("running_at_cut", [1.0, 100.0, CUES[0], CUES[0] + 2.3,
                                             LENGTH - ARM_LEAD_S - 0.1])
 def test_restart_in_a_running_era_comes_back_paused_at_the_saved_time(
