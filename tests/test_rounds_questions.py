@@ -114,8 +114,6 @@ def test_a_cry_falling_due_under_a_question_sounds_at_its_time(opener: Button) -
     assert t.sounds(Sound.CRY) == pytest.approx([LEAD_IN + FIRST_CRY])
 
 
-@pytest.mark.xfail(strict=True, reason="the round engine keeps the question open over a cry "
-                   "that falls due (the era engine closed it to show the scholars' prompt)")
 def test_a_cry_falling_due_under_a_question_closes_it() -> None:
     t = running_era(FIRST_CRY - 4)
     ask(t, BOTH)
@@ -131,8 +129,6 @@ def test_the_end_gong_under_a_question_ends_the_era() -> None:
     assert t.play.spot.state is State.SCORING  # beneath the question, still open
 
 
-@pytest.mark.xfail(strict=True, reason="the round engine keeps the question open over the end "
-                   "gong (the era engine closed it into the scoring)")
 def test_the_end_gong_under_a_question_closes_it() -> None:
     t = running_era(LENGTH - 5)
     ask(t, BOTH)

@@ -234,8 +234,6 @@ def test_the_menu_opens_only_from_the_new_game_and_applies_at_once() -> None:
     assert table.play.menu is None
 
 
-@pytest.mark.xfail(strict=True, reason="the round engine flashes with the Cue LED setting off "
-                   "(the era engine dropped the flashes, core/game.py): not yet carried over")
 def test_cue_led_off_drops_the_flashes() -> None:
     """Time of Empires' round file: an introductory era's start gong flashes the LED only
     with the setting on."""

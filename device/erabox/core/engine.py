@@ -33,6 +33,7 @@ from .config import Config
 from .jsontext import json_object
 from .model import (
     Event,
+    FlashCue,
     Input,
     Mode,
     Music,
@@ -306,9 +307,13 @@ class ProfileEngine:
                                                               alone, ordered)), now)
 
     def _box(self, before: Play | None, play: Play, effects: Effects) -> Effects:
-        """The box's own era music's effects (`box_music`, `profile_box_music`)."""
+        """The box's own era music's effects (`box_music`, `profile_box_music`); the cue
+        LED's flashes only with the setting on."""
         fixed = self.config.audio.score_variant  # else each game's take, as `score_variant`
-        return profile_box_music.box_effects(before, play, effects, fixed)
+        effects = profile_box_music.box_effects(before, play, effects, fixed)
+        if not self.config.cue_led:  # the settings' "Cue LED" off: no flashes
+            effects = tuple(e for e in effects if not isinstance(e, FlashCue))
+        return effects
 
     def _words(self, play: Play, effects: Effects, now: float) -> tuple[Play, Effects]:
         """`[game] lines = "eras"`: every screen the effects draw is Time of Empires' own

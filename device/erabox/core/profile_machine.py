@@ -223,7 +223,8 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
     starts at `at`, not when this was handled (a timed phase after it counts from `at`).
     Under an event the phase ends when the event does (`_forward`)."""
     phase = play.profile.phases[play.spot.phase]
-    done = replace(play, timer_end=None, timer_done=True, save_due=None)
+    done = replace(play, timer_end=None, timer_done=True, save_due=None, question_until=None,
+                   restart_asked=False)  # a question open over it closes with the countdown
     gong: tuple[PlayEffect, ...] = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG))
     holds = track_of(play.profile, play.spot.phase, era_number(play))
     ring = track.held(holds, gong) if phase.gong else ()
@@ -267,8 +268,8 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
                                         PlaySound(sound, 0), FlashCue(sound), *music))
     if cue.call is None:
         return play, track.held(held, (PlaySound(sound, 0),))
-    call = phase.calls[cue.call]
-    text = None if call.prompt is None else call.prompt.en
+    call, play = phase.calls[cue.call], replace(play, question_until=None, restart_asked=False)
+    text = None if call.prompt is None else call.prompt.en  # (a question closed by the call)
     return play, track.held(held, (
         Save(snapshot(play, now), durable=True), PlaySound(sound, 0, file=file),
         FlashCue(sound), Called(phase.id, call.at_s, text, call.box_prompt)))
