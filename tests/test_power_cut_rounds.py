@@ -19,7 +19,7 @@ all the same); and README's real-time example, Camp Run (tests/profiles/camp-run
 times scaled: a lead-in, its start gong, two gongs with the game's own prompt, final ticks, the
 end gong into the scoring).
 
-The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
+The enumeration (its `Disk` and `Table`: tests/cut_disk.py) runs over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
 durable save on disk before what follows it, a non-durable one on disk or not; a cut between
 two steps, or part way through a step (after any number of its effects), with every text the
@@ -64,6 +64,7 @@ from pathlib import Path
 
 import pytest
 
+from cut_disk import Disk, Table
 from erabox.adapters.state_file import StateFile
 from erabox.core import profile_clock as clock
 from erabox.core.config import Config
@@ -86,7 +87,6 @@ from erabox.core.profile_play import Play, State, last_era, step_index, steps_he
 from erabox.core.profile_record import snapshot
 from erabox.core.record import card_lead
 from erabox.files.games import shipped_games
-from test_power_cut_exhaustive import Disk, Table
 
 DEEP = bool(os.environ.get("ERABOX_TEST_DEEP"))  # make test-deep: wider windows
 MAX_CUTS = 3

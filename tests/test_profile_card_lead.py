@@ -1,10 +1,10 @@
 """A game profile's press on a slow card: its record is given as long as the card takes.
 
 A special round's cry is a press's sound: the press's record goes to disk first, so a cut
-after the cry comes back with the round called. Time of Empires' driver waits for that record
-as long as the card's measured writes take (`record.sounded_lead`); the one driver plays a
-profile by the same rule. The store here is a card that needs `needs` seconds to make a save
-durable: its flush answers True only when given that long.
+after the cry comes back with the round called. The driver waits for that record as long as
+the card's measured writes take (`record.card_lead`), for every game. The store here is a
+card that needs `needs` seconds to make a save durable: its flush answers True only when
+given that long.
 """
 
 from __future__ import annotations
