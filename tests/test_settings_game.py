@@ -127,7 +127,7 @@ def menu_item(t: Table) -> str | None:
 
 
 def _screen(t: Table) -> Any:
-    return t.box.driver.screen(0.0)  # Time of Empires' screen, on either engine
+    return t.box.driver.screen(0.0)  # Time of Empires' screen (its round file)
 
 
 def go_to(t: Table, item: str) -> None:
