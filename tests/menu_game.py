@@ -1,7 +1,6 @@
-"""What the box plays and what its settings menu holds, read through what both engines
-expose: Time of Empires on its own engine (a `machine.Game`, with ERABOX_ONE_ENGINE=0) or on
-the round engine from its round file (a `profile_play.Play`, the driver's profile the round
-file). Tests of the settings menu read them here, so they check the same guarantee on both."""
+"""What the box plays and what its settings menu holds, read from the round engine's
+`profile_play.Play` (Time of Empires plays its round file; every game is a profile). Tests
+of the settings menu read them here."""
 
 from __future__ import annotations
 
@@ -12,14 +11,12 @@ from erabox.files.games import OWN_GAME
 
 
 def plays_own(driver: Any) -> bool:
-    """Is the box playing Time of Empires (on either engine), not another game?"""
+    """Is the box playing Time of Empires (its round file, the default), not another game?"""
     return driver.profile is None or driver.profile.id == OWN_GAME
 
 
 def menu_settings(game: Any) -> Settings | None:
-    """The settings the open settings menu holds (the era engine's `Game.settings`, the
-    round engine's `Play.chosen`); None where none were chosen."""
-    from erabox.core.machine import Game
-
-    chosen: Settings | None = game.settings if isinstance(game, Game) else game.chosen
+    """The settings the open settings menu holds (the play's `chosen`); None where none
+    were chosen."""
+    chosen: Settings | None = game.chosen
     return chosen

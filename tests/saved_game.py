@@ -1,8 +1,9 @@
-"""Where a saved game stands, read from either engine's record (docs/state-file.md): Time of
-Empires' era record (`"phase"`, `"elapsed"`, `"round"`), or the round engine's (`"kind":
-"profile"`: its spot and countdown) when the box plays Time of Empires' round file
-(the default; the era record with ERABOX_ONE_ENGINE=0). Tests that check what a cut or a
-stop leaves on disk read it here, so they check the same guarantee on both engines."""
+"""Where a saved game stands, read from its record (docs/state-file.md): the round engine's
+(`"kind": "profile"`: its spot and countdown), which the box writes playing Time of Empires'
+round file, or the era record (`"phase"`, `"elapsed"`, `"round"`) that boxes wrote before
+the era engine's removal, as tests seed it to resume an old state file
+(`profile_toe_state` reads it). Tests that check what a cut or a stop leaves on disk read
+it here."""
 
 from __future__ import annotations
 
@@ -55,13 +56,10 @@ def saved_mode(record: dict[str, Any] | str) -> str:
 
 
 def game_position(game: Any, now: float) -> tuple[str, str, int | None]:
-    """Where a game the box holds stands, on either engine (Time of Empires' `Game`, or its
-    round file's `Play`): its state in Time of Empires' words, its era's mode, its round."""
+    """Where a game the box holds stands (Time of Empires' round file's `Play`): its state
+    in Time of Empires' words, its era's mode, its round."""
     from erabox.core.engine import phase_of
-    from erabox.core.machine import Game
 
-    if isinstance(game, Game):
-        return game.phase.value, game.mode.value, game.round
     spot = game.spot
     return (phase_of(game, now).value, game.profile.variants[spot.variant].id,
             spot.round if spot.round else None)

@@ -19,8 +19,8 @@ from erabox.adapters.display import NullDisplay, frame_bytes
 from erabox.adapters.state_file import StateFile
 from erabox.benchmarks.harness import TraceLog
 from erabox.core.config import parse_config
-from erabox.core.events import EventRecorder
 from erabox.core.model import Phase
+from erabox.core.profile_events import PlayRecorder
 from erabox.run.app import Box, ScreenWorker, Stop
 from erabox.ui.render import render
 
@@ -108,7 +108,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     screens = ScreenWorker(display, "en")
     state_file = StateFile(tmp_path / "state.json")
     box = Box(config, state_file=state_file, screen_worker=screens,
-              events=EventRecorder(emit))
+              play_events=PlayRecorder(emit))
     factory = MockFactory()
     clock = PinClock()
     buttons = Buttons(config.buttons, box.post, pin_factory=factory, clock=clock)
@@ -260,7 +260,7 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
 
     observer = TraceLog()  # the bench's observer: it keeps each deadline cue's dispatch time
     box = Box(config, state_file=StateFile(tmp_path / "state.json"), screen_worker=screens,
-              events=EventRecorder(emit), observer=observer)
+              play_events=PlayRecorder(emit), observer=observer)
     box.start_game()
     loop = threading.Thread(target=box.run_loop)
     loop.start()
@@ -277,8 +277,8 @@ def test_a_slow_display_never_delays_a_cue(tmp_path: Path) -> None:
         loop.join(timeout=10)
         screens.close()
     assert still_stuck
-    from erabox.core.machine import timeline
-
+    # the era's cues in time order: a cry at each call, a tick each second of the last two,
+    # the end gong (the era engine's `timeline(config)`, pinned before its removal)
     assert [sound for _, _, sound in observer.cue_log] == [
-        cue.sound.value for cue in timeline(config)]
+        "cry", "cry", "tick", "cry", "cry", "tick", "cry", "gong"]
     assert all(dispatched >= due for due, dispatched, _ in observer.cue_log)  # never early

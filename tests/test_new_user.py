@@ -10,13 +10,13 @@ import functools
 import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
-from erabox.core.machine import new_game, screen
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import Profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, new_play
 from erabox.core.profile_play import screen as screen_of
-from erabox.files.games import read_profile, shipped_games
+from erabox.files.games import own_rounds, read_profile, shipped_games
+from erabox.run.driver import Driver, MemoryState
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen
@@ -27,8 +27,11 @@ PANELS = [Panel(128, 64), Panel(128, 32)]
 
 
 def shown_text(language: str, panel: Panel) -> str:
-    """The text of a fresh box's first screen (the game setup guide's first step)."""
-    first = screen(new_game(Config(players=DEFAULT_PLAYERS[:3])), 0.0)
+    """The text of a fresh box's first screen (the game setup guide's first step): Time of
+    Empires' round file, as a box with no game chosen plays it."""
+    box = Driver(Config(players=DEFAULT_PLAYERS[:3]), profile=own_rounds(), state=MemoryState())
+    box.start(0.0)
+    first = box.screen(0.0)
     items = layout(first, language=language, panel=panel).items
     return " ".join(" ".join(item.block.lines) for item in items
                     if isinstance(item, TextItem) and item.role == "guide")

@@ -17,8 +17,8 @@ import pytest
 
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import AudioConfig, Config
-from erabox.core.events import EventRecorder
 from erabox.core.model import Button, Effect, Gesture, Input, PlaySound, Sound, Tick
+from erabox.core.profile_events import PlayRecorder
 from erabox.ports import InboxItem, Stop
 from erabox.run.app import Box
 from erabox.run.driver import MemoryState
@@ -86,7 +86,7 @@ def run_box(config: Config, items: Sequence[tuple[float, InboxItem]], *,
     audio = HeardAudio(clock)
     events: list[dict[str, Any]] = []
     box = Box(config, state_file=MemoryState(), audio=audio if sound else None,
-              events=EventRecorder(events.append), clock=clock)
+              play_events=PlayRecorder(events.append), clock=clock)
     box.inbox = VirtualInbox(clock, items)  # type: ignore[assignment]
     box.ticks = 0  # type: ignore[attr-defined]
     step = box._step

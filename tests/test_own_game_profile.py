@@ -1,7 +1,7 @@
 """Time of Empires' numbers come from its profile, games/time-of-empires.toml (in the round
 format, `core/own_game.py` reading its numbers for the config): a copy of it in a `games/`
 folder beside the config, changed to another era, plays that era in `erabox simulate` and
-`erabox run` with no Python changed, on either engine; a copy with a mistake stops the box with
+`erabox run` with no Python changed; a copy with a mistake stops the box with
 the file, the line and the key."""
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from erabox.files.games import (
     available_games,
     game_folders,
     offer_games,
-    one_engine,
     shipped_games,
 )
 from test_run import daemon_env, read_events
@@ -176,7 +175,6 @@ def test_the_six_minute_copy_reaches_the_running_box(tmp_path: Path) -> None:
     assert config.own_game == str(tmp_path / "games" / "time-of-empires.toml")  # played
 
 
-@pytest.mark.skipif(not one_engine(), reason="the round engine plays the file itself")
 def test_the_box_plays_the_copy_itself(tmp_path: Path) -> None:
     """Not only its numbers: the copy found is the profile the box plays (its words too)."""
     from erabox.files.config import load_config

@@ -17,9 +17,11 @@ back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] 
 again playing a publisher's track (`track`: the countdown's calls silent from the box, given
 all the same); and README's real-time example, Camp Run (tests/profiles/camp-run.toml, its
 times scaled: a lead-in, its start gong, two gongs with the game's own prompt, final ticks, the
-end gong into the scoring).
+end gong into the scoring); and Time of Empires' round file, the box's own game, through its
+three eras: real time (a crowded era: calls whose windows overlap, one just before the end,
+final ticks over them) and, with `make test-deep`, introductory (shortened to 6 rounds).
 
-The enumeration is tests/test_power_cut_exhaustive.py's (its `Disk` and `Table`), over the one
+The enumeration (its `Disk` and `Table`: tests/cut_disk.py) runs over the one
 engine seam the driver runs every game through (`ProfileEngine`): effects applied in order, a
 durable save on disk before what follows it, a non-durable one on disk or not; a cut between
 two steps, or part way through a step (after any number of its effects), with every text the
@@ -64,6 +66,7 @@ from pathlib import Path
 
 import pytest
 
+from cut_disk import Disk, Table
 from erabox.adapters.state_file import StateFile
 from erabox.core import profile_clock as clock
 from erabox.core.config import Config
@@ -86,7 +89,6 @@ from erabox.core.profile_play import Play, State, last_era, step_index, steps_he
 from erabox.core.profile_record import snapshot
 from erabox.core.record import card_lead
 from erabox.files.games import shipped_games
-from test_power_cut_exhaustive import Disk, Table
 
 DEEP = bool(os.environ.get("ERABOX_TEST_DEEP"))  # make test-deep: wider windows
 MAX_CUTS = 3
@@ -350,6 +352,37 @@ _CAMP = parse_profile(CAMP_RUN.replace("timer_s = 600", "timer_s = 30").replace(
 assert [(c.at_s, c.sound) for c in _CAMP.phases[0].calls] == [(10, "gong"), (20, "gong")]
 assert (_CAMP.phases[0].timer_s, _CAMP.phases[0].lead_in_s) == (30, 5)
 GAMES["camp-run"] = (_CAMP, 0, None)
+# Time of Empires' round file, the box's own game (its three eras, each prepared, played and
+# scored), as tests/test_power_cut_profiles.py proved its eras on the era engine before its
+# removal: its real-time variant with a crowded era (20 s, calls 0.25 s apart whose windows
+# overlap, one 0.15 s before the end, five final ticks over them, a 3 s lead-in; about 100 s
+# for 3 players, 4 with `make test-deep`), and with `make test-deep` its introductory variant
+# (6 rounds an era, the scholars' cry after rounds 2 and 4: over ten minutes).
+TOE = (shipped_games() / "time-of-empires.toml").read_text(encoding="utf-8")
+_TOE_HEAD, _TOE_REST = TOE.split("[[phase.call]]\n", 1)
+_TOE_CROWDED = _TOE_HEAD
+for _key, _was, _now in (("timer_s", 540, 20), ("lead_in_s", 5, 3), ("final_ticks_s", 10, 5),
+                         ("prompt_s", 15, 3)):
+    assert _TOE_CROWDED.count(f"\n{_key} = {_was}") == 1
+    _TOE_CROWDED = _TOE_CROWDED.replace(f"\n{_key} = {_was}", f"\n{_key} = {_now}")
+_TOE_CROWDED += "".join(f'[[phase.call]]\nat_s = {at}\nsound = "cry"\nprompt = "scholars"\n\n'
+                        for at in (2, 2.25, 9.5, 19.85))
+_TOE_CROWDED += _TOE_REST[_TOE_REST.index("# Introductory: each round"):]
+_INTRO_TEXT = TOE.replace('id = "time-of-empires"', 'id = "time-of-empires-intro"')
+for _was, _now in (("rounds = 15\n", "rounds = 6\n"), ("intro = [5, 10]", "intro = [2, 4]")):
+    assert _INTRO_TEXT.count(_was) == 1
+    _INTRO_TEXT = _INTRO_TEXT.replace(_was, _now)
+_TOE = parse_profile(_INTRO_TEXT, "time-of-empires-intro.toml")
+_INTRO = next(v for v, each in enumerate(_TOE.variants) if each.id == "intro")
+assert _TOE.variants[_INTRO].rounds == 6
+GAMES["time-of-empires-intro"] = (_TOE, _INTRO, None)
+_CROWDED = parse_profile(_TOE_CROWDED.replace('id = "time-of-empires"',
+                                              'id = "time-of-empires-crowded"'),
+                         "time-of-empires-crowded.toml")
+assert [c.at_s for c in _CROWDED.phases[1].calls] == [2, 2.25, 9.5, 19.85]
+assert _CROWDED.variants[0].id == "realtime"
+GAMES["time-of-empires-crowded"] = (_CROWDED, 0, None)
+TOE_GAMES = ("time-of-empires-intro", "time-of-empires-crowded")
 _BY_ID = {profile.id: profile for profile, _, _ in GAMES.values()}
 CASES = [(name, players) for name, (profile, _, _) in GAMES.items()
          for players in sorted({max(3, profile.min_players), profile.max_players})]
@@ -764,6 +797,8 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
     profile, variant, event_round = GAMES[name]
     if same_moves(profile, players) and not DEEP:
         pytest.skip(f"the same moves as for 3 players (make test-deep plays {players})")
+    if name in TOE_GAMES and (players != 3 or name.endswith("intro")) and not DEEP:
+        pytest.skip("Time of Empires' three whole eras: make test-deep plays it")
     started = time.perf_counter()
     cases, restarts, calls, silent, ref = explore(profile, players, variant, event_round,
                                                   tmp_path)
@@ -773,6 +808,11 @@ def test_every_cut_around_every_call_of_a_round_game_gives_each_call_once(
     assert calls >= 2  # the start and end gongs at least
     assert cases > calls * 100
     assert silent > 0  # the unknowable window was reached: a call shown, not sounded
+    if name in TOE_GAMES:  # three eras, each into the next by its scoring and standings
+        spots = [json.loads(k)[0] for k in ref.order]
+        assert {len(spot.get("past", ())) for spot in spots} == {0, 1, 2}  # every era played
+        assert calls >= 3 * 2  # each era's start and end gongs at least
+        return
     if profile.eras:  # through era 1's scoring and standings into era 2, by the saved past
         stands = [json.loads(k)[0] for k in ref.order if '"standings"' in k]
         assert stands and not any(spot.get("past") for spot in stands)

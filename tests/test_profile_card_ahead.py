@@ -5,7 +5,7 @@ A countdown's call, its lead-in's start gong and its end (recorded before its go
 record written the card's lead ahead (`record.card_lead`: 0.7 s for writes of 0.3 s), with
 `Save.by` the call's time: the driver waits for it until then at most, and at the call the sound
 goes out with nothing waiting before it. A cut inside that window comes back showing the call
-given (its prompt up), and the call is never sounded again. `TimedCard` (tests/test_card_lead.py)
+given (its prompt up), and the call is never sounded again. `TimedCard` (tests/timed_card.py)
 is a card on a virtual clock whose writes take `write_s` each, one at a time.
 """
 
@@ -24,7 +24,7 @@ from erabox.core.profile_deadlines import countdown_start
 from erabox.core.profile_play import Play, State, call_words
 from erabox.core.record import card_lead
 from erabox.run.driver import Driver, MemoryState
-from test_card_lead import TimedCard
+from timed_card import TimedCard
 
 WRITE_S = 0.3  # each durable write takes this long: the lead is 0.1 + 2 x 0.3 = 0.7 s
 PLAYERS = ("red", "blue")

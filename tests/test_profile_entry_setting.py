@@ -26,9 +26,10 @@ from erabox.core.profile_play import State, entries, new_play, screen
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from menu_game import menu_settings
-from test_one_engine_toe import REALTIME
 from test_profile_era_totals import CHORD, HOLD, PLAYERS, RELEASE, TEXT, TOTALS, problem, profile
 from test_which_game import ERA_HOLD, ERA_PRESS, NEXT_PRESS, press
+
+REALTIME = Path(__file__).parent / "profiles" / "time-of-empires-rounds.toml"
 
 NEXT_INPUT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 

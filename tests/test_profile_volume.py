@@ -1,5 +1,5 @@
-"""The box's volume in a round play (core/profile_volume.py), as Time of Empires' own engine
-keeps it: VOL+/VOL- change it anywhere (a step of 10 %, `SetVolume` to the mixer), the level
+"""The box's volume in a round play (core/profile_volume.py), as Time of Empires' era
+engine kept it: VOL+/VOL- change it anywhere (a step of 10 %, `SetVolume` to the mixer), the level
 is shown for 2 s on Time of Empires' screens (`[game] lines = "eras"`) with the quiet mark at
 or below 10 %, and it is saved in the play's record and comes back after a power cut. A
 question is asked over the running clock, which counts on under it, in Time of Empires'
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,11 +24,18 @@ from erabox.core.profile_machine import step
 from erabox.core.profile_play import Play, new_play
 from erabox.core.profile_record import restore, snapshot
 from erabox.files.games import shipped_games
-from test_one_engine_golden_cues import ERA_WORDS
 
 VOL_UP, VOL_DOWN = Input(Button.VOL_UP, Gesture.PRESS), Input(Button.VOL_DOWN, Gesture.PRESS)
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 BOTH_HOLD, ERA_HOLD = Input(Button.BOTH, Gesture.HOLD), Input(Button.ERA, Gesture.HOLD)
+
+
+PROFILES = Path(__file__).parent / "profiles"
+ROUNDS = PROFILES / "time-of-empires-rounds.toml"
+# Time of Empires in the round format writing its lines in its own words (`lines = "eras"`)
+ERA_WORDS = replace(parse_profile(ROUNDS.read_text(encoding="utf-8"), str(ROUNDS),
+                                  "time-of-empires-rounds", base_dir=str(PROFILES)),
+                    lines="eras")
 
 
 def altay() -> Profile:

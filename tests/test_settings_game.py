@@ -23,8 +23,8 @@ from erabox.adapters.buttons import SimulatedButtons
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config
-from erabox.core.events import EventRecorder
 from erabox.core.model import Button, Gesture, Input, Phase, Prompt
+from erabox.core.profile_events import PlayRecorder
 from erabox.run.app import Box, PowerCut, Stop
 from menu_game import menu_settings
 
@@ -66,7 +66,7 @@ class Table:
         self.settings_file = SettingsFile(settings_path(state))
         self.state_file = StateFile(state)
         self.box = CountingBox(self.config, state_file=self.state_file,
-                               events=EventRecorder(self._emit),
+                               play_events=PlayRecorder(self._emit),
                                settings_file=self.settings_file, changed=self.changed)
         self.factory = MockFactory()
         self.buttons = SimulatedButtons(self.config.buttons, self.box.post,
@@ -127,7 +127,7 @@ def menu_item(t: Table) -> str | None:
 
 
 def _screen(t: Table) -> Any:
-    return t.box.driver.screen(0.0)  # Time of Empires' screen, on either engine
+    return t.box.driver.screen(0.0)  # Time of Empires' screen (its round file)
 
 
 def go_to(t: Table, item: str) -> None:
