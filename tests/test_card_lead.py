@@ -9,11 +9,9 @@ waits on it as on the real file."""
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,63 +25,12 @@ from erabox.core.record import MAX_SOUNDED_LEAD_S, SOUNDED_LEAD_S, card_lead, cl
 from erabox.files.games import own_rounds
 from erabox.run.driver import Driver
 from saved_game import saved_position
+from timed_card import TimedCard
 
 CONFIG = Config(guide=False)  # Time of Empires' real-time era: a 5 s lead-in, 540 s
 LENGTH_S = CONFIG.realtime.length_s
 LEAD_IN_S = 5.0
 CALLS_S = (0.0, *CONFIG.realtime.scholar_cues_s, LENGTH_S)  # start gong, cries, end gong
-
-
-class TimedCard:
-    """A state store whose durable writes take `write_s` of virtual time each."""
-
-    problem: str | None = None
-
-    def __init__(self, write_s: float) -> None:
-        self.write_s = write_s
-        self.now = 0.0  # the virtual clock; `flush` moves it on as the loop's wait would
-        self.landed: str | None = None
-        self.landings: list[tuple[float, str]] = []  # (when on disk, text)
-        self._writing: tuple[str, float] | None = None  # (text, lands at)
-        self._next: str | None = None  # the newest snapshot, waiting for the writer
-
-    def _run_until(self, t: float) -> None:
-        while self._writing is not None and self._writing[1] <= t + 1e-9:
-            text, at = self._writing
-            self.landed = text
-            self.landings.append((at, text))
-            self._writing = None
-            if self._next is not None:
-                self._writing, self._next = (self._next, at + self.write_s), None
-
-    def _done_at(self) -> float | None:
-        if self._writing is None:
-            return None
-        return self._writing[1] + (self.write_s if self._next is not None else 0.0)
-
-    def save(self, snapshot: dict[str, Any]) -> None:
-        self._run_until(self.now)
-        text = json.dumps(snapshot, sort_keys=True)
-        if self._writing is None:
-            self._writing = (text, self.now + self.write_s)
-        else:
-            self._next = text
-
-    def flush(self, timeout: float = 0.0) -> bool:
-        done = self._done_at()
-        if done is None or done <= self.now + timeout + 1e-9:
-            self.now = max(self.now, done or self.now)
-            self._run_until(self.now)
-            return True
-        self.now += timeout
-        self._run_until(self.now)
-        return False
-
-    def load_as(self, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any] | None:
-        return None
-
-    def close(self) -> None:
-        pass
 
 
 class Listener:

@@ -31,7 +31,7 @@ from erabox.core.profile import ProfileError, parse_profile
 from erabox.core.profile_deadlines import countdown_start, next_deadline
 from erabox.core.profile_effects import PlayScreen, ShowPlay
 from erabox.core.profile_play import Called, Play
-from erabox.core.steer import LATE_S  # moved: profile_steer.LATE_S
+from erabox.core.profile_steer import LATE_S
 from erabox.ui.panel import Panel
 from erabox.ui.profile_screens import layout_play
 

@@ -20,8 +20,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))  # tests/: era_table
 
 from era_table import Table  # noqa: E402
-from erabox.core.config import Config  # noqa: E402
 from erabox.core.machine import describe, restore, snapshot  # noqa: E402
+
+from erabox.core.config import Config  # noqa: E402
 from erabox.core.model import Button, Gesture  # noqa: E402
 from erabox.core.snapshot import dumps, loads  # noqa: E402
 

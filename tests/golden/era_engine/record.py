@@ -91,11 +91,11 @@ def toe_state_tests() -> dict[str, list[Any]]:
     test's name, in the order made, what the era engine's game showed after each resume
     (`engines`) and each continuation (`played`: with the sounds heard)."""
     import pytest
+    from erabox.core.game import sheet
 
     import test_profile_toe_state as t
     from erabox.core import points as scoring
     from erabox.core.engine import EmpiresEngine
-    from erabox.core.game import sheet
 
     kept: dict[str, list[Any]] = {}
 
@@ -267,9 +267,10 @@ def one_engine_box() -> dict[str, Any]:
     lead-in's first tick, and the state file it leaves mid-game)."""
     import tempfile
 
+    from erabox.core.events import EventRecorder
+
     from erabox.adapters.state_file import StateFile
     from erabox.core.config import parse_config
-    from erabox.core.events import EventRecorder
     from erabox.core.model import Button, Gesture, Input
     from erabox.core.script import ScriptLine
     from erabox.run.app import Box
