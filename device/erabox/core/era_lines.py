@@ -7,8 +7,8 @@ running time), a `guide` line per preparation step, `prompt` lines for the calls
 from the round engine's play, so a profile that asks for them (Time of Empires' own) prints
 what `erabox simulate` has always printed. `profile_events.PlayRecorder` hands it the play.
 
-Work in progress toward byte for byte (docs/architecture.md, "Where it stands";
-`python tools/one_engine_lines.py --words eras` measures what is left).
+Byte for byte on all 84 golden scripts (`tests/test_era_lines.py`; `python
+tools/one_engine_lines.py --words eras` lists any difference).
 """
 
 from __future__ import annotations

@@ -32,7 +32,8 @@ How the play's words map to the model's:
 - the play's prompt for a moment (`profile_prompts`): "Back to round n" after an undo, "hold
   NEXT to pause" (shown where NEXT hold is the pause: its words), "Resumed".
 
-Not derived (the play does not hold them; tools/one_engine_screens.py measures what is left):
+Not derived (the play does not hold them; tools/one_engine_screens.py compares every
+screen of the golden scripts with the era engine's, recorded before its removal):
 the guide's steps as the era engine keys them (`guide_step`, `guide_n`: the round file words
 its steps itself). The box's settings menu, open over the setup, is laid over this screen by
 `profile_menu.screen` (`ProfileEngine`), in every game.
