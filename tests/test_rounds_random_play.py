@@ -49,6 +49,7 @@ def test_random_play_with_power_cuts_never_breaks_the_game(data: st.DataObject) 
             play, ticked = engine.step(play, Tick(), now)
             effects += ticked
         now = target
+        saved = next((e.snapshot for e in reversed(effects) if isinstance(e, Save)), saved)
         if data.draw(st.integers(0, 9), label="cut") == 0:  # the power fails: the last save
             play, restored = engine.restore(engine.parse(json.dumps(saved)), now)
             effects += restored
