@@ -2,8 +2,8 @@
 tell) in the first 10 ms after a cue or a press, then a restart from the state file. Across all
 the runs, no scholar call or era end is sounded twice or lost, and no round goes back.
 
-Smaller than `test_power_cut.py` (each start of the daemon takes a second): that one is the
-200-cut test of the same rule.
+Smaller than the pure tests of the same rule (each start of the daemon takes a second): those
+are `tests/test_power_cut_rounds.py` (every cut) and `tests/test_rounds_random_play.py`.
 """
 
 from __future__ import annotations
