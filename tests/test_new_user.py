@@ -10,17 +10,19 @@ import functools
 import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
-from erabox.core.model import Button, Gesture, Input
+from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.core.profile import Profile
 from erabox.core.profile_machine import step
 from erabox.core.profile_play import PlayScreen, State, new_play
 from erabox.core.profile_play import screen as screen_of
 from erabox.files.games import own_rounds, read_profile, shipped_games
 from erabox.run.driver import Driver, MemoryState
+from erabox.ui.guide_pages import MORE
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
 from erabox.ui.profile_samples import every_screen
 from erabox.ui.profile_screens import layout_play
+from erabox.ui.render import turning
 
 SHIPPED = sorted(f.name for f in shipped_games().iterdir() if f.name.endswith(".toml"))
 PANELS = [Panel(128, 64), Panel(128, 32)]
@@ -32,9 +34,12 @@ def shown_text(language: str, panel: Panel) -> str:
     box = Driver(Config(players=DEFAULT_PLAYERS[:3]), profile=own_rounds(), state=MemoryState())
     box.start(0.0)
     first = box.screen(0.0)
-    items = layout(first, language=language, panel=panel).items
+    assert isinstance(first, Screen)
+    pages = range(turning(first, panel, language))  # 128x32: two lines a page, in turn
+    items = [item for turn in pages for item in layout(first, language=language, panel=panel,
+                                                         turn=turn).items]
     return " ".join(" ".join(item.block.lines) for item in items
-                    if isinstance(item, TextItem) and item.role == "guide")
+                    if isinstance(item, TextItem) and item.role == "guide").replace(MORE, "")
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: f"128x{p.height}")
@@ -43,7 +48,7 @@ def test_the_first_screen_names_the_game_played_and_where_to_choose_another(
         language: str, panel: Panel) -> None:
     """Deliver 1 of issue #31: the screen says what was chosen. Time of Empires plays because
     no other game was chosen: its first screen names it (as its profile does) and that the
-    settings (hold ERA) choose the game, on both panels, before anything is cut."""
+    settings (hold ERA) choose the game, on both panels (128x32: on its pages), whole."""
     own = read_profile(shipped_games() / "time-of-empires.toml")
     text = shown_text(language, panel).replace(" ", "")
     assert own.name.text(language).replace(" ", "") in text
