@@ -94,6 +94,7 @@ from .profile_play import (
     screen,
     startable,
     steps_here,
+    timed_out,
     whole_sheet,
 )
 from .profile_play import moved as _moved
@@ -462,11 +463,10 @@ def _start_event(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 
 def _undo(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """Back to where play was before the last move forward."""
-    if not play.history:
+    """Back to where play was before the last move forward (not past a `timed_out` end)."""
+    if not play.history or timed_out(play):
         return play, ()
-    back = play.history[-1]
-    value = 0
+    back, value = play.history[-1], 0
     category, seat = entries(play)[back.entry] if back.state is State.SCORING else (0, SHOWN)
     if seat != SHOWN:  # the number confirmed there comes back to be corrected
         before = back.sheet[category][seat] or ()

@@ -567,3 +567,13 @@ def first_seat(play: Play) -> int:
     rule = play.profile.rule(play.spot.variant)
     return play.drawn_seat if rule == "random" else play.spot.first_seat if (
         rule == "chosen") else 0
+
+
+def timed_out(play: Play) -> bool:
+    """The scoring began as a countdown ended by itself (`timer_end = "next"`): its time is
+    up, so undo does not go back into it (it would count the whole countdown down again)."""
+    if play.spot.state is not State.SCORING or not play.history:
+        return False
+    back = play.history[-1]
+    phase = play.profile.phases[back.phase]
+    return back.state is State.ROUND and phase.timer_s is not None and phase.timer_end == "next"
