@@ -18,17 +18,10 @@ from erabox.adapters.state_file import MAX_STATE_BYTES, StateFile, StateInUse
 from erabox.core.config import Config
 from erabox.core.snapshot import SnapshotError, dumps, loads
 from saved_game import saved_position
+from state_records import GOOD, running
 
 CFG = Config()
 # Era I's setup as an older box saved it (tests/golden/state-v1): the record this box still reads.
-GOOD = loads((Path(__file__).parent / "golden" / "state-v1" / "setup.state.json").read_text(
-    encoding="utf-8"), CFG)
-
-
-def running(elapsed: float = 12.0, **extra: object) -> dict[str, object]:
-    return {**GOOD, "phase": "running", "elapsed": elapsed, **extra}
-
-
 @pytest.fixture
 def state_path(tmp_path: Path) -> Path:
     (tmp_path / "state").mkdir()

@@ -53,14 +53,16 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.profile import Profile
+from erabox.core.profile_config import configured
 from erabox.core.profile_events import Emit
+from erabox.core.profile_guide import guided
 from erabox.core.profile_play import ShowPlay
 from erabox.core.record import card_lead, clean_write_s
 from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from erabox.core.seats import own_game_players
 from erabox.core.settings import Settings, from_dict, palette
 from erabox.core.snapshot import dumps, loads
-from erabox.files.games import own_rounds
+from erabox.files.games import missing_music, own_rounds
 from erabox.ports import AudioPort, BoxObserver, LedPort, SettingsStore, StateStore
 
 log = logging.getLogger("erabox")
@@ -128,10 +130,6 @@ class Driver:
                             "config)", MIN_PLAYERS, MAX_PLAYERS, len(config.players),
                             ", ".join(seated))
                 config = replace(config, players=seated)
-        from erabox.core.profile_config import configured
-        from erabox.core.profile_guide import guided
-        from erabox.files.games import missing_music
-
         # the phases and special rounds of the first-game guide only while it is on, the
         # config's numbers and modes where the file takes them (`profile_config`)
         self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config,
