@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from erabox.benchmarks.timeline import timeline
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import parse_config
 from erabox.core.engine import phase_of
 from erabox.core.model import Button, Phase
+from erabox.core.record import era_cues as timeline
 
 from .harness import Session, TraceLog, run_in_process
 from .stats import summary_ms

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from erabox.benchmarks.timeline import timeline
 from erabox.core.config import Config, parse_config
 from erabox.core.engine import state_of
 from erabox.core.model import Button, Gesture, Input, Phase
 from erabox.core.profile_play import Play
+from erabox.core.record import era_cues as timeline
 from erabox.core.script import ScriptLine
 
 from .harness import ProblemLog, Session, run_in_process

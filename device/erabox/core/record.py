@@ -17,7 +17,7 @@ import math
 from typing import Any, NamedTuple
 
 from .config import Config
-from .model import Phase
+from .model import Phase, Sound
 
 SCHEMA_VERSION = 1  # of the older box's Time of Empires record
 ARM_LEAD_S = 0.5  # a call is recorded on disk held at it this long before it sounds
@@ -43,10 +43,11 @@ def clean_write_s(write_s: float) -> float:
     return round(min(max(write_s, 0.0), MAX_WRITE_S), 3) if math.isfinite(write_s) else 0.0
 
 
-class _Cue(NamedTuple):
-    """One cue of the older record's real-time era, at `at` seconds of running time."""
+class Cue(NamedTuple):
+    """One cue of a real-time era as the config says it, at `at` seconds of running time."""
 
     at: float
+    sound: Sound
     call: int | None = None  # a timed call: which one of the era
     ends_era: bool = False
 
@@ -56,14 +57,15 @@ class _Cue(NamedTuple):
         return self.call is not None or self.ends_era
 
 
-def _cues(config: Config) -> tuple[_Cue, ...]:
-    """The era's cues in firing order as the older box kept them: the calls, the final
-    ticks, the end gong (at equal times a call before a tick)."""
+def era_cues(config: Config) -> tuple[Cue, ...]:
+    """A real-time era's cues in firing order as the config says them (the older box's record
+    is checked against them; the benchmarks expect them): the calls, the final ticks, the end
+    gong (at equal times a call before a tick)."""
     rt = config.realtime
-    cues = [(at, 0, _Cue(at, call=n)) for n, at in enumerate(rt.scholar_cues_s)]
-    cues += [(rt.length_s - k, 1, _Cue(rt.length_s - k)) for k in range(rt.final_ticks_s, 0, -1)
-             if rt.length_s - k > 0]
-    cues.append((rt.length_s, 2, _Cue(rt.length_s, ends_era=True)))
+    cues = [(at, 0, Cue(at, rt.call(n).sound, call=n)) for n, at in enumerate(rt.scholar_cues_s)]
+    cues += [(rt.length_s - k, 1, Cue(rt.length_s - k, Sound.TICK))
+             for k in range(rt.final_ticks_s, 0, -1) if rt.length_s - k > 0]
+    cues.append((rt.length_s, 2, Cue(rt.length_s, Sound.GONG, ends_era=True)))
     return tuple(cue for _, _, cue in sorted(cues, key=lambda c: (c[0], c[1])))
 
 
@@ -71,7 +73,7 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _just_sounded(cues: tuple[_Cue, ...], sounded: object, done: int) -> bool:
+def _just_sounded(cues: tuple[Cue, ...], sounded: object, done: int) -> bool:
     """Cue `sounded` is the timed call just done when `done` cues are: only final ticks
     since (a call among the final ticks keeps its prompt, and its record, over them)."""
     return (isinstance(sounded, int) and not isinstance(sounded, bool)
@@ -92,7 +94,7 @@ def cue_problem(snapshot: dict[str, Any], config: Config) -> str | None:
         if armed is not None or sounded is not None:
             return f"a cue is armed or sounded in {phase}, outside a running era"
         return None
-    cues = _cues(config)
+    cues = era_cues(config)
     done = snapshot.get("cues_done", 0)
     at = min(float(snapshot["elapsed"]), config.realtime.length_s)
     slack = SAVED_TIME_SLACK_S
