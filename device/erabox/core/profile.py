@@ -61,6 +61,7 @@ CALL_SOUNDS = ("gong", "cry", "tick")  # a countdown's call: one of the box's cu
 MAX_FINAL_TICKS = 60
 MAX_CALL_PROMPT = 40  # characters of a call's prompt (it is shown over the screen)
 ENDS = ("round", "now", "one_more_turn")
+ROUND_NUMBER = "{n}"  # where a round's name has its number ("{n}巡目"); else after the name
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,7 @@ def parse_profile(text: str, source: str = "<profile>", default_id: str = "game"
     rounds = r.table(top["rounds"], ("rounds",), ("name", "count", "start_gong",
                                                   "variant_per_era", "variant_from_setting",
                                                   "guide_at_setup", "config"), ("name",))
-    round_name = r.label(rounds["name"], ("rounds", "name"))
+    round_name = _round_name(r, rounds["name"])
     start_gong = r.flag(rounds.get("start_gong", True), ("rounds", "start_gong"))
     variants = _variants(r, rounds, top.get("variant"))
     per_era = variant_per_era(r, rounds, len(variants), len(eras))
@@ -482,6 +483,17 @@ def _whole_seconds(r: _Reader, table: dict[str, Any], at: Path, key: str) -> int
         raise r.expected((*at, key), f"a whole number of seconds from 0 to {MAX_FINAL_TICKS}",
                          value)
     return value
+
+
+def _round_name(r: _Reader, data: Any) -> Label:
+    """`[rounds] name`: a text, with `{n}` at most once where the number goes."""
+    name = r.label(data, ("rounds", "name"))
+    for key, text in (("en", name.en), ("ja", name.ja)):
+        if text.count("{") != text.count(ROUND_NUMBER) or text.count(ROUND_NUMBER) > 1:
+            raise r.expected(("rounds", "name", key) if not isinstance(data, str)
+                             else ("rounds", "name"),
+                             "a name with at most one {n}, where the round's number goes", text)
+    return name
 
 
 def _calls(r: _Reader, data: Any, at: Path, timer: float) -> tuple[PhaseCall, ...]:

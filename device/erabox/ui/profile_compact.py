@@ -6,8 +6,9 @@ points entry's category beside its big number. Pure; `turning` counts these page
   hold starts (else the phase's name); every other page the undo gesture. An event's hint
   too long to share the row with whose turn gets pages of its own ("hold ERA: Game end
   triggered", after the position where that fits too), whose turn the pages between
-  ("1/3 green's turn Turn"): never cut to a word the table cannot read ("hold ERA: Gam‥",
-  as the trial's screens of Altay showed).
+  ("1/3 green's turn Play"); so does a phase's name too long to share it ("1/3 Actions,
+  discard, draw"): never cut to a word the table cannot read ("hold ERA: Gam‥", as the
+  trial's screens of Altay showed).
 - A category's name too long for the status row left of the number being entered (what it
   asks, and how the list of an `each` category ends: "Each wonder's points (at most 7), 0
   ends"): a line at a time, "→" ending each line but the last.
@@ -64,12 +65,19 @@ def step_footers(screen: PlayScreen, language: str, panel: Panel, title: str,
     def fits(parts: list[str]) -> bool:
         return text_width(drawable(_join(parts))) <= room
 
+    def beside(extra: str) -> list[str]:
+        """Whose turn and `extra` on one page where they fit, else whose turn, then `extra`
+        on a page of its own (after the position where that fits): never a word cut."""
+        if not extra or len(footer) < 2 or fits([*footer, extra]):
+            return [_join([*footer, extra])]
+        return [_join(footer),
+                _join([footer[0], extra] if fits([footer[0], extra]) else [extra])]
+
     event = ("" if screen.event is None
              else word(language, "hint_event", event=screen.event.text(language)))
-    mains = [_join([*footer, event or title])]  # an event takes the title's place
-    if event and len(footer) > 1 and not fits([*footer, event]):
-        alone = [footer[0], event] if fits([footer[0], event]) else [event]
-        mains = [_join(alone), _join([*footer, title])]
+    mains = beside(event or title)  # an event takes the title's place, and where it needs
+    if event and len(mains) > 1:  # a page of its own, goes first, the title after it
+        mains = [mains[1], *beside(title)]
     if undo is None:
         return mains
     said = _join([*footer, undo] if fits([*footer, undo]) else [footer[0], undo])

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from erabox.core.profile import Label
+from erabox.core.profile import ROUND_NUMBER, Label
 from erabox.core.profile_play import PlayScreen
 
 from .glyphs import NO_FILE_ICON, NO_SAVE_ICON, NO_SOUND_ICON, icon_image
@@ -92,14 +92,22 @@ def _round_text(screen: PlayScreen, language: str, room: int | None = None) -> s
     not fit `room` px."""
     if screen.round == 0:  # a special round before round 1
         return word(language, "before_first")
-    name = screen.round_name.text(language)
     count = "" if screen.rounds is None else f"/{screen.rounds}"
+    label = round_label(screen.round_name.text(language), screen.round, count)
     era = _era_text(screen, language)  # a game of eras: the era before its round
     if not era:
-        return f"{name} {screen.round}{count}"
-    whole = f"{era} {name} {screen.round}{count}"
+        return label
+    whole = f"{era} {label}"
     fits = room is None or text_width(drawable(whole)) <= room
     return whole if fits else f"{era} {screen.round}{count}"
+
+
+def round_label(name: str, number: int | None, count: str = "") -> str:
+    """"Year 2/12"; a name with `{n}` has the number there and the count after it, as
+    Japanese counts ("{n}巡目": "2巡目"; "{n}年目" of 12: "2年目/12")."""
+    if ROUND_NUMBER in name:
+        return f"{name.replace(ROUND_NUMBER, str(number))}{count}"
+    return f"{name} {number}{count}"
 
 
 def _era_text(screen: PlayScreen, language: str, era: int | None = None) -> str:
