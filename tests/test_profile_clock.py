@@ -385,3 +385,32 @@ def test_simulate_across_a_power_cut_after_a_call_does_not_sound_it_again(
                      (152.0, "gong")]
     assert [line["t"] for line in lines if line["type"] == "prompt"] == [42.0, 60.0]
     assert State.ROUND.value in [line.get("state") for line in lines]
+
+
+def test_a_countdowns_cues_are_found_without_hashing_its_phase(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cues of a phase are kept by the phase's identity: a phase's hash walks all its
+    steps and calls, and on a countdown of hundreds of calls (the output bench's) it took
+    milliseconds of every step, ahead of the cue's sound. A play steps through its whole
+    countdown with hashing a phase made an error; an equal phase read again has the same
+    cues."""
+    from erabox.core import profile_clock
+    from erabox.core.profile import Phase
+
+    prof = parse_profile(RACE, "race.toml")
+    play = new_play(prof, PLAYERS)
+    listed = profile_clock.cues(prof.phases[0])
+
+    def refused(self: Phase) -> int:
+        raise AssertionError("a phase was hashed")
+
+    monkeypatch.setattr(Phase, "__hash__", refused)
+    play, _ = step(play, E_PRESS, 0.0)
+    now, sounded = 0.0, 0
+    while (due := next_deadline(play, now)) is not None and due < 200.0:
+        play, effects = step(play, Tick(), now := due)
+        sounded += sum(isinstance(e, PlaySound) for e in effects)
+    assert sounded == len(listed) + 1  # its calls and ticks, then its end gong
+    monkeypatch.undo()
+    again = parse_profile(RACE, "race.toml").phases[0]
+    assert again is not prof.phases[0] and profile_clock.cues(again) == listed
