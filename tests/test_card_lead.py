@@ -20,7 +20,7 @@ import pytest
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config, IntroConfig
 from erabox.core.model import Button, Gesture, Input, Mode, PlaySound, Sound, Tick
-from erabox.core.profile_play import SAVE_EVERY_S
+from erabox.core.profile_play import SAVE_EVERY_S, SAVE_SLACK_S
 from erabox.core.record import MAX_SOUNDED_LEAD_S, SOUNDED_LEAD_S, card_lead, clean_write_s
 from erabox.files.games import own_rounds
 from erabox.run.driver import Driver
@@ -85,8 +85,8 @@ def test_on_a_slow_card_each_call_is_recorded_before_it_goes_out_and_is_never_la
         write_s: float) -> None:
     card, late = play_era(write_s)
     assert max(late) <= 1e-6 and min(late) >= -1e-6, late
-    # At most SAVE_EVERY_S of running time lost by a cut at any instant (and the card's
-    # writes): between two landings, the record on disk is at most that far behind.
+    # At most SAVE_EVERY_S (SAVE_SLACK_S more on some cards) of running time lost by a cut at
+    # any instant: between two landings, the record on disk is at most that far behind.
     lost = 0.0
     previous = 0.0  # the start gong's record: running time 0
     for at, text in card.landings:
@@ -95,7 +95,7 @@ def test_on_a_slow_card_each_call_is_recorded_before_it_goes_out_and_is_never_la
             continue
         lost = max(lost, (at - LEAD_IN_S) - previous)
         previous = elapsed
-    assert lost <= SAVE_EVERY_S + 2 * write_s + 1e-6, lost
+    assert lost <= SAVE_EVERY_S + SAVE_SLACK_S + 1e-6, lost
 
 
 @pytest.mark.parametrize("write_s", [0.2, 0.5, 1.0])

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .profile_play import (
-    SAVE_EVERY_S,
     Paused,
     Play,
     PlayEffect,
     State,
+    save_every,
 )
 from .profile_prompts import paused
 
@@ -26,7 +26,7 @@ def pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     if play.held_left is not None:
         end = now + play.held_left
         anchor = None if play.anchor is None else now - play.anchor  # as the era resumes
-        return replace(play, timer_end=end, held_left=None, save_due=now + SAVE_EVERY_S,
+        return replace(play, timer_end=end, held_left=None, save_due=now + save_every(play),
                        ahead=None, armed=None, anchor=anchor), (
             Paused(phase.id, False, round(play.held_left, 3)),)
     if play.timer_end is None:
@@ -54,5 +54,5 @@ def phase_timer(before: Play, play: Play, now: float) -> Play:
         return replace(play, timer_end=None, timer_done=False, save_due=None, cues_done=0,
                        held_left=None, ahead=None, call_owed=None, armed=None, anchor=None)
     return replace(play, timer_end=now + phase.lead_in_s + phase.timer_s, timer_done=False,
-                   save_due=now + SAVE_EVERY_S, cues_done=0, held_left=None, ahead=None,
+                   save_due=now + save_every(play), cues_done=0, held_left=None, ahead=None,
                    call_owed=None, armed=None, anchor=now + phase.lead_in_s)

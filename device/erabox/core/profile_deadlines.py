@@ -23,21 +23,22 @@ def countdown_start(play: Play) -> float | None:
 
 
 def next_recorded(play: Play) -> tuple[float, tuple[int, float]] | None:
-    """The running countdown's next moment whose record goes to disk before it sounds, if
-    the next thing it does is one: a call or the lead-in's start gong (a tick is not), or its
-    end when that is recorded before its gong (it sounds one, or moves play on); with its
-    key (the cues given, the countdown's end), which `Play.ahead` holds once it is written."""
+    """The running countdown's next moment whose record goes to disk before it sounds: its
+    next call or the lead-in's start gong (ticks before it are passed over: on a slow card
+    the lead reaches back over the final ticks), or its end when that is recorded before its
+    gong (it sounds one, or moves play on); with its key (which of the countdown's cues it
+    is, the countdown's end), which `Play.ahead` holds once it is written."""
     start = countdown_start(play)
     if start is None or play.timer_end is None:
         return None
     phase = play.profile.phases[play.spot.phase]
     listed = clock.cues(phase)
-    key = (play.cues_done, play.timer_end)
-    if play.cues_done < len(listed):
-        cue = listed[play.cues_done]
-        return (start + cue.at, key) if cue.call is not None or cue.gong else None
+    for index in range(play.cues_done, len(listed)):
+        cue = listed[index]
+        if cue.call is not None or cue.gong:
+            return start + cue.at, (index, play.timer_end)
     moves = phase.timer_end == "next" and play.spot.state is State.ROUND
-    return (play.timer_end, key) if moves or phase.gong else None
+    return (play.timer_end, (len(listed), play.timer_end)) if moves or phase.gong else None
 
 
 def ahead_at(play: Play) -> float | None:

@@ -74,7 +74,6 @@ from .profile_play import (
     EPS,
     HISTORY,
     QUESTION_TIMEOUT_S,
-    SAVE_EVERY_S,
     SHOWN,
     Called,
     ChooseGame,
@@ -91,6 +90,7 @@ from .profile_play import (
     holds_next,
     new_play,
     rounds,
+    save_every,
     screen,
     startable,
     steps_here,
@@ -140,7 +140,7 @@ def step(play: Play, event: Event, now: float, hall: bool = False
             play.save_due is not None and play.save_due <= now + EPS):
         after.append(Save(record_of(play, now)))
         running = play.timer_end is not None or play.music_since is not None
-        play = replace(play, save_due=now + SAVE_EVERY_S if running else None)
+        play = replace(play, save_due=now + save_every(play) if running else None)
     return play, (*effects, *after, ShowPlay(screen(play, now)))
 
 
@@ -237,7 +237,7 @@ def _timer_out(play: Play, at: float, now: float) -> tuple[Play, tuple[PlayEffec
         # comes back to it run out, never to count down and sound again
         if not ring:
             return done, ()
-        due = None if done.music_since is None else now + SAVE_EVERY_S  # the music's place
+        due = None if done.music_since is None else now + save_every(done)  # the music's place
         return replace(done, save_due=due), (Save(snapshot(done, now), durable=True), *ring)
     moved, more = _after_phase(done)
     moved = phase_timer(done, moved, at)

@@ -32,7 +32,7 @@ from .profile import PhaseMusic, Profile
 from .profile_clock import cues
 from .profile_deadlines import countdown_start
 from .profile_opening import preparing
-from .profile_play import EPS, SAVE_EVERY_S, Play, PlayEffect, State, countdown_elapsed, era_number
+from .profile_play import EPS, Play, PlayEffect, State, countdown_elapsed, era_number, save_every
 from .profile_track import PhaseTrack
 
 
@@ -160,5 +160,5 @@ def move_music(before: Play, play: Play, now: float, heard: float | None = None
         since = since if held else countdown_start(play) or now
     save_due = play.save_due
     if since is not None and save_due is None:
-        save_due = now + SAVE_EVERY_S  # its place is saved while it plays
+        save_due = now + save_every(play)  # its place is saved while it plays
     return replace(play, music_since=since, save_due=save_due), tuple(effects)

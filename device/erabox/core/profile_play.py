@@ -46,7 +46,8 @@ RAMP_MAX = 50
 QUESTION_TIMEOUT_S = 10.0
 RESUMED_PROMPT_S = 5.0
 CHOSEN_S = 8.0  # the first setup says why its game plays (two of the hint row's pages)
-SAVE_EVERY_S = 5.0  # while a countdown runs
+SAVE_EVERY_S = 5.0  # while a countdown runs, at least this often (less on a slow card:
+SAVE_SLACK_S = 0.1  # `save_every`); a card whose two writes take this long still saves every 5 s
 EPS = 1e-6
 _SOUNDS = {"gong": Sound.GONG, "cry": Sound.CRY}
 SCHOLARS = Label("Appoint scholars!", "学者の任命！")  # a call's `prompt = "scholars"` (strings.py)
@@ -128,6 +129,13 @@ class Play:
 
 
 # --- building and reading a play --------------------------------------------------------------
+
+
+def save_every(play: Play) -> float:
+    """A running countdown's save period: `SAVE_EVERY_S` less the whole seconds two durable
+    writes take on this card (a save may wait behind one being written), at least 1 s, so a
+    cut loses at most `SAVE_EVERY_S` + `SAVE_SLACK_S` of running time on a slow card too."""
+    return max(1.0, SAVE_EVERY_S - math.ceil(2.0 * play.write_s - SAVE_SLACK_S - EPS))
 
 
 def new_play(profile: Profile, players: tuple[str, ...], drawn_seat: int = 0) -> Play:

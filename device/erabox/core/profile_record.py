@@ -26,7 +26,6 @@ from .profile_play import (
     EPS,
     HISTORY,
     RESUMED_PROMPT_S,
-    SAVE_EVERY_S,
     SCHEMA_VERSION,
     Play,
     PlayEffect,
@@ -38,6 +37,7 @@ from .profile_play import (
     countdown_elapsed,
     entries,
     new_play,
+    save_every,
     screen,
 )
 
@@ -141,7 +141,7 @@ def _typed_from(record: dict[str, Any], play: Play) -> int:
 
 
 def _saved_part(play: Play) -> tuple[object, ...]:
-    """What a save keeps, but the countdown's seconds (saved every SAVE_EVERY_S instead):
+    """What a save keeps, but the countdown's seconds (saved every `save_every` instead):
     its cues given from its start gong on (a call, a final tick: each saves, so a cut among
     the final ticks loses at most a second, as in Time of Empires' era), not its lead-in's
     ticks (a cut in the lead-in comes back at its last save)."""
@@ -199,7 +199,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                    else None,
                    held_left=left if running and paused else None,
                    call_owed=owed if running else None,
-                   save_due=None if left is None or paused else now + SAVE_EVERY_S,
+                   save_due=None if left is None or paused else now + save_every(play),
                    prompt=Prompt.RESUMED, prompt_until=now + RESUMED_PROMPT_S)
     shown = _owed_prompt(play, now) if running else None
     if shown is not None:  # a call's prompt was up at the cut: it comes back instead
@@ -214,7 +214,7 @@ def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
                 effects = (phase_music(play, MusicAction.RESUME, at),)
     elif (key := music_key(play, now)) is not None:  # its phase's, or its era's
         elapsed = float(music or 0.0)
-        play = replace(play, music_since=now - elapsed, save_due=now + SAVE_EVERY_S)
+        play = replace(play, music_since=now - elapsed, save_due=now + save_every(play))
         effects = (phase_music(play, MusicAction.RESUME, elapsed),)
         if key[2] < 0:  # the era's (`music_from = "era"`): it comes back with the era, before
             # "Resumed" shows, as Time of Empires' introductory era comes back

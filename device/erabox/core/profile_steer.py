@@ -65,13 +65,13 @@ from .profile_machine import _start as era_press
 from .profile_music import move_music, track_of
 from .profile_play import (
     EPS,
-    SAVE_EVERY_S,
     Paused,
     Play,
     PlayEffect,
     ShowPlay,
     State,
     era_number,
+    save_every,
     screen,
 )
 from .profile_record import snapshot
@@ -160,7 +160,7 @@ def steer(play: Play, order: Steer, now: float) -> _Outcome:
             play = replace(play, timer_end=zero + timer)
         else:  # paused: on the hall's running time, every cue owed sounding
             play = replace(play, timer_end=zero + timer, held_left=None,
-                           save_due=now + SAVE_EVERY_S)
+                           save_due=now + save_every(play))
             more = (Paused(phase.id, False, round(max(0.0, zero + timer - now), 3)),)
     elif action is SteerAction.PAUSE:
         left = min(timer + phase.lead_in_s, max(0.0, timer - order.running_s))
@@ -255,7 +255,7 @@ def _start(play: Play, zero: float, now: float) -> _Outcome:
     gong = next((n for n, cue in enumerate(listed) if cue.gong), None)
     late = gong is not None and play.cues_done <= gong < done
     play = replace(play, timer_end=zero + timer, held_left=None, cues_done=done,
-                   save_due=now + SAVE_EVERY_S)
+                   save_due=now + save_every(play))
     ring = (PlaySound(Sound.GONG, 0), FlashCue(Sound.GONG)) if late else ()
     holds = track_of(play.profile, play.spot.phase, era_number(play))
     return play, held(holds, ring)  # a publisher's track's gong is its own
