@@ -9,12 +9,20 @@
 # image itself stays a minimal system. irq_sim (the interrupt simulator gpio-sim uses for edge
 # events) is built too when the kernel does not have it built in (CONFIG_IRQ_SIM).
 #
-# Usage: sh tools/systemtest/build-gpio-sim.sh KVER OUT_DIR
+# The source is the kernel package's own Debian version (VERSION, the image's linux-image-KVER
+# version) where the mirror still has it. A mirror that has moved linux-source-6.1 on to a new
+# Debian revision before the kernel's binary packages (seen: linux-source 6.1.192-3 beside
+# linux-headers 6.1.192-2) gives the newest source instead, which must then be the same
+# upstream release (6.1.192): gpio-sim.c comes from it, the module is built against the
+# image's headers and its version magic checked.
+#
+# Usage: sh tools/systemtest/build-gpio-sim.sh KVER OUT_DIR [VERSION]
 # Writes OUT_DIR/gpio-sim.ko (and OUT_DIR/irq-sim.ko when needed) and OUT_DIR/build.txt (the
 # versions). Needs root and mmdebstrap; about a minute, most of it unpacking the source.
 set -eu
-kver=${1:?usage: build-gpio-sim.sh KVER OUT_DIR}
-out=${2:?usage: build-gpio-sim.sh KVER OUT_DIR}
+kver=${1:?usage: build-gpio-sim.sh KVER OUT_DIR [VERSION]}
+out=${2:?usage: build-gpio-sim.sh KVER OUT_DIR [VERSION]}
+version=${3:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d "$out/build.XXXXXX")
@@ -28,8 +36,12 @@ kver=$1
 headers=/usr/src/linux-headers-$kver
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 hdr_version=$(dpkg-query -W -f='${Version}' "linux-headers-$kver")
-[ "$src_version" = "$hdr_version" ] ||
-    { echo "linux-source-6.1 $src_version does not match linux-headers-$kver $hdr_version" >&2; exit 1; }
+if [ "$src_version" != "$hdr_version" ]; then
+    # the same upstream release (the version before its Debian revision) or nothing
+    [ "${src_version%-*}" = "${hdr_version%-*}" ] ||
+        { echo "linux-source-6.1 $src_version does not match linux-headers-$kver $hdr_version" >&2; exit 1; }
+    echo "linux-source-6.1 $src_version beside linux-headers-$kver $hdr_version: the same upstream release" >&2
+fi
 mkdir -p /build && cd /build
 tar -xJf /usr/src/linux-source-6.1.tar.xz --strip-components=1 --wildcards \
     '*/drivers/gpio/gpio-sim.c' '*/drivers/gpio/gpiolib.h' '*/kernel/irq/irq_sim.c'
@@ -58,10 +70,17 @@ done
 printf 'kernel %s\nlinux-source-6.1 %s\nirq_sim %s\n' "$kver" "$src_version" "$irq_sim" > /build/build.txt
 EOF
 
-nice mmdebstrap --variant=minbase \
-    --include="linux-headers-$kver,linux-source-6.1,gcc,make,xz-utils,libc6-dev,kmod" \
-    --customize-hook="cp '$work/build-in-root.sh' \"\$1/build-in-root.sh\"" \
-    --customize-hook="chroot \"\$1\" sh /build-in-root.sh '$kver'" \
-    --customize-hook="cp \"\$1\"/build/*.ko \"\$1\"/build/build.txt '$out'/" \
-    bookworm "$work/root"
+build() {  # $1: the linux-source-6.1 to install ("linux-source-6.1" or "...=VERSION")
+    rm -rf "$work/root"
+    nice mmdebstrap --variant=minbase \
+        --include="linux-headers-$kver,$1,gcc,make,xz-utils,libc6-dev,kmod" \
+        --customize-hook="cp '$work/build-in-root.sh' \"\$1/build-in-root.sh\"" \
+        --customize-hook="chroot \"\$1\" sh /build-in-root.sh '$kver'" \
+        --customize-hook="cp \"\$1\"/build/*.ko \"\$1\"/build/build.txt '$out'/" \
+        bookworm "$work/root"
+}
+if [ -z "$version" ] || ! build "linux-source-6.1=$version"; then
+    [ -z "$version" ] || echo "linux-source-6.1 $version not on the mirror: its newest instead" >&2
+    build linux-source-6.1
+fi
 cat "$out/build.txt"

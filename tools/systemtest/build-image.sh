@@ -56,7 +56,8 @@ nice mmdebstrap --variant=minbase --architectures="$arch" --include="$include" \
 # modprobe finds it under updates/.
 kver=$(ls "$work/rootfs/lib/modules")
 if [ "$arch" = amd64 ]; then
-    sh "$here/build-gpio-sim.sh" "$kver" "$work/gpio-sim"
+    kpkg=$(chroot "$work/rootfs" dpkg-query -W -f='${Version}' "linux-image-$kver")
+    sh "$here/build-gpio-sim.sh" "$kver" "$work/gpio-sim" "$kpkg"
     mkdir -p "$work/rootfs/lib/modules/$kver/updates/erabox-systemtest"
     cp "$work"/gpio-sim/*.ko "$work/rootfs/lib/modules/$kver/updates/erabox-systemtest/"
     cp "$work/gpio-sim/build.txt" "$out/gpio-sim.txt"
