@@ -1,5 +1,5 @@
 """What the box plays and what its settings menu holds, read from the round engine's
-`profile_play.Play` (Time of Empires plays its round file; every game is a profile). Tests
+`play.Play` (Time of Empires plays its round file; every game is a profile). Tests
 of the settings menu read them here."""
 
 from __future__ import annotations

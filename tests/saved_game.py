@@ -2,7 +2,7 @@
 (`"kind": "profile"`: its spot and countdown), which the box writes playing Time of Empires'
 round file, or the era record (`"phase"`, `"elapsed"`, `"round"`) that boxes wrote before
 the era engine's removal, as tests seed it to resume an old state file
-(`profile_toe_state` reads it). Tests that check what a cut or a stop leaves on disk read
+(`era_save` reads it). Tests that check what a cut or a stop leaves on disk read
 it here."""
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from erabox.adapters.display import NullDisplay, frame_bytes
 from erabox.adapters.state_file import StateFile
 from erabox.benchmarks.harness import TraceLog
 from erabox.core.config import parse_config
+from erabox.core.events import PlayRecorder
 from erabox.core.model import Phase
-from erabox.core.profile_events import PlayRecorder
 from erabox.run.app import Box, ScreenWorker, Stop
 from erabox.ui.render import render
 

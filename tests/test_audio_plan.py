@@ -295,9 +295,9 @@ def test_the_core_asks_for_an_eras_music_when_its_setup_opens_or_its_mode_change
     """Time of Empires' round file as the box plays it (its guide on)."""
     from erabox.core.config import Config
     from erabox.core.engine import ProfileEngine
+    from erabox.core.guide import guided
     from erabox.core.model import Button, Gesture, Input
-    from erabox.core.profile_guide import guided
-    from erabox.core.profile_play import State
+    from erabox.core.play import State
     from erabox.files.games import own_rounds
 
     def prepares(effects: tuple[object, ...]) -> list[PrepareMusic]:

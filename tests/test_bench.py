@@ -19,7 +19,7 @@ from erabox.benchmarks.soak import check_cues
 from erabox.benchmarks.stats import percentile
 from erabox.core.config import Config, parse_config
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile_play import HISTORY
+from erabox.core.play import HISTORY
 from erabox.core.script import ScriptLine
 from erabox.run.simulate import simulate
 

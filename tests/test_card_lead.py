@@ -20,7 +20,7 @@ import pytest
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config, IntroConfig
 from erabox.core.model import Button, Gesture, Input, Mode, PlaySound, Sound, Tick
-from erabox.core.profile_play import SAVE_EVERY_S, SAVE_SLACK_S
+from erabox.core.play import SAVE_EVERY_S, SAVE_SLACK_S
 from erabox.core.record import MAX_SOUNDED_LEAD_S, SOUNDED_LEAD_S, card_lead, clean_write_s
 from erabox.files.games import own_rounds
 from erabox.run.driver import Driver

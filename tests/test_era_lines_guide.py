@@ -17,10 +17,10 @@ import json
 from typing import Any
 
 from erabox.core.era_lines_guide import guide_fields
+from erabox.core.guide import guided
+from erabox.core.machine import step
+from erabox.core.play import new_play
 from erabox.core.profile import parse_profile
-from erabox.core.profile_guide import guided
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import new_play
 from test_golden import SCENARIOS
 from test_profile_guide_at_setup import NEXT, WALKED
 

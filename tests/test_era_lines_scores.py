@@ -12,10 +12,10 @@ import io
 import json
 from dataclasses import replace
 
+from erabox.core.entry import by_setting
 from erabox.core.era_lines_scores import EntryCount
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile_entry import by_setting
-from erabox.core.profile_play import Play, State, new_play
+from erabox.core.play import Play, State, new_play
 from test_golden import SCENARIOS
 from test_one_engine_golden_cues import ERA_WORDS
 

@@ -21,10 +21,10 @@ import pytest
 
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
 from erabox.core.model import Phase, Screen
+from erabox.core.play import PlayScreen
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_play import PlayScreen
 from erabox.core.profile_reader import Step
 from erabox.ui.panel import Panel
 from erabox.ui.render import draw

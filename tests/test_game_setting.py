@@ -12,7 +12,7 @@ from erabox.adapters.state_file import StateFile
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Phase
-from erabox.core.profile_play import PlayScreen
+from erabox.core.play import PlayScreen
 from erabox.files.games import available_games, load_game, offer_games
 from erabox.run.app import Box
 from erabox.ui.layout import layout
@@ -130,7 +130,7 @@ def test_the_box_draws_a_profile_screen_in_the_language_it_runs_in(tmp_path: Pat
 
     from erabox.run.app import ScreenWorker
     from erabox.ui.panel import Panel
-    from erabox.ui.profile_screens import render_play
+    from erabox.ui.screens import render_play
 
     shown: list[Image.Image] = []
 

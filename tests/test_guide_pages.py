@@ -14,8 +14,8 @@ from erabox.run.page_turns import PageTurns
 from erabox.ui.guide_pages import MORE
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import PAGE_S
 from erabox.ui.render import turning
+from erabox.ui.screens import PAGE_S
 from erabox.ui.strings import STRINGS, say
 from erabox.ui.text import drawable, text_width
 

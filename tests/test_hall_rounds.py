@@ -17,7 +17,10 @@ import pytest
 
 from erabox.adapters.hall import HallLink
 from erabox.core.config import Config, HallConfig, parse_config
+from erabox.core.deadlines import countdown_start, next_deadline
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.hall import QUIET_S, SLEW_S, Command, HallState, Sample
 from erabox.core.model import (
     Button,
@@ -32,16 +35,13 @@ from erabox.core.model import (
     SteerAction,
     Tick,
 )
+from erabox.core.play import Play, save_every
 from erabox.core.profile import parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_deadlines import countdown_start, next_deadline
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import Play, save_every
 from erabox.files.games import own_rounds
 from erabox.run.hall_director import _line
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 S, P, R, W = SteerAction.START, SteerAction.PAUSE, SteerAction.RESUME, SteerAction.SLEW
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)

@@ -1,4 +1,4 @@
-"""A hall's START reaching a round game at its setup (core/profile_steer.py `_from_setup`;
+"""A hall's START reaching a round game at its setup (core/steer.py `_from_setup`;
 docs/hall.md): play starts as ERA there would, in the variant whose round 1 opens on a
 `hall = true` countdown, and that countdown is laid on the hall's time (ahead: through its
 lead-in, the ticks already past skipped; late: at once with the start gong, the calls more
@@ -16,7 +16,11 @@ from typing import Any
 import pytest
 
 from erabox.core.config import Config, parse_config
+from erabox.core.deadlines import countdown_start
+from erabox.core.effects import ShowPlay
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided, walk_here
 from erabox.core.hall import HallState
 from erabox.core.hall_view import status_of
 from erabox.core.model import (
@@ -35,13 +39,9 @@ from erabox.core.model import (
     SteerAction,
     Tick,
 )
+from erabox.core.play import Play, State
 from erabox.core.profile import Profile, parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_deadlines import countdown_start
-from erabox.core.profile_effects import ShowPlay
-from erabox.core.profile_guide import guided, walk_here
-from erabox.core.profile_play import Play, State
-from erabox.core.profile_steer import LATE_S
+from erabox.core.steer import LATE_S
 from test_hall_rounds import link
 
 S, P, R, E, W = (SteerAction.START, SteerAction.PAUSE, SteerAction.RESUME, SteerAction.END,

@@ -29,7 +29,7 @@ from erabox.adapters.keyboard import (
     held_past_threshold,
     help_line,
 )
-from erabox.core import profile_play
+from erabox.core import play
 from erabox.core.config import parse_config
 from erabox.core.model import Button, Gesture, Input
 from test_rounds_entry import scoring
@@ -82,8 +82,8 @@ def test_every_number_up_to_52_takes_at_most_four_keys_as_readme_says() -> None:
 def test_each_step_key_lets_go_in_the_middle_of_its_step() -> None:
     for steps in range(1, 11):
         held = held_past_threshold(steps)
-        for late in (-profile_play.RAMP_S / 2 + 1e-3, 0.0, profile_play.RAMP_S / 2 - 1e-3):
-            assert profile_play.hold_adds(held + late) == 5 * steps  # a quarter second either way
+        for late in (-play.RAMP_S / 2 + 1e-3, 0.0, play.RAMP_S / 2 - 1e-3):
+            assert play.hold_adds(held + late) == 5 * steps  # a quarter second either way
 
 
 def test_the_help_line_names_every_key() -> None:

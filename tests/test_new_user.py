@@ -10,19 +10,19 @@ import functools
 import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Screen
+from erabox.core.play import PlayScreen, State, new_play
+from erabox.core.play import screen as screen_of
 from erabox.core.profile import Profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import PlayScreen, State, new_play
-from erabox.core.profile_play import screen as screen_of
 from erabox.files.games import own_rounds, read_profile, shipped_games
 from erabox.run.driver import Driver, MemoryState
 from erabox.ui.guide_pages import MORE
 from erabox.ui.layout import TextItem, layout
 from erabox.ui.panel import Panel
-from erabox.ui.profile_samples import every_screen
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.play_samples import every_screen
 from erabox.ui.render import turning
+from erabox.ui.screens import layout_play
 
 SHIPPED = sorted(f.name for f in shipped_games().iterdir() if f.name.endswith(".toml"))
 PANELS = [Panel(128, 64), Panel(128, 32)]

@@ -17,10 +17,10 @@ import pytest
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config, parse_config
 from erabox.core.engine import ProfileEngine, phase_of, state_of
+from erabox.core.events import PlayRecorder
 from erabox.core.model import Button, Gesture, Input, Phase
-from erabox.core.profile_events import PlayRecorder
-from erabox.core.profile_play import new_play
-from erabox.core.profile_record import snapshot
+from erabox.core.play import new_play
+from erabox.core.play_record import snapshot
 from erabox.core.script import ScriptLine
 from erabox.files.games import load_game, own_rounds
 from erabox.run.app import Box

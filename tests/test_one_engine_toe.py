@@ -23,10 +23,10 @@ import pytest
 from erabox.cli import main
 from erabox.core.config import parse_config
 from erabox.core.engine import ProfileEngine
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, PlaySound, Steer, SteerAction, Tick
+from erabox.core.play import State, new_play, screen
 from erabox.core.profile import Label, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import State, new_play, screen
 from erabox.core.rules import SCHOLAR_PROMPT_S
 
 PROFILES = Path(__file__).parent / "profiles"

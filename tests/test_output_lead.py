@@ -17,8 +17,8 @@ import pytest
 
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import AudioConfig, Config
+from erabox.core.events import PlayRecorder
 from erabox.core.model import Button, Effect, Gesture, Input, PlaySound, Sound, Tick
-from erabox.core.profile_events import PlayRecorder
 from erabox.ports import InboxItem, Stop
 from erabox.run.app import Box
 from erabox.run.driver import MemoryState

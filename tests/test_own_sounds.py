@@ -34,6 +34,9 @@ from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, LoadSound, PlayCue
 from erabox.core.config import AudioConfig, Call, Config, RealtimeConfig
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
+from erabox.core.machine import step
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -45,11 +48,8 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.own_game import own_numbers_of
+from erabox.core.play import new_play, prepare_sounds
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import new_play, prepare_sounds
 from erabox.files.games import missing_music, own_game_profile, own_rounds, read_profile
 from erabox.run.driver import Driver, MemoryState
 

@@ -414,8 +414,8 @@ def test_the_state_schema_is_the_integer_1(schema: object, tmp_path: Path) -> No
 
 
 def _profile_record() -> tuple[dict[str, Any], Any, tuple[str, ...]]:
-    from erabox.core.profile_play import new_play
-    from erabox.core.profile_record import snapshot
+    from erabox.core.play import new_play
+    from erabox.core.play_record import snapshot
     from erabox.files.games import read_profile, shipped_games
 
     folder = shipped_games()
@@ -430,7 +430,7 @@ def _profile_record() -> tuple[dict[str, Any], Any, tuple[str, ...]]:
 @pytest.mark.parametrize(("key", "value"), [("timer_done", "yes"), ("timer_done", 1),
                                             ("schema", True), ("schema", 1.0)])
 def test_a_profile_record_of_the_wrong_type_is_refused(key: str, value: object) -> None:
-    from erabox.core.profile_record import restore
+    from erabox.core.play_record import restore
 
     saved, profile, players = _profile_record()
     restore(json.loads(json.dumps(saved)), profile, players, 0.0)  # as saved: it resumes

@@ -1,4 +1,4 @@
-"""Fast points entry (device/erabox/core/profile_entry.py, the round engine): the gestures
+"""Fast points entry (device/erabox/core/entry.py, the round engine): the gestures
 a table needs, counted.
 
 The example of a typical 4-player Era II: destruction 0/3/0/6 VP (0/1/0/2 buildings),
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from erabox.core import profile_play as scores
+from erabox.core import play as scores
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Screen
 from erabox.core.script import parse_script

@@ -68,9 +68,11 @@ import pytest
 
 from cut_disk import Disk, Table
 from erabox.adapters.state_file import StateFile
-from erabox.core import profile_clock as clock
+from erabox.core import clock
 from erabox.core.config import Config
+from erabox.core.deadlines import countdown_start, recorded_ahead
 from erabox.core.engine import Effects, ProfileEngine
+from erabox.core.guide import guided, walk_here
 from erabox.core.model import (
     Button,
     Event,
@@ -82,11 +84,9 @@ from erabox.core.model import (
     Sound,
     Tick,
 )
+from erabox.core.play import Play, State, last_era, step_index, steps_here
+from erabox.core.play_record import snapshot
 from erabox.core.profile import Profile, parse_profile, shown_steps
-from erabox.core.profile_deadlines import countdown_start, recorded_ahead
-from erabox.core.profile_guide import guided, walk_here
-from erabox.core.profile_play import Play, State, last_era, step_index, steps_here
-from erabox.core.profile_record import snapshot
 from erabox.core.record import card_lead
 from erabox.files.games import shipped_games
 

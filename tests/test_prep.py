@@ -8,9 +8,9 @@ import pytest
 
 from erabox.core.config import DEFAULT_PLAYERS, Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.guide import guided
 from erabox.core.model import Button, Gesture, Input, Mode, Phase
 from erabox.core.prep import Part, PrepStep, era_steps, game_setup, position, steps
-from erabox.core.profile_guide import guided
 from erabox.files.games import own_rounds
 
 REMOVE = {"prep_remove_cards", "prep_remove_leaders"}

@@ -14,6 +14,7 @@ import pytest
 from erabox.core.audio_plan import AudioPlan, StartMusic
 from erabox.core.config import AudioConfig, Config, EraMusic, IntroConfig, RealtimeConfig
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
 from erabox.core.model import (
     Button,
     Gesture,
@@ -26,9 +27,8 @@ from erabox.core.model import (
     Sound,
     Tick,
 )
+from erabox.core.play import State
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_play import State
 
 ERA = Input(Button.ERA, Gesture.PRESS)
 NEXT = Input(Button.NEXT, Gesture.PRESS)
@@ -235,7 +235,7 @@ def test_each_new_game_plays_the_scores_next_take_kept_across_a_power_cut() -> N
     """As Time of Empires' `variant`: each new game the next version of the box's scores
     (1, 2, 3, 1 ...), readied at its setup; a record keeps it; a fixed `score_variant` wins."""
     from erabox.core.model import Save
-    from erabox.core.profile_record import snapshot
+    from erabox.core.play_record import snapshot
     both = Input(Button.BOTH, Gesture.HOLD)
     box = engine(Config(players=PLAYERS))
     play, _ = box.fresh(0.0, 0)

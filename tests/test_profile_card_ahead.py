@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from erabox.core import profile_clock as clock
+from erabox.core import clock
 from erabox.core.config import Config
+from erabox.core.deadlines import countdown_start
 from erabox.core.model import Button, Gesture, Input, PlaySound, Save, Sound, Tick
+from erabox.core.play import Play, State, call_words
 from erabox.core.profile import parse_profile
-from erabox.core.profile_deadlines import countdown_start
-from erabox.core.profile_play import Play, State, call_words
 from erabox.core.record import card_lead
 from erabox.run.driver import Driver, MemoryState
 from timed_card import TimedCard

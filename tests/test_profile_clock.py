@@ -18,11 +18,10 @@ from pathlib import Path
 import pytest
 
 from erabox.cli import main
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
 from erabox.core.model import Button, FlashCue, Gesture, Input, PlaySound, Save, Sound, Tick
-from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import (
+from erabox.core.play import (
     Called,
     Paused,
     Play,
@@ -33,10 +32,11 @@ from erabox.core.profile_play import (
     prepare_sounds,
     screen,
 )
-from erabox.core.profile_record import restore
+from erabox.core.play_record import restore
+from erabox.core.profile import ProfileError, parse_profile
 from erabox.files.games import missing_music
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
@@ -394,12 +394,12 @@ def test_a_countdowns_cues_are_found_without_hashing_its_phase(
     milliseconds of every step, ahead of the cue's sound. A play steps through its whole
     countdown with hashing a phase made an error; an equal phase read again has the same
     cues."""
-    from erabox.core import profile_clock
+    from erabox.core import clock
     from erabox.core.profile import Phase
 
     prof = parse_profile(RACE, "race.toml")
     play = new_play(prof, PLAYERS)
-    listed = profile_clock.cues(prof.phases[0])
+    listed = clock.cues(prof.phases[0])
 
     def refused(self: Phase) -> int:
         raise AssertionError("a phase was hashed")
@@ -413,4 +413,4 @@ def test_a_countdowns_cues_are_found_without_hashing_its_phase(
     assert sounded == len(listed) + 1  # its calls and ticks, then its end gong
     monkeypatch.undo()
     again = parse_profile(RACE, "race.toml").phases[0]
-    assert again is not prof.phases[0] and profile_clock.cues(again) == listed
+    assert again is not prof.phases[0] and clock.cues(again) == listed

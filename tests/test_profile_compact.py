@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from erabox.core.profile_play import PlayScreen
+from erabox.core.play import PlayScreen
 from erabox.ui.gallery import profile_samples
+from erabox.ui.game_words import word
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import MORE, Marks, layout_play, turning
-from erabox.ui.profile_words import word
+from erabox.ui.screens import MORE, Marks, layout_play, turning
 from erabox.ui.strings import colour_name
 from erabox.ui.text import drawable
 

@@ -1,5 +1,5 @@
 """What a round game takes from the box's config (docs/profiles.md, "The box's settings";
-`profile_config`): with `[rounds] variant_from_setting = true` the box's mode setting (the
+`game_config`): with `[rounds] variant_from_setting = true` the box's mode setting (the
 config's `default_mode`, each era's mode set on the box) picks the variant each era's setup
 opens on; a countdown phase's `config = "realtime"` plays the config's `[realtime]` numbers
 instead of the file's; with the score kept on paper (`keep_score = false`) no points are
@@ -15,11 +15,11 @@ from dataclasses import replace
 import pytest
 
 from erabox.core.config import Config, IntroConfig, RealtimeConfig
+from erabox.core.game_config import configured
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Mode
+from erabox.core.play import Play, State, new_play
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 PLAYERS = ("red", "blue")

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
 from erabox.core.model import (
     Button,
     Gesture,
@@ -31,11 +33,9 @@ from erabox.core.model import (
     Sound,
     Tick,
 )
+from erabox.core.play import Play, PlayEffect, call_words, countdown_elapsed, new_play
+from erabox.core.play_record import restore
 from erabox.core.profile import parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, PlayEffect, call_words, countdown_elapsed, new_play
-from erabox.core.profile_record import restore
 
 PLAYERS = ("red", "blue")
 GAME = """

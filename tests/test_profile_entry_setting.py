@@ -19,10 +19,10 @@ from erabox.adapters.state_file import StateFile
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.entry import by_setting
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Screen
-from erabox.core.profile_entry import by_setting
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import State, entries, new_play, screen
+from erabox.core.play import State, entries, new_play, screen
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from menu_game import menu_settings

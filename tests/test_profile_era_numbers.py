@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, new_play, screen, steps_here
 from erabox.core.profile import Label, Profile, ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, new_play, screen, steps_here
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 PLAYERS = ("red", "blue", "green")

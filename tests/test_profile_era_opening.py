@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, FlashCue, Gesture, Input, Music, PlaySound, Sound
+from erabox.core.play import Play, PlayEffect, State, new_play
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, PlayEffect, State, new_play
-from erabox.core.profile_record import restore, snapshot
 
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 N_HOLD = Input(Button.NEXT, Gesture.HOLD)

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from erabox.core.deadlines import next_deadline
+from erabox.core.effects import Entered, Standings
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, State, entries, new_play, screen
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import Label, Profile, ProfileError, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_effects import Entered, Standings
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, entries, new_play, screen
-from erabox.core.profile_record import restore, snapshot
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 from test_one_engine_toe import (
     BUILDINGS,
     REALTIME,

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, Standings, State, new_play, screen
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, Standings, State, new_play, screen
-from erabox.core.profile_record import restore, snapshot
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 TWO_ACTS = Path(__file__).parent / "profiles" / "two-acts.toml"
 PLAYERS = ("red", "blue", "green", "yellow")

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, State, new_play, start_player, turn_seat
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, start_player, turn_seat
 
 PLAYERS = ("red", "blue", "green")
 GESTURES = {"n": Input(Button.NEXT, Gesture.PRESS), "N": Input(Button.NEXT, Gesture.HOLD),
@@ -128,7 +128,7 @@ def test_a_special_round_passes_the_start_the_same_way_as_the_rule() -> None:
         "red", "green", "red", "green"]
     play = played(profile(rule="pass_right", passes=True), "e" + "n" * 8)
     assert play.spot.state is State.SPECIAL
-    from erabox.core.profile_play import screen
+    from erabox.core.play import screen
     assert screen(play, 0.0).next_start_player == "red"
 
 
@@ -242,13 +242,13 @@ def test_one_more_turn_gives_everyone_exactly_one_more_turn_from_the_next_player
 
 
 def screen_of(play: Play) -> Any:
-    from erabox.core.profile_play import screen
+    from erabox.core.play import screen
     return screen(play, 0.0)
 
 
 def test_one_more_turn_waits_for_a_turn_and_survives_a_power_cut() -> None:
-    from erabox.core.profile_play import next_event
-    from erabox.core.profile_record import restore, snapshot
+    from erabox.core.play import next_event
+    from erabox.core.play_record import restore, snapshot
     prof = parse_profile(ending('ends = "one_more_turn"'), "ring.toml")
     play = played(prof, "e")  # the draw: nobody's turn
     assert next_event(play) is None and played_on(play, "E") == play
@@ -283,7 +283,7 @@ def test_simulate_plays_ends_now(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_the_screen_says_whose_last_turn_it_is() -> None:
     from erabox.ui.panel import Panel
-    from erabox.ui.profile_screens import layout_play
+    from erabox.ui.screens import layout_play
     play = ended('ends = "one_more_turn"', "en" + "E" + "n" + "n")  # blue's last turn next
     for panel, language, said in [(Panel(), "en", "1/1 blue's last turn"),
                                   (Panel(height=32), "ja", "1/1 青の最後の手番")]:
@@ -333,7 +333,7 @@ def test_with_variants_next_goes_through_the_seats_then_the_next_variant() -> No
 
 
 def test_the_chosen_start_player_is_kept_in_the_save_at_setup_and_in_play() -> None:
-    from erabox.core.profile_record import restore, snapshot
+    from erabox.core.play_record import restore, snapshot
     prof = parse_profile(chosen(), "ring.toml")
     for gestures in ("n", "ne", "nen" + "n" * 4):
         play = played(prof, gestures)
@@ -346,9 +346,9 @@ def test_the_chosen_start_player_is_kept_in_the_save_at_setup_and_in_play() -> N
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_setup_screen_says_who_starts_and_how_to_choose(language: str) -> None:
+    from erabox.ui.game_words import word as profile_word
     from erabox.ui.panel import Panel
-    from erabox.ui.profile_screens import layout_play
-    from erabox.ui.profile_words import word as profile_word
+    from erabox.ui.screens import layout_play
     from erabox.ui.strings import colour_name
     for variants, hint in [(False, "hint_chosen"), (True, "hint_chosen_variant")]:
         play = played(parse_profile(chosen(variants), "ring.toml"), "n")
@@ -426,8 +426,8 @@ def test_a_number_goes_below_0_only_where_the_category_allows_it() -> None:
 
 
 def test_negative_numbers_count_and_survive_a_power_cut() -> None:
-    from erabox.core.profile_play import ranking
-    from erabox.core.profile_record import restore, snapshot
+    from erabox.core.play import ranking
+    from erabox.core.play_record import restore, snapshot
     prof = scored("min = -10\ndivide = 2")
     play = played_on(to_scoring(prof), "nnnEe" + "e" + "nE" + "e")  # -3, 0, -1
     assert play.spot.state is State.GAME_OVER
@@ -440,9 +440,9 @@ def test_negative_numbers_count_and_survive_a_power_cut() -> None:
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_scoring_screen_hints_the_minus_where_a_number_may_be_negative(
         language: str) -> None:
+    from erabox.ui.game_words import word as profile_word
     from erabox.ui.panel import Panel
-    from erabox.ui.profile_screens import layout_play
-    from erabox.ui.profile_words import word as profile_word
+    from erabox.ui.screens import layout_play
     for category, minus in (("", False), ("min = -20", True)):
         play = played_on(to_scoring(scored(category)), "NNNE")  # -15 where it may be
         for panel in (Panel(), Panel(height=32)):

@@ -15,12 +15,12 @@ from __future__ import annotations
 import pytest
 
 from erabox.core.config import Config
+from erabox.core.effects import Paused
+from erabox.core.guide import guided
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Music, MusicAction, PlaySound, Sound
+from erabox.core.play import Play, State, new_play
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_effects import Paused
-from erabox.core.profile_guide import guided
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play
 from erabox.run.simulate import simulate
 
 GAME = """\

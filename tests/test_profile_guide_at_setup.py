@@ -17,16 +17,16 @@ import pytest
 
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.guide import guided
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
+from erabox.core.play import Play, State, new_play, screen
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_guide import guided
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, screen
-from erabox.core.profile_record import restore, snapshot
 from erabox.core.script import ScriptLine
 from erabox.run.simulate import simulate
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 from test_profile_guide import GAME
 
 WALKED = GAME.replace("start_gong = false\n", "start_gong = false\nguide_at_setup = true\n"

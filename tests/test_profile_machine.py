@@ -1,4 +1,4 @@
-"""The profile machine (core/profile_machine.py) driven directly, and a user's own profile.
+"""The profile machine (core/machine.py) driven directly, and a user's own profile.
 
 - A gesture with no entry in the transition table changes nothing, in every state.
 - Random gestures at random moments on every shipped profile and the README's worked example
@@ -23,18 +23,18 @@ from hypothesis import strategies as st
 
 from erabox.cli import main
 from erabox.core.config import Config
-from erabox.core.model import Button, Gesture, Input, PlaySound, Prompt, Save, Sound, Tick
-from erabox.core.profile import Profile, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import (
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import (
     TRANSITIONS,
     step,
 )
-from erabox.core.profile_play import HISTORY, Play, PlayEffect, State, asked, new_play, screen
-from erabox.core.profile_record import (
+from erabox.core.model import Button, Gesture, Input, PlaySound, Prompt, Save, Sound, Tick
+from erabox.core.play import HISTORY, Play, PlayEffect, State, asked, new_play, screen
+from erabox.core.play_record import (
     restore,
     snapshot,
 )
+from erabox.core.profile import Profile, parse_profile
 from erabox.core.script import ScriptLine
 from erabox.files.games import SYSTEM_GAMES, available_games, game_folders, load_game
 from erabox.run.simulate import Simulation

@@ -1,4 +1,4 @@
-"""The box's settings menu in a round game (core/profile_menu.py): ERA held at the game's setup
+"""The box's settings menu in a round game (core/menu.py): ERA held at the game's setup
 opens core/settings.py's menu in the round engine itself, for every profile. Each gesture is
 the menu's; every change is saved (`SaveSettings`); closed on other settings, the game is set
 up anew with them (players, language, ...); closed on another game, that game is asked for
@@ -16,7 +16,7 @@ from erabox.adapters.state_file import StateFile
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.model import Button, Gesture, Input, Phase, Screen
-from erabox.core.profile_play import State
+from erabox.core.play import State
 from erabox.files.games import load_game
 from erabox.run.app import Box
 from erabox.run.simulate import Simulation

@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, StartMusic, StopMusic
 from erabox.core.config import AudioConfig, Config
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Mode, Music, MusicAction, Tick
+from erabox.core.play import PlayEffect, State, new_play
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import PlayEffect, State, new_play
-from erabox.core.profile_record import restore, snapshot
 from erabox.files.games import missing_music, read_profile
 from erabox.run.driver import Driver, MemoryState
 

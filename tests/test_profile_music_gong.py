@@ -26,11 +26,11 @@ from hypothesis import strategies as st
 from erabox.cli import main
 from erabox.core.audio_plan import AudioPlan, PauseMusic, ResumeMusic, StartMusic
 from erabox.core.config import AudioConfig
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Music, Tick
+from erabox.core.play import Play, PlayEffect, State, countdown_elapsed, new_play
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, PlayEffect, State, countdown_elapsed, new_play
-from erabox.core.profile_record import restore, snapshot
 from erabox.files.games import missing_music, read_profile
 
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_scores import Sheet, needed, ranking
+from erabox.core.scores import Sheet, needed, ranking
 
 RACE = """\
 [game]

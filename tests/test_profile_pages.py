@@ -1,4 +1,4 @@
-"""A game profile's screens that turn pages on their own (ui/profile_screens.py `turning`,
+"""A game profile's screens that turn pages on their own (ui/screens.py `turning`,
 run/page_turns.py): the setup's hint row and "hold ERA: settings" in turn, on both panels
 and in both languages (the way back to another game or player count was never said); on
 128x32 a step too long for its line a line at a time, all of it readable (it was cut to one
@@ -17,13 +17,13 @@ import pytest
 
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config, DisplayConfig
+from erabox.core.play import PlayScreen
 from erabox.core.profile import Label
-from erabox.core.profile_play import PlayScreen
 from erabox.files.games import load_game
 from erabox.run.app import Box
 from erabox.run.screen_worker import PlayFrame
 from erabox.ui.panel import MARGIN, Panel
-from erabox.ui.profile_screens import (
+from erabox.ui.screens import (
     MORE,
     PAGE_S,
     STEP_KINDS,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, new_play, screen
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, new_play, screen
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play, render_play
+from erabox.ui.screens import layout_play, render_play
 
 GAME = """\
 [game]

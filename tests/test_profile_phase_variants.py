@@ -10,11 +10,11 @@ import json
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.play import Play, State, new_play
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play
-from erabox.core.profile_record import restore, snapshot
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 PLAYERS = ("red", "blue")

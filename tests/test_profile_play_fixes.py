@@ -24,13 +24,13 @@ import pytest
 
 from erabox.core.config import Config
 from erabox.core.model import Button, Event, Gesture, Input, Tick
+from erabox.core.play import PlayScreen, screen
 from erabox.core.profile import Profile, parse_profile
-from erabox.core.profile_play import PlayScreen, screen
 from erabox.core.script import ScriptLine
 from erabox.run.simulate import Simulation
+from erabox.ui.game_words import word as profile_word
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
-from erabox.ui.profile_words import word as profile_word
+from erabox.ui.screens import layout_play
 from erabox.ui.strings import say
 from erabox.ui.text import line_image
 

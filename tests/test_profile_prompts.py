@@ -1,16 +1,16 @@
-"""What the round engine says for a moment over its play (core/profile_prompts.py): an undo
+"""What the round engine says for a moment over its play (core/prompts.py): an undo
 within a round's play says the round it went back to ("Back to round n", `Prompt.UNDONE`); a
 NEXT press that does nothing while a countdown runs hints the gesture that pauses it
 (`Prompt.PAUSE_HINT`), as Time of Empires' own engine does. Screen only: no event line."""
 
 from __future__ import annotations
 
+from erabox.core.deadlines import next_deadline
 from erabox.core.era_screen import screen as era_screen
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Prompt, Tick
+from erabox.core.play import Play, State, new_play, screen
 from erabox.core.profile import parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, screen
 
 ROUNDS = """\
 [game]

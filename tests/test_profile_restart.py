@@ -1,4 +1,4 @@
-"""`[buttons] restart_era = true` (docs/profiles.md, "The buttons"; `profile_restart`): ERA hold
+"""`[buttons] restart_era = true` (docs/profiles.md, "The buttons"; `restart`): ERA hold
 in an era's play asks "Restart the era?", as Time of Empires' ERA hold on a running era; ERA
 goes back to the era's setup, its points discarded, NEXT keeps playing; undo is then NEXT hold
 (where it pauses no countdown, within the era). Without the key ERA hold is as before. Time of
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, State, new_play, screen
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, screen
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 from test_profile_config import TEXT
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)

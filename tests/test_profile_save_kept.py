@@ -1,5 +1,5 @@
 """A round game's save writes each undo step from a record built once and kept beside it
-(core/profile_record.py `_step_record`): a save costs what changed since the last one, not
+(core/play_record.py `_step_record`): a save costs what changed since the last one, not
 the whole undo history again; the saved text is as ever, and no reader of one save can
 change what a later save writes."""
 
@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from erabox.core import profile_record
+from erabox.core import play_record
+from erabox.core.machine import step
 from erabox.core.model import Save
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import HISTORY, Play, Spot, new_play
-from erabox.core.profile_record import _spot_dict, restore, snapshot
+from erabox.core.play import HISTORY, Play, Spot, new_play
+from erabox.core.play_record import _spot_dict, restore, snapshot
 from erabox.core.snapshot import dumps
 from test_profile_machine import COLOURS, E_HOLD, E_PRESS, N_PRESS, PROFILES
 from test_profile_variant_per_era import ERA, NEXT, PLAYERS, press, profile, through_era
@@ -72,15 +72,15 @@ def test_a_reader_of_one_save_changes_nothing_of_the_next() -> None:
 
 def test_a_save_after_one_more_step_builds_the_records_of_what_changed_only(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    play = history_full()  # saved at each step (core/profile_machine.py)
+    play = history_full()  # saved at each step (core/machine.py)
     built: list[Spot] = []
-    fields = profile_record._spot_fields
+    fields = play_record._spot_fields
 
     def counted(spot: Spot, *arrays: Any) -> dict[str, Any]:
         built.append(spot)
         return fields(spot, *arrays)
 
-    monkeypatch.setattr(profile_record, "_spot_fields", counted)
+    monkeypatch.setattr(play_record, "_spot_fields", counted)
     moved, effects = step(play, N_PRESS, 0.0)
     assert [type(e) for e in effects].count(Save) == 1 and len(moved.history) == HISTORY
     assert moved.history[-1] is play.spot

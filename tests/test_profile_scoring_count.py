@@ -1,8 +1,8 @@
 """The scoring's "Points n/count" where players go out (Lords of Xidit's stages, `[[scoring.
 stage]] eliminate`; a player out is not asked the later criteria, a number that breaks no tie
 is not asked): the count only counts the numbers sure to be asked, so it never falls and
-never promises a number that is not asked; "+" says more may be asked (core/profile_play.py
-`scoring_position`, core/profile_scores.py `surely`)."""
+never promises a number that is not asked; "+" says more may be asked (core/play.py
+`scoring_position`, core/scores.py `surely`)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from erabox.core.config import parse_config
+from erabox.core.effects import PlayScreen
 from erabox.core.engine import ProfileEngine
 from erabox.core.model import Button, Gesture, Input
 from erabox.core.profile import parse_profile
-from erabox.core.profile_effects import PlayScreen
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 GAMES = Path(__file__).resolve().parent.parent / "device" / "erabox" / "games"
 XIDIT = parse_profile((GAMES / "lords-of-xidit.toml").read_text(encoding="utf-8"),

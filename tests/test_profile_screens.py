@@ -1,4 +1,4 @@
-"""Every screen of every shipped game profile drawn (ui/profile_screens.py): both panel sizes,
+"""Every screen of every shipped game profile drawn (ui/screens.py): both panel sizes,
 both languages. Each item keeps 2 px from the edges (measured on its ink), no two items
 overlap, the font draws every character of the profiles' texts, and on 128x64 no title, step
 or note of a shipped profile has to be abbreviated. The box's marks (no sound, cannot save,
@@ -11,12 +11,12 @@ from itertools import combinations
 
 import pytest
 
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import PlayScreen, State, new_play, screen
+from erabox.core.machine import step
+from erabox.core.play import PlayScreen, State, new_play, screen
 from erabox.files.games import available_games, load_game
 from erabox.ui.panel import MARGIN, Panel
-from erabox.ui.profile_samples import E_PRESS, N_PRESS, every_screen
-from erabox.ui.profile_screens import Marks, Placed, layout_play, render_play
+from erabox.ui.play_samples import E_PRESS, N_PRESS, every_screen
+from erabox.ui.screens import Marks, Placed, layout_play, render_play
 from erabox.ui.strings import LANGUAGES, colour_name
 from erabox.ui.text import line_image, unsupported_characters
 

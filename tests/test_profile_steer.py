@@ -1,4 +1,4 @@
-"""A hall steering a round game's countdown (core/profile_steer.py; docs/hall.md, "A round
+"""A hall steering a round game's countdown (core/steer.py; docs/hall.md, "A round
 game's countdown in a hall"; docs/profiles.md, `hall`): each order against a `hall = true`
 countdown, on the countdown's own anchor, with `now` given; orders ignored elsewhere; in a
 hall the countdown waits for the hall's start; a power cut after an order neither doubles
@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
-from erabox.core import profile_clock as clock
+from erabox.core import clock
 from erabox.core.config import parse_config
+from erabox.core.deadlines import countdown_start, next_deadline
+from erabox.core.effects import PlayScreen, ShowPlay
 from erabox.core.engine import ProfileEngine
 from erabox.core.hall import SLEW_EVERY_S, HallState, keep_in_step
 from erabox.core.hall_view import table_of
@@ -27,13 +29,11 @@ from erabox.core.model import (
     SteerAction,
     Tick,
 )
+from erabox.core.play import Called, Play
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_deadlines import countdown_start, next_deadline
-from erabox.core.profile_effects import PlayScreen, ShowPlay
-from erabox.core.profile_play import Called, Play
-from erabox.core.profile_steer import LATE_S
+from erabox.core.steer import LATE_S
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 RACE = """\
 [game]

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, State, new_play, screen
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, screen
-from erabox.core.profile_record import restore, snapshot
 
 PLAYERS = ("red", "blue", "green")
 GESTURES = {"n": Input(Button.NEXT, Gesture.PRESS), "N": Input(Button.NEXT, Gesture.HOLD),

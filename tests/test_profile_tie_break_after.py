@@ -10,10 +10,9 @@ from dataclasses import replace
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import (
+from erabox.core.play import (
     Entered,
     Play,
     PlayEffect,
@@ -23,9 +22,10 @@ from erabox.core.profile_play import (
     new_play,
     screen,
 )
-from erabox.core.profile_record import restore, snapshot
+from erabox.core.play_record import restore, snapshot
+from erabox.core.profile import ProfileError, parse_profile
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 ERA_HOLD = Input(Button.ERA, Gesture.HOLD)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import erabox.core.profile_scores as scores
+import erabox.core.scores as scores
 from erabox.core.profile import Profile, ProfileError, parse_profile
 
 TEXT = """\

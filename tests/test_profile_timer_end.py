@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from erabox.cli import main
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, PlaySound, Save, Sound, Tick
+from erabox.core.play import Play, PlayEffect, State, new_play
+from erabox.core.play_record import restore
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, PlayEffect, State, new_play
-from erabox.core.profile_record import restore
 
 N_PRESS, N_HOLD = Input(Button.NEXT, Gesture.PRESS), Input(Button.NEXT, Gesture.HOLD)
 E_PRESS, E_HOLD = Input(Button.ERA, Gesture.PRESS), Input(Button.ERA, Gesture.HOLD)

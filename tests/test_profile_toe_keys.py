@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, PlaySound, Tick
+from erabox.core.play import Called, Play, Ranked, Standings, State, new_play, screen
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Called, Play, Ranked, Standings, State, new_play, screen
-from erabox.core.profile_record import restore, snapshot
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 from erabox.ui.strings import say
 
 SPRINT = """\

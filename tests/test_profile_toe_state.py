@@ -1,5 +1,5 @@
 """Step 4 of docs/architecture.md's plan to one engine: the round engine reads the era
-engine's Time of Empires state files (core/profile_toe_state.py; docs/state-file.md).
+engine's Time of Empires state files (core/era_save.py; docs/state-file.md).
 
 Every committed state file of the era engine (tests/golden/states/toe-*, tests/golden/
 state-v1/) is read by the round file (tests/profiles/time-of-empires-rounds.toml) through
@@ -22,15 +22,15 @@ from typing import Any
 
 import pytest
 
-from erabox.core import profile_record
+from erabox.core import play_record
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.era_save import is_era_record, reads_time_of_empires
 from erabox.core.model import Button, Gesture, Input, PlaySound, SetVolume, Tick
+from erabox.core.play import Play, State, call_words, ranking, standings
+from erabox.core.play import start_player as round_start_player
 from erabox.core.profile import parse_profile
-from erabox.core.profile_play import Play, State, call_words, ranking, standings
-from erabox.core.profile_play import start_player as round_start_player
-from erabox.core.profile_scores import totals as round_totals
-from erabox.core.profile_toe_state import is_era_record, reads_time_of_empires
+from erabox.core.scores import totals as round_totals
 from erabox.core.script import parse_script
 from erabox.core.snapshot import loads
 from erabox.files.games import own_rounds, read_profile
@@ -267,12 +267,12 @@ def test_each_state_file_resumes_on_the_round_engine_where_the_era_engine_does(
 @pytest.mark.parametrize("path", FILES, ids=name)
 def test_a_power_cut_straight_after_the_conversion_changes_nothing(path: Path) -> None:
     _, _, rounds, play = engines(path, now=50.0)
-    record = profile_record.snapshot(play, 50.0)
+    record = play_record.snapshot(play, 50.0)
     again, _ = rounds.restore(rounds.parse(json.dumps(record)), 60.0)
     assert again.spot == play.spot and again.cues_done == play.cues_done
     assert again.held_left == play.held_left and again.timer_end == play.timer_end
     assert again.call_owed == play.call_owed
-    assert profile_record.snapshot(again, 60.0) == record
+    assert play_record.snapshot(again, 60.0) == record
 
 
 def test_the_calls_given_never_sound_again_and_an_armed_one_sounds_once() -> None:
@@ -310,7 +310,7 @@ def test_an_owed_prompt_in_a_record_must_fit_its_countdown() -> None:
     """The round engine's record keeps the owed prompt (`call_owed`) across further cuts;
     one that is not a time after a call given, within a prompt of the countdown, is refused."""
     _, _, rounds, play = engines(GOLDEN / "state-v1" / "scholar-prompt.state.json")
-    record = profile_record.snapshot(play, 0.0)
+    record = play_record.snapshot(play, 0.0)
     assert record["call_owed"] == 198.0 and play.call_owed == 198.0
     for bad in (194.0, 199.0, "198", True):
         with pytest.raises(ValueError, match="call_owed"):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, new_play, screen
+from erabox.core.play import Play, new_play, screen
 from erabox.files.games import load_game
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 BIG, SMALL = Panel(), Panel(height=32)
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
@@ -95,7 +95,7 @@ def test_the_numbers_left_out_never_change_the_ranking() -> None:
     scoring's order, ranks exactly as the whole sheet does (and leaves some out)."""
     import random
 
-    from erabox.core import profile_scores as scores
+    from erabox.core import scores
     profile = load_game("lords-of-xidit", [])
     rng = random.Random(31)
     skipped = 0
@@ -119,7 +119,7 @@ def test_the_numbers_left_out_never_change_the_ranking() -> None:
 
 def scored(play: Play, values: list[int]) -> Play:
     """Played to the scoring (NEXT through every step), then `values` entered as asked."""
-    from erabox.core.profile_play import State
+    from erabox.core.play import State
     play = press(play, E_PRESS)
     while play.spot.state is not State.SCORING:
         play = press(play, N_PRESS)

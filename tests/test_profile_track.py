@@ -33,6 +33,7 @@ from erabox.core.audio_plan import (
     StopMusic,
 )
 from erabox.core.config import AudioConfig
+from erabox.core.machine import step
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -44,17 +45,16 @@ from erabox.core.model import (
     Sound,
     Tick,
 )
-from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import (
+from erabox.core.play import (
     Play,
     PlayEffect,
     countdown_elapsed,
     new_play,
     prepare_sounds,
 )
-from erabox.core.profile_record import restore, snapshot
-from erabox.core.profile_track import PhaseTrack
+from erabox.core.play_record import restore, snapshot
+from erabox.core.profile import ProfileError, parse_profile
+from erabox.core.track import PhaseTrack
 from erabox.files.games import missing_music, read_profile
 
 N_PRESS, E_PRESS = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)

@@ -8,12 +8,12 @@ from dataclasses import replace
 
 import pytest
 
+from erabox.core.play import PlayScreen
 from erabox.core.profile import Label
-from erabox.core.profile_play import PlayScreen
 from erabox.ui.gallery import profile_samples
+from erabox.ui.game_words import word
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import GAP, Marks, layout_play, turning
-from erabox.ui.profile_words import word
+from erabox.ui.screens import GAP, Marks, layout_play, turning
 
 SMALL = Panel(height=32)
 STEPS = [(f"{game}/{name}", shown) for game, _, screens in profile_samples()

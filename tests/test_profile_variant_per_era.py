@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 
+from erabox.core.era_moves import era_variants
+from erabox.core.events import PlayRecorder
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_era_moves import era_variants
-from erabox.core.profile_events import PlayRecorder
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import (
+from erabox.core.play import (
     Play,
     State,
     new_play,
@@ -27,9 +26,10 @@ from erabox.core.profile_play import (
     start_player,
     steps_here,
 )
-from erabox.core.profile_record import restore, snapshot
+from erabox.core.play_record import restore, snapshot
+from erabox.core.profile import Profile, ProfileError, parse_profile
 from erabox.ui.panel import MARGIN, Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 from erabox.ui.strings import LANGUAGES
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import new_play, screen, start_player
 from erabox.core.profile import Profile, ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import new_play, screen, start_player
 
 NEXT, ERA = Input(Button.NEXT, Gesture.PRESS), Input(Button.ERA, Gesture.PRESS)
 PLAYERS = ("red", "blue", "green")

@@ -1,4 +1,4 @@
-"""The box's volume in a round play (core/profile_volume.py), as Time of Empires' era
+"""The box's volume in a round play (core/volume.py), as Time of Empires' era
 engine kept it: VOL+/VOL- change it anywhere (a step of 10 %, `SetVolume` to the mixer), the level
 is shown for 2 s on Time of Empires' screens (`[game] lines = "eras"`) with the quiet mark at
 or below 10 %, and it is saved in the play's record and comes back after a power cut. A
@@ -16,13 +16,13 @@ import pytest
 
 from erabox.core.config import AudioConfig, Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Phase, Question, Save, Screen, SetVolume, Tick
+from erabox.core.play import Play, new_play
+from erabox.core.play_record import restore, snapshot
 from erabox.core.profile import Profile, parse_profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, new_play
-from erabox.core.profile_record import restore, snapshot
 from erabox.files.games import shipped_games
 
 VOL_UP, VOL_DOWN = Input(Button.VOL_UP, Gesture.PRESS), Input(Button.VOL_DOWN, Gesture.PRESS)

@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 
 from erabox.cli import main
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.play import Play, new_play, screen
 from erabox.core.profile import Profile, parse_profile
-from erabox.core.profile_deadlines import next_deadline
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, new_play, screen
 from erabox.core.profile_reader import Label
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.screens import layout_play
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "tests" / "profiles" / "camp-run.toml"

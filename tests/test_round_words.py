@@ -13,13 +13,13 @@ from importlib import resources
 
 import pytest
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
+from erabox.core.play import Play, State, new_play, screen
 from erabox.core.profile import ProfileError, parse_profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import Play, State, new_play, screen
 from erabox.ui.panel import Panel
-from erabox.ui.profile_draw import Marks, round_label
-from erabox.ui.profile_screens import layout_play, turning
+from erabox.ui.screen_parts import Marks, round_label
+from erabox.ui.screens import layout_play, turning
 
 ERA = Input(Button.ERA, Gesture.PRESS)
 NEXT = Input(Button.NEXT, Gesture.PRESS)

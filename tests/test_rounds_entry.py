@@ -1,4 +1,4 @@
-"""The points entry of Time of Empires' round file (core/profile_entry.py, played through
+"""The points entry of Time of Empires' round file (core/entry.py, played through
 `ProfileEngine` as the box plays it): what each gesture adds to the number asked, the hold's
 ramp, the minus chord, the dial, undo, the categories shown but not asked, and the tie for
 first settled by the buildings (docs/game.md). Ported from the era engine's entry tests
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from erabox.core import profile_play as scores
+from erabox.core import play as scores
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import Button, Gesture, Input, Screen, Tick
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import Play, State
+from erabox.core.play import Play, State
 from erabox.core.rules import SCORING_GIVES_POINTS
 from erabox.files.games import own_rounds
 

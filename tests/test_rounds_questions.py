@@ -11,10 +11,10 @@ import pytest
 
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import Button, Gesture, Input, Phase, PlaySound, Prompt, Screen, Sound, Tick
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import QUESTION_TIMEOUT_S, State, countdown_elapsed
+from erabox.core.play import QUESTION_TIMEOUT_S, State, countdown_elapsed
 from erabox.files.games import own_rounds
 
 CONFIG = Config(guide=False)

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import Button, Gesture, Input, PlaySound, Save, Sound, Tick
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import State
+from erabox.core.play import State
 from erabox.files.games import own_rounds
 from saved_game import game_position
 

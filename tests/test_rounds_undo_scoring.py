@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import Button, Gesture, Input, PlaySound, Sound, Tick
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import Play, State
+from erabox.core.play import Play, State
 from erabox.files.games import own_rounds
 
 CONFIG = Config(guide=False, points_entry="totals")

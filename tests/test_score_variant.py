@@ -19,7 +19,7 @@ from erabox.core.audio_plan import AudioPlan, score_file
 from erabox.core.config import SCORE_VARIANTS, AudioConfig, Config
 from erabox.core.engine import ProfileEngine
 from erabox.core.model import Button, Gesture, Input, Mode, Music, MusicAction, PrepareMusic
-from erabox.core.profile_play import Play, State
+from erabox.core.play import Play, State
 from erabox.core.snapshot import SnapshotError, dumps, loads
 from erabox.files.games import own_rounds
 

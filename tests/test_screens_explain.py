@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import Button, Gesture, Input, Phase, Prompt, Screen, Tick
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
 from erabox.files.games import own_rounds
 from erabox.ui.layout import layout
 

@@ -17,18 +17,18 @@ from erabox.adapters.state_file import StateFile
 from erabox.cli import main
 from erabox.core import settings as s
 from erabox.core.config import Config, ConfigError, parse_config
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import State, asked, new_play, screen
-from erabox.core.profile_record import restore, snapshot
+from erabox.core.play import State, asked, new_play, screen
+from erabox.core.play_record import restore, snapshot
 from erabox.core.rules import SEAT_COLOURS
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from erabox.run.driver import Driver, MemoryState
 from erabox.ui.layout import layout
 from erabox.ui.panel import Panel
-from erabox.ui.profile_samples import every_screen
-from erabox.ui.profile_screens import layout_play
+from erabox.ui.play_samples import every_screen
+from erabox.ui.screens import layout_play
 from erabox.ui.strings import COLOUR_NAMES_JA, LANGUAGES
 from menu_game import menu_settings, plays_own
 

@@ -12,6 +12,8 @@ from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.core import settings as s
 from erabox.core.config import Config, parse_config
 from erabox.core.engine import ProfileEngine
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -22,9 +24,7 @@ from erabox.core.model import (
     SaveSettings,
     SetVolume,
 )
-from erabox.core.profile_config import configured
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import State
+from erabox.core.play import State
 from erabox.files.games import own_rounds
 from erabox.ui.layout import layout
 

@@ -23,8 +23,8 @@ from erabox.adapters.buttons import SimulatedButtons
 from erabox.adapters.settings_file import SettingsFile, settings_path
 from erabox.adapters.state_file import StateFile
 from erabox.core.config import Config
+from erabox.core.events import PlayRecorder
 from erabox.core.model import Button, Gesture, Input, Phase, Prompt
-from erabox.core.profile_events import PlayRecorder
 from erabox.run.app import Box, PowerCut, Stop
 from menu_game import menu_settings
 

@@ -17,9 +17,9 @@ from erabox.adapters import state_file as state_file_module
 from erabox.adapters.state_file import StateFile, resolve_state_path, write_atomically
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.guide import guided
 from erabox.core.model import Mode, Phase, Prompt
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import countdown_elapsed, start_player
+from erabox.core.play import countdown_elapsed, start_player
 from erabox.core.snapshot import SnapshotError, dumps, loads
 from erabox.files.games import own_rounds
 from saved_game import game_position

@@ -145,3 +145,18 @@ def test_the_checker_sees_an_upward_import_and_a_cycle(tmp_path: Path) -> None:
     init = tmp_path / "__init__.py"
     init.write_text("from .. import ports\n", encoding="utf-8")
     assert imports_of("erabox.adapters", init, known) == {"erabox.ports"}
+
+
+# The profile format and its reader; every other module serves every game alike.
+PROFILE_NAMED = {"erabox.core.profile", "erabox.core.profile_reader"}
+
+
+def test_one_engine_no_profile_twin() -> None:
+    """One engine: no module named for "the profile engine" beside the box's own, and no
+    `x.py` with a `profile_x.py` twin (docs/architecture.md, "One engine")."""
+    names = set(all_modules())
+    prefixed = sorted(name for name in names - PROFILE_NAMED
+                      if name.rpartition(".")[2].startswith("profile"))
+    twins = sorted(name for name in names
+                   if "." in name and "{0}.profile_{2}".format(*name.rpartition(".")) in names)
+    assert (prefixed, twins) == ([], [])

@@ -12,13 +12,13 @@ import pytest
 
 from erabox.core.config import Config
 from erabox.core.model import Phase, Screen
-from erabox.core.profile_play import rule_label
+from erabox.core.play import rule_label
 from erabox.files.games import game_folders, load_game, offer_games
 from erabox.files.script import read_script
 from erabox.run.simulate import Simulation
+from erabox.ui.game_words import word
 from erabox.ui.panel import Panel
 from erabox.ui.plans import TextRow, make_plan
-from erabox.ui.profile_words import word
 from erabox.ui.strings import era_name
 
 TRIALS = Path(__file__).resolve().parent / "trials"

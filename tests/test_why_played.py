@@ -18,16 +18,16 @@ from erabox.adapters.state_file import StateFile
 from erabox.core import settings as settings_menu
 from erabox.core.config import Config
 from erabox.core.engine import ProfileEngine
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Tick
+from erabox.core.play import CHOSEN_S, Play, PlayScreen, ShowPlay
 from erabox.core.profile import Profile
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import CHOSEN_S, Play, PlayScreen, ShowPlay
 from erabox.files.games import load_game, offer_games
 from erabox.run.app import Box
 from erabox.run.which_game import game_to_play
+from erabox.ui.game_words import word
 from erabox.ui.panel import Panel
-from erabox.ui.profile_screens import layout_play
-from erabox.ui.profile_words import word
+from erabox.ui.screens import layout_play
 
 NEXT_PRESS = Input(Button.NEXT, Gesture.PRESS)
 ERA_PRESS = Input(Button.ERA, Gesture.PRESS)

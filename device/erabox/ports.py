@@ -24,7 +24,7 @@ from PIL import Image
 from erabox.core.config import Config
 from erabox.core.engine import AnyEffect
 from erabox.core.model import Button, Input, Steer, Tick
-from erabox.core.profile_play import Play
+from erabox.core.play import Play
 from erabox.core.settings import Settings
 
 # --- what the loop's inbox carries ------------------------------------------------------------

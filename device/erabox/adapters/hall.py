@@ -49,7 +49,7 @@ from erabox.core.hall import (
 )
 from erabox.core.hall_view import status_of, table_of
 from erabox.core.model import Steer, SteerAction
-from erabox.core.profile_play import Play
+from erabox.core.play import Play
 
 log = logging.getLogger("erabox.hall")
 
@@ -148,7 +148,7 @@ def _network_allowed(hall: HallConfig) -> None:
 class HallLink:
     """One table's link (see the module's text). `game` returns the game the box plays now:
     its `Play` (the countdown of its `hall = true` phase kept in step,
-    core/profile_steer.py); `post` hands a `Steer` to
+    core/steer.py); `post` hands a `Steer` to
     the box's loop; `clock` is the box's clock (the one its game runs on)."""
 
     def __init__(self, hall: HallConfig, *, clock: Callable[[], float],

@@ -32,7 +32,7 @@ from typing import TextIO
 from erabox.adapters.buttons import act_out
 from erabox.adapters.display import TerminalDisplay
 from erabox.core.model import Button, Gesture, Input
-from erabox.core.profile_play import HOLD_ADDS, RAMP_MAX, RAMP_S
+from erabox.core.play import HOLD_ADDS, RAMP_MAX, RAMP_S
 from erabox.ports import DisplayPort, Post, SimulatedInput, Stop
 
 log = logging.getLogger("erabox.keyboard")

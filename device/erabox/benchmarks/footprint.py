@@ -312,16 +312,16 @@ def measure_render(samples: int) -> dict[str, Any]:
 
 def measure_save(samples: int) -> dict[str, Any]:
     """What a round game's save costs, its undo history full (`HISTORY` steps: Altay played
-    on past them): its record (`profile_record.snapshot`, what the core builds for every
+    on past them): its record (`play_record.snapshot`, what the core builds for every
     save) and its JSON text (`snapshot.dumps`, what the state file writes). A save after one
     step builds the records of what changed only (its spot, its newest undo step: a new
     Spot, as the step made it); the first save after a restore builds every undo step's."""
     from dataclasses import replace
 
+    from erabox.core.machine import step
     from erabox.core.model import Button, Gesture, Input
-    from erabox.core.profile_machine import step
-    from erabox.core.profile_play import HISTORY, Play, new_play
-    from erabox.core.profile_record import snapshot
+    from erabox.core.play import HISTORY, Play, new_play
+    from erabox.core.play_record import snapshot
     from erabox.core.snapshot import dumps
     from erabox.files.games import load_game
 

@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 
 from erabox.core.engine import AnyEffect, phase_of
 from erabox.core.model import Button, Input, Music, Phase, PlaySound, SetVolume, Tick
-from erabox.core.profile_play import Play
+from erabox.core.play import Play
 from erabox.ports import BoxView, SimulatedInput, Stop
 
 T = TypeVar("T")

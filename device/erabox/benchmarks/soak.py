@@ -28,7 +28,7 @@ from typing import Any
 from erabox.core.config import Config, parse_config
 from erabox.core.engine import state_of
 from erabox.core.model import Button, Gesture, Input, Phase
-from erabox.core.profile_play import Play
+from erabox.core.play import Play
 from erabox.core.record import era_cues as timeline
 from erabox.core.script import ScriptLine
 

@@ -3,8 +3,8 @@
 `erabox.run.driver.Driver` runs any game through an `Engine`: it starts one fresh or from a saved
 record, steps it (`step(state, event, now) -> (state, effects)`), asks it for its next
 deadline, its screen and its record, and applies the effects by one rule. `ProfileEngine` is
-the engine: a game profile's play (`profile_machine.py`, `profile_record.py`,
-`profile_play.py`), Time of Empires' included; its state a `Play`.
+the engine: a game profile's play (`machine.py`, `play_record.py`,
+`play.py`), Time of Empires' included; its state a `Play`.
 
 Everything here is pure: what the driver needs from the outside (the chosen settings, a
 drawn start player, the card's measured write time) is handed in as data.
@@ -17,19 +17,22 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from . import (
+    box_music,
+    deadlines,
     era_lines_state,
+    era_save,
     era_screen,
-    profile_box_music,
-    profile_deadlines,
-    profile_machine,
-    profile_menu,
-    profile_play,
-    profile_prompts,
-    profile_record,
-    profile_steer,
-    profile_toe_state,
+    machine,
+    menu,
+    play_record,
+    prompts,
+    steer,
 )
+from . import play as playing
 from .config import Config
+from .entry import by_setting
+from .game_config import configured
+from .guide import guided
 from .jsontext import json_object
 from .model import (
     Event,
@@ -45,11 +48,8 @@ from .model import (
     Show,
     Steer,
 )
+from .play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
 from .profile import Profile
-from .profile_config import configured
-from .profile_entry import by_setting
-from .profile_guide import guided
-from .profile_play import ChooseGame, Play, PlayEffect, PlayScreen, ShowPlay
 from .record import clean_write_s
 from .settings import Settings, apply, defaults, fit_seats, palette
 from .snapshot import loads
@@ -144,7 +144,7 @@ class Engine(Protocol[S]):
 
 
 class Recorder(Protocol[S_in]):
-    """The event stream of a game (`events.EventRecorder`, `profile_events.PlayRecorder`)."""
+    """The event stream of a game (`events.EventRecorder`, `events.PlayRecorder`)."""
 
     def input(self, event: Input, t: float) -> None: ...
 
@@ -160,19 +160,19 @@ class Recorder(Protocol[S_in]):
 
 @dataclass(frozen=True)
 class ProfileEngine:
-    """A game profile's play: its state a `profile_play.Play`, for `config`'s players.
+    """A game profile's play: its state a `playing.Play`, for `config`'s players.
 
     Its saved record says its kind (`"kind": "profile"`) and its game's id: a record of Time
     of Empires, of another game or with other players is not this play's (`parse`), but
     the round file of Time of Empires reads Time of Empires' own record
-    (`profile_toe_state`: a box updated mid-game resumes its game)."""
+    (`era_save`: a box updated mid-game resumes its game)."""
 
     profile: Profile
     config: Config
     # why this game plays ("game": given with `--game`, "menu": chosen in the settings menu,
     # "config": the config's `game`; None: not said): its first setup says so a few seconds
     why_played: str | None = None
-    # The box's settings menu (`profile_menu`): `base` the config file's (None: `config` is),
+    # The box's settings menu (`menu`): `base` the config file's (None: `config` is),
     # the settings chosen on the box laid over it in `config` (`chosen`; None: none), and the
     # profile as read (`source`; None: `profile`), set up for the settings chosen (`settled`).
     base: Config | None = None
@@ -210,36 +210,36 @@ class ProfileEngine:
 
     def parse(self, text: str) -> dict[str, Any]:
         saved = json_object(text)
-        own = profile_toe_state.reads_time_of_empires(self.profile)  # Time of Empires itself
-        if own and profile_toe_state.is_era_record(saved):
+        own = era_save.reads_time_of_empires(self.profile)  # Time of Empires itself
+        if own and era_save.is_era_record(saved):
             return self._era_record(text)
         game = str(saved.get("game"))[:40]
         if saved.get("kind") != "profile" or (  # Time of Empires' own, on either engine
-                game != self.profile.id and game in profile_toe_state.READS_TIME_OF_EMPIRES):
+                game != self.profile.id and game in era_save.READS_TIME_OF_EMPIRES):
             raise ValueError(f"it holds a Time of Empires game, not a play of {self.profile.id}")
         if saved.get("game") != self.profile.id:  # Time of Empires says it in its words
             raise ValueError(f"it holds a play of the game profile {game!r}, not a Time of "
                              "Empires game" if own else f"it holds a play of {game!r}, "
                              f"not of {self.profile.id!r}")
         try:
-            profile_record.restore(saved, self.profile, self.config.players, 0.0)  # checked
+            play_record.restore(saved, self.profile, self.config.players, 0.0)  # checked
         except (TypeError, KeyError, AttributeError, IndexError) as exc:
             raise ValueError(f"a value of the wrong type ({exc})") from None
         return saved
 
     def fresh(self, now: float, seat: int) -> tuple[Play, Effects]:
-        play = replace(profile_play.new_play(self.profile, self.config.players, seat),
+        play = replace(playing.new_play(self.profile, self.config.players, seat),
                        volume=self.config.audio.volume)  # the box's, as configured
         if self.why_played is not None:  # said until the first press, or `CHOSEN_S`
-            play = replace(play, why_played=(self.why_played, now + profile_play.CHOSEN_S))
+            play = replace(play, why_played=(self.why_played, now + playing.CHOSEN_S))
         # the volume first (as Time of Empires' opening), then the profile's own sounds
         # decoded, before any press can call for them
         return self._words(play, self._box(None, play, (
-            self._volume(play), *profile_play.prepare_sounds(self.profile),
-            ShowPlay(profile_play.screen(play, now)))), now)
+            self._volume(play), *playing.prepare_sounds(self.profile),
+            ShowPlay(playing.screen(play, now)))), now)
 
     def _volume(self, play: Play) -> SetVolume:
-        """The play's volume to the mixer (`profile_volume`), the music's share as set."""
+        """The play's volume to the mixer (`volume`), the music's share as set."""
         level = self.config.audio.volume if play.volume is None else play.volume
         return SetVolume(level, music=self.config.audio.music_level)
 
@@ -248,28 +248,28 @@ class ProfileEngine:
         as the era engine checks it, then as the play it converts to."""
         saved = loads(text, self.config)
         try:
-            profile_toe_state.play_of(saved, self.profile, self.config.players, 0.0,
+            era_save.play_of(saved, self.profile, self.config.players, 0.0,
                                       self.config.era_modes)
         except (TypeError, KeyError, AttributeError, IndexError) as exc:
             raise ValueError(f"a value of the wrong type ({exc})") from None
         return saved
 
     def restore(self, saved: dict[str, Any], now: float) -> tuple[Play, Effects]:
-        if (profile_toe_state.reads_time_of_empires(self.profile)
-                and profile_toe_state.is_era_record(saved)):  # the era engine's record
-            play, effects = profile_toe_state.play_of(saved, self.profile, self.config.players,
+        if (era_save.reads_time_of_empires(self.profile)
+                and era_save.is_era_record(saved)):  # the era engine's record
+            play, effects = era_save.play_of(saved, self.profile, self.config.players,
                                                       now, self.config.era_modes)
             # the volume the table set with VOL+/VOL- (kept in the era engine's record, not
             # in the settings), as the era engine restores it; the play keeps it
             play = replace(play, volume=float(saved["volume"]),
                            take=int(saved.get("variant", 1)))  # its scores' take, kept
             return self._words(play, self._box(None, play, (
-                self._volume(play), *profile_play.prepare_sounds(self.profile), *effects)), now)
-        play, effects = profile_record.restore(saved, self.profile, self.config.players, now)
+                self._volume(play), *playing.prepare_sounds(self.profile), *effects)), now)
+        play, effects = play_record.restore(saved, self.profile, self.config.players, now)
         if play.volume is None:  # a record written without the box's volume: as configured
             play = replace(play, volume=self.config.audio.volume)
         return self._words(*self._in_hall(play, self._box(None, play, (
-            self._volume(play), *profile_play.prepare_sounds(self.profile), *effects))), now)
+            self._volume(play), *playing.prepare_sounds(self.profile), *effects))), now)
 
     def resumed(self, state: Play, saved: dict[str, Any]) -> str:
         return (f"resumed the saved play of {self.profile.id}: {state.spot.state.value}, "
@@ -277,19 +277,19 @@ class ProfileEngine:
 
     def step(self, state: Play, event: Event, now: float) -> tuple[Play, Effects]:
         if (state.menu is not None and isinstance(event, Input)  # the box's settings menu
-                and event.button not in profile_menu.VOLUME_BUTTONS):
-            after, effects = profile_menu.step(state, event, self._base(), now)
+                and event.button not in menu.VOLUME_BUTTONS):
+            after, effects = menu.step(state, event, self._base(), now)
             if after.menu is None:
-                after = profile_menu.closed(after, self._settings())
-            shown = ShowPlay(profile_play.screen(after, now))
+                after = menu.closed(after, self._settings())
+            shown = ShowPlay(playing.screen(after, now))
             return self._words(after, (*effects, shown), now)
         if isinstance(event, Steer):  # a hall steers a `hall = true` phase's countdown
-            after, effects = profile_steer.steer(state, event, now)
+            after, effects = steer.steer(state, event, now)
         else:
-            after, effects = profile_machine.step(state, event, now,
+            after, effects = machine.step(state, event, now,
                                                   hall=self.config.hall is not None)
         if any(isinstance(e, ChooseGame) for e in effects):  # ERA held at the game's setup
-            after = profile_menu.opened(after, self._settings())
+            after = menu.opened(after, self._settings())
             effects = tuple(e for e in effects if not isinstance(e, ChooseGame))
         effects = self._box(state, after, effects)
         if self.config.hall is None:
@@ -298,19 +298,19 @@ class ProfileEngine:
         # the hall allows it (its own orders pause and resume it)
         ordered = isinstance(event, Steer)
         alone = self.config.hall.pause_alone or ordered
-        if not alone and after.prompt is Prompt.PAUSE_HINT and profile_steer.steered(after):
+        if not alone and after.prompt is Prompt.PAUSE_HINT and steer.steered(after):
             # the hall alone pauses its countdown: no gesture of the table's to hint
-            after = profile_prompts.paused(after)
-            effects = tuple(ShowPlay(profile_play.screen(after, now))
+            after = prompts.paused(after)
+            effects = tuple(ShowPlay(playing.screen(after, now))
                             if isinstance(e, ShowPlay) else e for e in effects)
-        return self._words(*self._in_hall(*profile_steer.hold(state, after, effects, now,
+        return self._words(*self._in_hall(*steer.hold(state, after, effects, now,
                                                               alone, ordered)), now)
 
     def _box(self, before: Play | None, play: Play, effects: Effects) -> Effects:
-        """The box's own era music's effects (`box_music`, `profile_box_music`); the cue
+        """The box's own era music's effects (`box_music`, `box_music`); the cue
         LED's flashes only with the setting on."""
         fixed = self.config.audio.score_variant  # else each game's take, as `score_variant`
-        effects = profile_box_music.box_effects(before, play, effects, fixed)
+        effects = box_music.box_effects(before, play, effects, fixed)
         if not self.config.cue_led:  # the settings' "Cue LED" off: no flashes
             effects = tuple(e for e in effects if not isinstance(e, FlashCue))
         return effects
@@ -330,7 +330,7 @@ class ProfileEngine:
                                   hall_held=hall is not None and not hall.pause_alone)
         if play.menu is None:
             return shown
-        return profile_menu.screen(play, shown, self._base())
+        return menu.screen(play, shown, self._base())
 
     def _in_hall(self, play: Play, effects: Effects) -> tuple[Play, Effects]:
         """In a hall, the last screen the effects draw says what the hall holds (`screen`)."""
@@ -339,7 +339,7 @@ class ProfileEngine:
             return play, effects
         shown = effects[last]
         assert isinstance(shown, ShowPlay)
-        seen = ShowPlay(profile_steer.in_hall(play, shown.screen, self.config.hall.pause_alone))
+        seen = ShowPlay(steer.in_hall(play, shown.screen, self.config.hall.pause_alone))
         return play, (*effects[:last], seen, *effects[last + 1:])
 
     def spare(self, state: Play) -> int | None:
@@ -359,15 +359,15 @@ class ProfileEngine:
         return state if clean == state.write_s else replace(state, write_s=clean)
 
     def next_deadline(self, state: Play, now: float) -> float | None:
-        return profile_deadlines.next_deadline(state, now)
+        return deadlines.next_deadline(state, now)
 
     def screen(self, state: Play, now: float) -> AnyScreen:
         if self.profile.lines == "eras" or state.menu is not None:  # Time of Empires' own
             return self._era_screen(state, now)
-        shown = profile_play.screen(state, now)
+        shown = playing.screen(state, now)
         if self.config.hall is None:
             return shown
-        return profile_steer.in_hall(state, shown, self.config.hall.pause_alone)
+        return steer.in_hall(state, shown, self.config.hall.pause_alone)
 
     def care_view(self, shown: object) -> Screen | None:
         """A running countdown, a question or a prompt keeps the screen bright (like a running
@@ -390,11 +390,11 @@ class ProfileEngine:
                       prompt=shown.prompt, scoring_step=where)
 
     def snapshot(self, state: Play, now: float) -> dict[str, Any]:
-        return profile_machine.record_of(state, now)  # a call's record written ahead, kept
+        return machine.record_of(state, now)  # a call's record written ahead, kept
 
     def snapshot_at_stop(self, state: Play, now: float) -> dict[str, Any]:
         # A clean stop knows that no call is being handed to the mixer: the play as it is.
-        return profile_record.snapshot(state, now)
+        return play_record.snapshot(state, now)
 
     def silence(self, state: Play) -> Music:
         return Music(MusicAction.STOP, 0, Mode.INTRO, 0.0)

@@ -5,7 +5,7 @@ a `state` line whenever the state, era, mode, round or start player changes (wit
 running time), a `guide` line per preparation step, `prompt` lines for the calls, `points`,
 `buildings`, `entry`, `standings` and `ranking` lines for the scoring. `EraLines` writes them
 from the round engine's play, so a profile that asks for them (Time of Empires' own) prints
-what `erabox simulate` has always printed. `profile_events.PlayRecorder` hands it the play.
+what `erabox simulate` has always printed. `events.PlayRecorder` hands it the play.
 
 Byte for byte on all 84 golden scripts (`tests/test_era_lines.py`; `python
 tools/one_engine_lines.py --words eras` lists any difference).
@@ -23,7 +23,7 @@ from .era_lines_guide import GuideLines
 from .era_lines_scores import EntryCount, score_line
 from .era_lines_state import StateLines
 from .model import Input, Music, PlaySound, ShowPrompt
-from .profile_play import Called, Play, PlayEffect, era_number
+from .play import Called, Play, PlayEffect, era_number
 
 Emit = Callable[[dict[str, Any]], None]
 Pending = Sequence[tuple[tuple[PlayEffect, ...], float]]

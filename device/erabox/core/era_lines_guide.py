@@ -1,6 +1,6 @@
 """The `guide` lines of a round profile's play in Time of Empires' words (`[game] lines =
 "eras"`, `era_lines.EraLines`): a line whenever the preparation guide walked at a setup
-(`[rounds] guide_at_setup`, `profile_guide.walk_here`) shows another step, as the era
+(`[rounds] guide_at_setup`, `guide.walk_here`) shows another step, as the era
 engine's (docs/simulate.md):
 
     {"t", "type": "guide", "era", "part", "step", "steps", "what", "n"}
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .profile_guide import walk_here
-from .profile_play import Play, era_number
+from .guide import walk_here
+from .play import Play, era_number
 from .profile_reader import Step
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import profile_scores as scores
+from . import scores
 from .model import Gesture, Input
+from .play import Entered, Play, PlayEffect, Ranked, Standings, State, era_number
 from .profile import Profile
-from .profile_play import Entered, Play, PlayEffect, Ranked, Standings, State, era_number
 
 TAP_S = 0.25  # a press, counted as button time in `entry` lines (docs/simulate.md)
 

@@ -12,7 +12,7 @@ The era engine's states (docs/behaviour.md) read off the round engine's play:
   its standings as the last step of its scoring);
 - `game_over`: the final ranking;
 - `confirm`: a question open ("New game?", "Restart the era?") over any of them;
-- `settings`: the box's settings menu open over the setup (ERA held there: `profile_menu`).
+- `settings`: the box's settings menu open over the setup (ERA held there: `menu`).
 
 `round` is said in an introductory round and in the special round after it (the round it
 follows), `start_player` at an era's setup, in its rounds and special rounds (a profile
@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import profile_clock as clock
-from .profile_deadlines import countdown_start
-from .profile_play import (
+from . import clock
+from .deadlines import countdown_start
+from .play import (
     EPS,
     Play,
     PlayEffect,

@@ -29,18 +29,18 @@ How the play's words map to the model's:
   checklist step (the category's place; the era totals and the standings: the last);
   `standings` the era's standings, by total; `game_over` the final ranking;
 - a question: `confirm`, over the screen it was asked on;
-- the play's prompt for a moment (`profile_prompts`): "Back to round n" after an undo, "hold
+- the play's prompt for a moment (`prompts`): "Back to round n" after an undo, "hold
   NEXT to pause" (shown where NEXT hold is the pause: its words), "Resumed".
 
 Not derived (the play does not hold them; tools/one_engine_screens.py compares every
 screen of the golden scripts with the era engine's, recorded before its removal):
 the guide's steps as the era engine keys them (`guide_step`, `guide_n`: the round file words
 its steps itself). The box's settings menu, open over the setup, is laid over this screen by
-`profile_menu.screen` (`ProfileEngine`), in every game.
+`menu.screen` (`ProfileEngine`), in every game.
 
-The box's volume on every screen (`profile_volume`): the level in percent while it is shown
+The box's volume on every screen (`volume`): the level in percent while it is shown
 after VOL+/VOL-, the quiet mark at or below 10 %. A question is asked over the screen it was
-asked on, the running clock counting on under it (`profile_deadlines`).
+asked on, the running clock counting on under it (`deadlines`).
 """
 
 from __future__ import annotations
@@ -49,15 +49,11 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from . import profile_scores as scores
-from . import profile_volume as volume
-from . import rules
+from . import rules, scores, volume
+from .eras import TOTAL_ID
+from .guide import walk_here
 from .model import Mode, Phase, Prompt, Question, Screen
-from .profile import Label, Profile
-from .profile import Phase as RoundPhase
-from .profile_eras import TOTAL_ID
-from .profile_guide import walk_here
-from .profile_play import (
+from .play import (
     EPS,
     SCHOLARS,
     SHOWN,
@@ -74,7 +70,9 @@ from .profile_play import (
     start_player,
     whole_sheet,
 )
-from .profile_play import standings as era_standings
+from .play import standings as era_standings
+from .profile import Label, Profile
+from .profile import Phase as RoundPhase
 from .profile_reader import Step
 
 

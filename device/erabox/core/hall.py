@@ -21,7 +21,7 @@ No clock, no network: times come in as numbers. Three things live here.
   a jump; only a large one (a box coming back) is set at once.
 - **Keeping a table in step.** `keep_in_step` is the box's link's decision each `SLEW_EVERY_S`,
   on a `Table`: what the link reads of the game the box plays (Time of Empires' era,
-  `steer.table_of`, or a round game's `hall = true` countdown, `profile_steer.table_of`), so
+  `steer.table_of`, or a round game's `hall = true` countdown, `steer.table_of`), so
   both are kept in step by the one rule.
 """
 

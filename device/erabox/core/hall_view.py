@@ -3,7 +3,7 @@ running clock in step by one rule (`hall.keep_in_step`, on a `hall.Table`), and 
 director where the game stands.
 
 The clock is the countdown of a `[[phase]]` marked `hall = true` (Time of Empires' real-time
-era), in the era's words (core/profile_steer.py steers it): SETUP while held for the hall's
+era), in the era's words (core/steer.py steers it): SETUP while held for the hall's
 start (or at a setup whose round 1 the hall's START starts), LEAD_IN before its start gong,
 RUNNING (its anchor: the box's time at its start gong; its next cue, its end the last),
 PAUSED; anywhere else nothing the hall steers. Each countdown (its era, round, phase, turn)
@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import profile_clock as clock
-from . import profile_scores as scores
+from . import clock, scores
 from .hall import Table
 from .model import Phase
-from .profile_play import EPS, Play, era_number, whole_sheet
-from .profile_steer import elapsed, held_for_start, starts_at_setup, steered
+from .play import EPS, Play, era_number, whole_sheet
+from .steer import elapsed, held_for_start, starts_at_setup, steered
 
 # a round game's countdown, as the director shows its state
 STATES = {Phase.SETUP: "waiting", Phase.LEAD_IN: "lead_in", Phase.RUNNING: "running",

@@ -1,7 +1,7 @@
 """The vocabulary of the game core: inputs, states, effects and the screen model.
 
 Everything here is a plain value (enums and frozen dataclasses). The engine
-(`profile_machine.py`) takes an `Input` or a `Tick` plus the current time and returns a new
+(`machine.py`) takes an `Input` or a `Tick` plus the current time and returns a new
 `Play` and a tuple of effects;
 adapters turn effects into sound, pixels, LED flashes and files. Nothing in this package reads
 a clock, sleeps, plays, draws or touches the filesystem.
@@ -131,7 +131,7 @@ class SteerAction(StrEnum):
 @dataclass(frozen=True)
 class Steer:
     """An order for the era's running clock from outside the box (a hall,
-    `core/profile_steer.py`).
+    `core/steer.py`).
 
     `at` is on the box's own clock (the `now` the game runs on); `running_s` is the era's
     running time at `at`."""
@@ -153,7 +153,7 @@ class PlaySound:
     `file`: a game profile's own sound file played instead, decoded ahead (`PrepareSounds`);
     `sound`, the box's cue it stands for, is its channel, ducks the music like it, and plays
     when the file cannot. `track`: a round phase's publisher's track that holds this cue
-    (`profile_track`): it plays none while that file can be read."""
+    (`track`): it plays none while that file can be read."""
 
     sound: Sound
     era: int

@@ -3,7 +3,7 @@ or a user's copy found first: `erabox.files.games.own_game_profile`).
 
 The config carries them (`Config.realtime`, `intro`, `prep`, `checklist`, `eras`,
 `audio.game_eras`), so that the config file's `[realtime]` and `[intro]` keys lay over them;
-the engine takes them back from the config (`profile_config`, `profile_own_numbers`). What
+the engine takes them back from the config (`game_config`, `own_numbers`). What
 each comes from (docs/profiles.md, "The box's settings"):
 
 - `RealtimeConfig`: the countdown phase with `config = "realtime"`: its `timer_s`,

@@ -1,6 +1,6 @@
 """The score sheet of a Time of Empires game saved by an older box (its "era engine"), read
 back from its state file: `snapshot.loads` checks it (`sheet_from_dict`) and
-`profile_toe_state` turns it and the number being entered (`Entry`, `where`,
+`era_save` turns it and the number being entered (`Entry`, `where`,
 `asked_player`) into the play's own scores (docs/state-file.md).
 
 The sheet: for each era, a row per step of the scoring checklist (docs/game.md) and a row of

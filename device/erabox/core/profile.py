@@ -5,7 +5,7 @@ rounds (fixed, per variant such as a long and a short game, or until a player tr
 end), who starts each round, the phases of a round and their steps, the special rounds that
 come after given rounds (with their own steps), the events the players start with a hold,
 optional per-phase timers and music, and how the final points are entered and ranked. The format is
-documented, key by key, in docs/profiles.md; `profile_machine.py` plays it.
+documented, key by key, in docs/profiles.md; `machine.py` plays it.
 
 This module only parses text; finding and reading files is `erabox.files.games`'s job.
 Every problem raises `ProfileError` naming the file, the line and the key: tomllib gives no
@@ -20,25 +20,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .profile_config import (
+from .eras import MAX_VALUE as MAX_VALUE
+from .eras import ORDERS as ORDERS
+from .eras import SEAT_RULES as SEAT_RULES
+from .eras import Category as Category
+from .eras import Era as Era
+from .eras import SoloRank as SoloRank
+from .eras import Stage as Stage
+from .eras import TieBreak as TieBreak
+from .eras import parse_eras, parse_scoring, unique
+from .game_config import (
     parse_phase_config,
     parse_special_config,
     parse_variant_config,
     parse_variant_setting,
 )
-from .profile_eras import MAX_VALUE as MAX_VALUE
-from .profile_eras import ORDERS as ORDERS
-from .profile_eras import SEAT_RULES as SEAT_RULES
-from .profile_eras import Category as Category
-from .profile_eras import Era as Era
-from .profile_eras import SoloRank as SoloRank
-from .profile_eras import Stage as Stage
-from .profile_eras import TieBreak as TieBreak
-from .profile_eras import parse_eras, parse_scoring, unique
-from .profile_music_keys import MUSIC_FROM as MUSIC_FROM
-from .profile_music_keys import PhaseMusic as PhaseMusic
-from .profile_music_keys import parse_music, parse_music_from
-from .profile_own_numbers import parse_rounds_config
+from .music_keys import MUSIC_FROM as MUSIC_FROM
+from .music_keys import PhaseMusic as PhaseMusic
+from .music_keys import parse_music, parse_music_from
+from .own_numbers import parse_rounds_config
 from .profile_reader import MAX_PLAYERS as MAX_PLAYERS
 from .profile_reader import MAX_ROUNDS as MAX_ROUNDS
 from .profile_reader import Label as Label
@@ -46,8 +46,8 @@ from .profile_reader import ProfileError as ProfileError
 from .profile_reader import Step as Step
 from .profile_reader import _Reader, check_guide, check_steps, guide_at_setup, variant_per_era
 from .profile_reader import shown_steps as shown_steps
-from .profile_track import PhaseTrack, parse_track
 from .toml_lines import Path, deepest_line, key_lines, longest_number_line
+from .track import PhaseTrack, parse_track
 
 MAX_TIMER_S = 24 * 3600
 MAX_PATH = 4096  # the longest music file name
@@ -73,7 +73,7 @@ class Variant:
     rounds: int | None
     start_rule: str | None = None  # `start_player`: the start rule in it (None: the game's)
     start_gong: bool | str | None = None  # true, false, "after_preparation" (None: [rounds]')
-    config: str = ""  # "intro": its rounds the config's [intro] rounds (`profile_config`)
+    config: str = ""  # "intro": its rounds the config's [intro] rounds (`game_config`)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Phase:
     (or turn) then ends by itself, as NEXT on its last step would ("wait": it waits for NEXT).
     `music`: plays from the phase's start until play leaves it (an event shown over it does
     not). `final_ticks_s`: a tick each second before the countdown's end; `calls`: timed calls
-    inside it (`profile_clock`); `lead_in_s`: a tick each second before a start gong, the
+    inside it (`clock`); `lead_in_s`: a tick each second before a start gong, the
     countdown counting from the gong."""
 
     id: str
@@ -116,10 +116,10 @@ class Phase:
     prompt_s: float = 5.0  # how long a call's prompt stays over the screen
     resume: str = "running"  # after a power cut its countdown comes back running or paused
     music_from: str = "phase"  # "gong": its music plays on the countdown's running time
-    hall: bool = False  # a hall's director steers its countdown (`profile_steer`, docs/hall.md)
-    track: PhaseTrack | None = None  # a publisher's track holding its cues (`profile_track`)
-    guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
-    config: str = ""  # "realtime": the config's numbers play in its countdown (`profile_config`)
+    hall: bool = False  # a hall's director steers its countdown (`steer`, docs/hall.md)
+    track: PhaseTrack | None = None  # a publisher's track holding its cues (`track`)
+    guide: bool = False  # played only while the box's first-game guide is on (`guide`)
+    config: str = ""  # "realtime": the config's numbers play in its countdown (`game_config`)
     start_gong: bool = False  # its countdown starts on a gong without a lead-in too (not a
     # key: `config = "realtime"`, as Time of Empires' era rings its start gong always)
 
@@ -139,9 +139,9 @@ class Special:
     steps: tuple[Label, ...]
     sound: str = "none"  # "none", "gong", "cry", or the path of the profile's own file
     passes_start_player: bool = False
-    guide: bool = False  # played only while the box's first-game guide is on (`profile_guide`)
+    guide: bool = False  # played only while the box's first-game guide is on (`guide`)
     sound_key: str = field(default="", compare=False)  # "file:line: key" of an own file
-    config: str = ""  # "intro": after the config's [intro] scholar rounds (`profile_config`)
+    config: str = ""  # "intro": after the config's [intro] scholar rounds (`game_config`)
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ class Profile:
     tie_break_after: str = "scoring"  # "standings": tie-break-only categories asked after them
     variant_per_era: bool = False  # the variant chosen again at each era's setup
     variant_setting: bool = False  # `variant_from_setting`: the box's mode opens each era's
-    openings: tuple[int, ...] = ()  # that variant, each era's (`profile_config.configured`)
+    openings: tuple[int, ...] = ()  # that variant, each era's (`game_config.configured`)
     pause: str = "era_press"  # `[buttons] pause`: the gesture that pauses a countdown
     next_resumes: bool = False  # `[buttons] next_resumes`: NEXT resumes a paused countdown
     restart_era: bool = False  # `[buttons] restart_era`: ERA hold asks to restart the era
@@ -194,9 +194,9 @@ class Profile:
     ramp: bool = False  # each category entered with the totals' hold ramp and -1 chord
     guide_at_setup: bool = False  # `[rounds] guide_at_setup`: the guide walked at the setup
     lines: str = "rounds"  # `[game] lines`: "eras", the event lines in Time of Empires' words
-    rounds_config: str = ""  # `[rounds] config`: "eras", the config's eras (`profile_own_numbers`)
+    rounds_config: str = ""  # `[rounds] config`: "eras", the config's eras (`own_numbers`)
     scoring_config: str = ""  # `[scoring] config`: "checklist", the config's checklist
-    walk: Profile | None = field(default=None, compare=False, repr=False)  # `profile_guide`
+    walk: Profile | None = field(default=None, compare=False, repr=False)  # `guide`
 
     def rule(self, variant: int) -> str:
         """The start rule while the variant `variant` (its index) is played."""

@@ -51,7 +51,7 @@ class Step(Label):
     until_round: int = MAX_ROUNDS
     from_era: int = 1  # in a game of eras: shown from that era on (1-based) ...
     era: int = 0  # ... and only in that era (0: every era), as Time of Empires' steps
-    guide: bool = False  # shown only while the box's first-game guide is on (`profile_guide`)
+    guide: bool = False  # shown only while the box's first-game guide is on (`guide`)
     # the box's own words for this step: one of Time of Empires' guide texts
     # (`rules.GUIDE_TEXTS`), shown on its screens in Time of Empires' words (`era_screen`)
     say: str = ""
@@ -137,7 +137,7 @@ def check_steps(r: _Reader, steps: tuple[Label, ...], path: Path, players: range
 
 def check_guide(r: _Reader, played: Sequence[tuple[int, bool]], variant: str) -> None:
     """A variant keeps a phase to play with the guide off: of the phases it plays (index,
-    `guide`), one at least not `guide = true` (`profile_guide`)."""
+    `guide`), one at least not `guide = true` (`guide`)."""
     if played and all(guide for _, guide in played):
         raise r.error(("phase", played[-1][0], "guide"), "with the guide off no [[phase]] is "
                       f"played in the variant '{variant}' (one at least without guide = true)")

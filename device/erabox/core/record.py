@@ -3,12 +3,12 @@
 Around a call the record carries two marks (docs/power-cuts.md): "armed", saved `ARM_LEAD_S`
 before the call is due and not yet handed to the mixer, and "sounded", saved durably ahead of
 the call by the card's lead (`card_lead`: it grows with the card's measured write time). The
-engine that sets them is `profile_machine.py` (`_arm`, `_record_ahead`); this module holds
+engine that sets them is `machine.py` (`_arm`, `_record_ahead`); this module holds
 the numbers they share with the driver.
 
 `cue_problem` checks the cues of a Time of Empires record written by the box before it played
 every game on one engine (its "era engine"): `snapshot.loads` reads such a state file, and
-`profile_toe_state` turns it into the play (docs/state-file.md).
+`era_save` turns it into the play (docs/state-file.md).
 """
 
 from __future__ import annotations

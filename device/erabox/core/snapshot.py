@@ -43,7 +43,7 @@ def loads(text: str, config: Config) -> dict[str, Any]:
 
 
 def _checked(data: dict[str, Any], config: Config) -> dict[str, Any]:
-    if "kind" in data:  # only a game profile's play says its kind (core/profile_record.py)
+    if "kind" in data:  # only a game profile's play says its kind (core/play_record.py)
         raise SnapshotError(f"it holds a play of the game profile "
                             f"{short(repr(data.get('game')))}, not a Time of Empires game")
     if not (_int(data.get("schema")) and data["schema"] == SCHEMA_VERSION):

@@ -52,10 +52,10 @@ from erabox.adapters.state_file import StateFile, resolve_state_path
 from erabox.core import care
 from erabox.core.audio_plan import output_lead_s
 from erabox.core.config import Config, ConfigError
+from erabox.core.events import Emit, PlayRecorder
 from erabox.core.model import Button, Event, Gesture, Input, Screen, Steer, Tick
+from erabox.core.play import EPS, Play, PlayScreen
 from erabox.core.profile import Profile
-from erabox.core.profile_events import Emit, PlayRecorder
-from erabox.core.profile_play import EPS, Play, PlayScreen
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.files.config import load_config
 from erabox.files.script import read_script

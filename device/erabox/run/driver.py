@@ -40,6 +40,9 @@ from erabox.core.engine import (
     Recorder,
     shown,
 )
+from erabox.core.events import Emit
+from erabox.core.game_config import configured
+from erabox.core.guide import guided
 from erabox.core.model import (
     Button,
     FlashCue,
@@ -52,11 +55,8 @@ from erabox.core.model import (
     Steer,
     Tick,
 )
+from erabox.core.play import ShowPlay
 from erabox.core.profile import Profile
-from erabox.core.profile_config import configured
-from erabox.core.profile_events import Emit
-from erabox.core.profile_guide import guided
-from erabox.core.profile_play import ShowPlay
 from erabox.core.record import card_lead, clean_write_s
 from erabox.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from erabox.core.seats import own_game_players
@@ -131,7 +131,7 @@ class Driver:
                             ", ".join(seated))
                 config = replace(config, players=seated)
         # the phases and special rounds of the first-game guide only while it is on, the
-        # config's numbers and modes where the file takes them (`profile_config`)
+        # config's numbers and modes where the file takes them (`game_config`)
         self.engine = ProfileEngine(configured(guided(profile, config.guide), config), config,
                                     why_played, base=self.base, source=profile)
         self.missing_files = missing_music(profile)  # said in the log, marked on screen
@@ -147,7 +147,7 @@ class Driver:
         self.clock = clock  # only read for the observer's timestamps
         self.draw = draw
         self.t0 = t0
-        # The game as it stands: its `profile_play.Play`.
+        # The game as it stands: its `play.Play`.
         self.game: Any = self.engine.fresh(0.0, 0)[0]  # replaced by `start`
         # Another game wanted, once a step asked for it (the settings menu closed on it): a
         # profile's name or file, or "" (Time of Empires): the box then plays that.

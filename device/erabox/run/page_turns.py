@@ -1,7 +1,7 @@
 """The pages a screen turns on its own (`ui/render.py`, `turning`): a game profile's setup
 hint row and "hold ERA: settings" in turn, a step too long for a 128x32 panel's line a line
 at a time, and that panel's hint row under a step with its undo gesture
-(`ui/profile_screens.py`); a step of Time of Empires' guide two lines a page on a 128x32
+(`ui/screens.py`); a step of Time of Empires' guide two lines a page on a 128x32
 panel (`ui/guide_pages.py`). Counted
 on the box's clock from when the screen was first shown (a countdown ticking, "Resumed" going
 away, do not start it again); each turn is a deadline of the loop (`next_deadline`), never
@@ -14,7 +14,7 @@ import math
 from dataclasses import replace
 
 from erabox.core.model import Phase, Screen
-from erabox.core.profile_play import EPS, PlayScreen
+from erabox.core.play import EPS, PlayScreen
 from erabox.ui.panel import Panel
 
 
@@ -40,8 +40,8 @@ class PageTurns:
         else:
             key = (replace(screen, timer_left=None, timer_done=False, prompt=None), language)
         if key != self._shown:
-            from erabox.ui.profile_screens import PAGE_S  # not at a box's start
             from erabox.ui.render import turning
+            from erabox.ui.screens import PAGE_S  # not at a box's start
 
             self._shown, self._since, self._page_s = key, now, PAGE_S
             self._pages = turning(screen, self._panel, language)

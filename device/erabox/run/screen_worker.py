@@ -1,7 +1,7 @@
 """The screen worker of `erabox run`: renders the newest screen model on its own thread and
 hands it to the display, so a slow screen never delays a cue (`app.py`'s loop only puts the
 newest screen here). Time of Empires' screens are drawn by `ui/render.py`, a game profile's
-(`PlayFrame`) by `ui/profile_screens.py`.
+(`PlayFrame`) by `ui/screens.py`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from erabox.adapters.workers import ChangedOnly, NewestWorker
 from erabox.core.care import Look
 from erabox.core.model import Screen
-from erabox.core.profile_play import PlayScreen
+from erabox.core.play import PlayScreen
 from erabox.ports import BoxObserver, DisplayPort
 from erabox.ui.panel import Panel
 

@@ -20,9 +20,9 @@ from typing import Any
 from erabox.adapters.workers import ChangedOnly
 from erabox.core.config import Config
 from erabox.core.engine import AnyScreen, Recorder
+from erabox.core.events import PlayRecorder
 from erabox.core.model import Input, Tick
 from erabox.core.profile import Profile
-from erabox.core.profile_events import PlayRecorder
 from erabox.core.script import End, Restart, ScriptLine
 from erabox.run.driver import Driver, MemorySettings, MemoryState, seeded_draws
 from erabox.run.which_game import switched_game
@@ -80,7 +80,7 @@ class Simulation:
 
     @property
     def game(self) -> Any:
-        """The game as it stands: its `profile_play.Play`."""
+        """The game as it stands: its `play.Play`."""
         return self.driver.game
 
     @property

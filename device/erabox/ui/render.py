@@ -18,7 +18,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from erabox.core.model import Screen
-from erabox.core.profile_play import PlayScreen
+from erabox.core.play import PlayScreen
 
 from .glyphs import big_text_image, icon_image
 from .guide_pages import pages
@@ -92,12 +92,12 @@ def draw(screen: Screen | PlayScreen, panel: Panel, language: str, *, no_sound: 
          hold_progress: float | None = None, turn: int = 0) -> Image.Image:
     """Either game's screen as a new mode "1" image: Time of Empires' (`render`, in the
     game's own language first: the settings on the box may have changed it), or a game
-    profile's (`profile_screens.render_play`, in `language`; `hold_progress`: how far NEXT+ERA
+    profile's (`screens.render_play`, in `language`; `hold_progress`: how far NEXT+ERA
     are held toward "New game?"); `turn`: the page either has turned to on its own."""
     if isinstance(screen, Screen):
         return render(screen, language=screen.language or language, no_sound=no_sound,
                       no_save=no_save, no_file=no_file, panel=panel, turn=turn)
-    from .profile_screens import Marks, render_play
+    from .screens import Marks, render_play
 
     return render_play(screen, panel, language, Marks(no_sound, no_save, no_file, hold_progress,
                                                         turn))
@@ -107,6 +107,6 @@ def turning(screen: Screen | PlayScreen, panel: Panel, language: str) -> int:
     """How many pages either game's screen turns through on its own on `panel` (1: none)."""
     if isinstance(screen, Screen):
         return pages(screen, panel, language)
-    from .profile_screens import turning as play_turning
+    from .screens import turning as play_turning
 
     return play_turning(screen, panel, language)

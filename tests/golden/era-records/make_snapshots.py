@@ -5,7 +5,7 @@ snapshots.json beside this script for tests/test_snapshot.py.
 It ran on the era engine (core/machine.py, tests/era_table.py) before that engine's removal
 and can no longer run: the records it wrote are the state files a box of that version left
 behind, and the places it came back to are the behaviour pinned before the rewrite (the round
-engine resumes each record through core/profile_toe_state.py).
+engine resumes each record through core/era_save.py).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))  # tests/: era_table
 
 from era_table import Table  # noqa: E402
-from erabox.core.machine import describe, restore, snapshot  # noqa: E402
 
 from erabox.core.config import Config  # noqa: E402
+from erabox.core.machine import describe, restore, snapshot  # noqa: E402
 from erabox.core.model import Button, Gesture  # noqa: E402
 from erabox.core.snapshot import dumps, loads  # noqa: E402
 

@@ -267,10 +267,9 @@ def one_engine_box() -> dict[str, Any]:
     lead-in's first tick, and the state file it leaves mid-game)."""
     import tempfile
 
-    from erabox.core.events import EventRecorder
-
     from erabox.adapters.state_file import StateFile
     from erabox.core.config import parse_config
+    from erabox.core.events import EventRecorder
     from erabox.core.model import Button, Gesture, Input
     from erabox.core.script import ScriptLine
     from erabox.run.app import Box

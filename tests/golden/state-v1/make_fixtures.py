@@ -10,10 +10,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from erabox.core.machine import new_game, next_deadline, snapshot, step, timeline
-
 from erabox.core import settings as menu
 from erabox.core.config import Config
+from erabox.core.machine import new_game, next_deadline, snapshot, step, timeline
 from erabox.core.model import Button, Gesture, Input, Mode, Phase, Save, Tick
 from erabox.core.snapshot import dumps
 

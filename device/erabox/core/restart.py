@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from . import profile_scores as scores
+from . import scores
+from .game_config import opening_variant
 from .model import Button, Gesture
-from .profile_config import opening_variant
-from .profile_play import EPS, Play, PlayEffect, Spot, State, moved, startable
+from .play import EPS, Play, PlayEffect, Spot, State, moved, startable
 
 Moved = tuple[Play, tuple[PlayEffect, ...]]
 PLAYING = (State.ROUND, State.SPECIAL, State.EVENT)  # an era's play: where ERA hold asks

@@ -1,5 +1,5 @@
 """The sound of a round game that plays the box's own era music (`box_music = true`,
-`profile_music_keys.py`), as Time of Empires' era engine gives it to the sound.
+`music_keys.py`), as Time of Empires' era engine gives it to the sound.
 
 The sound (`audio_plan.AudioPlan`) chooses an era's music by the era and its mode: the config's
 `[eraN]` music (a loop, or a publisher's track that holds the era's cues, so that the box's
@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .model import Mode, PlaySound, PrepareMusic, SetVolume
+from .play import Play, PlayEffect, State, era_number
 from .profile import Profile
-from .profile_play import Play, PlayEffect, State, era_number
 
 QUIET = (State.SCORING, State.STANDINGS, State.GAME_OVER)  # no era's music to come
 

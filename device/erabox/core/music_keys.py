@@ -7,7 +7,7 @@ the era played, exactly as Time of Empires' era engine plays it (`audio_plan.Aud
 the config's `[eraN] music` (a loop or a publisher's track), the era music of the box's own
 game profile, the mastered score in real time (`music_style = "score"`, each game's take) and
 the box's loop, a later era borrowing one of the three). The music effects then name the era
-and its mode instead of a file (`profile_music.phase_music`): "realtime" on the countdown's
+and its mode instead of a file (`music.phase_music`): "realtime" on the countdown's
 running time (`music_from = "gong"`), else "intro" (`music_from = "era"` loops it through an
 introductory era). An `[[era]] music` does not stand in for it (an `[[era]] track` does, as
 the config's track does). Pure.
@@ -69,7 +69,7 @@ def parse_music(r: _Reader, table: dict[str, Any], at: Path) -> PhaseMusic | Non
 def parse_music_from(r: _Reader, table: dict[str, Any], at: Path) -> str:
     """`music_from`: "phase" (its music from the phase's start), "gong" (from the
     countdown's start gong, on its running time: a phase with a countdown), or "era" (from
-    the era's start, on through its rounds: `profile_opening.py`); only with music."""
+    the era's start, on through its rounds: `opening.py`); only with music."""
     start = r.choice(table.get("music_from", "phase"), (*at, "music_from"), MUSIC_FROM)
     if "music_from" in table and "music" not in table and table.get("box_music") is not True:
         raise r.error((*at, "music_from"), "music_from needs a music file (music)")

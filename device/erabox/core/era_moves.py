@@ -1,4 +1,4 @@
-"""A game of eras between its eras, for `profile_machine.py`: an era's scoring done (the
+"""A game of eras between its eras, for `machine.py`: an era's scoring done (the
 standings, or the final ranking), ERA on the standings (the next era's round 1), and with
 `[rounds] variant_per_era` the next era's own setup in between, where NEXT chooses the
 variant that era plays and ERA starts it:
@@ -6,7 +6,7 @@ variant that era plays and ERA starts it:
     scoring --> standings --ERA--> the era's setup (NEXT: variant) --ERA--> its round 1
 
 With `[rounds] guide_at_setup` and the guide on, each setup first walks the guide's steps
-(`profile_guide.walk_steps`): NEXT the next step (after the last, the setup), NEXT hold
+(`guide.walk_steps`): NEXT the next step (after the last, the setup), NEXT hold
 skips them, ERA starts round 1 at once, as Time of Empires' era engine shows its guide.
 
 Each era's variant is kept in the play (`Spot.past_variants`, the current one's
@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import profile_opening as opening
-from . import profile_scores as scores
-from .profile_config import opening_variant
-from .profile_guide import walk_here
-from .profile_play import (
+from . import opening, scores
+from .game_config import opening_variant
+from .guide import walk_here
+from .play import (
     Play,
     PlayEffect,
     Ranked,
@@ -57,7 +56,7 @@ def first_phase(play: Play) -> int:
 
 def start_gong(play: Play) -> tuple[PlayEffect, ...]:
     """The gong as round 1 starts; none with `start_gong = false` (`[rounds]`, or the
-    variant's own), nor yet with `"after_preparation"` (`profile_opening.py`)."""
+    variant's own), nor yet with `"after_preparation"` (`opening.py`)."""
     return opening.start_gong(play)
 
 

@@ -23,7 +23,7 @@ lives in one frozen value, `Spot`; every move forward pushes the spot it left on
 `history`, and undo pops it, so an undo always lands exactly where play was.
 
 Time only enters as `now`; `next_deadline` says when the loop must call `step(play, Tick(),
-now)` (a phase's countdown, its calls and final ticks (`profile_clock`), a question closing
+now)` (a phase's countdown, its calls and final ticks (`clock`), a question closing
 itself, a periodic save while a countdown or a phase's music runs, a call's record written
 the card's lead ahead of it: `Play.write_s`, the card's write time, is handed in as data).
 Randomness only enters as `drawn_seat`, chosen by the caller (the start player of a "random"
@@ -38,14 +38,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import profile_clock as clock
-from . import profile_entry as entering
-from . import profile_prompts as prompts
-from . import profile_restart as restarting
-from . import profile_scores as scores
-from . import profile_track as track
-from . import profile_volume as volume
+from . import clock, prompts, scores, track, volume
+from . import entry as entering
+from . import restart as restarting
+from .box_music import uses_box_music
 from .config import SCORE_VARIANTS
+from .countdown import pause, phase_timer
+from .deadlines import ahead_at, arm_at, countdown_start, next_recorded, recorded_ahead
+from .era_moves import begin_era, next_asked, next_era_variant, walk_next, walk_skip
+from .era_moves import era_done as _era_done
+from .era_moves import first_phase as _first
+from .era_moves import next_era as _next_era
+from .era_moves import start_gong as _start_gong
+from .guide import walk_here
 from .model import (
     Button,
     Event,
@@ -56,20 +61,10 @@ from .model import (
     Save,
     Sound,
 )
-from .profile import MAX_ROUNDS
-from .profile_box_music import uses_box_music
-from .profile_countdown import pause, phase_timer
-from .profile_deadlines import ahead_at, arm_at, countdown_start, next_recorded, recorded_ahead
-from .profile_era_moves import begin_era, next_asked, next_era_variant, walk_next, walk_skip
-from .profile_era_moves import era_done as _era_done
-from .profile_era_moves import first_phase as _first
-from .profile_era_moves import next_era as _next_era
-from .profile_era_moves import start_gong as _start_gong
-from .profile_guide import walk_here
-from .profile_music import move_music as _phase_music
-from .profile_music import on_gong, track_of
-from .profile_opening import opening_gong
-from .profile_play import (
+from .music import move_music as _phase_music
+from .music import on_gong, track_of
+from .opening import opening_gong
+from .play import (
     _SOUNDS,
     EPS,
     HISTORY,
@@ -97,8 +92,9 @@ from .profile_play import (
     timed_out,
     whole_sheet,
 )
-from .profile_play import moved as _moved
-from .profile_record import _saved_part, snapshot
+from .play import moved as _moved
+from .play_record import _saved_part, snapshot
+from .profile import MAX_ROUNDS
 
 # --- the step function --------------------------------------------------------------------------
 
@@ -106,7 +102,7 @@ from .profile_record import _saved_part, snapshot
 def step(play: Play, event: Event, now: float, hall: bool = False
          ) -> tuple[Play, tuple[PlayEffect, ...]]:
     """Fire what fell due by `now`, then apply `event` (an `Input`, or a `Tick`); `hall`: in a
-    hall, whose START a `hall = true` phase's countdown waits for (`profile_steer.hold`)."""
+    hall, whose START a `hall = true` phase's countdown waits for (`steer.hold`)."""
     before = play
     play, effects = _advance(play, now)
     if any(isinstance(e, Save) for e in effects):
@@ -278,7 +274,7 @@ def _cue(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
 
 def _on_input(play: Play, event: Input, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
     button, gesture = event.button, event.gesture
-    if button in volume.VOLUME_BUTTONS:  # the box's volume, anywhere (`profile_volume`)
+    if button in volume.VOLUME_BUTTONS:  # the box's volume, anywhere (`volume`)
         return volume.change(play, event, now)
     if play.question_until is not None:
         return _answer(play, event, now)
@@ -332,7 +328,7 @@ def _ask_new_game(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]
 
 
 def _ask_restart(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:
-    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no; `profile_restart`)."""
+    """"Restart the era?" (`[buttons] restart_era`; ERA: yes, NEXT: no; `restart`)."""
     return restarting.ask(play, now, QUESTION_TIMEOUT_S)
 
 

@@ -2,7 +2,7 @@
 
 `steer(play, order, now)` is what a `Steer` event does to the countdown of a `[[phase]]`
 marked `hall = true` (Time of Empires' real-time era), on the countdown's own anchor
-(`profile_clock`: every cue at start + its time; the lead-in's ticks before 0, its start
+(`clock`: every cue at start + its time; the lead-in's ticks before 0, its start
 gong at 0). The hall's running time is the countdown's time from its start gong; `zero = at
 - running_s` is the box's time at the hall's running time zero:
 
@@ -54,16 +54,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import profile_clock as clock
+from . import clock
+from .countdown import phase_timer
+from .deadlines import next_recorded, recorded_ahead
+from .effects import PlayScreen
+from .era_moves import begin_era
+from .machine import _advance, _timer_out
+from .machine import _start as era_press
 from .model import FlashCue, PlaySound, Save, Sound, Steer, SteerAction
-from .profile_countdown import phase_timer
-from .profile_deadlines import next_recorded, recorded_ahead
-from .profile_effects import PlayScreen
-from .profile_era_moves import begin_era
-from .profile_machine import _advance, _timer_out
-from .profile_machine import _start as era_press
-from .profile_music import move_music, track_of
-from .profile_play import (
+from .music import move_music, track_of
+from .play import (
     EPS,
     Paused,
     Play,
@@ -74,8 +74,8 @@ from .profile_play import (
     save_every,
     screen,
 )
-from .profile_record import snapshot
-from .profile_track import held
+from .play_record import snapshot
+from .track import held
 
 _Outcome = tuple[Play, tuple[PlayEffect, ...]]
 SETUPS = (State.SETUP, State.ERA_SETUP)  # where ERA starts an era's round 1

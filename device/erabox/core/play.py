@@ -1,6 +1,6 @@
 """A game profile's play as a value: where the table is, and what it shows.
 
-`Play` is everything `profile_machine.py` moves; `Spot` is the part undo takes back. The
+`Play` is everything `machine.py` moves; `Spot` is the part undo takes back. The
 queries here (the round, the start player, the asked entry, the screen model, the next
 deadline) read a play and change nothing. Pure, like the rest of the core.
 """
@@ -11,28 +11,26 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import profile_asking as asking
-from . import profile_clock as clock
-from . import profile_scores as scores
+from . import asking, clock, scores
+from .asking import SHOWN as SHOWN
+from .effects import Called as Called
+from .effects import ChooseGame as ChooseGame
+from .effects import Entered as Entered
+from .effects import Paused as Paused
+from .effects import PlayEffect as PlayEffect
+from .effects import PlayScreen as PlayScreen
+from .effects import Ranked as Ranked
+from .effects import ShowPlay as ShowPlay
+from .effects import Standings as Standings
+from .effects import prepare_sounds as prepare_sounds
+from .eras import MAX_VALUE, TOTAL_ID
+from .game_config import opening_variant
+from .guide import walk_here
 from .model import (
     Prompt,
     Sound,
 )
 from .profile import Label, Profile, shown_steps
-from .profile_asking import SHOWN as SHOWN
-from .profile_config import opening_variant
-from .profile_effects import Called as Called
-from .profile_effects import ChooseGame as ChooseGame
-from .profile_effects import Entered as Entered
-from .profile_effects import Paused as Paused
-from .profile_effects import PlayEffect as PlayEffect
-from .profile_effects import PlayScreen as PlayScreen
-from .profile_effects import Ranked as Ranked
-from .profile_effects import ShowPlay as ShowPlay
-from .profile_effects import Standings as Standings
-from .profile_effects import prepare_sounds as prepare_sounds
-from .profile_eras import MAX_VALUE, TOTAL_ID
-from .profile_guide import walk_here
 from .profile_reader import filled
 from .settings import Menu, Settings
 
@@ -102,10 +100,10 @@ class Play:
     value: int = 0
     timer_end: float | None = None
     timer_done: bool = False
-    cues_done: int = 0  # the countdown's calls and final ticks given (`profile_clock`)
+    cues_done: int = 0  # the countdown's calls and final ticks given (`clock`)
     held_left: float | None = None  # a paused countdown: its seconds left (timer_end None)
     question_until: float | None = None
-    restart_asked: bool = False  # the question is "Restart the era?" (`profile_restart`)
+    restart_asked: bool = False  # the question is "Restart the era?" (`restart`)
     prompt: Prompt | None = None
     prompt_until: float | None = None
     save_due: float | None = None
@@ -116,13 +114,13 @@ class Play:
     ahead: tuple[int, float] | None = None  # `next_recorded`'s key whose record is on disk
     call_owed: float | None = None  # the last call's prompt owed at a cut: until (countdown s)
     armed: tuple[int, float] | None = None  # `next_recorded`'s key recorded "armed" (`arm_at`)
-    volume: float | None = None  # the box's volume, 0..1 (`profile_volume`; None: as configured)
+    volume: float | None = None  # the box's volume, 0..1 (`volume`; None: as configured)
     volume_until: float | None = None  # the volume shown after VOL+/VOL- until then (not saved)
     anchor: float | None = None  # the countdown's time zero (paused: its seconds run), as ToE's
     take: int = 1  # the box's scores' version this game plays (`box_music`): each new game
     # the next, as Time of Empires' `variant` (`config.SCORE_VARIANTS`)
     why_played: tuple[str, float] | None = None  # why the game plays, said at setup until
-    # the box's settings menu open over the setup (`profile_menu`; not saved), and the
+    # the box's settings menu open over the setup (`menu`; not saved), and the
     # settings chosen in it: once it closes on a change, the play to set up anew with them
     menu: Menu | None = None
     chosen: Settings | None = None
@@ -228,7 +226,7 @@ def turn_seat(play: Play) -> int | None:
 
 
 def entries(play: Play) -> tuple[tuple[int, int], ...]:
-    """(category, seat) in the order numbers are asked (`profile_asking.order`): this
+    """(category, seat) in the order numbers are asked (`asking.order`): this
     era's categories, a category that gives no points as one entry, seat `SHOWN`."""
     return asking.order(play.profile, era_number(play), len(play.players))
 
@@ -243,21 +241,21 @@ def checklist(play: Play) -> tuple[Label, ...]:
 
 
 def whole_sheet(play: Play, sheet: scores.Sheet | None = None) -> scores.Sheet:
-    """The numbers of every era so far (`profile_asking.whole`; a game without eras: its
+    """The numbers of every era so far (`asking.whole`; a game without eras: its
     sheet), this era's being `sheet` (default: the play's)."""
     sheet = play.spot.sheet if sheet is None else sheet
     return asking.whole(play.profile, play.spot.past, sheet, era_number(play))
 
 
 def questions(play: Play, sheet: scores.Sheet | None = None) -> asking.Asking:
-    """The scoring's questions (`profile_asking.Asking`) over `sheet` (default: the play's),
+    """The scoring's questions (`asking.Asking`) over `sheet` (default: the play's),
     for a caller that asks many of them: what they share is worked out once."""
     return asking.Asking(play.profile, len(play.players), era_number(play), play.spot.past,
                          play.spot.sheet if sheet is None else sheet, start_seat(play))
 
 
 def wanted(play: Play, sheet: scores.Sheet, entry: int) -> bool:
-    """Is entry `entry` asked: can its number still change the ranking (profile_scores)?
+    """Is entry `entry` asked: can its number still change the ranking (scores)?
     Before the last era every number is asked (the eras after it may need it)."""
     return questions(play, sheet).wanted(entry)
 
@@ -281,7 +279,7 @@ def late(play: Play, entry: int) -> bool:
 
 
 def scoring_position(play: Play) -> tuple[int, int, bool]:
-    """(n, count, more) of the number asked (`profile_asking.Asking.position`)."""
+    """(n, count, more) of the number asked (`asking.Asking.position`)."""
     return questions(play).position(play.spot.entry)
 
 
@@ -349,7 +347,7 @@ def screen(play: Play, now: float) -> PlayScreen:
                                        or (0,) * len(play.players), strict=True)))
     base = _with_era(play, base)
     if play.question_until is not None:
-        question = "restart_era" if play.restart_asked else "new_game"  # `profile_restart`
+        question = "restart_era" if play.restart_asked else "new_game"  # `restart`
         return replace(base, kind="confirm", question=question)
     if walk := walk_here(play):  # `guide_at_setup`: the guide's step, over the setup
         shown = walk[min(spot.guide or 0, len(walk) - 1)]

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from erabox.core.machine import step
 from erabox.core.model import Button, Gesture, Input, Prompt
+from erabox.core.play import PlayScreen, State, asked, new_play, screen
 from erabox.core.profile import Label, Profile, shown_steps
-from erabox.core.profile_machine import step
-from erabox.core.profile_play import PlayScreen, State, asked, new_play, screen
 from erabox.core.rules import SEAT_COLOURS
 
-from .profile_screens import Marks
+from .screens import Marks
 
 NOTE_PAGES = 3  # setup screens shown for a profile with notes: the first pages of them
 COLOURS = SEAT_COLOURS  # the box seats up to eight: a profile for eight is shown with eight

@@ -17,7 +17,7 @@ class PlayScreen:
     kind: str  # a State value, or "confirm" while "New game?" is asked
     game: Label
     round_name: Label
-    question: str = "new_game"  # "confirm": the words asked ("restart_era": `profile_restart`)
+    question: str = "new_game"  # "confirm": the words asked ("restart_era": `restart`)
     variant: Label | None = None
     round: int | None = None
     rounds: int | None = None  # known last round, None while open-ended
@@ -106,7 +106,7 @@ class Ranked:
 @dataclass(frozen=True)
 class ChooseGame:
     """ERA held at the game's setup: the box's settings menu is wanted (where "Game" and
-    the players are chosen). `ProfileEngine` opens it over the play (`profile_menu`)."""
+    the players are chosen). `ProfileEngine` opens it over the play (`menu`)."""
 
 
 @dataclass(frozen=True)

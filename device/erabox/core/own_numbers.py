@@ -53,7 +53,7 @@ def parse_scoring_config(r: _Reader, table: dict[str, Any], base: Path, categori
 
 def own_numbers(profile: Any, config: Config) -> Any:
     """The profile (a `profile.Profile`) with the own game's numbers it asks for."""
-    if getattr(profile, "walk", None) is not None:  # the guide's walk (`profile_guide`) too
+    if getattr(profile, "walk", None) is not None:  # the guide's walk (`guide`) too
         profile = replace(profile, walk=own_numbers(profile.walk, config))
     if profile.rounds_config == "eras":
         profile = _eras(profile, config)

@@ -2,7 +2,7 @@
 
 The menu is the box's, one for every game (core/settings.py: its items, its gestures, its
 file). A play opens it where ERA is held at its game's setup, before the first round
-(`profile_machine`'s `ChooseGame`), and `ProfileEngine` (core/engine.py) runs it with this
+(`machine`'s `ChooseGame`), and `ProfileEngine` (core/engine.py) runs it with this
 module:
 
 - `opened`: the menu over the setup, on "Game" (saying why, where the game to play cannot
@@ -29,10 +29,10 @@ from dataclasses import replace
 
 from . import settings as box_settings
 from .config import Config
+from .effects import PlayEffect
+from .machine import record_of
 from .model import Button, Event, Input, Phase, Save, SaveSettings, Screen, SetVolume
-from .profile_effects import PlayEffect
-from .profile_machine import record_of
-from .profile_play import Play
+from .play import Play
 from .settings import Menu, Settings
 
 VOLUME_BUTTONS = (Button.VOL_UP, Button.VOL_DOWN)  # the box's volume, the menu open or not

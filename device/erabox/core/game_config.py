@@ -16,12 +16,12 @@ settings"), as Time of Empires' era engine takes them:
   scholar_after_rounds` (those before the last round) instead of its `after`.
 - `[scoring] entry = "setting"`: the box's "Points entry" (`points_entry`) chooses how each
   era's points are asked, "totals" as `entry = "totals"`, "steps" each category
-  (`profile_entry.by_setting`).
+  (`entry.by_setting`).
 - the config's `keep_score = false` (the box's "keep score" setting off: the score is kept on
   paper): no scoring is asked after an era, its standings (or the final ranking) straight
   after its end gong, as Time of Empires' "Era N complete" (every game, without a key).
 
-`configured` lays the config over a parsed profile before it is played (as `profile_guide`'s
+`configured` lays the config over a parsed profile before it is played (as `guide`'s
 `guided` sets the guide's parts aside). Pure.
 """
 
@@ -32,7 +32,7 @@ from typing import Any
 
 from .config import Config
 from .model import Mode
-from .profile_own_numbers import own_numbers
+from .own_numbers import own_numbers
 from .profile_reader import Label, _Reader
 from .toml_lines import Path
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from .config import AudioConfig, ButtonsConfig
 from .era_lines import EraLines
+from .guide import walk_here
 from .model import Input, Music, PlaySound, ShowPrompt
-from .profile_guide import walk_here
-from .profile_play import (
+from .play import (
     Called,
     Entered,
     Paused,
@@ -133,7 +133,7 @@ class PlayRecorder:
                 else:
                     line["era"] = era_now
             self._emit(line)
-        # the box's settings menu open over the setup (`profile_menu`): `settings`, as the
+        # the box's settings menu open over the setup (`menu`): `settings`, as the
         # era engine's state line says it
         self._changed(t, "state", state="settings" if play.menu is not None else state.value)
         per_era = profile.variant_per_era  # each era's setup says its variant, as the game's

@@ -1,4 +1,4 @@
-"""How a round game's era opens, for `profile_machine.py` and `profile_music.py`: its start
+"""How a round game's era opens, for `machine.py` and `music.py`: its start
 gong, and the music of a phase with `music_from = "era"` (docs/profiles.md).
 
 - The gong as round 1 starts: `[rounds] start_gong`, or the variant's own `[[variant]]
@@ -17,7 +17,7 @@ Pure: plays in, effects out.
 from __future__ import annotations
 
 from .model import FlashCue, PlaySound, Sound
-from .profile_play import Play, PlayEffect, State, step_era
+from .play import Play, PlayEffect, State, step_era
 from .profile_reader import Step, shown_steps
 
 AFTER_PREPARATION = "after_preparation"

@@ -2,7 +2,7 @@
 its scoring, then the standings with running totals) and the `[scoring]` table (categories,
 the eras each is asked in, the order, tie-breaks, stages, solo ranks), read into frozen values
 (docs/profiles.md, "Eras" and "Scoring"). `profile.py` reads the rest of the profile and
-calls these; `profile_scores.py` ranks.
+calls these; `scores.py` ranks.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .profile_own_numbers import parse_scoring_config
+from .own_numbers import parse_scoring_config
 from .profile_reader import MAX_ROUNDS, Label, ProfileError, _Reader
-from .profile_track import PhaseTrack, parse_track
 from .rules import MAX_ERAS
 from .toml_lines import Path
+from .track import PhaseTrack, parse_track
 
 MAX_VALUE = 999  # the largest number a player can enter for one category (as the box's points)
 ORDERS = ("total", "eliminations")

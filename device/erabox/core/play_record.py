@@ -9,20 +9,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from . import profile_clock as clock
-from . import profile_scores as scores
-from . import profile_volume as volume
+from . import clock, scores, volume
 from .config import SCORE_VARIANTS
+from .deadlines import armed_left
+from .guide import walk_here
 from .model import (
     MusicAction,
     Prompt,
     ShowPrompt,
 )
-from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
-from .profile_deadlines import armed_left
-from .profile_guide import walk_here
-from .profile_music import music_key, music_place, on_gong, phase_music
-from .profile_play import (
+from .music import music_key, music_place, on_gong, phase_music
+from .play import (
     EPS,
     HISTORY,
     RESUMED_PROMPT_S,
@@ -40,6 +37,7 @@ from .profile_play import (
     save_every,
     screen,
 )
+from .profile import MAX_FINAL_TICKS, MAX_ROUNDS, Profile, shown_steps
 
 MAX_MUSIC_S = 366 * 24 * 3600  # a phase's music place: a year of play is plenty
 # a record's array: a list read from JSON, a tuple in an undo step's record (`_step_record`)
@@ -259,7 +257,7 @@ def _countdown_from(record: dict[str, Any], profile: Profile, spot: Spot, left: 
 def _owed_from(record: dict[str, Any], profile: Profile, spot: Spot, cues: int
                ) -> float | None:
     """`call_owed`: a call's prompt owed whole at a power cut (a Time of Empires state file
-    read, core/profile_toe_state.py), shown until that many seconds into the countdown,
+    read, core/era_save.py), shown until that many seconds into the countdown,
     after a call given and within one `prompt_s` of the countdown's time left."""
     owed = record.get("call_owed")
     if owed is None:

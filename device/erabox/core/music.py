@@ -11,13 +11,13 @@ over it). Which file: the phase's own, or in a game of eras the era's `music` in
   `pause_era`, `resume_era`): a pause of the countdown pauses it, resuming resumes it at the
   running time, a power cut brings it back at the running time the countdown comes back at,
   and the countdown's end stops it. `music_since` is then the countdown's anchor.
-- `music_from = "era"`: from the era's start (`profile_opening.py`), on across its rounds,
+- `music_from = "era"`: from the era's start (`opening.py`), on across its rounds,
   its special rounds and the phases that play the same file, stopped at the era's scoring,
   as Time of Empires loops an introductory era's music; its place the time since.
-- `box_music = true` (`profile_music_keys.py`): the box's own era music, named by the era
+- `box_music = true` (`music_keys.py`): the box's own era music, named by the era
   and its mode (`box_mode`) instead of a file, chosen by the sound as Time of Empires'.
 - a publisher's track (`track`, or the era's `track` in place of a phase's track or music on
-  the gong: `track_of`, `core/profile_track.py`): on the gong too, played once from its
+  the gong: `track_of`, `core/track.py`): on the gong too, played once from its
   offset + the running time (`Music.track_offset`).
 
 Pure: a play before and after a move in, the play with its music's clock and the effects out.
@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .clock import cues
+from .deadlines import countdown_start
 from .model import Mode, Music, MusicAction
+from .opening import preparing
+from .play import EPS, Play, PlayEffect, State, countdown_elapsed, era_number, save_every
 from .profile import PhaseMusic, Profile
-from .profile_clock import cues
-from .profile_deadlines import countdown_start
-from .profile_opening import preparing
-from .profile_play import EPS, Play, PlayEffect, State, countdown_elapsed, era_number, save_every
-from .profile_track import PhaseTrack
+from .track import PhaseTrack
 
 
 def track_of(profile: Profile, phase: int, era: int) -> PhaseTrack | None:
@@ -49,7 +49,7 @@ def track_of(profile: Profile, phase: int, era: int) -> PhaseTrack | None:
 def music_of(profile: Profile, phase: int, era: int) -> PhaseMusic | None:
     """The music phase `phase` plays in era `era` (1-based): the era's `music` in place of
     the phase's own, when both are given; None: the phase has no music. A phase's
-    publisher's track is its music, played once (`profile_track`), in every era."""
+    publisher's track is its music, played once (`track`), in every era."""
     track = track_of(profile, phase, era)
     if track is not None:
         return PhaseMusic(track.path, False, track.key)

@@ -1,7 +1,7 @@
 """A phase's countdown as play moves: started when a timed phase (or turn) begins, stopped
-when it is left, paused and resumed by the table (its music: `profile_music.py`).
+when it is left, paused and resumed by the table (its music: `music.py`).
 
-Part of the round engine's machine (`profile_machine.step` calls these after a press moved
+Part of the round engine's machine (`machine.step` calls these after a press moved
 play, and as a countdown running out moves it on). Pure: a play and `now` in, a play out.
 """
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .profile_play import (
+from .play import (
     Paused,
     Play,
     PlayEffect,
     State,
     save_every,
 )
-from .profile_prompts import paused
+from .prompts import paused
 
 
 def pause(play: Play, now: float) -> tuple[Play, tuple[PlayEffect, ...]]:

@@ -1,5 +1,5 @@
 """The few words a game profile's screens add to the box's (`strings.py`), in English and
-Japanese; the profiles bring their own texts. `ui/profile_screens.py` lays them out."""
+Japanese; the profiles bring their own texts. `ui/screens.py` lays them out."""
 
 from __future__ import annotations
 

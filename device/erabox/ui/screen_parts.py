@@ -1,4 +1,4 @@
-"""The drawing parts a game profile's screens share (`profile_screens.py`, and the guide
+"""The drawing parts a game profile's screens share (`screens.py`, and the guide
 walked at a setup, `profile_walk_screen.py`): the box's marks, a placed item, a text fitted
 into its lines, the status row with its marks, the hint row, the round's and era's words.
 Pure, like the screens they build.
@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from erabox.core.play import PlayScreen
 from erabox.core.profile import ROUND_NUMBER, Label
-from erabox.core.profile_play import PlayScreen
 
+from .game_words import word
 from .glyphs import NO_FILE_ICON, NO_SAVE_ICON, NO_SOUND_ICON, icon_image
 from .panel import MARGIN, Panel
-from .profile_words import word
 from .strings import colour_name, era_name
 from .text import LINE_PX, drawable, fit_text, line_image, text_width
 

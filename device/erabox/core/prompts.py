@@ -9,7 +9,7 @@ line, nothing saved: a power cut forgets it).
   Pausing takes it down.
 
 As Time of Empires' box has always said them; a move forward takes either down
-(`profile_play.moved`), another undo says its own round.
+(`play.moved`), another undo says its own round.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .model import Button, Gesture, Input, Prompt
-from .profile_play import EPS, Play, State, call_words, countdown_elapsed
+from .play import EPS, Play, State, call_words, countdown_elapsed
 
 UNDONE_S = 3.0  # "Back to round n" stays this long
 PAUSE_HINT_S = 3.0  # "hold NEXT to pause" stays this long

@@ -6,7 +6,7 @@ before its end), as Time of Empires' `[realtime]` has (docs/profiles.md). Every 
 due on the countdown's own anchor, its start: `start + cue.at`, never "now + something", so
 a countdown woken late, paused or restored after a power cut does not drift. A play counts
 the cues it has given (`Play.cues_done`, saved with the countdown's seconds left); the
-machine fires them (`profile_machine`). Pure: numbers in, numbers out.
+machine fires them (`machine`). Pure: numbers in, numbers out.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ order, which of them can still change the ranking (`wanted`), which are sure to 
 whatever the numbers to come (`surely`), which the last era asks after its standings
 (`late`), and the position the scoring screen shows (`position`).
 
-profile_play.py asks these of a play (`asking`). The order, the sheet of every era and what
+play.py asks these of a play (`asking`). The order, the sheet of every era and what
 the sheet tells of an elimination's stages are the same for every entry of one sheet: a
 question over all the entries (the screen's position, the next entry asked) works them out
 once, not once per entry. Pure, like the rest of the core.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from . import profile_scores as scores
+from . import scores
 from .profile import Profile
 
 SHOWN = -1  # the seat of an entry that asks no number: a `points = false` category, shown
@@ -74,7 +74,7 @@ class Asking:
         return scores.stages_known(self.profile, self.whole, self.start)
 
     def wanted(self, entry: int) -> bool:
-        """Is entry `entry` asked: can its number still change the ranking (profile_scores)?
+        """Is entry `entry` asked: can its number still change the ranking (scores)?
         Before the last era every number is asked (the eras after it may need it)."""
         category, seat = self.order[entry]
         if not self.last or seat == SHOWN:  # a step shown is always shown

@@ -102,7 +102,7 @@ def _number(text: Label, numbers: dict[str, int]) -> int | None:
     return None if named is None else numbers.get(named[1])
 
 
-class _Spot(Protocol):  # what `walk_here` reads of a play's spot (profile_play.Spot)
+class _Spot(Protocol):  # what `walk_here` reads of a play's spot (play.Spot)
     @property
     def guide(self) -> int | None: ...
     @property
@@ -113,7 +113,7 @@ class _Spot(Protocol):  # what `walk_here` reads of a play's spot (profile_play.
     def past(self) -> tuple[object, ...]: ...
 
 
-class _Play(Protocol):  # what `walk_here` reads of a play (profile_play.Play, which uses it)
+class _Play(Protocol):  # what `walk_here` reads of a play (play.Play, which uses it)
     @property
     def profile(self) -> Profile: ...
     @property

@@ -5,7 +5,7 @@ With `[scoring] entry = "totals"` (Time of Empires' era totals, core/points.py),
 `entry = "setting"` asking each category (`Profile.ramp`, as its per-step entry), also the
 hold's ramp (+5 more for every `RAMP_S` NEXT is held on, up to `RAMP_MAX`, added when let
 go) and NEXT+ERA pressed together and let go (a short chord): -1. Pure, as the core is;
-`profile_machine.py` confirms and goes on. `by_setting`: `entry = "setting"` as the box's
+`machine.py` confirms and goes on. `by_setting`: `entry = "setting"` as the box's
 "Points entry" says.
 """
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .eras import ERA_TOTAL, GAME_TOTAL, era_totals
 from .model import Button, Gesture
+from .play import HOLD_ADDS, Play, PlayEffect, asked, hold_adds
 from .profile import Profile
-from .profile_eras import ERA_TOTAL, GAME_TOTAL, era_totals
-from .profile_play import HOLD_ADDS, Play, PlayEffect, asked, hold_adds
 
 Moved = tuple[Play, tuple[PlayEffect, ...]]
 

@@ -1,5 +1,5 @@
 """What a game profile's screens put in the rows of a 128x32 panel that has no room for
-all of it at once (`profile_screens.py`), page by page: the hint row under a step, and a
+all of it at once (`screens.py`), page by page: the hint row under a step, and a
 points entry's category beside its big number. Pure; `turning` counts these pages.
 
 - A step's hint row (its footer): the step's position, whose turn, and the event that ERA
@@ -16,12 +16,12 @@ points entry's category beside its big number. Pure; `turning` counts these page
 
 from __future__ import annotations
 
-from erabox.core.profile_play import PlayScreen
+from erabox.core.play import PlayScreen
 
+from .game_words import word
 from .glyphs import big_text_width
 from .panel import MARGIN, Panel
-from .profile_draw import GAP, _colour, _label
-from .profile_words import word
+from .screen_parts import GAP, _colour, _label
 from .text import drawable, text_width, wrap
 
 MORE = "→"  # ends a page of a text that goes on on the next

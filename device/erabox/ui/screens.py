@@ -29,10 +29,18 @@ import math
 
 from PIL import Image
 
-from erabox.core.profile_play import (
+from erabox.core.play import (
     PlayScreen,
 )
 
+from .compact import (
+    BIG_SCALE,
+    footer_parts,
+    scoring_title_lines,
+    step_footers,
+    timer_text,
+)
+from .game_words import word
 from .glyphs import (
     BIG_ROWS,
     big_text_image,
@@ -40,17 +48,10 @@ from .glyphs import (
 )
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
-from .profile_compact import (
-    BIG_SCALE,
-    footer_parts,
-    scoring_title_lines,
-    step_footers,
-    timer_text,
-)
-from .profile_draw import GAP as GAP
-from .profile_draw import NO_MARKS as NO_MARKS
-from .profile_draw import Marks as Marks
-from .profile_draw import (
+from .screen_parts import GAP as GAP
+from .screen_parts import NO_MARKS as NO_MARKS
+from .screen_parts import Marks as Marks
+from .screen_parts import (
     Placed,
     _colour,
     _era_text,
@@ -62,7 +63,6 @@ from .profile_draw import (
     _status,
     _text,
 )
-from .profile_words import word
 from .strings import check_language, say
 from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
@@ -234,7 +234,7 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
 
 
 def _footers(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
-    """128x32's hint row under a step, page by page (`profile_compact.step_footers`)."""
+    """128x32's hint row under a step, page by page (`compact.step_footers`)."""
     title, undo = _label(screen.title, language), _undo_key(screen)
     once = screen.call is not None or _label(screen.text, language) == title
     return step_footers(screen, language, panel, "" if once else title,

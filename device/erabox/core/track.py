@@ -11,7 +11,7 @@ of them while the track can be read (`audio_plan.AudioPlan._cue`), and each of t
 cannot, as Time of Empires falls back on the box's cues.
 
 Which track a phase plays in an era (its own, or the era's `[[era]] track`):
-`profile_music.track_of`. Pure: the keys read and checked here, the effects marked here.
+`music.track_of`. Pure: the keys read and checked here, the effects marked here.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from . import profile_clock as clock
-from .profile_play import EPS, RAMP_MAX, RAMP_S, Play, State, ramp
+from . import clock
+from .play import EPS, RAMP_MAX, RAMP_S, Play, State, ramp
 from .record import ARM_LEAD_S, card_lead
 
 
@@ -79,7 +79,7 @@ def armed_left(play: Play) -> float | None:
 
 def recorded_ahead(play: Play) -> bool:
     """Is the record of the countdown's next recorded moment on disk already (every save
-    until it writes that record: `profile_machine.record`)?"""
+    until it writes that record: `machine.record`)?"""
     due = next_recorded(play)
     return due is not None and play.ahead == due[1]
 

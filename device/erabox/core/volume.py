@@ -19,7 +19,7 @@ from typing import Any
 
 from .config import AudioConfig
 from .model import Button, Input, SetVolume
-from .profile_play import EPS, Play
+from .play import EPS, Play
 
 VOLUME_BUTTONS = (Button.VOL_UP, Button.VOL_DOWN)
 VOLUME_STEP = 0.1  # VOL+ or VOL- changes the level by this much (0 to 1)

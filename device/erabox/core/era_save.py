@@ -5,8 +5,8 @@ state file").
 A box updated mid-game from the era engine to the round engine finds the era engine's state
 file (schema 1, written by `record.snapshot`, checked by `snapshot.loads`). `record_of`
 turns that record, with the round profile and its players, into the round engine's own
-record (`profile_record.snapshot`'s format) at the same point of the game; `play_of` restores
-it (`profile_record.restore`: the same checks, the same "Resumed"). Pure: dicts in, a dict
+record (`play_record.snapshot`'s format) at the same point of the game; `play_of` restores
+it (`play_record.restore`: the same checks, the same "Resumed"). Pure: dicts in, a dict
 out, no clock and no I/O.
 
 What is read, and where it lands:
@@ -60,14 +60,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from . import clock, prep
 from . import points as era_points
-from . import prep
-from . import profile_clock as clock
+from .eras import TOTAL_ID
+from .guide import walk_steps
 from .model import Mode
-from .profile import Profile, shown_steps
-from .profile_eras import TOTAL_ID
-from .profile_guide import walk_steps
-from .profile_play import (
+from .play import (
     SCHEMA_VERSION,
     SHOWN,
     Play,
@@ -79,7 +77,8 @@ from .profile_play import (
     questions,
     screen,
 )
-from .profile_play import PlayEffect as PlayEffect
+from .play import PlayEffect as PlayEffect
+from .profile import Profile, shown_steps
 
 # The round files that read Time of Empires' state file (docs/state-file.md).
 READS_TIME_OF_EMPIRES = frozenset({"time-of-empires", "time-of-empires-rounds"})
@@ -103,7 +102,7 @@ def is_era_record(saved: object) -> bool:
 def play_of(saved: dict[str, Any], profile: Profile, players: tuple[str, ...], now: float,
             modes: Sequence[str] = ()) -> tuple[Play, tuple[PlayEffect, ...]]:
     """The round engine's play at the point of the era engine's record `saved`."""
-    from .profile_record import restore  # profile_record imports nothing of this module
+    from .play_record import restore  # play_record imports nothing of this module
 
     play, effects = restore(record_of(saved, profile, players, modes), profile, players, now)
     value = _being_entered(saved, play)
@@ -118,7 +117,7 @@ def play_of(saved: dict[str, Any], profile: Profile, players: tuple[str, ...], n
 
 def record_of(saved: dict[str, Any], profile: Profile, players: tuple[str, ...],
               modes: Sequence[str] = ()) -> dict[str, Any]:
-    """The round engine's record (`profile_record.snapshot`'s format) of the era engine's
+    """The round engine's record (`play_record.snapshot`'s format) of the era engine's
     record `saved` (as `snapshot.loads` accepts it). Raises ValueError where it cannot be
     read: another era count, points saved for other players."""
     if not is_era_record(saved):
