@@ -88,3 +88,14 @@ def test_the_recordings_growth_is_timed_as_each_write_lands(
     for t, size in growth:
         assert size in landed and t >= landed[size]  # never timed before its write
     assert growth[0][0] < writes[-1][0]  # watched as it grew, not read afterwards
+
+
+def test_the_recording_goes_to_memory_not_beside_the_state_file(tmp_path: Path) -> None:
+    """The disk driver's recording is written where the box's state file does not sync
+    (docs/performance.md, "The recording in memory"); without such a place, the work folder."""
+    work, memory = tmp_path / "onsets0", tmp_path / "shm"
+    work.mkdir()
+    memory.mkdir()
+    folder = output.recording_folder(work, memory)
+    assert folder.parent == memory and folder.is_dir() and "onsets0" in folder.name
+    assert output.recording_folder(work, tmp_path / "none") == work
