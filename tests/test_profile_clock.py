@@ -414,3 +414,32 @@ def test_a_countdowns_cues_are_found_without_hashing_its_phase(
     monkeypatch.undo()
     again = parse_profile(RACE, "race.toml").phases[0]
     assert again is not prof.phases[0] and clock.cues(again) == listed
+
+
+def test_what_a_step_asks_of_the_cues_given_is_what_walking_them_says() -> None:
+    """Each step asks of the cues given so far: the last call (its prompt), the calls given,
+    those from the start on (the save). They are looked up, not walked (a crowded countdown
+    walked hundreds every step); for every count of cues given, on a countdown with a
+    lead-in, calls and two calls among the final ticks, the lookup says what
+    walking the cues does."""
+    from erabox.core import clock
+
+    text = RACE.replace("timer_s = 120", "timer_s = 120\nlead_in_s = 3").replace(
+        "[[phase]]\nid = \"count\"", '[[phase.call]]\nat_s = 117\nsound = "cry"\n\n'
+        '[[phase.call]]\nat_s = 119.5\nsound = "tick"\n\n[[phase]]\nid = "count"')
+    phase = parse_profile(text, "race.toml").phases[0]
+    listed = clock.cues(phase)
+    assert phase.lead_in_s == 3 and len(phase.calls) == 4
+    assert clock.marks(phase) == tuple(call.at_s for call in phase.calls)
+    for done in range(len(listed) + 2):
+        given = listed[:done]
+        called = [cue for cue in given if cue.call is not None]
+        assert clock.given_from_start(phase, done) == sum(cue.at >= 0 for cue in given)
+        assert clock.calls_given(phase, done) == sum(
+            cue.call is not None or cue.gong for cue in given)
+        end = called[-1].at + phase.prompt_s if called else None
+        assert clock.prompt_end(phase, done) == end
+        assert clock.prompt_end(phase, done, 9.5) == (9.5 if called else None)
+        for elapsed in (0.0, 44.9, 45.0, 118.0, 121.9, 122.0, 130.0):
+            shown = called[-1].call if called and elapsed < end else None  # type: ignore
+            assert clock.shown_call(phase, done, elapsed) == shown, (done, elapsed)

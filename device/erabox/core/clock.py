@@ -30,15 +30,25 @@ class Cue:
     gong: bool = False  # the lead-in's end: the countdown's start gong, at 0
 
 
-_LISTED: dict[int, tuple[Phase, tuple[Cue, ...]]] = {}  # by the phase's identity (`cues`)
+@dataclass(frozen=True)
+class _Timeline:
+    """A phase's cues and what is asked of their first `done` at every step, worked out once:
+    each step then looks it up instead of walking the cues given (hundreds on a crowded
+    countdown, every step, ahead of the cue's sound: `erabox bench --only output`)."""
+
+    cues: tuple[Cue, ...]
+    last_call: tuple[int, ...]  # [done]: the index of the last call among the first done, or -1
+    calls_given: tuple[int, ...]  # [done]: the calls and the start gong among the first done
+    before_start: int  # the lead-in's ticks: the cues before the countdown's start
+    marks: tuple[float, ...]  # each call's time, in the profile's order (the clock's marks)
+
+
+_LISTED: dict[int, tuple[Phase, _Timeline]] = {}  # by the phase's identity (`_timeline`)
 _LISTED_MAX = 256  # phases whose cues are kept (a box plays one profile at a time)
 
 
-def cues(phase: Phase) -> tuple[Cue, ...]:
-    """The countdown's cues in firing order (its end, the gong, is not one: `timer_s`). At
-    equal times a call comes before a tick, as in Time of Empires' era.
-
-    Kept by the phase's identity, not its value: hashing a phase hashes all its steps and
+def _timeline(phase: Phase) -> _Timeline:
+    """Kept by the phase's identity, not its value: hashing a phase hashes all its steps and
     calls, which on a phase of hundreds of calls took milliseconds of every step, ahead of
     the cue's sound (`erabox bench --only output`)."""
     held = _LISTED.get(id(phase))
@@ -47,8 +57,35 @@ def cues(phase: Phase) -> tuple[Cue, ...]:
     if len(_LISTED) >= _LISTED_MAX:
         _LISTED.clear()
     listed = _listed(phase)
-    _LISTED[id(phase)] = (phase, listed)
-    return listed
+    last, given, last_call, calls_given = -1, 0, [-1], [0]
+    for index, cue in enumerate(listed):
+        if cue.call is not None:
+            last = index
+        given += cue.call is not None or cue.gong
+        last_call.append(last)
+        calls_given.append(given)
+    timeline = _Timeline(listed, tuple(last_call), tuple(calls_given),
+                         sum(1 for cue in listed if cue.at < 0),
+                         tuple(call.at_s for call in phase.calls))
+    _LISTED[id(phase)] = (phase, timeline)
+    return timeline
+
+
+def cues(phase: Phase) -> tuple[Cue, ...]:
+    """The countdown's cues in firing order (its end, the gong, is not one: `timer_s`). At
+    equal times a call comes before a tick, as in Time of Empires' era."""
+    return _timeline(phase).cues
+
+
+def marks(phase: Phase) -> tuple[float, ...]:
+    """The times of the phase's calls, in its order: the marks on a running clock."""
+    return _timeline(phase).marks
+
+
+def given_from_start(phase: Phase, done: int) -> int:
+    """How many of the first `done` cues come from the countdown's start on (the lead-in's
+    ticks before it are not counted)."""
+    return max(0, min(done, len(cues(phase))) - _timeline(phase).before_start)
 
 
 def _listed(phase: Phase) -> tuple[Cue, ...]:
@@ -65,7 +102,8 @@ def _listed(phase: Phase) -> tuple[Cue, ...]:
 def calls_given(phase: Phase, done: int) -> int:
     """How many of the phase's calls (and its lead-in's start gong, heard once as a call
     is) are among its first `done` cues."""
-    return sum(1 for cue in cues(phase)[:done] if cue.call is not None or cue.gong)
+    timeline = _timeline(phase)
+    return timeline.calls_given[min(done, len(timeline.cues))]
 
 
 def next_at(phase: Phase, done: int) -> float | None:
@@ -79,19 +117,26 @@ def shown_call(phase: Phase, done: int, elapsed: float, owed: float | None = Non
     """The call whose prompt shows at `elapsed` seconds into the countdown: the last call
     given, for the phase's `prompt_s` of countdown time after it (so a pause holds it), or
     until `owed` (`Play.call_owed`: a prompt owed whole at a power cut)."""
-    end = prompt_end(phase, done, owed)
-    if end is None or elapsed >= end:
+    last, end = _last_call(phase, done), prompt_end(phase, done, owed)
+    if last is None or end is None or elapsed >= end:
         return None
-    return [cue for cue in cues(phase)[:done] if cue.call is not None][-1].call
+    return last.call
 
 
 def prompt_end(phase: Phase, done: int, owed: float | None = None) -> float | None:
     """When (seconds into the countdown) the prompt of the last call given ends: `prompt_s`
     after the call, or at `owed` when one is owed; None before any call."""
-    given = [cue for cue in cues(phase)[:done] if cue.call is not None]
-    if not given:
+    last = _last_call(phase, done)
+    if last is None:
         return None
-    return given[-1].at + phase.prompt_s if owed is None else owed
+    return last.at + phase.prompt_s if owed is None else owed
+
+
+def _last_call(phase: Phase, done: int) -> Cue | None:
+    """The last call among the first `done` cues, None before any."""
+    timeline = _timeline(phase)
+    index = timeline.last_call[min(done, len(timeline.cues))]
+    return timeline.cues[index] if index >= 0 else None
 
 
 def fits(phase: Phase, done: int, elapsed: float) -> bool:

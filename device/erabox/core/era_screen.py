@@ -49,7 +49,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from . import rules, scores, volume
+from . import clock, rules, scores, volume
 from .eras import TOTAL_ID
 from .guide import walk_here
 from .model import Mode, Phase, Prompt, Question, Screen
@@ -86,7 +86,7 @@ def screen(play: Play, now: float, *, language: str | None = None,
                   mode=mode(play), eras=len(profile.eras) or rules.ERAS,
                   length_s=rules.ERA_LENGTH_S if timed is None or timed.timer_s is None
                   else float(timed.timer_s),
-                  cue_marks=() if timed is None else tuple(c.at_s for c in timed.calls),
+                  cue_marks=() if timed is None else clock.marks(timed),
                   rounds=intro_rounds(play), language=language,
                   prompt=None if play.prompt is Prompt.PAUSE_HINT
                   and profile.pause != "next_hold" else play.prompt,  # its words: NEXT hold

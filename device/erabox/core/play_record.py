@@ -143,10 +143,10 @@ def _saved_part(play: Play) -> tuple[object, ...]:
     its cues given from its start gong on (a call, a final tick: each saves, so a cut among
     the final ticks loses at most a second, as in Time of Empires' era), not its lead-in's
     ticks (a cut in the lead-in comes back at its last save)."""
-    given = clock.cues(play.profile.phases[play.spot.phase])[:play.cues_done]
+    given = clock.given_from_start(play.profile.phases[play.spot.phase], play.cues_done)
     return (play.spot, play.history, play.drawn_seat, play.timer_done, play.timer_end is None,
-            play.music_since is None, play.held_left is None,
-            sum(1 for cue in given if cue.at >= 0), play.volume, play.take, play.value)
+            play.music_since is None, play.held_left is None, given, play.volume, play.take,
+            play.value)
 
 
 def restore(record: dict[str, Any], profile: Profile, players: tuple[str, ...],
