@@ -85,7 +85,8 @@ def marks(phase: Phase) -> tuple[float, ...]:
 def given_from_start(phase: Phase, done: int) -> int:
     """How many of the first `done` cues come from the countdown's start on (the lead-in's
     ticks before it are not counted)."""
-    return max(0, min(done, len(cues(phase))) - _timeline(phase).before_start)
+    timeline = _timeline(phase)
+    return max(0, min(done, len(timeline.cues)) - timeline.before_start)
 
 
 def _listed(phase: Phase) -> tuple[Cue, ...]:
