@@ -15,7 +15,7 @@ real-time countdown: timed calls (one among its final ticks, one at a tick's ver
 the profile's own file), final ticks, and a pause held across a step; the same again coming
 back from a cut paused (`resume = "paused"`), paused with NEXT held (`[buttons] pause`); and
 again playing a publisher's track (`track`: the countdown's calls silent from the box, given
-all the same); and README's real-time example, Camp Run (tests/profiles/camp-run.toml, its
+all the same); and README's real-time example, Camp Run (device/erabox/examples/camp-run.toml, its
 times scaled: a lead-in, its start gong, two gongs with the game's own prompt, final ticks, the
 end gong into the scoring); and Time of Empires' round file, the box's own game, through its
 three eras: real time (a crowded era: calls whose windows overlap, one just before the end,
@@ -346,7 +346,8 @@ GAMES["acts-totals"] = (_TOTALS, 0, None)
 # played in tests/test_realtime_example.py). Its times divided by 20 (a 30 s run, gongs at
 # 10 s and 20 s, the second on the first final tick) so the proof runs in seconds: the
 # table's steps through the clock cost with its length.
-CAMP_RUN = (Path(__file__).parent / "profiles" / "camp-run.toml").read_text(encoding="utf-8")
+CAMP_RUN = (Path(__file__).parents[1] / "device" / "erabox" / "examples" / "camp-run.toml"
+            ).read_text(encoding="utf-8")
 _CAMP = parse_profile(CAMP_RUN.replace("timer_s = 600", "timer_s = 30").replace(
     "at_s = 200", "at_s = 10").replace("at_s = 400", "at_s = 20"), "camp-run.toml")
 assert [(c.at_s, c.sound) for c in _CAMP.phases[0].calls] == [(10, "gong"), (20, "gong")]

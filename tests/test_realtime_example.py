@@ -1,5 +1,5 @@
 """README's real-time example, "Camp Run", a game of its own in the round format
-(tests/profiles/camp-run.toml, the same text): one round whose phase runs on a 10:00 clock
+(device/erabox/examples/camp-run.toml, the same text): one round whose phase runs on a 10:00 clock
 after a 5 s lead-in, gongs at 3:20 and 6:40 with the game's own prompt, ten final ticks, the
 end gong ending the run with no press, then its scoring and the final ranking. It plays end to
 end through `erabox simulate --game`, as a user would: the calls on time with no press, across
@@ -23,11 +23,12 @@ from erabox.core.model import Button, Gesture, Input, Tick
 from erabox.core.play import Play, new_play, screen
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.profile_reader import Label
+from erabox.ui.clock_plans import clock_plan, is_clock
+from erabox.ui.layout import StatusMarks, TextItem, layout_plan
 from erabox.ui.panel import Panel
-from erabox.ui.screens import layout_play
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "tests" / "profiles" / "camp-run.toml"
+EXAMPLE = ROOT / "device" / "erabox" / "examples" / "camp-run.toml"
 CAMP = Label("Return to camp", "キャンプへ戻れ")
 LEAD_IN = [0.0, 1.0, 2.0, 3.0, 4.0]  # ERA at 0: a tick each second, the start gong at 5
 # the scoring, each number with NEXT presses then ERA: red 3 treasure (6 points) and 4 camp
@@ -201,6 +202,9 @@ def test_the_screen_shows_the_calls_own_words_until_its_time_is_up() -> None:
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_own_prompt_is_drawn_whole_on_both_panels(height: int, language: str) -> None:
     shown = screen(at_the_first_call(), 206.0)
-    drawn = [p for p in layout_play(shown, Panel(128, height), language)
-             if p.text == CAMP.text(language)]
-    assert drawn and not any(p.abbreviated for p in drawn)
+    panel = Panel(128, height)  # the box draws a countdown as the clock (`clock_plans`)
+    assert is_clock(shown)
+    placed = layout_plan(clock_plan(shown, language, panel), language, StatusMarks(), panel)
+    drawn = [item for item in placed.items
+             if isinstance(item, TextItem) and item.source == CAMP.text(language)]
+    assert drawn and not any(item.block.abbreviated for item in drawn)

@@ -32,6 +32,11 @@ class PlayScreen:
     more: bool = False  # scoring: numbers past the count may be asked too (said "n/count+")
     player: str | None = None  # whose turn it is, or whose number is asked
     timer_left: int | None = None
+    # a countdown: its length, its whole seconds run (rounded down), the times of its calls
+    # (the marks on its progress bar)
+    timer_s: float | None = None
+    timer_run: float | None = None
+    timer_marks: tuple[float, ...] = ()
     lead_in: int | None = None  # a countdown's lead-in: the seconds to its start gong
     timer_done: bool = False
     paused: bool = False  # the countdown is paused (ERA press), its calls held with it

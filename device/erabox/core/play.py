@@ -377,12 +377,16 @@ def screen(play: Play, now: float) -> PlayScreen:
             left = math.ceil(profile.phases[spot.phase].timer_s or 0)
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
+        timed = profile.phases[spot.phase]
         following = next_start_player(play) if passes else None
         return replace(base, kind=spot.state.value, round=spot.round, title=title,
                        text=steps[index], position=(index + 1, len(steps)),
                        event=next_event(play),
                        player=None if turn is None else play.players[turn],
                        timer_left=left, lead_in=lead, timer_done=play.timer_done,
+                       timer_s=None if left is None else timed.timer_s,
+                       timer_run=None if elapsed is None else float(math.floor(elapsed + EPS)),
+                       timer_marks=() if left is None else clock.marks(timed),
                        paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None,
                        waits=holds_next(play),

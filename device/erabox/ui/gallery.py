@@ -17,10 +17,10 @@ from PIL import Image
 from erabox.core.play import PlayScreen
 
 from .panel import Panel
-from .play_samples import gallery_screens, marked_screens
-from .render import render
+from .play_samples import CLOCK_GAME, clock_screens, gallery_screens, marked_screens
+from .render import draw, render, turning
 from .samples import sample_renders
-from .screens import Marks, render_play, turning
+from .screens import Marks
 from .selftest_pages import (
     PATTERNS,
     buttons_page,
@@ -39,6 +39,7 @@ PANELS = (Panel(), Panel(height=32))  # every panel size with layouts, the defau
 GAMES_DIR = "games"  # the shipped game profiles' screens, inside each panel's gallery
 MARKS_DIR = "marks"  # ... and the box's marks over them, inside GAMES_DIR
 MARKS_GAME = "lords-of-xidit"  # the profile the marks are shown over
+CLOCK_DIR = "countdown"  # a countdown in any game (README's real-time example), in GAMES_DIR
 
 
 @cache  # played through once: every panel's pictures and index draw the same screens
@@ -73,6 +74,18 @@ def marked_samples() -> tuple[tuple[str, PlayScreen, Marks], ...]:
     return tuple(marked_screens(profile))
 
 
+@cache
+def clock_samples() -> tuple[tuple[str, PlayScreen, Marks], ...]:
+    """(name, screen, marks): README's real-time example's countdown (`CLOCK_GAME`)."""
+    from importlib import resources
+
+    from erabox.core.profile import parse_profile
+
+    item = resources.files("erabox") / "examples" / f"{CLOCK_GAME}.toml"
+    profile = parse_profile(item.read_text(encoding="utf-8"), item.name, default_id=CLOCK_GAME)
+    return tuple(clock_screens(profile))
+
+
 def profile_frames(panel: Panel) -> dict[str, tuple[str, Image.Image]]:
     """`games/<id>/<screen>_<language>.png` -> (language, frame), for every shipped profile;
     `games/marks/...` the box's marks over one of them."""
@@ -82,12 +95,22 @@ def profile_frames(panel: Panel) -> dict[str, tuple[str, Image.Image]]:
             for page, turn in turned_pages(shown, panel):
                 for language in LANGUAGES:  # the page the box shows after `turn` turns
                     frames[f"{GAMES_DIR}/{game}/{name}{page}_{language}.png"] = (
-                        language, render_play(shown, panel, language, Marks(turn=turn)))
+                        language, drawn(shown, panel, language, Marks(turn=turn)))
     for name, shown, marks in marked_samples():
         for language in LANGUAGES:
             frames[f"{GAMES_DIR}/{MARKS_DIR}/{name}_{language}.png"] = (
-                language, render_play(shown, panel, language, marks))
+                language, drawn(shown, panel, language, marks))
+    for name, shown, marks in clock_samples():
+        for language in LANGUAGES:
+            frames[f"{GAMES_DIR}/{CLOCK_DIR}/{name}_{language}.png"] = (
+                language, drawn(shown, panel, language, marks))
     return frames
+
+
+def drawn(shown: PlayScreen, panel: Panel, language: str, marks: Marks) -> Image.Image:
+    """`shown` as the box draws it (`render.draw`: a countdown as the clock), with `marks`."""
+    return draw(shown, panel, language, no_sound=marks.no_sound, no_save=marks.no_save,
+                no_file=marks.no_file, hold_progress=marks.hold_progress, turn=marks.turn)
 
 
 def turned_pages(shown: PlayScreen, panel: Panel) -> list[tuple[str, int]]:
@@ -130,6 +153,18 @@ def profiles_index(panel: Panel) -> str:
               "| screen | English | Japanese |", "|---|---|---|"]
     for name, _, _ in marked_samples():
         cells = [f"![{name} {language}]({MARKS_DIR}/{name}_{language}.png)"
+                 for language in LANGUAGES]
+        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    lines += ["", "## A countdown, in any game", "",
+              "A phase of one step on a running clock, as every game shows it: Time of",
+              "Empires' clock (the seconds to the start gong, the seconds left over the",
+              "progress bar with a mark at each call, a call's own words over it, paused).",
+              f"README's real-time example, Camp Run (`erabox/examples/{CLOCK_GAME}.toml`):",
+              "2 s after ERA, 1:00 into its clock, just after its first call, paused, and",
+              "with the no-sound mark while NEXT and ERA are held.", "",
+              "| screen | English | Japanese |", "|---|---|---|"]
+    for name, _, _ in clock_samples():
+        cells = [f"![{name} {language}]({CLOCK_DIR}/{name}_{language}.png)"
                  for language in LANGUAGES]
         lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

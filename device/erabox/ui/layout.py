@@ -189,23 +189,27 @@ def _place_column(rows: Sequence[Row], top: int, bottom: int, panel: Panel) -> l
 
 
 @dataclass(frozen=True)
-class _Marks:
-    """The status marks asked for besides the screen's own (volume, quiet)."""
+class StatusMarks:
+    """What the status row shows at its right: the box's marks (no sound, cannot save, a sound
+    file missing) and the volume (in percent while it is being changed; `quiet`: the mark of a
+    muted or very quiet box)."""
 
     no_sound: bool = False
     no_save: bool = False
     no_file: bool = False
+    volume: int | None = None
+    quiet: bool = False
 
 
-def _place_status(plan: Plan, screen: Screen, language: str, marks: _Marks, panel: Panel,
+def _place_status(plan: Plan, language: str, marks: StatusMarks, panel: Panel,
                   right_edge: int, status: str) -> list[Item]:
     """The status row: `status` (or a prompt) on the left, small clock, marks on the right,
     within x 0..right_edge-1 (the panel's width less its margin, or a column of it)."""
     items: list[Item] = []
     top = panel.status_top
     right = right_edge - MARGIN
-    if screen.volume is not None:
-        volume = say(language, "volume", percent=screen.volume)
+    if marks.volume is not None:
+        volume = say(language, "volume", percent=marks.volume)
         block = fit_text(volume, panel.width // 2, ONE_LINE)
         right -= block.width
         items.append(TextItem("volume", volume, block, Rect(right, top, block.width, 8)))
@@ -213,7 +217,7 @@ def _place_status(plan: Plan, screen: Screen, language: str, marks: _Marks, pane
     icons = ((marks.no_sound, "no_sound", NO_SOUND_ICON), (marks.no_save, "no_save", NO_SAVE_ICON),
              (marks.no_file, "no_file", NO_FILE_ICON),
              # the volume itself is shown otherwise
-             (screen.quiet and screen.volume is None, "quiet", QUIET_ICON))
+             (marks.quiet and marks.volume is None, "quiet", QUIET_ICON))
     for shown, role, icon in icons:
         if shown:
             icon_w, icon_h = len(icon[0]), len(icon)
@@ -244,14 +248,14 @@ def _place_status(plan: Plan, screen: Screen, language: str, marks: _Marks, pane
     return items
 
 
-def _statusline_width(plan: Plan, screen: Screen, language: str, marks: _Marks,
+def _statusline_width(plan: Plan, language: str, marks: StatusMarks,
                   status: str) -> int:
     """The width the status row needs for its text and marks (not its right-hand hint)."""
     need = line_width(status) + 2 * MARGIN
-    if screen.volume is not None:
-        need += line_width(say(language, "volume", percent=screen.volume)) + GAP
+    if marks.volume is not None:
+        need += line_width(say(language, "volume", percent=marks.volume)) + GAP
     icons = ((marks.no_sound, NO_SOUND_ICON), (marks.no_save, NO_SAVE_ICON),
-             (marks.no_file, NO_FILE_ICON), (screen.quiet and screen.volume is None, QUIET_ICON))
+             (marks.no_file, NO_FILE_ICON), (marks.quiet and marks.volume is None, QUIET_ICON))
     need += sum(len(icon[0]) + GAP for shown, icon in icons if shown)
     return need
 
@@ -278,7 +282,7 @@ def _small_row(row: Row, height: int) -> Row:
     return replace(row, sizes=sizes or ((1, 1),))
 
 
-def _layout_small(plan: Plan, screen: Screen, language: str, marks: _Marks,
+def _layout_small(plan: Plan, language: str, marks: StatusMarks,
                   panel: Panel) -> list[Item]:
     """A 128x32 panel: status, one content row, hint; or big digits with texts beside."""
     status = plan.status if plan.small_status is None else plan.small_status
@@ -286,7 +290,7 @@ def _layout_small(plan: Plan, screen: Screen, language: str, marks: _Marks,
     rows = plan.small if plan.small is not None else plan.rows[:1]
     digits = next((row for row in rows if isinstance(row, DigitsRow)), None)
     if digits is not None and (plan.hint_inverted or not _fits_beside(
-            digits, _statusline_width(plan, screen, language, marks, "") + 8, panel)):
+            digits, _statusline_width(plan, language, marks, "") + 8, panel)):
         # A prompt in the hint row ("New game? ■■■□□□") needs the whole width, and a number
         # too wide to leave room for the status marks beside it cannot stand there: the
         # number steps back into the content row as small text.
@@ -294,9 +298,9 @@ def _layout_small(plan: Plan, screen: Screen, language: str, marks: _Marks,
         rows = [TextRow(digits.role, text) if row is digits else row for row in rows]
         digits = None
     if digits is not None:
-        return _layout_beside(plan, screen, language, marks, panel, status, hint, digits,
+        return _layout_beside(plan, language, marks, panel, status, hint, digits,
                               [row for row in rows if row is not digits])
-    items = _place_status(plan, screen, language, marks, panel, panel.width, status)
+    items = _place_status(plan, language, marks, panel, panel.width, status)
     bottom = panel.content_bottom if hint else panel.height - MARGIN
     room = bottom - panel.content_top
     shown: list[Row] = []
@@ -316,7 +320,7 @@ def _fits_beside(digits: DigitsRow, need: int, panel: Panel) -> bool:
     return panel.width - MARGIN - big_text_width(digits.text, 2) - GAP >= need
 
 
-def _layout_beside(plan: Plan, screen: Screen, language: str, marks: _Marks, panel: Panel,
+def _layout_beside(plan: Plan, language: str, marks: StatusMarks, panel: Panel,
                    status: str, hint: str, digits: DigitsRow, others: list[Row]) -> list[Item]:
     """Big digits at the right, full height; status, one middle row and the hint at the left.
 
@@ -326,7 +330,7 @@ def _layout_beside(plan: Plan, screen: Screen, language: str, marks: _Marks, pan
     middle = others[0] if others else None
     if middle is None and digits.label:
         middle = TextRow(f"{digits.role}_label", digits.label)
-    needs = [_statusline_width(plan, screen, language, marks, status)]
+    needs = [_statusline_width(plan, language, marks, status)]
     if hint:
         needs.append(line_width(hint) + 2 * MARGIN)
     if isinstance(middle, TextRow):
@@ -338,7 +342,7 @@ def _layout_beside(plan: Plan, screen: Screen, language: str, marks: _Marks, pan
         if max(needs) <= column:
             break
     x = panel.width - MARGIN - digits_w
-    items = _place_status(replace(plan, status_clock=""), screen, language, marks, panel,
+    items = _place_status(replace(plan, status_clock=""), language, marks, panel,
                           column, status)
     if isinstance(middle, TextRow):
         block = fit_text(middle.text, column - 2 * MARGIN, ONE_LINE)
@@ -371,11 +375,17 @@ def layout(screen: Screen, *, language: str = "en", no_sound: bool = False,
     """
     check_language(language)
     panel = panel or Panel()
-    marks = _Marks(no_sound, no_save, no_file)
-    plan = make_plan(screen, language, panel, turn)
+    marks = StatusMarks(no_sound, no_save, no_file, screen.volume, screen.quiet)
+    return layout_plan(make_plan(screen, language, panel, turn), language, marks, panel)
+
+
+def layout_plan(plan: Plan, language: str, marks: StatusMarks, panel: Panel) -> Layout:
+    """Place `plan` on `panel` with the status row's `marks`: the one placement of every
+    planned screen (Time of Empires' from `make_plan`, a countdown of any game's from
+    `clock_plans`)."""
     if panel.compact:
-        return Layout(tuple(_layout_small(plan, screen, language, marks, panel)))
-    items = _place_status(plan, screen, language, marks, panel, panel.width, plan.status)
+        return Layout(tuple(_layout_small(plan, language, marks, panel)))
+    items = _place_status(plan, language, marks, panel, panel.width, plan.status)
     items.extend(_place_column(plan.rows, panel.content_top, panel.content_bottom, panel))
     if plan.hint:
         items.append(_place_hint(plan, plan.hint, panel, 0, panel.width))

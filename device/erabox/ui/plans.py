@@ -15,13 +15,12 @@ from dataclasses import dataclass, replace
 
 from erabox.core import settings as settings_menu
 from erabox.core.model import Mode, Phase, Prompt, Question, Screen
-from erabox.core.settings import SAY_COLOUR, SAY_GAME, SAY_LANGUAGE, SAY_WORD, MenuItem
 
 from .glyphs import BIG_ROWS, big_text_width
 from .guide_pages import guide_pages, guide_text
+from .menu_words import menu_label, menu_note, menu_value, small_menu_note
 from .panel import Panel
 from .strings import (
-    LANGUAGE_NAMES,
     SCORING_STEPS,
     clock_text,
     colour_name,
@@ -138,29 +137,6 @@ def _plan_setup(screen: Screen, language: str) -> Plan:
     )
 
 
-def _menu_value(row: MenuItem, value: str, language: str,
-                names: tuple[str, str] | None = None) -> str:
-    """A settings value as the screen says it (`MenuItem.says`); a game profile by its own
-    name in `language` (`names`: English, Japanese), else by its file's name."""
-    if row.says == SAY_COLOUR:
-        return colour_name(value, language)
-    if row.says == SAY_LANGUAGE:
-        return LANGUAGE_NAMES.get(value, value)
-    if row.says == SAY_GAME:
-        if value and names is not None:
-            return names[1] if language == "ja" else names[0]
-        return value or say(language, "value_time_of_empires")
-    if row.says == SAY_WORD:
-        return say(language, f"value_{value}") if value in row.words else value
-    return say(language, row.says, n=value)
-
-
-def _menu_label(row: MenuItem, number: int, language: str) -> str:
-    if number:
-        return say(language, row.label, n=number, era=era_name(number, language))
-    return say(language, row.label)
-
-
 def _plan_settings(screen: Screen, language: str) -> Plan:
     item = screen.menu_item or "done"
     position = screen.menu_position
@@ -171,16 +147,14 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
     label, note = item, ""  # an item this box does not know (a snapshot from another version)
     if found is not None:
         row, number = found
-        label, note = _menu_label(row, number, language), row.note
-        value = _menu_value(row, value, language, screen.menu_names)
+        label, note = menu_label(row, number, language), row.note
+        value = menu_value(row, value, language, screen.menu_names)
     note_text = say(language, note) if note else ""
     if screen.menu_note:
-        note_text = _menu_note(screen.menu_note, language)
+        note_text = menu_note(screen.menu_note, language)
     numbered = label if position is None else f"{position[0]}/{position[1]} {label}"
-    rows: list[Row] = [
-        TextRow("label", numbered),
-        TextRow("value", value, EMPHASIS, inverted=True),
-    ]
+    rows: list[Row] = [TextRow("label", numbered), TextRow("value", value, EMPHASIS,
+                                                           inverted=True)]
     if note_text:
         rows.append(TextRow("note", note_text))
     # What ERA does here: change the value, or (the last two items) restore or leave.
@@ -197,44 +171,11 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
         status_right=say(language, "hint_back"),  # every settings screen: how to leave
         # Small panel: the item in the status row ("1/17 Players"), its value in the bar (or
         # a note that says what just happened: "defaults restored").
-        small=[TextRow("note", _small_menu_note(screen.menu_note, value, language),
+        small=[TextRow("note", small_menu_note(screen.menu_note, value, language),
                        inverted=True)
                if screen.menu_note else TextRow("value", value, inverted=True)],
         small_status=numbered,
     )
-
-
-def _small_menu_note(note: str, value: str, language: str) -> str:
-    """The menu's note on a 128x32 panel, where it stands in for the value: a game that
-    cannot be played for this many players is named with its range where that fits the
-    line ("Lords of Xidit: for 3-5 players"), else the note alone."""
-    kind, _, rest = note.partition(":")
-    if kind == "game_players" and value:
-        named = say(language, "note_game_players_named", game=value, n=_span(rest, language))
-        if line_width(named) <= Panel(height=32).inner:  # panels differ in height only
-            return named
-    return _menu_note(note, language)
-
-
-def _span(fewest_most: str, language: str) -> str:
-    """"3:5" as the screen says a players' range: "3-5", or "3" when both are the same."""
-    fewest, _, most = fewest_most.partition(":")
-    return fewest if fewest == most else say(language, "players_span", a=fewest, b=most)
-
-
-def _menu_note(note: str, language: str) -> str:
-    """A note of the menu: "defaults_done", or "swapped_<seat>" (a seat took the colour of
-    that seat, which took the old one); on "Game", why the game cannot be played (the hint
-    row says what to change): "game_players:<fewest>:<most>" or "game_broken:<file:line>"."""
-    seat = note.removeprefix("swapped_")
-    if seat != note and seat.isdigit():
-        return say(language, "note_swapped", n=seat)
-    kind, _, rest = note.partition(":")
-    if kind == "game_players":
-        return say(language, "note_game_players", n=_span(rest, language))
-    if kind == "game_broken":
-        return say(language, "note_game_broken", file=rest)
-    return say(language, f"note_{note}")
 
 
 def _plan_lead_in(screen: Screen, language: str) -> Plan:
@@ -550,40 +491,52 @@ HOLD_BLOCKS = 6  # the NEXT+ERA hold's progress, in blocks of the hint row
 def with_prompt(plan: Plan, screen: Screen, language: str, panel: Panel) -> Plan:
     """Lay a prompt over the plan: where each one goes is part of the screen design."""
     if screen.hold_progress is not None and screen.question is None:
-        done = round(min(1.0, max(0.0, screen.hold_progress)) * HOLD_BLOCKS)
-        bar = "■" * done + "□" * (HOLD_BLOCKS - done)
-        return replace(plan, hint=say(language, "hold_new_game", bar=bar), hint_inverted=True,
-                       small_hint=None)
+        return holding(plan, screen.hold_progress, language)
     if screen.prompt is Prompt.RESUMED:
-        return replace(plan, status=say(language, "prompt_resumed"), status_inverted=True,
-                       small_status=None)
+        return resumed(plan, language)
     if screen.prompt is Prompt.PAUSE_HINT:
         return replace(plan, hint=say(language, "prompt_pause_hint"), hint_inverted=True,
                        small_hint=None)
     if screen.prompt is Prompt.UNDONE:
         round_ = "-" if screen.round is None else str(screen.round)
         return replace(plan, hint=say(language, "prompt_undone", round=round_),
-                       hint_inverted=True,
-                       small_hint=None)
+                       hint_inverted=True, small_hint=None)
     if screen.prompt is Prompt.SCHOLARS:
         # A timed call's own text (the game's profile) or the box's "Appoint scholars!".
         text = (say(language, "prompt_scholars") if screen.prompt_text is None
                 else screen.prompt_text[1 if language == "ja" else 0])
-        prompt = TextRow("prompt", text, QUESTION, inverted=True)
-        clocks = [row for row in plan.rows if isinstance(row, DigitsRow) and row.role == "clock"]
-        if clocks:
-            # "Appoint scholars!" covers the big clock; the time moves up to the status row.
-            rows = [prompt if row is clocks[0] else row for row in plan.rows]
-            if (sum(row.height(panel.inner) for row in rows)
-                    > panel.content_bottom - panel.content_top):
-                # Beside other rows (a paused clock has its title) it takes small type.
-                rows = [replace(prompt, sizes=((1, 2),)) if row is prompt else row for row in rows]
-            # A small panel shows the prompt alone, as a bar, where the clock was.
-            small: list[Row] = [replace(prompt, sizes=ONE_LINE)]
-            return replace(plan, rows=rows, status_clock=clocks[0].text, small=small)
-        return replace(plan, hint=prompt.text, hint_inverted=True,
-                       small_hint=None)
+        return called(plan, text, panel)
     return plan
+
+
+def resumed(plan: Plan, language: str) -> Plan:
+    """"Resumed" lit in the status row, for a moment after a pause or a power cut."""
+    return replace(plan, status=say(language, "prompt_resumed"), status_inverted=True,
+                   small_status=None)
+
+
+def holding(plan: Plan, held: float, language: str) -> Plan:
+    """The hint row as a lit "New game? ■■■□□□", filled as far as NEXT+ERA are held (0..1)."""
+    done = round(min(1.0, max(0.0, held)) * HOLD_BLOCKS)
+    bar = "■" * done + "□" * (HOLD_BLOCKS - done)
+    return replace(plan, hint=say(language, "hold_new_game", bar=bar), hint_inverted=True,
+                   small_hint=None)
+
+
+def called(plan: Plan, text: str, panel: Panel) -> Plan:
+    """A timed call's prompt over the plan: over its big clock (the time moves up to the status
+    row), else lit in the hint row."""
+    prompt = TextRow("prompt", text, QUESTION, inverted=True)
+    clocks = [row for row in plan.rows if isinstance(row, DigitsRow) and row.role == "clock"]
+    if not clocks:
+        return replace(plan, hint=prompt.text, hint_inverted=True, small_hint=None)
+    rows = [prompt if row is clocks[0] else row for row in plan.rows]
+    if sum(row.height(panel.inner) for row in rows) > panel.content_bottom - panel.content_top:
+        # Beside other rows (a paused clock has its title) it takes small type.
+        rows = [replace(prompt, sizes=((1, 2),)) if row is prompt else row for row in rows]
+    # A small panel shows the prompt alone, as a bar, where the clock was.
+    small: list[Row] = [replace(prompt, sizes=ONE_LINE)]
+    return replace(plan, rows=rows, status_clock=clocks[0].text, small=small)
 
 
 def make_plan(screen: Screen, language: str, panel: Panel, turn: int = 0) -> Plan:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from erabox.core.deadlines import next_deadline
 from erabox.core.machine import step
-from erabox.core.model import Button, Gesture, Input, Prompt
+from erabox.core.model import Button, Gesture, Input, Prompt, Tick
 from erabox.core.play import PlayScreen, State, asked, new_play, screen
 from erabox.core.profile import Label, Profile, shown_steps
 from erabox.core.rules import SEAT_COLOURS
@@ -150,3 +151,38 @@ def marked_screens(profile: Profile) -> list[tuple[str, PlayScreen, Marks]]:
     marked = [(name, first[kind], marks) for name, kind, marks in MARKED if kind in first]
     return marked + [(name, replace(first["setup"], why_played=why), marks)
                      for name, why, marks in CHOSEN]
+
+
+# A countdown as every game shows it (`ui/clock_plans.py`), over README's real-time example
+# (`erabox/examples/camp-run.toml`: ERA starts a 5 s lead-in, a 10:00 clock, "Return to camp"
+# at 3:20 and 6:40): (name, seconds after ERA, NEXT held then to pause, marks).
+CLOCK_GAME = "camp-run"
+CLOCK_MOMENTS: tuple[tuple[str, float, float | None, Marks], ...] = (
+    ("lead_in", 2.0, None, Marks()),
+    ("running", 65.0, None, Marks()),
+    ("call", 206.0, None, Marks()),
+    ("paused", 120.0, 100.0, Marks()),
+    ("running_no_sound_holding_for_new_game", 65.0, None, Marks(no_sound=True,
+                                                                 hold_progress=0.5)),
+)
+
+
+def clock_screens(profile: Profile) -> list[tuple[str, PlayScreen, Marks]]:
+    """(name, screen, marks) of `profile`'s countdown at each of `CLOCK_MOMENTS`, the first two
+    seats playing: ERA at 0, the clock's own deadlines stepped (pure: no clock of the box)."""
+    found = []
+    for name, at, paused_at, marks in CLOCK_MOMENTS:
+        play, _ = step(new_play(profile, COLOURS[:2]), E_PRESS, 0.0)
+        now = 0.0
+        while True:
+            due = next_deadline(play, now)
+            if paused_at is not None and (due is None or due > paused_at):
+                play, _ = step(play, Input(Button.NEXT, Gesture.HOLD), paused_at)
+                now, paused_at = paused_at, None
+                continue
+            if due is None or due > at:
+                break
+            play, _ = step(play, Tick(), due)
+            now = due
+        found.append((name, screen(play, at), marks))
+    return found

@@ -20,10 +20,12 @@ from PIL import Image, ImageDraw
 from erabox.core.model import Screen
 from erabox.core.play import PlayScreen
 
+from .clock_plans import clock_plan, is_clock
 from .glyphs import big_text_image, icon_image
 from .guide_pages import pages
-from .layout import DigitsItem, ProgressItem, TextItem, layout
+from .layout import DigitsItem, Layout, ProgressItem, StatusMarks, TextItem, layout, layout_plan
 from .panel import Panel
+from .strings import check_language
 from .text import line_image
 
 
@@ -70,10 +72,15 @@ def render(screen: Screen, *, language: str = "en", no_sound: bool = False,
     Raises `ValueError` for an unknown language; every screen model renders.
     """
     panel = panel or Panel()
+    return paint(layout(screen, language=language, no_sound=no_sound, no_save=no_save,
+                        no_file=no_file, panel=panel, turn=turn), panel)
+
+
+def paint(placed: Layout, panel: Panel) -> Image.Image:
+    """A layout's items painted into a new mode "1" image the size of `panel`."""
     image = Image.new("1", panel.size, 0)
     draw = ImageDraw.Draw(image)
-    for item in layout(screen, language=language, no_sound=no_sound, no_save=no_save,
-                       no_file=no_file, panel=panel, turn=turn).items:
+    for item in placed.items:
         if isinstance(item, TextItem):
             _paint_text(image, item)
         elif isinstance(item, DigitsItem):
@@ -92,11 +99,17 @@ def draw(screen: Screen | PlayScreen, panel: Panel, language: str, *, no_sound: 
          hold_progress: float | None = None, turn: int = 0) -> Image.Image:
     """Either game's screen as a new mode "1" image: Time of Empires' (`render`, in the
     game's own language first: the settings on the box may have changed it), or a game
-    profile's (`screens.render_play`, in `language`; `hold_progress`: how far NEXT+ERA
-    are held toward "New game?"); `turn`: the page either has turned to on its own."""
+    profile's (a countdown as the clock, `clock_plans`; else `screens.render_play`), in
+    `language`; `hold_progress`: how far NEXT+ERA are held toward "New game?"); `turn`: the
+    page either has turned to on its own."""
     if isinstance(screen, Screen):
         return render(screen, language=screen.language or language, no_sound=no_sound,
                       no_save=no_save, no_file=no_file, panel=panel, turn=turn)
+    if is_clock(screen):
+        check_language(language)
+        plan = clock_plan(screen, language, panel, hold_progress)
+        return paint(layout_plan(plan, language, StatusMarks(no_sound, no_save, no_file),
+                                 panel), panel)
     from .screens import Marks, render_play
 
     return render_play(screen, panel, language, Marks(no_sound, no_save, no_file, hold_progress,
@@ -107,6 +120,8 @@ def turning(screen: Screen | PlayScreen, panel: Panel, language: str) -> int:
     """How many pages either game's screen turns through on its own on `panel` (1: none)."""
     if isinstance(screen, Screen):
         return pages(screen, panel, language)
+    if is_clock(screen):
+        return 1
     from .screens import turning as play_turning
 
     return play_turning(screen, panel, language)

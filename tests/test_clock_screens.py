@@ -1,0 +1,189 @@
+"""Every game's countdown is drawn as Time of Empires' clock (`ui/clock_plans.py`): the same
+rows, placed by the same `layout`, painted by the same `render.paint`.
+
+README's real-time example, Camp Run (device/erabox/examples/camp-run.toml: a 5 s lead-in, a 10:00
+clock, "Return to camp" at 3:20 and 6:40), is played through the round machine; each of its
+countdown screens is laid out as the box draws it (`render.draw`), and its clock and progress
+bar are compared item for item with Time of Empires' running screen at the same time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from erabox.core.deadlines import next_deadline
+from erabox.core.machine import step
+from erabox.core.model import Button, Gesture, Input, Mode, Phase, Screen, Tick
+from erabox.core.play import Play, PlayScreen, new_play, screen
+from erabox.core.profile import parse_profile
+from erabox.ui.clock_plans import clock_plan, is_clock
+from erabox.ui.layout import (
+    DigitsItem,
+    Layout,
+    ProgressItem,
+    StatusMarks,
+    TextItem,
+    layout,
+    layout_plan,
+)
+from erabox.ui.panel import Panel
+from erabox.ui.render import draw, paint, turning
+from erabox.ui.screens import Marks, render_play
+
+ROOT = Path(__file__).resolve().parents[1]
+CAMP_RUN = ROOT / "device" / "erabox" / "examples" / "camp-run.toml"
+PANELS = [Panel(), Panel(height=32)]
+LANGUAGES = ["en", "ja"]
+ERA, NEXT = Input(Button.ERA, Gesture.PRESS), Input(Button.NEXT, Gesture.PRESS)
+
+
+def played_to(until: float, presses: dict[float, Input] | None = None) -> Play:
+    """Camp Run for red and blue: ERA at 0 starts the lead-in; the clock's own deadlines (and
+    `presses` at their times) stepped up to `until`."""
+    profile = parse_profile(CAMP_RUN.read_text(encoding="utf-8"), CAMP_RUN.name)
+    play, _ = step(new_play(profile, ("red", "blue")), ERA, 0.0)
+    pending = dict(presses or {})
+    now = 0.0
+    while True:
+        due = min([t for t in (next_deadline(play, now), *pending) if t is not None],
+                  default=until)
+        if due > until:
+            return play
+        now = due
+        press = pending.pop(now, None)
+        play, _ = step(play, press or Tick(), now)
+        if now == until:
+            return play
+
+
+def placed(shown: PlayScreen, panel: Panel, language: str = "en",
+           held: float | None = None) -> Layout:
+    return layout_plan(clock_plan(shown, language, panel, held), language, StatusMarks(),
+                       panel)
+
+
+def of_role(items: Layout, role: str) -> list[DigitsItem | TextItem | ProgressItem]:
+    return [item for item in items.items if getattr(item, "role", "progress") == role]
+
+
+def era_clock(seconds_left: int, elapsed: float) -> Screen:
+    """Time of Empires' running screen with Camp Run's clock: 10:00, marks at 3:20, 6:40."""
+    return Screen(kind=Phase.RUNNING, era=1, mode=Mode.REALTIME, seconds_left=seconds_left,
+                  length_s=600.0, elapsed=elapsed, cue_marks=(200.0, 400.0))
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+@pytest.mark.parametrize("at", [5.0, 65.0, 150.5, 480.0, 604.0])
+def test_a_running_countdown_is_time_of_empires_clock(panel: Panel, at: float) -> None:
+    shown = screen(played_to(at), at)
+    assert is_clock(shown) and shown.lead_in is None and shown.call is None
+    run = at - 5.0  # the start gong at 5 s
+    left = int(600 - run) if run == int(run) else int(600 - run) + 1
+    assert (shown.timer_left, shown.timer_run, shown.timer_s) == (left, float(int(run)), 600)
+    assert shown.timer_marks == (200.0, 400.0)
+    ours, theirs = placed(shown, panel), layout(era_clock(left, float(int(run))), panel=panel)
+    (digits,) = of_role(ours, "clock")
+    (era,) = of_role(theirs, "clock")
+    assert isinstance(digits, DigitsItem) and isinstance(era, DigitsItem)
+    assert digits.text == era.text == f"{left // 60}:{left % 60:02d}"
+    bars = [item for item in ours.items if isinstance(item, ProgressItem)]
+    if not panel.compact:  # the same text, scale and place; the same bar
+        assert digits == era
+        assert bars == [item for item in theirs.items if isinstance(item, ProgressItem)]
+    else:  # at the right edge, full height; as wide as the texts beside them leave room for
+        assert (digits.box.right, digits.box.y, digits.scale_y) == (
+            era.box.right, era.box.y, era.scale_y)
+    assert bars[0].marks == (200 / 600, 400 / 600)
+    assert bars[0].fraction == pytest.approx(int(run) / 600)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_box_draws_the_clock_in_place_of_the_step(panel: Panel, language: str) -> None:
+    shown = screen(played_to(65.0), 65.0)
+    image = draw(shown, panel, language)
+    assert ImageChops.difference(image, render_play(shown, panel, language)).getbbox()
+    assert image.tobytes() == draw(shown, panel, language, turn=3).tobytes()  # no pages
+    assert turning(shown, panel, language) == 1
+    texts = [item.source for item in placed(shown, panel, language).items
+             if isinstance(item, TextItem)]
+    assert texts[0] == ("Run 1/1" if language == "en" else "ラン 1/1")  # the status row
+    assert shown.title is not None and shown.title.text(language) in texts  # the hint row
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+def test_the_lead_in_shows_the_seconds_to_the_start_gong_big(panel: Panel) -> None:
+    for at, seconds in ((0.0, "5"), (2.5, "3"), (4.0, "1")):
+        shown = screen(played_to(at), at)
+        assert is_clock(shown)
+        (digits,) = of_role(placed(shown, panel), "countdown")
+        assert isinstance(digits, DigitsItem) and digits.text == seconds
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+def test_paused_says_paused_over_the_held_clock_and_how_to_go_on(panel: Panel) -> None:
+    hold = Input(Button.NEXT, Gesture.HOLD)  # Camp Run: hold NEXT pauses
+    shown = screen(played_to(120.0, {100.0: hold}), 120.0)
+    assert is_clock(shown) and shown.paused and shown.timer_left == 505
+    items = placed(shown, panel)
+    (digits,) = of_role(items, "clock")
+    assert isinstance(digits, DigitsItem) and digits.text == "8:25"
+    (title,) = of_role(items, "title")
+    assert isinstance(title, TextItem) and title.source == "Paused"
+    (hint,) = of_role(items, "hint")
+    assert isinstance(hint, TextItem) and "resume" in hint.source
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_calls_own_words_stand_lit_over_the_clock(panel: Panel, language: str) -> None:
+    shown = screen(played_to(206.0), 206.0)
+    assert shown.call is not None and is_clock(shown)
+    items = placed(shown, panel, language)
+    assert not of_role(items, "clock")  # the prompt covers the big clock ...
+    (prompt,) = of_role(items, "prompt")
+    assert isinstance(prompt, TextItem) and prompt.inverted
+    assert prompt.source == shown.call.text(language) and not prompt.block.abbreviated
+    (clock,) = of_role(items, "status_clock")  # ... the time moves up to the status row
+    assert isinstance(clock, TextItem) and clock.source == "6:39"
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+def test_holding_next_and_era_fills_the_new_game_bar(panel: Panel) -> None:
+    shown = screen(played_to(65.0), 65.0)
+    (hint,) = of_role(placed(shown, panel, held=0.5), "hint")
+    assert isinstance(hint, TextItem) and hint.inverted and "■■■□□□" in hint.source
+    drawn = draw(shown, panel, "en", hold_progress=0.5)
+    assert drawn.tobytes() == render_clock(shown, panel, held=0.5).tobytes()
+
+
+def render_clock(shown: PlayScreen, panel: Panel, held: float | None = None,
+                 marks: Marks | None = None) -> Image.Image:
+    """The clock painted from its plan, with `marks` in the status row."""
+    marks = marks or Marks()
+    return paint(layout_plan(clock_plan(shown, "en", panel, held), "en",
+                             StatusMarks(marks.no_sound, marks.no_save, marks.no_file), panel),
+                 panel)
+
+
+def test_the_box_marks_stand_in_the_clocks_status_row() -> None:
+    shown = screen(played_to(65.0), 65.0)
+    plain, marked = draw(shown, Panel(), "en"), draw(shown, Panel(), "en", no_sound=True)
+    assert ImageChops.difference(plain, marked).getbbox() is not None
+    assert marked.tobytes() == render_clock(shown, Panel(), marks=Marks(no_sound=True)).tobytes()
+
+
+def test_a_countdown_phase_of_several_steps_keeps_its_step_screen() -> None:
+    shown = screen(played_to(65.0), 65.0)
+    several = replace(shown, position=(1, 2))
+    assert not is_clock(several)
+    assert draw(several, Panel(), "en").tobytes() == render_play(several, Panel(), "en").tobytes()
+
+
+def test_the_end_of_the_clock_leaves_it() -> None:
+    shown = screen(played_to(606.0), 606.0)  # the end gong at 605 ends the run
+    assert not is_clock(shown) and shown.kind == "scoring"
