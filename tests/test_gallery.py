@@ -9,12 +9,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from erabox.ui.clock_plans import is_clock
 from erabox.ui.gallery import (
+    CLOCK_DIR,
     GAMES_DIR,
     INDEX,
     MARKS_DIR,
     SCALE,
     SMALL_DIR,
+    clock_samples,
     marked_samples,
     profile_samples,
     selftest_frames,
@@ -109,6 +112,15 @@ def test_the_gallery_has_every_screen_of_every_shipped_profile(fresh: Path, subd
     assert {shown.kind for _, shown, _ in marked} == {"setup", "round", "special", "scoring",
                                                       "game_over", "confirm"}
     expected |= {f"{MARKS_DIR}/{name}_{lang}.png" for name, _, _ in marked for lang in LANGUAGES}
+    # and a countdown, in any game: README's real-time example at each moment of its clock
+    clock = clock_samples()
+    assert [name for name, _, _ in clock] == ["lead_in", "running", "call", "paused",
+                                              "running_no_sound_holding_for_new_game"]
+    assert all(is_clock(shown) for _, shown, _ in clock)
+    assert [shown.lead_in is not None for _, shown, _ in clock] == [True] + [False] * 4
+    assert [shown.call is not None for _, shown, _ in clock] == [False, False, True, False, False]
+    assert [shown.paused for _, shown, _ in clock] == [False, False, False, True, False]
+    expected |= {f"{CLOCK_DIR}/{name}_{lang}.png" for name, _, _ in clock for lang in LANGUAGES}
     directory = fresh / subdir / GAMES_DIR
     assert {str(p.relative_to(directory)) for p in directory.rglob("*.png")} == expected
     index = (directory / INDEX).read_text(encoding="utf-8")
