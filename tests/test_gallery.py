@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from erabox.ui.clock_plans import is_clock
 from erabox.ui.gallery import (
     CLOCK_DIR,
     GAMES_DIR,
@@ -25,6 +24,7 @@ from erabox.ui.gallery import (
     write_gallery,
 )
 from erabox.ui.panel import Panel
+from erabox.ui.round_plans import is_clock
 from erabox.ui.samples import sample_renders
 from erabox.ui.strings import LANGUAGES
 

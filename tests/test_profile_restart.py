@@ -1,5 +1,5 @@
 """`[buttons] restart_era = true` (docs/profiles.md, "The buttons"; `restart`): ERA hold
-in an era's play asks "Restart the era?", as Time of Empires' ERA hold on a running era; ERA
+in an era's play asks "Restart this era?", as Time of Empires' ERA hold on a running era; ERA
 goes back to the era's setup, its points discarded, NEXT keeps playing; undo is then NEXT hold
 (where it pauses no countdown, within the era). Without the key ERA hold is as before. Time of
 Empires' golden script that restarts an era is played by its round file in
@@ -45,7 +45,7 @@ def test_era_hold_asks_and_era_restarts_the_first_era_at_the_game_s_setup() -> N
     assert again.spot.state is State.SETUP and again.spot.variant == 0  # as the setup opens
     assert again.history == () and again.question_until is None
     texts = [getattr(item, "text", "") for item in layout_play(screen(asked, 0.0))]
-    assert "Restart the era?" in texts
+    assert "Restart this era?" in texts  # Time of Empires' question, in every game
     held = RESTARTS.replace("\n[rounds]", 'pause = "next_hold"\n\n[rounds]', 1)
     hints = [getattr(item, "text", "") for item in layout_play(screen(press(
         new_play(profile(held), PLAYERS), NEXT, ERA), 0.0))]
@@ -82,7 +82,7 @@ def test_without_an_era_setup_the_era_before_s_standings_start_it_again() -> Non
 def test_in_the_lead_in_era_hold_goes_back_at_once_and_after_the_gong_it_asks() -> None:
     """Nothing of the era is played while its countdown's lead-in ticks (2 s here): ERA hold
     goes straight back to the setup, as Time of Empires' ERA hold cancels its lead-in; from
-    the start gong on it asks "Restart the era?"."""
+    the start gong on it asks "Restart this era?"."""
     setup = new_play(profile(), PLAYERS)  # the real-time variant: its race has a 2 s lead-in
     leading = press(setup, ERA)
     assert leading.timer_end is not None

@@ -23,9 +23,9 @@ from erabox.core.model import Button, Gesture, Input, Tick
 from erabox.core.play import Play, new_play, screen
 from erabox.core.profile import Profile, parse_profile
 from erabox.core.profile_reader import Label
-from erabox.ui.clock_plans import clock_plan, is_clock
 from erabox.ui.layout import StatusMarks, TextItem, layout_plan
 from erabox.ui.panel import Panel
+from erabox.ui.round_plans import clock_plan, is_clock
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "device" / "erabox" / "examples" / "camp-run.toml"
@@ -202,7 +202,7 @@ def test_the_screen_shows_the_calls_own_words_until_its_time_is_up() -> None:
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_own_prompt_is_drawn_whole_on_both_panels(height: int, language: str) -> None:
     shown = screen(at_the_first_call(), 206.0)
-    panel = Panel(128, height)  # the box draws a countdown as the clock (`clock_plans`)
+    panel = Panel(128, height)  # the box draws a countdown as the clock (`round_plans`)
     assert is_clock(shown)
     placed = layout_plan(clock_plan(shown, language, panel), language, StatusMarks(), panel)
     drawn = [item for item in placed.items

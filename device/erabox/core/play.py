@@ -348,7 +348,8 @@ def screen(play: Play, now: float) -> PlayScreen:
     base = _with_era(play, base)
     if play.question_until is not None:
         question = "restart_era" if play.restart_asked else "new_game"  # `restart`
-        return replace(base, kind="confirm", question=question)
+        # a countdown asked over stays in sight, as it runs on under the question
+        return replace(base, kind="confirm", question=question, timer_left=_clock(play, now)[0])
     if walk := walk_here(play):  # `guide_at_setup`: the guide's step, over the setup
         shown = walk[min(spot.guide or 0, len(walk) - 1)]
         return replace(base, kind=spot.state.value, title=shown.title, text=shown.text,
@@ -366,15 +367,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                  profile.specials[spot.special].label if spot.state is State.SPECIAL else
                  profile.events[spot.event].label)
         turn = turn_seat(play)
-        left = lead = None
-        if play.timer_end is not None:
-            left = max(0, math.ceil(play.timer_end - now - EPS))
-        elif play.held_left is not None:
-            left = max(0, math.ceil(play.held_left - EPS))
+        left, lead = _clock(play, now)
         elapsed = countdown_elapsed(play, now)
-        if left is not None and elapsed is not None and elapsed < -EPS:  # the lead-in
-            lead = math.ceil(-elapsed - EPS)
-            left = math.ceil(profile.phases[spot.phase].timer_s or 0)
         passes = (spot.state is State.SPECIAL
                   and profile.specials[spot.special].passes_start_player)
         timed = profile.phases[spot.phase]
@@ -416,6 +410,21 @@ def screen(play: Play, now: float) -> PlayScreen:
                        tie_break=last_era(play) and late_entry(play) is not None)
     return replace(base, kind=State.GAME_OVER.value, round=spot.round, places=_places(play),
                    page=play.page, decided=_decided(play))
+
+
+def _clock(play: Play, now: float) -> tuple[int | None, int | None]:
+    """A countdown's whole seconds left (its full time in its lead-in, rounded up) and the
+    seconds to its start gong in its lead-in; None where there is none."""
+    left = lead = None
+    if play.timer_end is not None:
+        left = max(0, math.ceil(play.timer_end - now - EPS))
+    elif play.held_left is not None:
+        left = max(0, math.ceil(play.held_left - EPS))
+    elapsed = countdown_elapsed(play, now)
+    if left is not None and elapsed is not None and elapsed < -EPS:  # the lead-in
+        lead = math.ceil(-elapsed - EPS)
+        left = math.ceil(play.profile.phases[play.spot.phase].timer_s or 0)
+    return left, lead
 
 
 def _with_era(play: Play, base: PlayScreen) -> PlayScreen:

@@ -382,7 +382,7 @@ def layout(screen: Screen, *, language: str = "en", no_sound: bool = False,
 def layout_plan(plan: Plan, language: str, marks: StatusMarks, panel: Panel) -> Layout:
     """Place `plan` on `panel` with the status row's `marks`: the one placement of every
     planned screen (Time of Empires' from `make_plan`, a countdown of any game's from
-    `clock_plans`)."""
+    `round_plans`)."""
     if panel.compact:
         return Layout(tuple(_layout_small(plan, language, marks, panel)))
     items = _place_status(plan, language, marks, panel, panel.width, plan.status)

@@ -179,49 +179,20 @@ def _plan_settings(screen: Screen, language: str) -> Plan:
 
 
 def _plan_lead_in(screen: Screen, language: str) -> Plan:
-    countdown = "-" if screen.countdown is None else str(max(0, screen.countdown))
-    label = TextRow("label", say(language, "lead_in"))
-    digits = DigitsRow("countdown", countdown, ((5, 4), (4, 4), (3, 4), (2, 4), (1, 4)))
-    return Plan(
-        status=era_name(screen.era, language),
-        rows=[label, digits],
-        hint=say(language, "hint_back"),
-        small=[digits, label],
-    )
-
-
-def _progress(screen: Screen) -> ProgressRow:
-    length = screen.length_s if screen.length_s > 0 else 1.0
-    if screen.elapsed is not None:
-        done = screen.elapsed / length
-    elif screen.seconds_left is not None:
-        done = (length - screen.seconds_left) / length
-    else:
-        done = 0.0
-    marks = tuple(cue / length for cue in screen.cue_marks if 0 < cue < length)
-    return ProgressRow(min(1.0, max(0.0, done)), marks)
-
-
-_CLOCK_SCALES = ((4, 4), (3, 4), (2, 4), (1, 4))
+    label, digits = lead_in_rows(screen.countdown, language)
+    return Plan(status=era_name(screen.era, language), rows=[label, digits],
+                hint=say(language, "hint_back"), small=[digits, label])
 
 
 def _plan_running(screen: Screen, language: str) -> Plan:
-    rows: list[Row] = [
-        DigitsRow("clock", clock_text(screen.seconds_left), _CLOCK_SCALES),
-        _progress(screen),
-    ]
-    return Plan(
-        status=era_name(screen.era, language),
-        rows=rows,
-        hint=say(language, "action_phase"),
-        small=list(rows),
-    )
+    rows = running_rows(screen.seconds_left, progress_row(
+        screen.length_s, screen.elapsed, screen.seconds_left, screen.cue_marks))
+    return Plan(status=era_name(screen.era, language), rows=rows,
+                hint=say(language, "action_phase"), small=list(rows))
 
 
 def _plan_paused(screen: Screen, language: str) -> Plan:
-    title = TextRow("title", say(language, "paused"), TITLE)
-    # Smaller than the running clock: the word "Paused" is what must be seen first.
-    clock = DigitsRow("clock", clock_text(screen.seconds_left), ((3, 3), (2, 3), (1, 3)))
+    title, clock = paused_rows(say(language, "paused"), screen.seconds_left)
     return Plan(
         status=era_name(screen.era, language),
         rows=[title, clock],
@@ -229,6 +200,39 @@ def _plan_paused(screen: Screen, language: str) -> Plan:
         # Small panel: "Paused" left, between the era and the hint; the clock at the right.
         small=[clock, replace(title, inverted=True)],
     )
+
+
+# --- a countdown's rows: Time of Empires' and every game's (`round_plans`) --------------------
+
+
+def lead_in_rows(seconds: int | None, language: str) -> tuple[TextRow, DigitsRow]:
+    """"Start gong in" over the seconds to it, big."""
+    countdown = "-" if seconds is None else str(max(0, seconds))
+    return (TextRow("label", say(language, "lead_in")),
+            DigitsRow("countdown", countdown, ((5, 4), (4, 4), (3, 4), (2, 4), (1, 4))))
+
+
+def running_rows(left: float | None, progress: ProgressRow) -> list[Row]:
+    """The seconds left, big, over the progress bar."""
+    return [DigitsRow("clock", clock_text(left), ((4, 4), (3, 4), (2, 4), (1, 4))), progress]
+
+
+def paused_rows(said: str, left: float | None) -> tuple[TextRow, DigitsRow]:
+    """`said` ("Paused") over the held clock, smaller than the running one: the word is what
+    must be seen first."""
+    return (TextRow("title", said, TITLE),
+            DigitsRow("clock", clock_text(left), ((3, 3), (2, 3), (1, 3))))
+
+
+def progress_row(length: float | None, run: float | None, left: float | None,
+                 calls: tuple[float, ...]) -> ProgressRow:
+    """How far a clock of `length` s has run (`run` whole seconds, else from `left`), and its
+    calls' marks, as fractions of the length."""
+    length = length if length and length > 0 else 1.0
+    done = run / length if run is not None else (
+        (length - left) / length if left is not None else 0.0)
+    marks = tuple(at / length for at in calls if 0 < at < length)
+    return ProgressRow(min(1.0, max(0.0, done)), marks)
 
 
 def _plan_intro_round(screen: Screen, language: str) -> Plan:
@@ -451,22 +455,27 @@ def _plan_game_over(screen: Screen, language: str) -> Plan:
     )
 
 
-_QUESTION_KEYS = {
-    Question.RESTART_ERA: "question_restart_era",
-    Question.NEW_GAME: "question_new_game",
-}
-
-
 def _plan_confirm(screen: Screen, language: str) -> Plan:
-    key = _QUESTION_KEYS.get(screen.question) if screen.question is not None else None
-    question = say(language, key) if key else "?"
+    # A question over a running era does not stop its clock: keep it in sight.
+    return question_plan(era_name(screen.era, language), screen.question, language,
+                         screen.seconds_left)
+
+
+_QUESTIONS = frozenset(asked.value for asked in Question)
+
+
+def question_plan(status: str, question: str | None, language: str,
+                  left: float | None = None) -> Plan:
+    """A question the box asks ("new_game", "restart_era"), in every game: `status` in the
+    status row, the question big, the answers under it; `left`: the seconds of a clock that
+    runs on under the question, kept in sight in the status row."""
+    said = say(language, f"question_{question}") if question in _QUESTIONS else "?"
     return Plan(
-        status=era_name(screen.era, language),
-        rows=[TextRow("question", question, QUESTION)],
+        status=status,
+        rows=[TextRow("question", said, QUESTION)],
         hint=say(language, "confirm_answers"),
-        small=[TextRow("question", question, inverted=True)],
-        # A question over a running era does not stop its clock: keep it in sight.
-        status_clock="" if screen.seconds_left is None else clock_text(screen.seconds_left),
+        small=[TextRow("question", said, inverted=True)],
+        status_clock="" if left is None else clock_text(left),
     )
 
 

@@ -153,7 +153,7 @@ def marked_screens(profile: Profile) -> list[tuple[str, PlayScreen, Marks]]:
                      for name, why, marks in CHOSEN]
 
 
-# A countdown as every game shows it (`ui/clock_plans.py`), over README's real-time example
+# A countdown as every game shows it (`ui/round_plans.py`), over README's real-time example
 # (`erabox/examples/camp-run.toml`: ERA starts a 5 s lead-in, a 10:00 clock, "Return to camp"
 # at 3:20 and 6:40): (name, seconds after ERA, NEXT held then to pause, marks).
 CLOCK_GAME = "camp-run"

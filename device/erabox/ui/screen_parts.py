@@ -47,6 +47,7 @@ class Placed:
     mask: Image.Image
     abbreviated: bool = False
     text: str = ""  # what the mask reads (the tests read screens by it)
+    lit: bool = False  # a lit bar, edge to edge (its text dark, within the margins)
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -147,3 +148,25 @@ def _hint(text: str, panel: Panel) -> list[Placed]:
 
 def _label(label: Label | None, language: str) -> str:
     return "" if label is None else label.text(language)
+
+
+STEP_KINDS = ("round", "special", "event")
+
+
+def hint_key(screen: PlayScreen) -> str:
+    """The hint row's words of a step on 128x64: NEXT, the pause and undo gestures."""
+    paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
+    held = "hint_hall_start" if screen.hall_start else "hint_paused"  # the press starts it
+    base = held if paused else "hint_wait" if screen.waits else "hint_step"
+    # NEXT hold pauses: ERA undoes, or starts its event, or (`restart_era`) restarts the
+    # era: then no undo is said
+    told = screen.pause_hold and (screen.event is not None or screen.restart)
+    return base + ("_hold" if screen.pause_hold else "") + ("_event" if told else "")
+
+
+# A step's undo gesture alone, by its 128x64 hint (none where that hint says none): what
+# 128x32's hint row shows every other page, its three rows being full
+UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
+         "hint_paused": "undo_next_hold", "hint_hall_start": "undo_next_hold",
+         "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
+         "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era"}

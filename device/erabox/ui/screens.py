@@ -46,23 +46,28 @@ from .glyphs import (
     big_text_image,
     big_text_width,
 )
+from .layout import DigitsItem, StatusMarks, TextItem, layout_plan
+from .paint import item_masks
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
+from .round_plans import planned
 from .screen_parts import GAP as GAP
 from .screen_parts import NO_MARKS as NO_MARKS
-from .screen_parts import Marks as Marks
 from .screen_parts import (
+    STEP_KINDS,
+    UNDO,
     Placed,
     _colour,
     _era_text,
     _hint,
-    _icons,
     _label,
     _right,
     _round_text,
     _status,
     _text,
+    hint_key,
 )
+from .screen_parts import Marks as Marks
 from .strings import check_language, say
 from .text import LINE_PX, drawable, fit_text, line_image, text_width, wrap
 
@@ -73,6 +78,8 @@ MORE = "→"  # ends a page of a step that goes on on the next
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
     the setup's hint row two, a step too long for 128x32's line its lines."""
+    if planned(screen, language, panel) is not None:  # a countdown, a question: one page
+        return 1
     if screen.guide:  # the guide walked at a setup: on 128x32 its step a line a page
         return len(_step_lines(_label(screen.text, language), panel)) if panel.compact else 1
     if screen.kind == "setup":
@@ -86,30 +93,8 @@ def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     return 1
 
 
-STEP_KINDS = ("round", "special", "event")
-
-
-def _hint_key(screen: PlayScreen) -> str:
-    """The hint row's words of a step on 128x64: NEXT, the pause and undo gestures."""
-    paused = screen.paused and not screen.hall_only  # in a hall, the hall resumes it
-    held = "hint_hall_start" if screen.hall_start else "hint_paused"  # the press starts it
-    base = held if paused else "hint_wait" if screen.waits else "hint_step"
-    # NEXT hold pauses: ERA undoes, or starts its event, or (`restart_era`) restarts the
-    # era: then no undo is said
-    told = screen.pause_hold and (screen.event is not None or screen.restart)
-    return base + ("_hold" if screen.pause_hold else "") + ("_event" if told else "")
-
-
-# A step's undo gesture alone, by its 128x64 hint (none where that hint says none): what
-# 128x32's hint row shows every other page, its three rows being full
-_UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
-         "hint_paused": "undo_next_hold", "hint_hall_start": "undo_next_hold",
-         "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
-         "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era"}
-
-
 def _undo_key(screen: PlayScreen) -> str | None:
-    return _UNDO.get(_hint_key(screen))
+    return UNDO.get(hint_key(screen))
 
 
 def _step_lines(text: str, panel: Panel) -> list[str]:
@@ -125,8 +110,16 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     panel = panel or Panel()
     check_language(language)
     kind = screen.kind
-    if kind == "confirm":
-        return _confirm(panel, language, marks, screen.question)
+    plan = planned(screen, language, panel, marks.hold_progress)
+    if plan is not None:  # a countdown or a question: Time of Empires' screens (`round_plans`)
+        placed = layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
+                                                          marks.no_file), panel)
+        return tuple(Placed(getattr(item, "role", "progress"), item.box.x, item.box.y, mask,
+                            isinstance(item, TextItem) and item.block.abbreviated,
+                            item.source if isinstance(item, TextItem) else
+                            item.text if isinstance(item, DigitsItem) else "",
+                            isinstance(item, TextItem) and item.inverted)
+                     for item, mask in item_masks(placed, panel))
     if screen.guide:  # `guide_at_setup`: a step of the guide walked at a setup
         items = _walk(screen, panel, language, marks)
     elif kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
@@ -224,7 +217,7 @@ def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         else:
             room = panel.inner
         items += _text("footer", footer_text, MARGIN, footer_y, room)
-        return tuple(items + _hint(word(language, _hint_key(screen)), panel))
+        return tuple(items + _hint(word(language, hint_key(screen)), panel))
     room = panel.inner
     if timer:
         placed = _right("timer", timer, panel.hint_top, panel)
@@ -555,14 +548,3 @@ def _pages(lines: list[str], width: int) -> list[str]:
         else:
             pages.append(line)
     return pages
-
-
-def _confirm(panel: Panel, language: str, marks: Marks, asked: str) -> tuple[Placed, ...]:
-    question = word(language, asked)
-    items, _ = _icons(marks, panel.width - MARGIN)
-    if panel.compact:
-        items += _text("question", question, MARGIN, 12, panel.inner)
-    else:
-        items += _text("question", question, MARGIN, panel.content_top + LINE_PX,
-                       panel.inner, scale=2)
-    return tuple(items + _hint(word(language, "hint_confirm"), panel))

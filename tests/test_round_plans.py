@@ -1,5 +1,6 @@
-"""Every game's countdown is drawn as Time of Empires' clock (`ui/clock_plans.py`): the same
-rows, placed by the same `layout`, painted by the same `render.paint`.
+"""Every game's countdown is drawn as Time of Empires' clock, and its questions as Time of
+Empires' question (`ui/round_plans.py`): the same rows, placed by the same `layout`, painted by
+the same `render.paint`.
 
 README's real-time example, Camp Run (device/erabox/examples/camp-run.toml: a 5 s lead-in, a 10:00
 clock, "Return to camp" at 3:20 and 6:40), is played through the round machine; each of its
@@ -17,10 +18,9 @@ from PIL import Image, ImageChops
 
 from erabox.core.deadlines import next_deadline
 from erabox.core.machine import step
-from erabox.core.model import Button, Gesture, Input, Mode, Phase, Screen, Tick
+from erabox.core.model import Button, Gesture, Input, Mode, Phase, Question, Screen, Tick
 from erabox.core.play import Play, PlayScreen, new_play, screen
 from erabox.core.profile import parse_profile
-from erabox.ui.clock_plans import clock_plan, is_clock
 from erabox.ui.layout import (
     DigitsItem,
     Layout,
@@ -30,9 +30,11 @@ from erabox.ui.layout import (
     layout,
     layout_plan,
 )
+from erabox.ui.paint import paint
 from erabox.ui.panel import Panel
-from erabox.ui.render import draw, paint, turning
-from erabox.ui.screens import Marks, render_play
+from erabox.ui.render import draw, turning
+from erabox.ui.round_plans import clock_plan, is_clock
+from erabox.ui.screens import Marks, layout_play, render_play
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMP_RUN = ROOT / "device" / "erabox" / "examples" / "camp-run.toml"
@@ -106,13 +108,21 @@ def test_a_running_countdown_is_time_of_empires_clock(panel: Panel, at: float) -
 def test_the_box_draws_the_clock_in_place_of_the_step(panel: Panel, language: str) -> None:
     shown = screen(played_to(65.0), 65.0)
     image = draw(shown, panel, language)
-    assert ImageChops.difference(image, render_play(shown, panel, language)).getbbox()
+    assert image.tobytes() == render_clock(shown, panel, language=language).tobytes()
+    roles = [item.role for item in layout_play(shown, panel, language)]
+    assert "clock" in roles and "progress" in roles and "step" not in roles
+    assert image.tobytes() == render_play(shown, panel, language).tobytes()  # its masks
     assert image.tobytes() == draw(shown, panel, language, turn=3).tobytes()  # no pages
     assert turning(shown, panel, language) == 1
-    texts = [item.source for item in placed(shown, panel, language).items
-             if isinstance(item, TextItem)]
-    assert texts[0] == ("Run 1/1" if language == "en" else "ラン 1/1")  # the status row
-    assert shown.title is not None and shown.title.text(language) in texts  # the hint row
+    texts = {item.role: item.source for item in placed(shown, panel, language).items
+             if isinstance(item, TextItem)}
+    assert texts["status"] == ("Run 1/1" if language == "en" else "ラン 1/1")
+    assert texts["hint"] == ("Until the gong  hold ERA: undo" if language == "en"
+                             else "終了の合図まで ERA長押し: 戻す")  # what a press does
+    # the phase at the status row's right, where it fits beside the round (in Japanese)
+    assert shown.title is not None
+    fits = language == "ja" and not panel.compact
+    assert texts.get("status_hint") == (shown.title.ja if fits else None)
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
@@ -162,10 +172,10 @@ def test_holding_next_and_era_fills_the_new_game_bar(panel: Panel) -> None:
 
 
 def render_clock(shown: PlayScreen, panel: Panel, held: float | None = None,
-                 marks: Marks | None = None) -> Image.Image:
+                 marks: Marks | None = None, language: str = "en") -> Image.Image:
     """The clock painted from its plan, with `marks` in the status row."""
     marks = marks or Marks()
-    return paint(layout_plan(clock_plan(shown, "en", panel, held), "en",
+    return paint(layout_plan(clock_plan(shown, language, panel, held), language,
                              StatusMarks(marks.no_sound, marks.no_save, marks.no_file), panel),
                  panel)
 
@@ -181,9 +191,33 @@ def test_a_countdown_phase_of_several_steps_keeps_its_step_screen() -> None:
     shown = screen(played_to(65.0), 65.0)
     several = replace(shown, position=(1, 2))
     assert not is_clock(several)
-    assert draw(several, Panel(), "en").tobytes() == render_play(several, Panel(), "en").tobytes()
+    roles = [item.role for item in layout_play(several, Panel(), "en")]
+    assert "title" in roles and "timer" in roles and "clock" not in roles  # the countdown small
+    assert ImageChops.difference(draw(several, Panel(), "en"), draw(shown, Panel(), "en")
+                                 ).getbbox() is not None
 
 
 def test_the_end_of_the_clock_leaves_it() -> None:
     shown = screen(played_to(606.0), 606.0)  # the end gong at 605 ends the run
     assert not is_clock(shown) and shown.kind == "scoring"
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_question_is_time_of_empires_question_its_clock_in_sight(panel: Panel,
+                                                                    language: str) -> None:
+    both = Input(Button.BOTH, Gesture.HOLD)  # NEXT+ERA held: "New game?"
+    shown = screen(played_to(65.0, {64.0: both}), 65.0)
+    assert (shown.kind, shown.question, shown.timer_left) == ("confirm", "new_game", 540)
+    ours = layout_play(shown, panel, language)
+    era = Screen(kind=Phase.CONFIRM, era=1, mode=Mode.REALTIME, question=Question.NEW_GAME,
+                 seconds_left=540)
+    theirs = layout(era, language=language, panel=panel)
+    for role in ("question", "hint", "status_clock"):
+        (mine,) = [item for item in ours if item.role == role]
+        (toe,) = [item for item in theirs.items if getattr(item, "role", "") == role]
+        assert isinstance(toe, TextItem) and mine.text == toe.source
+        assert (mine.x, mine.y, mine.lit) == (toe.box.x, toe.box.y, toe.inverted)
+    (status,) = [item for item in ours if item.role == "status"]
+    assert status.text == shown.game.text(language)  # the game, where Time of Empires' era
+    assert turning(shown, panel, language) == 1
