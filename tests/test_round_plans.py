@@ -111,7 +111,11 @@ def test_the_box_draws_the_clock_in_place_of_the_step(panel: Panel, language: st
     assert image.tobytes() == render_clock(shown, panel, language=language).tobytes()
     roles = [item.role for item in layout_play(shown, panel, language)]
     assert "clock" in roles and "progress" in roles and "step" not in roles
-    assert image.tobytes() == render_play(shown, panel, language).tobytes()  # its masks
+    assert image.tobytes() == render_play(shown, panel, language).tobytes()
+    masks = Image.new("1", panel.size, 0)  # the items as masks (`layout_play`): the same
+    for item in layout_play(shown, panel, language):
+        masks.paste(1, (item.x, item.y), item.mask)
+    assert masks.tobytes() == image.tobytes()
     assert image.tobytes() == draw(shown, panel, language, turn=3).tobytes()  # no pages
     assert turning(shown, panel, language) == 1
     texts = {item.role: item.source for item in placed(shown, panel, language).items

@@ -47,7 +47,7 @@ from .glyphs import (
     big_text_width,
 )
 from .layout import DigitsItem, StatusMarks, TextItem, layout_plan
-from .paint import item_masks
+from .paint import item_masks, paint
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
 from .round_plans import planned
@@ -141,6 +141,11 @@ def render_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
                 marks: Marks = NO_MARKS) -> Image.Image:
     """The screen as a mode "1" image of the panel's size."""
     panel = panel or Panel()
+    check_language(language)
+    plan = planned(screen, language, panel, marks.hold_progress)
+    if plan is not None:  # painted at once (`layout_play` gives the same as masks)
+        return paint(layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
+                                                             marks.no_file), panel), panel)
     image = Image.new("1", panel.size, 0)
     for item in layout_play(screen, panel, language, marks):
         image.paste(1, (item.x, item.y), item.mask)
