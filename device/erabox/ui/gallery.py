@@ -138,12 +138,8 @@ def profiles_index(panel: Panel) -> str:
     for game, title, screens in profile_samples():
         lines += ["", f"## {title} (`{game}`)", "", "| screen | English | Japanese |",
                   "|---|---|---|"]
-        for screen_name, shown in screens:
-            for page, _ in turned_pages(shown, panel):
-                name = screen_name + page
-                cells = [f"![{name} {language}]({game}/{name}_{language}.png)"
-                         for language in LANGUAGES]
-                lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+        lines += _rows(game, [screen_name + page for screen_name, shown in screens
+                              for page, _ in turned_pages(shown, panel)])
     lines += ["", "## The box's marks", "",
               "The no-sound, cannot-save and missing-sound-file marks, and the progress of a",
               "NEXT+ERA hold toward \"New game?\", over the screens of",
@@ -151,10 +147,7 @@ def profiles_index(panel: Panel) -> str:
               "saying which game plays and why (`setup_...`: given with `--game`, chosen in",
               "the settings menu, the config's `game`; a few seconds, or until a press).", "",
               "| screen | English | Japanese |", "|---|---|---|"]
-    for name, _, _ in marked_samples():
-        cells = [f"![{name} {language}]({MARKS_DIR}/{name}_{language}.png)"
-                 for language in LANGUAGES]
-        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    lines += _rows(MARKS_DIR, [name for name, _, _ in marked_samples()])
     lines += ["", "## A countdown, in any game", "",
               "A phase of one step on a running clock, as every game shows it: Time of",
               "Empires' clock (the seconds to the start gong, the seconds left over the",
@@ -163,11 +156,14 @@ def profiles_index(panel: Panel) -> str:
               "2 s after ERA, 1:00 into its clock, just after its first call, paused, and",
               "with the no-sound mark while NEXT and ERA are held.", "",
               "| screen | English | Japanese |", "|---|---|---|"]
-    for name, _, _ in clock_samples():
-        cells = [f"![{name} {language}]({CLOCK_DIR}/{name}_{language}.png)"
-                 for language in LANGUAGES]
-        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    lines += _rows(CLOCK_DIR, [name for name, _, _ in clock_samples()])
     return "\n".join(lines) + "\n"
+
+
+def _rows(folder: str, names: list[str]) -> list[str]:
+    """The index's table rows of the pictures `names` in `folder`, one language a column."""
+    return [f"| `{name}` | " + " | ".join(f"![{name} {language}]({folder}/{name}_{language}.png)"
+                                          for language in LANGUAGES) + " |" for name in names]
 
 
 def selftest_frames(language: str, panel: Panel | None = None) -> list[tuple[str, Image.Image]]:

@@ -31,6 +31,7 @@ from dataclasses import replace
 from erabox.core.effects import PlayScreen
 
 from .game_words import word
+from .layout import Layout, StatusMarks, layout_plan
 from .panel import Panel
 from .plans import (
     Plan,
@@ -43,17 +44,33 @@ from .plans import (
     resumed,
     running_rows,
 )
-from .screen_parts import STEP_KINDS, _era_text, _label, _round_text, hint_key
+from .screen_parts import STEP_KINDS, Marks, _era_text, _label, _round_text, hint_key
+
+
+def is_planned(screen: PlayScreen) -> bool:
+    """Whether `screen` is one of Time of Empires' kinds: a question, or a countdown's clock
+    (`is_clock`); these turn no pages."""
+    return screen.kind == "confirm" or is_clock(screen)
+
+
+def planned_layout(screen: PlayScreen, panel: Panel, language: str,
+                   marks: Marks) -> Layout | None:
+    """`screen` placed on `panel` with the box's `marks` when it `is_planned`, else None
+    (`screens.py` lays it out)."""
+    if not is_planned(screen):
+        return None
+    plan = planned(screen, language, panel, marks.hold_progress)
+    return layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
+                                                   marks.no_file), panel)
 
 
 def planned(screen: PlayScreen, language: str, panel: Panel,
-            held: float | None = None) -> Plan | None:
-    """The plan of `screen` when it is one of Time of Empires' kinds (a countdown, a question),
-    else None (`screens.py` lays it out); `held`: how far NEXT and ERA are held toward
+            held: float | None = None) -> Plan:
+    """The plan of a screen that `is_planned`; `held`: how far NEXT and ERA are held toward
     "New game?" (0..1), None while they are not."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
-    return clock_plan(screen, language, panel, held) if is_clock(screen) else None
+    return clock_plan(screen, language, panel, held)
 
 
 def confirm_plan(screen: PlayScreen, language: str) -> Plan:

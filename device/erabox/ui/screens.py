@@ -46,11 +46,11 @@ from .glyphs import (
     big_text_image,
     big_text_width,
 )
-from .layout import DigitsItem, StatusMarks, TextItem, layout_plan
+from .layout import DigitsItem, Item, TextItem
 from .paint import item_masks, paint
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
-from .round_plans import planned
+from .round_plans import is_planned, planned_layout
 from .screen_parts import GAP as GAP
 from .screen_parts import NO_MARKS as NO_MARKS
 from .screen_parts import (
@@ -78,7 +78,7 @@ MORE = "→"  # ends a page of a step that goes on on the next
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
     the setup's hint row two, a step too long for 128x32's line its lines."""
-    if planned(screen, language, panel) is not None:  # a countdown, a question: one page
+    if is_planned(screen):  # a countdown, a question: one page
         return 1
     if screen.guide:  # the guide walked at a setup: on 128x32 its step a line a page
         return len(_step_lines(_label(screen.text, language), panel)) if panel.compact else 1
@@ -110,16 +110,9 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     panel = panel or Panel()
     check_language(language)
     kind = screen.kind
-    plan = planned(screen, language, panel, marks.hold_progress)
-    if plan is not None:  # a countdown or a question: Time of Empires' screens (`round_plans`)
-        placed = layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
-                                                          marks.no_file), panel)
-        return tuple(Placed(getattr(item, "role", "progress"), item.box.x, item.box.y, mask,
-                            isinstance(item, TextItem) and item.block.abbreviated,
-                            item.source if isinstance(item, TextItem) else
-                            item.text if isinstance(item, DigitsItem) else "",
-                            isinstance(item, TextItem) and item.inverted)
-                     for item, mask in item_masks(placed, panel))
+    placed = planned_layout(screen, panel, language, marks)
+    if placed is not None:  # a countdown or a question: Time of Empires' screens
+        return tuple(_as_placed(item, mask) for item, mask in item_masks(placed, panel))
     if screen.guide:  # `guide_at_setup`: a step of the guide walked at a setup
         items = _walk(screen, panel, language, marks)
     elif kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
@@ -142,14 +135,22 @@ def render_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     """The screen as a mode "1" image of the panel's size."""
     panel = panel or Panel()
     check_language(language)
-    plan = planned(screen, language, panel, marks.hold_progress)
-    if plan is not None:  # painted at once (`layout_play` gives the same as masks)
-        return paint(layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
-                                                             marks.no_file), panel), panel)
+    placed = planned_layout(screen, panel, language, marks)
+    if placed is not None:  # painted at once (`layout_play` gives the same as masks)
+        return paint(placed, panel)
     image = Image.new("1", panel.size, 0)
     for item in layout_play(screen, panel, language, marks):
         image.paste(1, (item.x, item.y), item.mask)
     return image
+
+
+def _as_placed(item: Item, mask: Image.Image) -> Placed:
+    """A placed item of Time of Empires' layout (`layout.Item`) as a mask of ours."""
+    text = (item.source if isinstance(item, TextItem) else
+            item.text if isinstance(item, DigitsItem) else "")
+    inverted = isinstance(item, TextItem) and item.inverted
+    return Placed(getattr(item, "role", "progress"), item.box.x, item.box.y, mask,
+                  isinstance(item, TextItem) and item.block.abbreviated, text, inverted)
 
 
 def _holding(items: tuple[Placed, ...], held: float, panel: Panel,
