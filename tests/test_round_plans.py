@@ -18,9 +18,20 @@ from PIL import Image, ImageChops
 
 from erabox.core.deadlines import next_deadline
 from erabox.core.machine import step
-from erabox.core.model import Button, Gesture, Input, Mode, Phase, Question, Screen, Tick
+from erabox.core.model import (
+    Button,
+    Gesture,
+    Input,
+    Mode,
+    Phase,
+    Prompt,
+    Question,
+    Screen,
+    Tick,
+)
 from erabox.core.play import Play, PlayScreen, new_play, screen
 from erabox.core.profile import parse_profile
+from erabox.ui.gallery import profile_samples
 from erabox.ui.layout import (
     DigitsItem,
     Layout,
@@ -33,8 +44,9 @@ from erabox.ui.layout import (
 from erabox.ui.paint import paint
 from erabox.ui.panel import Panel
 from erabox.ui.render import draw, turning
-from erabox.ui.round_plans import clock_plan, is_clock
+from erabox.ui.round_plans import clock_plan, is_clock, planned_layout
 from erabox.ui.screens import Marks, layout_play, render_play
+from erabox.ui.strings import colour_name
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMP_RUN = ROOT / "device" / "erabox" / "examples" / "camp-run.toml"
@@ -225,3 +237,66 @@ def test_a_question_is_time_of_empires_question_its_clock_in_sight(panel: Panel,
     (status,) = [item for item in ours if item.role == "status"]
     assert status.text == shown.game.text(language)  # the game, where Time of Empires' era
     assert turning(shown, panel, language) == 1
+
+
+def a_number_entered(value: int = 12) -> PlayScreen:
+    """Altay's points entry, as the gallery shows it (red's "Action cards in your deck")."""
+    samples = {f"{game}/{name}": shown for game, _, screens in profile_samples()
+               for name, shown in screens}
+    return replace(samples["altay/015_scoring"], value=value, points=value)
+
+
+def toe_entry(value: int = 12) -> Screen:
+    """Time of Empires' points entry of the same number for red."""
+    return Screen(kind=Phase.SCORING, era=1, mode=Mode.REALTIME, scoring_step=0,
+                  entry="points", player="red", value=value, totals=(("red", 0),))
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_number_being_entered_is_time_of_empires_points_entry(panel: Panel,
+                                                                language: str) -> None:
+    shown = a_number_entered()
+    ours = layout_play(shown, panel, language)
+    theirs = layout(toe_entry(), language=language, panel=panel)
+    (mine,) = [item for item in ours if item.role == "value"]
+    (toe,) = [item for item in theirs.items if getattr(item, "role", "") == "value"]
+    assert isinstance(toe, DigitsItem) and mine.text == toe.text == "12"
+    if panel.compact:  # at the right, full height, as Time of Empires' number
+        assert (mine.x + mine.mask.width, mine.y, mine.mask.height) == (
+            toe.box.right, toe.box.y, toe.box.h)
+        (status,) = [item for item in ours if item.role == "status"]
+        first = status.text.removesuffix(" →")  # the category at the top, a line a page
+        assert shown.title.text(language).startswith(first) and first
+        (player,) = [item for item in ours if item.role == "player"]
+        assert player.x + player.mask.width < mine.x and "= 12" in player.text.replace("点", "")
+    else:  # the same size; the player left of it, what it is worth under the player
+        assert mine.mask.size == (toe.box.w, toe.box.h)
+        (label,) = [item for item in ours if item.role == "value_label"]
+        (under,) = [item for item in ours if item.role == "value_under"]
+        assert label.text == colour_name("red", language) and "12" in under.text
+        assert label.x == under.x and label.y + label.mask.height < under.y
+        assert under.x + under.mask.width < mine.x
+        assert under.y + under.mask.height == mine.y + mine.mask.height  # on its baseline
+        (title,) = [item for item in ours if item.role == "title"]
+        assert title.text == shown.title.text(language) and title.y + title.mask.height <= mine.y
+    assert turning(shown, panel, language) == (2 if panel.compact else 1)  # its two lines
+    assert render_play(shown, panel, language).tobytes() == paint(
+        planned_layout(shown, panel, language, Marks()), panel).tobytes()
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+def test_a_held_number_and_letting_go_are_said_as_time_of_empires_says_them(
+        panel: Panel) -> None:
+    held = [item for item in layout_play(a_number_entered(), panel, "en",
+                                         Marks(hold_progress=0.5)) if item.role == "hold"]
+    assert [item.text for item in held] == ["New game? ■■■□□□"]
+    ramp = layout_play(replace(a_number_entered(), ramp=5), panel, "en")
+    (hint,) = [item for item in ramp if item.role == "hint"]
+    assert (hint.text, hint.lit) == ("let go: +5", True)
+    if panel.compact:  # the lit row needs the width: the number steps back, its worth too
+        (value,) = [item for item in ramp if item.role == "value"]
+        assert value.text == "red 12 = 12" and value.mask.height < 10  # small text
+    resumed = layout_play(replace(a_number_entered(), prompt=Prompt.RESUMED), panel, "en")
+    (status,) = [item for item in resumed if item.role == "status"]
+    assert (status.text, status.lit) == ("Resumed", True)

@@ -162,14 +162,20 @@ def _place_row(row: Row, y: int, panel: Panel) -> list[Item]:
             x = (width - digits_w) // 2
             return [DigitsItem(row.role, row.text, scale_x, scale_y, Rect(x, y, digits_w, height))]
         label = fit_text(row.label, panel.inner - digits_w - GAP, ONE_LINE)
-        x = (width - label.width - GAP - digits_w) // 2
-        # The label sits on the digits' baseline, like a unit written before a number.
-        label_box = Rect(x, y + height - label.height, label.width, label.height)
-        digits_box = Rect(x + label.width + GAP, y, digits_w, height)
-        return [
-            TextItem(f"{row.role}_label", row.label, label, label_box),
-            DigitsItem(row.role, row.text, scale_x, scale_y, digits_box),
-        ]
+        under = fit_text(row.under, panel.inner - digits_w - GAP, ONE_LINE)
+        column = max(label.width, under.width if row.under else 0)
+        x = (width - column - GAP - digits_w) // 2
+        # The label sits on the digits' baseline, like a unit written before a number; a
+        # line under it takes the baseline, the label standing over it.
+        base = y + height - (under.height + 2 if row.under else 0)
+        label_box = Rect(x, base - label.height, label.width, label.height)
+        digits_box = Rect(x + column + GAP, y, digits_w, height)
+        items: list[Item] = [TextItem(f"{row.role}_label", row.label, label, label_box)]
+        if row.under:
+            items.append(TextItem(f"{row.role}_under", row.under, under,
+                                  Rect(x, y + height - under.height, under.width,
+                                       under.height)))
+        return [*items, DigitsItem(row.role, row.text, scale_x, scale_y, digits_box)]
     return [ProgressItem(row.fraction, row.marks, Rect(2, y, width - 4, row.height()))]
 
 
@@ -294,7 +300,7 @@ def _layout_small(plan: Plan, language: str, marks: StatusMarks,
         # A prompt in the hint row ("New game? ■■■□□□") needs the whole width, and a number
         # too wide to leave room for the status marks beside it cannot stand there: the
         # number steps back into the content row as small text.
-        text = f"{digits.label} {digits.text}" if digits.label else digits.text
+        text = " ".join(part for part in (digits.label, digits.text, digits.under) if part)
         rows = [TextRow(digits.role, text) if row is digits else row for row in rows]
         digits = None
     if digits is not None:

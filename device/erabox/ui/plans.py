@@ -71,9 +71,11 @@ class DigitsRow:
     text: str
     scales: tuple[tuple[int, int], ...]  # (x, y) scales, tried until the row fits the width
     label: str = ""  # small text left of the digits ("Round")
+    under: str = ""  # small text under the label, on the digits' baseline ("= 6")
 
     def chosen(self, width: int) -> tuple[int, int]:
-        label_w = line_width(self.label) + GAP if self.label else 0
+        label_w = (max(line_width(self.label), line_width(self.under)) + GAP
+                   if self.label else 0)
         for scale_x, scale_y in self.scales:
             if label_w + big_text_width(self.text, scale_x) <= width:
                 return scale_x, scale_y

@@ -1,5 +1,6 @@
-"""A round game's screens that are Time of Empires' own: its countdown and its questions, each
-a `Plan` for `layout.layout_plan` (`planned`); its other screens are `screens.py`'s.
+"""A round game's screens that are Time of Empires' own: its countdown, its questions and its
+points entry, each a `Plan` for `layout.layout_plan` (`planned`); its other screens are
+`screens.py`'s.
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -21,6 +22,10 @@ every game. A phase of several steps keeps its step screen
 (or its era) in the status row, the question big in the middle (lit, on 128x32), "ERA: yes /
 NEXT: no" under it; a countdown running under the question stays in sight in the status row.
 
+**A number being entered** (`scoring_plan`): Time of Empires' points entry, the category over
+the player and the number in big digits, what it is worth under the player; on 128x32 the
+number at the right, full height, as Time of Empires' is.
+
 Pure, like `plans`.
 """
 
@@ -30,11 +35,14 @@ from dataclasses import replace
 
 from erabox.core.effects import PlayScreen
 
+from .compact import MORE, scoring_title_lines
 from .game_words import word
 from .layout import Layout, StatusMarks, layout_plan
 from .panel import Panel
 from .plans import (
+    DigitsRow,
     Plan,
+    TextRow,
     called,
     holding,
     lead_in_rows,
@@ -44,13 +52,22 @@ from .plans import (
     resumed,
     running_rows,
 )
-from .screen_parts import STEP_KINDS, Marks, _era_text, _label, _round_text, hint_key
+from .screen_parts import (
+    STEP_KINDS,
+    Marks,
+    _colour,
+    _era_text,
+    _label,
+    _round_text,
+    hint_key,
+)
+from .strings import say
 
 
 def is_planned(screen: PlayScreen) -> bool:
-    """Whether `screen` is one of Time of Empires' kinds: a question, or a countdown's clock
-    (`is_clock`); these turn no pages."""
-    return screen.kind == "confirm" or is_clock(screen)
+    """Whether `screen` is one of Time of Empires' kinds: a question, a countdown's clock
+    (`is_clock`), a number being entered (`scoring_plan`)."""
+    return screen.kind in ("confirm", "scoring") or is_clock(screen)
 
 
 def planned_layout(screen: PlayScreen, panel: Panel, language: str,
@@ -59,17 +76,25 @@ def planned_layout(screen: PlayScreen, panel: Panel, language: str,
     (`screens.py` lays it out)."""
     if not is_planned(screen):
         return None
-    plan = planned(screen, language, panel, marks.hold_progress)
+    plan = planned(screen, language, panel, marks.hold_progress, marks.turn)
     return layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
                                                    marks.no_file), panel)
 
 
 def planned(screen: PlayScreen, language: str, panel: Panel,
-            held: float | None = None) -> Plan:
+            held: float | None = None, turn: int = 0) -> Plan:
     """The plan of a screen that `is_planned`; `held`: how far NEXT and ERA are held toward
-    "New game?" (0..1), None while they are not."""
+    "New game?" (0..1), None while they are not; `turn`: the page it has turned to on its own
+    (a long category's name on 128x32)."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
+    if screen.kind == "scoring":
+        plan = scoring_plan(screen, language, panel, turn)
+        if held is not None:
+            return holding(plan, held, language)
+        if screen.prompt is not None and screen.prompt.value == "resumed":
+            return resumed(plan, language)
+        return plan
     return clock_plan(screen, language, panel, held)
 
 
@@ -112,3 +137,50 @@ def clock_plan(screen: PlayScreen, language: str, panel: Panel,
     if screen.prompt is not None and screen.prompt.value == "resumed":
         return resumed(plan, language)
     return plan
+
+
+def scoring_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) -> Plan:
+    """A number being entered for a player, as Time of Empires' points entry: where the
+    category stands ("Points 2/5", "+" where more may be asked) in the status row, the
+    category, the player beside the number in big digits, what it is worth ("= 6"); on 128x32
+    the number at the right, full height, the category a line a page in the status row
+    (`compact.scoring_title_lines`), the player and the worth beside it, the position (or
+    the minus gesture) in the hint row. A category that gives no points (`shown`): its name
+    and "No points", NEXT goes on."""
+    n, count = screen.position or (1, 1)
+    position = word(language, "points", n=n, count=f"{count}+" if screen.more else count)
+    title = _label(screen.title, language)
+    if screen.shown:
+        no_points = TextRow("worth", say(language, "no_points"))
+        return Plan(status=position, rows=[TextRow("title", title, ((1, 2),)), no_points],
+                    hint=word(language, "hint_step_hold"), small=[no_points],
+                    small_status=title)
+    value = str(screen.value or 0)
+    worth = word(language, "worth", points=screen.points or 0)
+    player = _colour(screen.player, language)
+    if screen.listed is not None:  # an `each` category: which of the list, the sum so far
+        worth = word(language, "worth_listed", points=screen.points or 0,
+                     sum=sum(screen.listed) + (screen.points or 0))
+        player = word(language, "listed", colour=player, n=len(screen.listed) + 1)
+    ramp = screen.ramp is not None  # NEXT held at the era total: what letting go adds
+    hint = (say(language, "hint_ramp", n=screen.ramp) if ramp else
+            word(language, "hint_minus" if screen.minus else "hint_scoring"))
+    digits = DigitsRow("value", value, ((3, 3), (2, 3), (1, 3)), label=player)
+    if panel.compact:
+        lines = scoring_title_lines(screen, language, panel)  # a long one a line a page
+        page = turn % len(lines)
+        small_hint = (hint if ramp else f"{n}/{count}{'+' if screen.more else ''} "
+                      f"{word(language, 'minus')}" if screen.minus else position)
+        more = f" {MORE}" if page < len(lines) - 1 else ""  # the name goes on
+        return Plan(status=position, rows=[digits], hint=hint, hint_inverted=ramp,
+                    small=[replace(digits, under=worth),  # stepped back: "red 3 = 6"
+                           TextRow("player", f"{player} {worth}")],
+                    small_status=lines[page] + more, small_hint=small_hint)
+    if screen.checklist:  # the era total: what it adds up
+        title += ": " + word(language, "and").join(_label(c, language)
+                                                    for c in screen.checklist)
+    # ERA held clears the number (on 0: back to the one before); the minus hint says its own
+    return Plan(status=position, rows=[TextRow("title", title, ((1, 2),)),
+                                       replace(digits, under=worth)],
+                hint=hint, hint_inverted=ramp,
+                status_right="" if screen.minus else say(language, "hint_undo"))

@@ -8,8 +8,9 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 
 128x64: status (the era in a game of eras, the round and start player, or the game), a
 title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
-hint. 128x32: status, the step a line a page, and a footer in the hint row; a number being
-entered is shown big at the right. After an era, the standings: as the final ranking's places.
+hint. 128x32: status, the step a line a page, and a footer in the hint row. After an era, the
+standings: as the final ranking's places. A countdown, a question and a number being entered
+are Time of Empires' own screens (`round_plans.py`).
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -34,18 +35,12 @@ from erabox.core.play import (
 )
 
 from .compact import (
-    BIG_SCALE,
     footer_parts,
     scoring_title_lines,
     step_footers,
     timer_text,
 )
 from .game_words import word
-from .glyphs import (
-    BIG_ROWS,
-    big_text_image,
-    big_text_width,
-)
 from .layout import DigitsItem, Item, TextItem
 from .paint import item_masks, paint
 from .panel import MARGIN, Panel
@@ -78,7 +73,9 @@ MORE = "→"  # ends a page of a step that goes on on the next
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
     the setup's hint row two, a step too long for 128x32's line its lines."""
-    if is_planned(screen):  # a countdown, a question: one page
+    if panel.compact and screen.kind == "scoring" and not screen.shown:
+        return len(scoring_title_lines(screen, language, panel))  # a long category's lines
+    if is_planned(screen):  # a countdown, a question, a number being entered: one page
         return 1
     if screen.guide:  # the guide walked at a setup: on 128x32 its step a line a page
         return len(_step_lines(_label(screen.text, language), panel)) if panel.compact else 1
@@ -88,8 +85,6 @@ def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
         shown = screen.text if screen.call is None else screen.call
         lines = len(_step_lines(_label(shown, language), panel))
         return math.lcm(lines, len(_footers(screen, panel, language)))
-    if panel.compact and screen.kind == "scoring" and not screen.shown:
-        return len(scoring_title_lines(screen, language, panel))  # a long category's lines
     return 1
 
 
@@ -112,13 +107,12 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     kind = screen.kind
     placed = planned_layout(screen, panel, language, marks)
     if placed is not None:  # a countdown or a question: Time of Empires' screens
-        return tuple(_as_placed(item, mask) for item, mask in item_masks(placed, panel))
+        held = marks.hold_progress is not None  # the lit hint row is the hold's bar
+        return tuple(_as_placed(item, mask, held) for item, mask in item_masks(placed, panel))
     if screen.guide:  # `guide_at_setup`: a step of the guide walked at a setup
         items = _walk(screen, panel, language, marks)
     elif kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
         items = _setup(screen, panel, language, marks)
-    elif kind == "scoring":
-        items = _scoring(screen, panel, language, marks)
     elif kind == "game_over":
         items = _game_over(screen, panel, language, marks)
     elif kind == "standings":
@@ -144,12 +138,16 @@ def render_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     return image
 
 
-def _as_placed(item: Item, mask: Image.Image) -> Placed:
-    """A placed item of Time of Empires' layout (`layout.Item`) as a mask of ours."""
+def _as_placed(item: Item, mask: Image.Image, held: bool = False) -> Placed:
+    """A placed item of Time of Empires' layout (`layout.Item`) as a mask of ours; `held`:
+    its lit hint row is the bar of NEXT and ERA held ("hold")."""
     text = (item.source if isinstance(item, TextItem) else
             item.text if isinstance(item, DigitsItem) else "")
     inverted = isinstance(item, TextItem) and item.inverted
-    return Placed(getattr(item, "role", "progress"), item.box.x, item.box.y, mask,
+    role = getattr(item, "role", "progress")
+    if held and inverted and role == "hint":
+        role = "hold"
+    return Placed(role, item.box.x, item.box.y, mask,
                   isinstance(item, TextItem) and item.block.abbreviated, text, inverted)
 
 
@@ -348,80 +346,6 @@ def _chosen(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title
     items += playing
     items += _text("chosen", why, MARGIN, top + (len(playing) + 1) * LINE_PX + 3, panel.inner)
     return tuple(items + _hint(hint, panel))
-
-
-def _scoring(screen: PlayScreen, panel: Panel, language: str, marks: Marks
-             ) -> tuple[Placed, ...]:
-    n, count = screen.position or (1, 1)  # "+": more may be asked than are sure to be
-    position = (n, f"{count}+" if screen.more else str(count))
-    value = str(screen.value or 0)
-    worth = word(language, "worth", points=screen.points or 0)
-    player = _colour(screen.player, language)
-    if screen.listed is not None:  # an `each` category: which of the list, the sum so far
-        worth = word(language, "worth_listed", points=screen.points or 0,
-                     sum=sum(screen.listed) + (screen.points or 0))
-        player = word(language, "listed", colour=player, n=len(screen.listed) + 1)
-    title = _label(screen.title, language)
-    if screen.shown:  # a category that gives no points: its name, no number
-        return _shown(screen, panel, language, marks, title, position)
-    if screen.checklist and not panel.compact:  # the era total: what it adds up
-        title += ": " + word(language, "and").join(_label(c, language) for c in screen.checklist)
-    if panel.compact and marks.hold_progress is not None:
-        # the hold's bar needs the whole hint row: the number steps back into the text
-        items = _status(screen, panel, language, title, marks=marks)
-        return tuple(items + _text("player", f"{player} {value} {worth}", MARGIN, 12,
-                                   panel.inner))
-    if panel.compact:
-        scale = BIG_SCALE  # 28 px high: the full height between the margins
-        digits = big_text_image(value, *scale)
-        x = panel.width - MARGIN - big_text_width(value, scale[0])
-        room = x - GAP - MARGIN
-        lines = scoring_title_lines(screen, language, panel)  # a long one a line a page
-        page = marks.turn % len(lines)
-        items = _status(screen, panel, language, lines[page],
-                        MORE if page < len(lines) - 1 else "", marks=marks, edge=x - GAP)
-        items += _text("player", f"{player} {worth}", MARGIN, 12, room)
-        hint = word(language, "points", n=position[0], count=position[1])
-        if screen.minus:  # the gesture to a negative number, where there is one
-            hint = f"{position[0]}/{position[1]} {word(language, 'minus')}"
-        if screen.ramp is not None:  # NEXT held at the era total: what letting go adds
-            hint = say(language, "hint_ramp", n=screen.ramp)
-        items += _text("hint", hint, MARGIN, panel.hint_top, room)
-        return (*items, Placed("value", x, MARGIN, digits))
-    # ERA held clears the number (on 0: back to the one before); the minus hint says its own
-    undo = "" if screen.minus else say(language, "hint_undo")
-    items = _status(screen, panel, language,
-                    word(language, "points", n=position[0], count=position[1]), undo,
-                    marks=marks)
-    top = panel.content_top
-    items += _text("title", title, MARGIN, top, panel.inner, lines=2)
-    scale = (3, 3)
-    digits = big_text_image(value, *scale)
-    x = panel.width - MARGIN - big_text_width(value, scale[0])
-    y = panel.content_bottom - BIG_ROWS * scale[1]
-    room = x - GAP - MARGIN
-    items += _text("player", player, MARGIN, y, room)
-    items += _text("worth", worth, MARGIN, y + LINE_PX + 2, room)
-    items.append(Placed("value", x, y, digits))
-    if screen.ramp is not None:  # NEXT held at the era total: what letting go adds
-        return tuple(items + _hint(say(language, "hint_ramp", n=screen.ramp), panel))
-    return tuple(items + _hint(word(language, "hint_minus" if screen.minus
-                                    else "hint_scoring"), panel))
-
-
-def _shown(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
-           position: tuple[int, str]) -> tuple[Placed, ...]:
-    """A scoring category with `points = false`: shown in its place, NEXT goes on."""
-    count = word(language, "points", n=position[0], count=position[1])
-    if panel.compact:
-        items = _status(screen, panel, language, title, marks=marks)
-        items += _text("player", say(language, "no_points"), MARGIN, 12, panel.inner)
-    else:
-        items = _status(screen, panel, language, count, marks=marks)
-        items += _text("title", title, MARGIN, panel.content_top, panel.inner, lines=2)
-        items += _text("worth", say(language, "no_points"), MARGIN,
-                       panel.content_bottom - LINE_PX, panel.inner)
-    return tuple(items + _hint(word(language, "hint_step_hold"), panel))
 
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
