@@ -30,7 +30,7 @@ from erabox.core.model import (
     Tick,
 )
 from erabox.core.play import Play, PlayScreen, new_play, screen
-from erabox.core.profile import parse_profile
+from erabox.core.profile import Label, parse_profile
 from erabox.ui.gallery import profile_samples
 from erabox.ui.layout import (
     DigitsItem,
@@ -298,5 +298,75 @@ def test_a_held_number_and_letting_go_are_said_as_time_of_empires_says_them(
         (value,) = [item for item in ramp if item.role == "value"]
         assert value.text == "red 12 = 12" and value.mask.height < 10  # small text
     resumed = layout_play(replace(a_number_entered(), prompt=Prompt.RESUMED), panel, "en")
+    (status,) = [item for item in resumed if item.role == "status"]
+    assert (status.text, status.lit) == ("Resumed", True)
+
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white")
+
+
+def standings_after(players: int, starts: str | None = None) -> PlayScreen:
+    """Act I's standings of a game of two acts, `players` of them, `starts` next."""
+    labels = (Label("Act I", "第一幕"), Label("Act II", "第二幕"))
+    return replace(a_number_entered(), kind="standings", era=1, era_labels=labels,
+                   next_start_player=starts,
+                   standings=tuple((n + 1, colour, 9 - n, 20 - n)
+                                   for n, colour in enumerate(COLOURS[:players])))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_standings_are_time_of_empires_standings(language: str) -> None:
+    """A row each, centred, where Time of Empires puts its standings' rows; who starts next
+    where a row is left; the next era's ERA in the hint row."""
+    ours = layout_play(standings_after(4), Panel(), language)
+    places = ((1, "red", 20, None), (2, "blue", 19, None), (3, "green", 18, None),
+              (4, "yellow", 17, None))
+    theirs = layout(Screen(Phase.SCORING, 2, Mode.REALTIME, scoring_step=5, entry="standings",
+                           places=places), language=language)
+    rows = [item for item in ours if item.role == "place"]
+    toe = [item for item in theirs.items if getattr(item, "role", "").startswith("place")]
+    assert [item.y for item in rows] == [item.box.y for item in toe]
+    for item in rows:  # centred, as Time of Empires' are
+        assert abs(item.x + item.mask.width / 2 - 64) <= 1, item.text
+    assert rows[0].text == ("1 red +9 = 20" if language == "en" else "1位赤 +9 計20")
+    (status,) = [item for item in ours if item.role == "status"]
+    assert status.text == ("Act I standings" if language == "en" else "第一幕終了時の順位")
+    with_next = [item.text for item in layout_play(standings_after(4, "yellow"), Panel(),
+                                                   language) if item.role == "place"]
+    assert len(with_next) == 5 and ("yellow" in with_next[-1] or "黄" in with_next[-1])
+    (hint,) = [item for item in ours if item.role == "hint"]
+    assert hint.text == ("ERA: start Act II" if language == "en" else "ERA: 第二幕開始")
+
+
+def test_seven_places_stand_in_two_columns_and_a_small_panel_turns_them() -> None:
+    items = sorted((item for item in layout_play(standings_after(7, "yellow"), Panel(), "en")
+                    if item.role == "place"), key=lambda item: (item.x, item.y))
+    assert [item.text.split()[0] for item in items] == [str(n) for n in range(1, 8)]
+    left, right = items[:4], items[4:]  # the first half left, the rest right, no next start
+    assert {item.x for item in left} == {2} and len({item.x for item in right}) == 1
+    assert [item.y for item in right] == [item.y for item in left[:3]]
+    assert right[0].x >= max(item.x + item.mask.width for item in left)
+    small = Panel(height=32)
+    seen = []
+    for page in range(12):  # NEXT turns the pages, round again after the last
+        shown = replace(standings_after(7), page=page)
+        (row,) = [item for item in layout_play(shown, small, "en") if item.role == "places"]
+        seen.append(row.text)
+    count = seen.index(seen[0], 1)
+    assert seen[0] == "1 red +9 = 20  2 blue +8 = 19" and seen[count:2 * count] == seen[:count]
+    assert [part.split()[0] for page in seen[:count] for part in page.split("  ")] == [
+        str(n) for n in range(1, 8)]
+    (hint,) = [item for item in layout_play(standings_after(7), small, "en")
+               if item.role == "hint"]
+    assert hint.text == "NEXT: more ERA: Act II"
+    assert turning(standings_after(7), small, "en") == 1  # NEXT turns them, not the clock
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=["128x64", "128x32"])
+def test_the_standings_hold_bar_and_resumed_are_time_of_empires(panel: Panel) -> None:
+    (bar,) = [item for item in layout_play(standings_after(4), panel, "en",
+                                           Marks(hold_progress=1.0)) if item.role == "hold"]
+    assert bar.text == "New game? ■■■■■■" and (bar.x, bar.mask.width) == (0, panel.width)
+    resumed = layout_play(replace(standings_after(4), prompt=Prompt.RESUMED), panel, "en")
     (status,) = [item for item in resumed if item.role == "status"]
     assert (status.text, status.lit) == ("Resumed", True)

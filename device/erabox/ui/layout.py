@@ -34,6 +34,7 @@ from .plans import (
     GAP,
     ONE_LINE,
     DigitsRow,
+    PairRow,
     Plan,
     ProgressRow,
     Row,
@@ -154,6 +155,15 @@ def _place_row(row: Row, y: int, panel: Panel) -> list[Item]:
     if isinstance(row, TextRow):
         return [_place_text(row.role, row.text, row.fitted(panel.inner), y,
                             inverted=row.inverted, left=0, right=width)]
+    if isinstance(row, PairRow):  # each text left in its column, fitted to it
+        column = (panel.inner - GAP) // 2
+        items: list[Item] = []
+        for index, text in enumerate(row.texts):
+            if text:
+                block = fit_text(text, column, ONE_LINE)
+                items.append(TextItem(row.role, text, block, Rect(
+                    MARGIN + index * (column + GAP), y, block.width, block.height)))
+        return items
     if isinstance(row, DigitsRow):
         scale_x, scale_y = row.chosen(panel.inner)
         digits_w = big_text_width(row.text, scale_x)
@@ -170,12 +180,12 @@ def _place_row(row: Row, y: int, panel: Panel) -> list[Item]:
         base = y + height - (under.height + 2 if row.under else 0)
         label_box = Rect(x, base - label.height, label.width, label.height)
         digits_box = Rect(x + column + GAP, y, digits_w, height)
-        items: list[Item] = [TextItem(f"{row.role}_label", row.label, label, label_box)]
+        placed: list[Item] = [TextItem(f"{row.role}_label", row.label, label, label_box)]
         if row.under:
-            items.append(TextItem(f"{row.role}_under", row.under, under,
+            placed.append(TextItem(f"{row.role}_under", row.under, under,
                                   Rect(x, y + height - under.height, under.width,
                                        under.height)))
-        return [*items, DigitsItem(row.role, row.text, scale_x, scale_y, digits_box)]
+        return [*placed, DigitsItem(row.role, row.text, scale_x, scale_y, digits_box)]
     return [ProgressItem(row.fraction, row.marks, Rect(2, y, width - 4, row.height()))]
 
 

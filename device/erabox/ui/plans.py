@@ -27,7 +27,7 @@ from .strings import (
     era_name,
     say,
 )
-from .text import TextBlock, drawable, fit_text, text_width
+from .text import LINE_PX, TextBlock, drawable, fit_text, text_width
 
 GAP = 3  # px between items side by side (label and digits, status marks)
 
@@ -94,7 +94,19 @@ class ProgressRow:
         return 11  # 2 px of cue marks above and below a 7 px bar
 
 
-Row = TextRow | DigitsRow | ProgressRow
+@dataclass(frozen=True)
+class PairRow:
+    """Two texts side by side, each left in its half of the width: a list of places too long
+    for a row each (past five, on 128x64) in two columns."""
+
+    role: str
+    texts: tuple[str, str]
+
+    def height(self, width: int = 0) -> int:
+        return LINE_PX
+
+
+Row = TextRow | DigitsRow | ProgressRow | PairRow
 
 
 @dataclass

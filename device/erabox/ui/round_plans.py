@@ -1,6 +1,6 @@
-"""A round game's screens that are Time of Empires' own: its countdown, its questions and its
-points entry, each a `Plan` for `layout.layout_plan` (`planned`); its other screens are
-`screens.py`'s.
+"""A round game's screens that are Time of Empires' own: its countdown, its questions, its
+points entry and its standings after an era, each a `Plan` for `layout.layout_plan`
+(`planned`); its other screens are `screens.py`'s.
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -26,6 +26,9 @@ NEXT: no" under it; a countdown running under the question stays in sight in the
 the player and the number in big digits, what it is worth under the player; on 128x32 the
 number at the right, full height, as Time of Empires' is.
 
+**The standings** (`standings_plan`): Time of Empires' standings, the era's name in the status
+row, a row each centred (`place_rows`; past five in two columns, `PairRow`).
+
 Pure, like `plans`.
 """
 
@@ -41,7 +44,9 @@ from .layout import Layout, StatusMarks, layout_plan
 from .panel import Panel
 from .plans import (
     DigitsRow,
+    PairRow,
     Plan,
+    Row,
     TextRow,
     called,
     holding,
@@ -53,6 +58,7 @@ from .plans import (
     running_rows,
 )
 from .screen_parts import (
+    ROWS_OF_PLACES,
     STEP_KINDS,
     Marks,
     _colour,
@@ -60,6 +66,7 @@ from .screen_parts import (
     _label,
     _round_text,
     hint_key,
+    line_pages,
 )
 from .strings import say
 
@@ -67,7 +74,7 @@ from .strings import say
 def is_planned(screen: PlayScreen) -> bool:
     """Whether `screen` is one of Time of Empires' kinds: a question, a countdown's clock
     (`is_clock`), a number being entered (`scoring_plan`)."""
-    return screen.kind in ("confirm", "scoring") or is_clock(screen)
+    return screen.kind in ("confirm", "scoring", "standings") or is_clock(screen)
 
 
 def planned_layout(screen: PlayScreen, panel: Panel, language: str,
@@ -88,8 +95,9 @@ def planned(screen: PlayScreen, language: str, panel: Panel,
     (a long category's name on 128x32)."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
-    if screen.kind == "scoring":
-        plan = scoring_plan(screen, language, panel, turn)
+    if screen.kind in ("scoring", "standings"):
+        plan = (scoring_plan(screen, language, panel, turn) if screen.kind == "scoring"
+                else standings_plan(screen, language, panel))
         if held is not None:
             return holding(plan, held, language)
         if screen.prompt is not None and screen.prompt.value == "resumed":
@@ -184,3 +192,37 @@ def scoring_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0)
                                        replace(digits, under=worth)],
                 hint=hint, hint_inverted=ramp,
                 status_right="" if screen.minus else say(language, "hint_undo"))
+
+
+def standings_plan(screen: PlayScreen, language: str, panel: Panel) -> Plan:
+    """After an era, as Time of Empires' standings: "Act I standings" in the status row, each
+    player's place by the total so far, the era's points and the total ("1 red +6 = 14"), a
+    line each (past five in two columns), who starts next where a row is left; on 128x32 as
+    many places as fit the row, NEXT showing the next of them. ERA: the next era (or the
+    tie-break, or the ranking)."""
+    status = word(language, "standings", era=_era_text(screen, language))
+    lines = [word(language, "standing", place=place, colour=_colour(colour, language),
+                  points=points, total=total)
+             for place, colour, points, total in screen.standings]
+    upcoming = _era_text(screen, language, (screen.era or 0) + 1)
+    key = ("hint_tie_break" if screen.tie_break else "hint_ranking"
+           if screen.era == len(screen.era_labels) else "hint_next_era")  # what ERA opens
+    if panel.compact:
+        pages = line_pages(lines, panel.inner)
+        hint = word(language, f"{key}_more" if len(pages) > 1 else key, era=upcoming)
+        return Plan(status=status, rows=[TextRow("places", pages[screen.page % len(pages)])],
+                    hint=hint)
+    if screen.next_start_player is not None and len(lines) < ROWS_OF_PLACES:  # room for it
+        lines.append(word(language, "next_starts",
+                          colour=_colour(screen.next_start_player, language)))
+    return Plan(status=status, rows=place_rows(lines), hint=word(language, key, era=upcoming))
+
+
+def place_rows(lines: list[str]) -> list[Row]:
+    """Places a row each, centred, as Time of Empires' are; past five (`ROWS_OF_PLACES`) in
+    two columns, the first half of them left (eight fit)."""
+    if len(lines) <= ROWS_OF_PLACES:
+        return [TextRow("place", line) for line in lines]
+    rows = (len(lines) + 1) // 2
+    return [PairRow("place", (lines[i], lines[i + rows] if i + rows < len(lines) else ""))
+            for i in range(rows)]

@@ -170,3 +170,19 @@ UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
          "hint_paused": "undo_next_hold", "hint_hall_start": "undo_next_hold",
          "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
          "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era"}
+
+
+ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
+
+
+def line_pages(lines: list[str], width: int) -> list[str]:
+    """The places as pages of one line each: as many as fit `width` side by side (one a
+    page at the least, abbreviated if it alone is too wide)."""
+    pages: list[str] = []
+    for line in lines:
+        joined = f"{pages[-1]}  {line}" if pages else line
+        if pages and text_width(drawable(joined)) <= width:
+            pages[-1] = joined
+        else:
+            pages.append(line)
+    return pages

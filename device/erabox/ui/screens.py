@@ -8,9 +8,9 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 
 128x64: status (the era in a game of eras, the round and start player, or the game), a
 title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
-hint. 128x32: status, the step a line a page, and a footer in the hint row. After an era, the
-standings: as the final ranking's places. A countdown, a question and a number being entered
-are Time of Empires' own screens (`round_plans.py`).
+hint. 128x32: status, the step a line a page, and a footer in the hint row. A countdown, a
+question, a number being entered and the standings after an era are Time of Empires' own
+screens (`round_plans.py`).
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -49,6 +49,7 @@ from .round_plans import is_planned, planned_layout
 from .screen_parts import GAP as GAP
 from .screen_parts import NO_MARKS as NO_MARKS
 from .screen_parts import (
+    ROWS_OF_PLACES,
     STEP_KINDS,
     UNDO,
     Placed,
@@ -61,6 +62,7 @@ from .screen_parts import (
     _status,
     _text,
     hint_key,
+    line_pages,
 )
 from .screen_parts import Marks as Marks
 from .strings import check_language, say
@@ -115,8 +117,6 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
         items = _setup(screen, panel, language, marks)
     elif kind == "game_over":
         items = _game_over(screen, panel, language, marks)
-    elif kind == "standings":
-        items = _standings(screen, panel, language, marks)
     else:
         items = _step(screen, panel, language, marks)
     if marks.hold_progress is None:
@@ -371,7 +371,7 @@ def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
         line = f"{place} {_colour(colour, language)} {score}"
         lines.append(line + (f" ({word(language, 'out', n=out)})" if out is not None else ""))
     if panel.compact:
-        pages = _pages(lines, panel.inner)
+        pages = line_pages(lines, panel.inner)
         items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
         hint = "hint_over_more" if len(pages) > 1 else "hint_over"
         return tuple(items + _hint(word(language, hint), panel))
@@ -390,33 +390,6 @@ def _place_rows(lines: list[str], panel: Panel) -> list[Placed]:
             x, width = MARGIN + (index // rows) * (column + GAP), column
         items += _text("place", line, x, panel.content_top + (index % rows) * LINE_PX, width)
     return items
-
-
-ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
-
-
-def _standings(screen: PlayScreen, panel: Panel, language: str, marks: Marks
-               ) -> tuple[Placed, ...]:
-    """After an era: each player's place by the total so far, the era's points and the
-    total ("1 red +6 = 14"), as the final ranking's places are laid out; ERA: the next era."""
-    items = _status(screen, panel, language,
-                    word(language, "standings", era=_era_text(screen, language)), marks=marks)
-    lines = [word(language, "standing", place=place, colour=_colour(colour, language),
-                  points=points, total=total)
-             for place, colour, points, total in screen.standings]
-    upcoming = _era_text(screen, language, (screen.era or 0) + 1)
-    key = ("hint_tie_break" if screen.tie_break else "hint_ranking"
-           if screen.era == len(screen.era_labels) else "hint_next_era")  # what ERA opens
-    if panel.compact:
-        pages = _pages(lines, panel.inner)
-        items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
-        hint = word(language, f"{key}_more" if len(pages) > 1 else key, era=upcoming)
-        return tuple(items + _hint(hint, panel))
-    if screen.next_start_player is not None and len(lines) < ROWS_OF_PLACES:  # room for it
-        lines.append(word(language, "next_starts",
-                          colour=_colour(screen.next_start_player, language)))
-    items += _place_rows(lines, panel)
-    return tuple(items + _hint(word(language, key, era=upcoming), panel))
 
 
 def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:
@@ -465,16 +438,3 @@ def _why(screen: PlayScreen, index: int, language: str) -> str:
     elif unbroken:
         parts.append(word(language, "tie_shared"))
     return word(language, "and").join(parts)
-
-
-def _pages(lines: list[str], width: int) -> list[str]:
-    """The places as pages of one line each: as many as fit `width` side by side (one a
-    page at the least, abbreviated if it alone is too wide)."""
-    pages: list[str] = []
-    for line in lines:
-        joined = f"{pages[-1]}  {line}" if pages else line
-        if pages and text_width(drawable(joined)) <= width:
-            pages[-1] = joined
-        else:
-            pages.append(line)
-    return pages
