@@ -14,6 +14,7 @@ import pytest
 from erabox.core.machine import step
 from erabox.core.play import PlayScreen, State, new_play, screen
 from erabox.files.games import available_games, load_game
+from erabox.ui.game_words import word
 from erabox.ui.panel import MARGIN, Panel
 from erabox.ui.play_samples import E_PRESS, N_PRESS, every_screen
 from erabox.ui.screens import Marks, Placed, layout_play, render_play
@@ -67,8 +68,10 @@ def test_every_screen_keeps_its_margins_and_items_apart(panel: Panel, language: 
         for item in items:
             ink = item.mask.getbbox()
             assert ink is not None, (name, index, item.role)
-            if item.lit:  # a lit bar (128x32's question) runs edge to edge, as Time of Empires'
-                assert (item.x, item.x + item.mask.width) == (0, panel.width), (name, index)
+            if item.lit:  # a lit bar (a question on 128x32, the ranking's verdict) runs edge
+                # to edge, as Time of Empires'; a lit status label ("Resumed") from the edge
+                assert item.x == 0, (name, index, item.role)
+                assert item.mask.width == panel.width or item.role == "status", (name, index)
                 continue
             left, top = item.x + ink[0], item.y + ink[1]
             right, bottom = item.x + ink[2], item.y + ink[3]
@@ -175,8 +178,11 @@ def _lines(items: list[Placed] | tuple[Placed, ...], role: str) -> list[bytes]:
 def test_a_solo_game_says_the_score_and_its_rank_not_a_winner(
         sheet: list[list[int]], status: dict[str, str], place: str, language: str) -> None:
     shown = _hadrian_over(("red",), sheet)
-    items = layout_play(shown, Panel(), language)
-    assert _lines(items, "status") == [line_image(status[language]).tobytes()]
+    items = layout_play(shown, Panel(), language)  # the verdict lit, as Time of Empires'
+    assert [(i.text, i.lit) for i in items if i.role == "title"] == [(status[language], True)]
+    assert [i.text for i in items if i.role == "status"] == [word(language, "ranking")]
+    compact = layout_play(shown, Panel(height=32), language)  # in the status row
+    assert _lines(compact, "status") == [line_image(status[language]).tobytes()]
     colour = colour_name("red", language)
     assert _lines(items, "place") == [line_image(place.format(colour)).tobytes()]
 
@@ -188,6 +194,6 @@ def test_negative_totals_rank_below_positive_ones_and_show_their_sign() -> None:
     assert [(p[0], p[1], p[2]) for p in shown.places] == [
         (1, "blue", 3), (2, "green", -3), (3, "red", -12)]
     items = layout_play(shown, Panel(), "en")
-    assert _lines(items, "status") == [line_image("blue wins!").tobytes()]
+    assert [(i.text, i.lit) for i in items if i.role == "title"] == [("blue wins!", True)]
     assert _lines(items, "place") == [line_image(t).tobytes()
                                       for t in ("1 blue 3", "2 green -3", "3 red -12")]

@@ -44,7 +44,7 @@ from erabox.ui.layout import (
 from erabox.ui.paint import paint
 from erabox.ui.panel import Panel
 from erabox.ui.render import draw, turning
-from erabox.ui.round_plans import clock_plan, is_clock, planned_layout
+from erabox.ui.round_plans import clock_plan, is_clock, is_planned, planned_layout
 from erabox.ui.screens import Marks, layout_play, render_play
 from erabox.ui.strings import colour_name
 
@@ -370,3 +370,39 @@ def test_the_standings_hold_bar_and_resumed_are_time_of_empires(panel: Panel) ->
     resumed = layout_play(replace(standings_after(4), prompt=Prompt.RESUMED), panel, "en")
     (status,) = [item for item in resumed if item.role == "status"]
     assert (status.text, status.lit) == ("Resumed", True)
+
+
+def ranked(players: int, decided: bool = False) -> PlayScreen:
+    """A final ranking of `players`, red first, each 10 behind the one before."""
+    why = (None, None, decided)  # a tie left shared: said beside its place
+    return replace(a_number_entered(), kind="game_over",
+                   places=tuple((n + 1, colour, 100 - 10 * n, None, None)
+                                for n, colour in enumerate(COLOURS[:players])),
+                   decided=(why,) * players)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_ranking_is_time_of_empires_ranking(language: str) -> None:
+    """"Final ranking" in the status row, the verdict lit where Time of Empires' is, the places
+    in its rows; past four the verdict takes the status row; on 128x32 the status row too."""
+    ours = layout_play(ranked(4), Panel(), language)
+    places = tuple((n + 1, colour, 100 - 10 * n, None) for n, colour in enumerate(COLOURS[:4]))
+    theirs = layout(Screen(Phase.GAME_OVER, 3, Mode.REALTIME, entry="ranking", places=places),
+                    language=language)
+    (title,) = [item for item in ours if item.role == "title"]
+    (toe,) = [item for item in theirs.items if getattr(item, "role", "") == "title"]
+    assert isinstance(toe, TextItem) and (title.x, title.y, title.mask.width, title.lit) == (
+        toe.box.x, toe.box.y, toe.box.w, True)
+    assert title.text == ("red wins!" if language == "en" else "赤の勝ち！")
+    rows = [item for item in ours if item.role == "place"]
+    toe_rows = [item for item in theirs.items if getattr(item, "role", "").startswith("place")]
+    assert [item.y for item in rows] == [item.box.y for item in toe_rows]
+    (status,) = [item for item in ours if item.role == "status"]
+    assert status.text == ("Final ranking" if language == "en" else "最終順位")
+    five = layout_play(ranked(5), Panel(), language)
+    assert [item.text for item in five if item.role == "status"] == [title.text]
+    assert len([item for item in five if item.role == "place"]) == 5
+    assert not [item for item in five if item.role == "title"]
+    small = layout_play(ranked(4), Panel(height=32), language)
+    assert [item.text for item in small if item.role == "status"] == [title.text]
+    assert is_planned(ranked(4)) and not is_planned(ranked(4, decided=True))  # reasons: wrapped

@@ -1,6 +1,6 @@
 """A round game's screens that are Time of Empires' own: its countdown, its questions, its
-points entry and its standings after an era, each a `Plan` for `layout.layout_plan`
-(`planned`); its other screens are `screens.py`'s.
+points entry, its standings after an era and its final ranking, each a `Plan` for
+`layout.layout_plan` (`planned`); its other screens are `screens.py`'s.
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -29,6 +29,10 @@ number at the right, full height, as Time of Empires' is.
 **The standings** (`standings_plan`): Time of Empires' standings, the era's name in the status
 row, a row each centred (`place_rows`; past five in two columns, `PairRow`).
 
+**The final ranking** (`ranking_plan`): "Final ranking" over the verdict lit and the places,
+as Time of Empires' (past four places the verdict in the status row). A ranking whose places
+say what decided them (`explained`) stays `screens.py`'s: its reasons wrap over rows.
+
 Pure, like `plans`.
 """
 
@@ -43,6 +47,7 @@ from .game_words import word
 from .layout import Layout, StatusMarks, layout_plan
 from .panel import Panel
 from .plans import (
+    ONE_LINE,
     DigitsRow,
     PairRow,
     Plan,
@@ -74,7 +79,8 @@ from .strings import say
 def is_planned(screen: PlayScreen) -> bool:
     """Whether `screen` is one of Time of Empires' kinds: a question, a countdown's clock
     (`is_clock`), a number being entered (`scoring_plan`)."""
-    return screen.kind in ("confirm", "scoring", "standings") or is_clock(screen)
+    return (screen.kind in ("confirm", "scoring", "standings") or is_clock(screen)
+            or (screen.kind == "game_over" and not explained(screen)))
 
 
 def planned_layout(screen: PlayScreen, panel: Panel, language: str,
@@ -95,9 +101,10 @@ def planned(screen: PlayScreen, language: str, panel: Panel,
     (a long category's name on 128x32)."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
-    if screen.kind in ("scoring", "standings"):
+    if screen.kind in ("scoring", "standings", "game_over"):
         plan = (scoring_plan(screen, language, panel, turn) if screen.kind == "scoring"
-                else standings_plan(screen, language, panel))
+                else standings_plan(screen, language, panel) if screen.kind == "standings"
+                else ranking_plan(screen, language, panel))
         if held is not None:
             return holding(plan, held, language)
         if screen.prompt is not None and screen.prompt.value == "resumed":
@@ -226,3 +233,50 @@ def place_rows(lines: list[str]) -> list[Row]:
     rows = (len(lines) + 1) // 2
     return [PairRow("place", (lines[i], lines[i + rows] if i + rows < len(lines) else ""))
             for i in range(rows)]
+
+
+def verdict(screen: PlayScreen, language: str) -> str:
+    """Who won ("yellow wins!", "Shared victory!"), or a solo score and its rank."""
+    winners = [p for p in screen.places if p[0] == 1]
+    if len(screen.places) == 1:  # solo: the score, and its rank if the profile gives one
+        _, _, score, _, rank = screen.places[0]
+        return (word(language, "solo", score=score) if rank is None else
+                word(language, "solo_rank", score=score, rank=rank.text(language)))
+    if len(winners) == 1:
+        return word(language, "wins", colour=_colour(winners[0][1], language))
+    return word(language, "shared") if winners else word(language, "ranking")
+
+
+def explained(screen: PlayScreen) -> bool:
+    """Whether a place of the ranking says what decided it (a category, a tie-break, a tie
+    left shared): `screens.py` lays those out, a place's reasons wrapped."""
+    return any(by is not None or tie is not None or unbroken
+               for by, tie, unbroken in screen.decided)
+
+
+LIT_PLACES = 4  # the places that fit under the verdict lit, as Time of Empires' ranking
+
+
+def ranking_plan(screen: PlayScreen, language: str, panel: Panel) -> Plan:
+    """The final ranking, as Time of Empires': "Final ranking" in the status row, the verdict
+    lit, the places a row each ("2 green 122", "3 red 62 (out 2)": who was out after which
+    stage). Past four places the verdict takes the status row, the places the rows (past five
+    in two columns); on 128x32 the verdict in the status row, as many places as fit the
+    line, NEXT showing the next of them."""
+    said = verdict(screen, language)
+    lines = []
+    for place, colour, score, out, _ in screen.places:
+        line = f"{place} {_colour(colour, language)} {score}"
+        lines.append(line + (f" ({word(language, 'out', n=out)})" if out is not None else ""))
+    if panel.compact:
+        pages = line_pages(lines, panel.inner)
+        hint = word(language, "hint_over_more" if len(pages) > 1 else "hint_over")
+        return Plan(status=said, rows=[TextRow("places", pages[screen.page % len(pages)])],
+                    hint=hint)
+    hint = word(language, "hint_over")
+    title = word(language, "ranking")
+    if len(lines) > LIT_PLACES or said == title:
+        return Plan(status=said, rows=place_rows(lines), hint=hint)
+    sizes = ((1, 2), (1, 1)) if len(lines) < LIT_PLACES else ONE_LINE  # room for two lines
+    return Plan(status=title, rows=[TextRow("title", said, sizes, inverted=True),
+                                    *place_rows(lines)], hint=hint)

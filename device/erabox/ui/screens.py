@@ -9,8 +9,9 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 128x64: status (the era in a game of eras, the round and start player, or the game), a
 title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
 hint. 128x32: status, the step a line a page, and a footer in the hint row. A countdown, a
-question, a number being entered and the standings after an era are Time of Empires' own
-screens (`round_plans.py`).
+question, a number being entered, the standings after an era and the final ranking are Time
+of Empires' own screens (`round_plans.py`); a ranking whose places say what decided them is
+laid out here, the reasons wrapped.
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -45,7 +46,7 @@ from .layout import DigitsItem, Item, TextItem
 from .paint import item_masks, paint
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
-from .round_plans import is_planned, planned_layout
+from .round_plans import is_planned, planned_layout, verdict
 from .screen_parts import GAP as GAP
 from .screen_parts import NO_MARKS as NO_MARKS
 from .screen_parts import (
@@ -62,7 +63,6 @@ from .screen_parts import (
     _status,
     _text,
     hint_key,
-    line_pages,
 )
 from .screen_parts import Marks as Marks
 from .strings import check_language, say
@@ -350,46 +350,10 @@ def _chosen(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
                ) -> tuple[Placed, ...]:
-    """The verdict in the status row, then the places (with who was out after which
-    stage): on 128x64 one a line, past five in two columns (eight fit); on 128x32 as many
-    as fit on the line, NEXT showing the next of them."""
-    winners = [p for p in screen.places if p[0] == 1]
-    if len(screen.places) == 1:  # solo: the score, and its rank if the profile gives one
-        _, _, score, _, rank = screen.places[0]
-        verdict = (word(language, "solo", score=score) if rank is None else
-                   word(language, "solo_rank", score=score, rank=rank.text(language)))
-    elif len(winners) == 1:
-        verdict = word(language, "wins", colour=_colour(winners[0][1], language))
-    else:
-        verdict = word(language, "shared") if winners else word(language, "ranking")
-    items = _status(screen, panel, language, verdict, marks=marks)
-    if any(by is not None or tie is not None or unbroken
-           for by, tie, unbroken in screen.decided):
-        return tuple(items + _explained(screen, panel, language))
-    lines = []
-    for place, colour, score, out, _ in screen.places:
-        line = f"{place} {_colour(colour, language)} {score}"
-        lines.append(line + (f" ({word(language, 'out', n=out)})" if out is not None else ""))
-    if panel.compact:
-        pages = line_pages(lines, panel.inner)
-        items += _text("places", pages[screen.page % len(pages)], MARGIN, 12, panel.inner)
-        hint = "hint_over_more" if len(pages) > 1 else "hint_over"
-        return tuple(items + _hint(word(language, hint), panel))
-    items += _place_rows(lines, panel)
-    return tuple(items + _hint(word(language, "hint_over"), panel))
-
-
-def _place_rows(lines: list[str], panel: Panel) -> list[Placed]:
-    """Places a line each on 128x64; past five in two columns (eight fit)."""
-    items: list[Placed] = []
-    rows = len(lines) if len(lines) <= ROWS_OF_PLACES else (len(lines) + 1) // 2
-    column = (panel.inner - GAP) // 2
-    for index, line in enumerate(lines):
-        x, width = MARGIN, panel.inner
-        if rows < len(lines):  # two columns: the first `rows` places, then the rest
-            x, width = MARGIN + (index // rows) * (column + GAP), column
-        items += _text("place", line, x, panel.content_top + (index % rows) * LINE_PX, width)
-    return items
+    """The ranking with what decided each place (`round_plans.explained`; the plain ranking is
+    `round_plans.ranking_plan`'s): the verdict in the status row, the places' reasons below."""
+    items = _status(screen, panel, language, verdict(screen, language), marks=marks)
+    return tuple(items + _explained(screen, panel, language))
 
 
 def _explained(screen: PlayScreen, panel: Panel, language: str) -> list[Placed]:
