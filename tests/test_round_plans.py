@@ -406,3 +406,42 @@ def test_the_ranking_is_time_of_empires_ranking(language: str) -> None:
     small = layout_play(ranked(4), Panel(height=32), language)
     assert [item.text for item in small if item.role == "status"] == [title.text]
     assert is_planned(ranked(4)) and not is_planned(ranked(4, decided=True))  # reasons: wrapped
+
+
+LONG_STEP = Label("Each player takes a hand of five cards and one secret objective, shown to "
+                  "no one", "各自カード5枚と秘密の目標1枚を受け取る（誰にも見せない）")
+
+
+def walked_step(text: Label = LONG_STEP) -> PlayScreen:
+    """A step of a guide walked at a setup (`guide_at_setup`): Prepare 1/1 before Act I."""
+    return replace(a_number_entered(), kind="setup", guide=True, position=(1, 1),
+                   title=Label("Prepare", "準備"), text=text, era=1,
+                   era_labels=(Label("Act I", "第一幕"),), variant=None)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_step_walked_at_a_setup_is_time_of_empires_guide_step(language: str) -> None:
+    """The step centred, up to four lines, what ERA starts under it, how NEXT walks in the
+    hint row; on 128x32 a line a page, turning on its own, " →" ending each but the last."""
+    shown = walked_step()
+    items = layout_play(shown, Panel(), language)
+    (step_item,) = [item for item in items if item.role == "step"]  # its lines centred
+    assert 8 < step_item.mask.height <= 32 and not step_item.abbreviated
+    assert abs(step_item.x + step_item.mask.width / 2 - 64) <= 1
+    (footer,) = [item for item in items if item.role == "footer"]
+    assert footer.text == ("ERA: start Act I" if language == "en" else "ERA: 第一幕を開始")
+    assert footer.y >= step_item.y + step_item.mask.height
+    (status,) = [item for item in items if item.role == "status"]
+    assert status.text == ("Prepare 1/1" if language == "en" else "準備 1/1")
+    small = Panel(height=32)
+    pages = turning(shown, small, language)
+    read = []
+    for turn in range(pages):
+        (line,) = [item for item in layout_play(shown, small, language, Marks(turn=turn))
+                   if item.role == "step"]
+        assert not line.abbreviated and line.text.endswith(" →") == (turn < pages - 1)
+        read.append(line.text.removesuffix(" →"))
+    assert pages > 1 and "".join(read).replace(" ", "") == LONG_STEP.text(language).replace(
+        " ", "")
+    short = walked_step(Label("Deal the cards", "カードを配る"))
+    assert turning(short, small, language) == 1 and turning(shown, Panel(), language) == 1

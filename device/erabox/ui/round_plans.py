@@ -1,6 +1,7 @@
 """A round game's screens that are Time of Empires' own: its countdown, its questions, its
-points entry, its standings after an era and its final ranking, each a `Plan` for
-`layout.layout_plan` (`planned`); its other screens are `screens.py`'s.
+points entry, its standings after an era, its final ranking and a step of the guide walked at
+a setup, each a `Plan` for `layout.layout_plan` (`planned`); its other screens (a step of a
+round, the setup, a ranking that says what decided each place) are `screens.py`'s.
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -32,6 +33,9 @@ row, a row each centred (`place_rows`; past five in two columns, `PairRow`).
 **The final ranking** (`ranking_plan`): "Final ranking" over the verdict lit and the places,
 as Time of Empires' (past four places the verdict in the status row). A ranking whose places
 say what decided them (`explained`) stays `screens.py`'s: its reasons wrap over rows.
+
+**A step of the guide walked at a setup** (`walk_plan`): Time of Empires' preparation guide,
+its part and place in the status row, the step centred, what ERA starts under it.
 
 Pure, like `plans`.
 """
@@ -74,13 +78,27 @@ from .screen_parts import (
     line_pages,
 )
 from .strings import say
+from .text import drawable, text_width, wrap
 
 
 def is_planned(screen: PlayScreen) -> bool:
     """Whether `screen` is one of Time of Empires' kinds: a question, a countdown's clock
     (`is_clock`), a number being entered (`scoring_plan`)."""
-    return (screen.kind in ("confirm", "scoring", "standings") or is_clock(screen)
+    return (screen.kind in ("confirm", "scoring", "standings") or is_clock(screen) or screen.guide
             or (screen.kind == "game_over" and not explained(screen)))
+
+
+def planned_pages(screen: PlayScreen, panel: Panel, language: str) -> int:
+    """How many pages a screen that `is_planned` turns through on its own on `panel`: on
+    128x32 a number's category too long for its line, a step walked at a setup its lines;
+    else 1."""
+    if not panel.compact:
+        return 1
+    if screen.guide:
+        return len(walk_lines(_label(screen.text, language), panel))
+    if screen.kind == "scoring" and not screen.shown:
+        return len(scoring_title_lines(screen, language, panel))
+    return 1
 
 
 def planned_layout(screen: PlayScreen, panel: Panel, language: str,
@@ -101,8 +119,9 @@ def planned(screen: PlayScreen, language: str, panel: Panel,
     (a long category's name on 128x32)."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
-    if screen.kind in ("scoring", "standings", "game_over"):
-        plan = (scoring_plan(screen, language, panel, turn) if screen.kind == "scoring"
+    if screen.guide or screen.kind in ("scoring", "standings", "game_over"):
+        plan = (walk_plan(screen, language, panel, turn) if screen.guide
+                else scoring_plan(screen, language, panel, turn) if screen.kind == "scoring"
                 else standings_plan(screen, language, panel) if screen.kind == "standings"
                 else ranking_plan(screen, language, panel))
         if held is not None:
@@ -280,3 +299,35 @@ def ranking_plan(screen: PlayScreen, language: str, panel: Panel) -> Plan:
     sizes = ((1, 2), (1, 1)) if len(lines) < LIT_PLACES else ONE_LINE  # room for two lines
     return Plan(status=title, rows=[TextRow("title", said, sizes, inverted=True),
                                     *place_rows(lines)], hint=hint)
+
+
+def walk_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) -> Plan:
+    """A step of the guide walked at a setup (`[rounds] guide_at_setup`), as Time of Empires'
+    preparation guide: its part and place in the status row ("Game setup 2/11"), the step
+    (up to four lines), what ERA starts (the era, its variant), how NEXT walks (hold: skip
+    the rest). On 128x32 the step a line a page, " →" ending each but the last, the hint
+    saying all three gestures."""
+    assert screen.position is not None
+    n, count = screen.position
+    title = f"{_label(screen.title, language)} {n}/{count}"
+    era, variant = _era_text(screen, language), _label(screen.variant, language)
+    starts = word(language, "era_variant", era=era, variant=variant) if era and variant else (
+        era or variant)
+    text = _label(screen.text, language)
+    if panel.compact:
+        lines = walk_lines(text, panel)
+        page = turn % len(lines)
+        more = f" {MORE}" if page < len(lines) - 1 else ""
+        return Plan(status=title, rows=[TextRow("step", lines[page] + more)],
+                    hint=word(language, "hint_walk_short"))
+    start = word(language, "walk_start", era=starts) if starts else word(language, "hint_setup")
+    return Plan(status=title, rows=[TextRow("step", text, ((1, 4),)),
+                                    TextRow("footer", start)],
+                hint=word(language, "hint_walk"))
+
+
+def walk_lines(text: str, panel: Panel) -> list[str]:
+    """A step walked on 128x32: its lines, leaving room for " →" at the end of each."""
+    if text_width(drawable(text)) <= panel.inner:
+        return [text]
+    return wrap(drawable(text), panel.inner - text_width(f" {MORE}"))

@@ -9,9 +9,9 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 128x64: status (the era in a game of eras, the round and start player, or the game), a
 title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
 hint. 128x32: status, the step a line a page, and a footer in the hint row. A countdown, a
-question, a number being entered, the standings after an era and the final ranking are Time
-of Empires' own screens (`round_plans.py`); a ranking whose places say what decided them is
-laid out here, the reasons wrapped.
+question, a number being entered, the standings after an era, the final ranking and a step of
+the guide walked at a setup are Time of Empires' own screens (`round_plans.py`); a ranking
+whose places say what decided them is laid out here, the reasons wrapped.
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -37,7 +37,6 @@ from erabox.core.play import (
 
 from .compact import (
     footer_parts,
-    scoring_title_lines,
     step_footers,
     timer_text,
 )
@@ -46,7 +45,7 @@ from .layout import DigitsItem, Item, TextItem
 from .paint import item_masks, paint
 from .panel import MARGIN, Panel
 from .plans import HOLD_BLOCKS
-from .round_plans import is_planned, planned_layout, verdict
+from .round_plans import is_planned, planned_layout, planned_pages, verdict
 from .screen_parts import GAP as GAP
 from .screen_parts import NO_MARKS as NO_MARKS
 from .screen_parts import (
@@ -75,12 +74,8 @@ MORE = "→"  # ends a page of a step that goes on on the next
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
     the setup's hint row two, a step too long for 128x32's line its lines."""
-    if panel.compact and screen.kind == "scoring" and not screen.shown:
-        return len(scoring_title_lines(screen, language, panel))  # a long category's lines
-    if is_planned(screen):  # a countdown, a question, a number being entered: one page
-        return 1
-    if screen.guide:  # the guide walked at a setup: on 128x32 its step a line a page
-        return len(_step_lines(_label(screen.text, language), panel)) if panel.compact else 1
+    if is_planned(screen):  # Time of Empires' kinds (a long name or step on 128x32 turns)
+        return planned_pages(screen, panel, language)
     if screen.kind == "setup":
         return 2
     if panel.compact and screen.kind in STEP_KINDS:
@@ -111,9 +106,7 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     if placed is not None:  # a countdown or a question: Time of Empires' screens
         held = marks.hold_progress is not None  # the lit hint row is the hold's bar
         return tuple(_as_placed(item, mask, held) for item, mask in item_masks(placed, panel))
-    if screen.guide:  # `guide_at_setup`: a step of the guide walked at a setup
-        items = _walk(screen, panel, language, marks)
-    elif kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
+    if kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
         items = _setup(screen, panel, language, marks)
     elif kind == "game_over":
         items = _game_over(screen, panel, language, marks)
@@ -236,33 +229,6 @@ def _footers(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
     once = screen.call is not None or _label(screen.text, language) == title
     return step_footers(screen, language, panel, "" if once else title,
                         None if undo is None else word(language, undo))
-
-
-def _walk(screen: PlayScreen, panel: Panel, language: str, marks: Marks
-          ) -> tuple[Placed, ...]:
-    """A step of the guide walked at a setup (`[rounds] guide_at_setup`): its part and
-    place ("Game setup 2/11"), the step; what ERA starts (the era, its variant), and how
-    NEXT walks (hold: skip the rest)."""
-    assert screen.position is not None
-    n, count = screen.position
-    title = f"{_label(screen.title, language)} {n}/{count}"
-    era, variant = _era_text(screen, language), _label(screen.variant, language)
-    starts = word(language, "era_variant", era=era, variant=variant) if era and variant else (
-        era or variant)
-    text = _label(screen.text, language)
-    items = _status(screen, panel, language, title, marks=marks)
-    if panel.compact:  # the step a line a page; the hint says all three gestures
-        lines = _step_lines(text, panel)
-        page = marks.turn % len(lines)
-        items += _text("step", lines[page], MARGIN, 12, panel.inner)
-        if page < len(lines) - 1:
-            items.append(_right("step_more", MORE, 12, panel))
-        return tuple(items + _hint(word(language, "hint_walk_short"), panel))
-    top = panel.content_top
-    items += _text("step", text, MARGIN, top, panel.inner, lines=4)
-    start = word(language, "walk_start", era=starts) if starts else word(language, "hint_setup")
-    items += _text("footer", start, MARGIN, top + 4 * LINE_PX + 1, panel.inner)
-    return tuple(items + _hint(word(language, "hint_walk"), panel))
 
 
 def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
