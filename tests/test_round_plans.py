@@ -32,6 +32,7 @@ from erabox.core.model import (
 from erabox.core.play import Play, PlayScreen, new_play, screen
 from erabox.core.profile import Label, parse_profile
 from erabox.ui.gallery import profile_samples
+from erabox.ui.game_words import word
 from erabox.ui.layout import (
     DigitsItem,
     Layout,
@@ -445,3 +446,22 @@ def test_a_step_walked_at_a_setup_is_time_of_empires_guide_step(language: str) -
         " ", "")
     short = walked_step(Label("Deal the cards", "カードを配る"))
     assert turning(short, small, language) == 1 and turning(shown, Panel(), language) == 1
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_setup_is_time_of_empires_setup_its_way_to_the_notes_kept(language: str) -> None:
+    """The game in the status row, the variant and the players centred, the notes under them;
+    on 128x32 "hold NEXT: notes" stays whole at the right, a long name giving way to it."""
+    setup = next(shown for name, shown in profile_samples()[0][2] if "setup" in name)
+    assert setup.kind == "setup" and setup.notes and setup.why_played is None
+    items = layout_play(setup, Panel(), language)
+    (variant,) = [item for item in items if item.role == "variant"]
+    assert abs(variant.x + variant.mask.width / 2 - 64) <= 1
+    notes = [item for item in items if item.role == "notes"]
+    assert notes and all(item.y > variant.y for item in notes)
+    small = layout_play(setup, Panel(height=32), language)
+    (status,) = [item for item in small if item.role == "status"]
+    (right,) = [item for item in small if item.role == "status_hint"]
+    assert right.text == word(language, "hint_notes") and not right.abbreviated
+    assert status.abbreviated and status.x + status.mask.width < right.x  # Altay's long name
+    assert turning(setup, Panel(), language) == turning(setup, Panel(height=32), language) == 2

@@ -241,7 +241,7 @@ def _place_status(plan: Plan, language: str, marks: StatusMarks, panel: Panel,
             items.append(IconItem(role, icon, Rect(right, top, icon_w, icon_h)))
             right -= GAP
     hint_w = line_width(plan.status_right) if plan.status_right else 0
-    if hint_w and right - hint_w - GAP - MARGIN >= line_width(status):  # room for both
+    if hint_w and (plan.keep_right or right - hint_w - GAP - MARGIN >= line_width(status)):
         block = fit_text(plan.status_right, hint_w, ONE_LINE)
         right -= block.width
         items.append(TextItem("status_hint", plan.status_right, block,

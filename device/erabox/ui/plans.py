@@ -120,6 +120,7 @@ class Plan:
     status_inverted: bool = False
     status_clock: str = ""  # small clock in the status row, when the big one is not shown
     status_right: str = ""  # a short hint at the right of the status row
+    keep_right: bool = False  # the hint kept, the status abbreviated, where both do not fit
     # On a 128x32 panel: the rows shown (None: the first of `rows`; a big-digits row among
     # them puts the digits at the right) and the status text (None: `status`).
     small: list[Row] | None = None

@@ -1,7 +1,7 @@
 """A round game's screens that are Time of Empires' own: its countdown, its questions, its
-points entry, its standings after an era, its final ranking and a step of the guide walked at
-a setup, each a `Plan` for `layout.layout_plan` (`planned`); its other screens (a step of a
-round, the setup, a ranking that says what decided each place) are `screens.py`'s.
+setup and a step of the guide walked there, its points entry, its standings after an era and
+its final ranking, each a `Plan` for `layout.layout_plan` (`planned`); its other screens (a
+step of a round, a ranking that says what decided each place) are `screens.py`'s.
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -36,6 +36,10 @@ say what decided them (`explained`) stays `screens.py`'s: its reasons wrap over 
 
 **A step of the guide walked at a setup** (`walk_plan`): Time of Empires' preparation guide,
 its part and place in the status row, the step centred, what ERA starts under it.
+
+**The setup** (`setup_plan`, `chosen_plan`): Time of Empires' setup, its rows centred: the
+variant and the players, the notes in pages; the way to the notes kept whole in the status row
+(`Plan.keep_right`).
 
 Pure, like `plans`.
 """
@@ -84,7 +88,8 @@ from .text import drawable, text_width, wrap
 def is_planned(screen: PlayScreen) -> bool:
     """Whether `screen` is one of Time of Empires' kinds: a question, a countdown's clock
     (`is_clock`), a number being entered (`scoring_plan`)."""
-    return (screen.kind in ("confirm", "scoring", "standings") or is_clock(screen) or screen.guide
+    return (screen.kind in ("confirm", "scoring", "standings", "setup", "era_setup")
+            or is_clock(screen) or screen.guide
             or (screen.kind == "game_over" and not explained(screen)))
 
 
@@ -92,6 +97,8 @@ def planned_pages(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages a screen that `is_planned` turns through on its own on `panel`: on
     128x32 a number's category too long for its line, a step walked at a setup its lines;
     else 1."""
+    if screen.kind == "setup" and not screen.guide:  # its hint row, then the settings'
+        return 2
     if not panel.compact:
         return 1
     if screen.guide:
@@ -119,8 +126,11 @@ def planned(screen: PlayScreen, language: str, panel: Panel,
     (a long category's name on 128x32)."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
-    if screen.guide or screen.kind in ("scoring", "standings", "game_over"):
+    if screen.guide or screen.kind in ("scoring", "standings", "game_over", "setup",
+                                       "era_setup"):
         plan = (walk_plan(screen, language, panel, turn) if screen.guide
+                else setup_plan(screen, language, panel, turn)
+                if screen.kind in ("setup", "era_setup")
                 else scoring_plan(screen, language, panel, turn) if screen.kind == "scoring"
                 else standings_plan(screen, language, panel) if screen.kind == "standings"
                 else ranking_plan(screen, language, panel))
@@ -331,3 +341,79 @@ def walk_lines(text: str, panel: Panel) -> list[str]:
     if text_width(drawable(text)) <= panel.inner:
         return [text]
     return wrap(drawable(text), panel.inner - text_width(f" {MORE}"))
+
+
+NOTE_ROWS = 4  # the rows under the variant on 128x64
+
+
+def setup_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) -> Plan:
+    """The game's setup (or an era's, `era_setup`), as Time of Empires' setup: the game in the
+    status row, the variant and the players (and who was drawn to start), the profile's notes
+    under them (pages of them, NEXT hold turning, the last row saying so); the hint row what
+    NEXT and ERA do, every other page "hold ERA: settings" (the game's setup). On 128x32 the
+    variant's row, then the notes a line a page ("Notes 2/5"). The box's first setup says
+    which game plays, and why (`chosen_plan`)."""
+    players = word(language, "players", n=len(screen.totals))
+    variant = _label(screen.variant, language)
+    first = f"{variant}  {players}" if variant else players
+    if screen.drawn and screen.start_player is not None:  # who was drawn to start round 1
+        starts = word(language, "starts", colour=_colour(screen.start_player, language))
+        first = f"{first}  {starts}"
+        if text_width(drawable(first)) > panel.inner and variant:  # the start player first
+            first = f"{variant}  {starts}"
+    if screen.chosen:  # NEXT chooses who starts (and then the variant)
+        hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
+    else:
+        hint = word(language, "hint_variant" if screen.variant else "hint_setup")
+    if turn % 2 and screen.kind == "setup":  # every other page: the settings menu
+        hint = say(language, "hint_open_settings")
+    title, notes = screen.game.text(language), screen.notes
+    if screen.kind == "era_setup":  # `variant_per_era`: "Era II setup", no notes
+        title, notes = word(language, "era_setup", era=_era_text(screen, language)), ()
+    if screen.why_played is not None and screen.kind == "setup":  # which game, and why
+        return chosen_plan(screen, language, panel, title, first, hint)
+    lines = [line for note in notes
+             for line in wrap(drawable(note.text(language)), panel.inner)]
+    if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
+        page = screen.page % (len(lines) + 1)
+        if page == 0:
+            return Plan(status=title, rows=[TextRow("variant", first)], hint=hint,
+                        status_right=word(language, "hint_notes") if lines else "",
+                        keep_right=True)
+        return Plan(status=word(language, "notes_page", n=page, count=len(lines)),
+                    rows=[TextRow("notes", lines[page - 1])], hint=hint,
+                    status_right=word(language, "hint_more"), keep_right=True)
+    rows: list[Row] = [TextRow("variant", first)]
+    if len(lines) <= NOTE_ROWS:
+        return Plan(status=title, rows=[*rows, *(TextRow("notes", line) for line in lines)],
+                    hint=hint)
+    # Pages of one row fewer, the last row saying how to turn; a note starts a page unless
+    # it would not fit one anyway, or shares it whole.
+    pages: list[list[str]] = []
+    for note in notes:
+        block = wrap(drawable(note.text(language)), panel.inner)
+        if pages and (len(pages[-1]) + len(block) <= NOTE_ROWS - 1
+                      or len(block) > NOTE_ROWS - 1):
+            pages[-1] += block
+        else:
+            pages.append(list(block))
+    pages = [part[i:i + NOTE_ROWS - 1] for part in pages
+             for i in range(0, len(part), NOTE_ROWS - 1)]
+    page = screen.page % len(pages)
+    more = TextRow("notes_more", word(language, "hint_more_page", n=page + 1, count=len(pages)))
+    return Plan(status=title, rows=[*rows, *(TextRow("notes", line) for line in pages[page]),
+                                    more], hint=hint)
+
+
+def chosen_plan(screen: PlayScreen, language: str, panel: Panel, title: str, first: str,
+                hint: str) -> Plan:
+    """The box's first setup of a game, for a few seconds or until a press: the game (the
+    status row) and why it plays ("Given with --game", "Chosen in the settings menu", "The
+    config's game"): on 128x64 the variant, "Playing <game>" and why, where the notes go
+    (they follow); on 128x32 why, in the variant's row."""
+    why = TextRow("chosen", word(language, f"chosen_{screen.why_played}"))
+    if panel.compact:
+        return Plan(status=title, rows=[why], hint=hint)
+    playing = TextRow("playing", word(language, "playing", game=screen.game.text(language)),
+                      ((1, 2),))
+    return Plan(status=title, rows=[TextRow("variant", first), playing, why], hint=hint)

@@ -9,9 +9,9 @@ position, with the role it plays), `render_play` paints them; tests measure the 
 128x64: status (the era in a game of eras, the round and start player, or the game), a
 title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
 hint. 128x32: status, the step a line a page, and a footer in the hint row. A countdown, a
-question, a number being entered, the standings after an era, the final ranking and a step of
-the guide walked at a setup are Time of Empires' own screens (`round_plans.py`); a ranking
-whose places say what decided them is laid out here, the reasons wrapped.
+question, the setup, a step of the guide walked at it, a number being entered, the standings
+after an era and the final ranking are Time of Empires' own screens (`round_plans.py`); a
+ranking whose places say what decided them is laid out here, the reasons wrapped.
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -54,7 +54,6 @@ from .screen_parts import (
     UNDO,
     Placed,
     _colour,
-    _era_text,
     _hint,
     _label,
     _right,
@@ -76,8 +75,6 @@ def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     the setup's hint row two, a step too long for 128x32's line its lines."""
     if is_planned(screen):  # Time of Empires' kinds (a long name or step on 128x32 turns)
         return planned_pages(screen, panel, language)
-    if screen.kind == "setup":
-        return 2
     if panel.compact and screen.kind in STEP_KINDS:
         shown = screen.text if screen.call is None else screen.call
         lines = len(_step_lines(_label(shown, language), panel))
@@ -106,9 +103,7 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     if placed is not None:  # a countdown or a question: Time of Empires' screens
         held = marks.hold_progress is not None  # the lit hint row is the hold's bar
         return tuple(_as_placed(item, mask, held) for item, mask in item_masks(placed, panel))
-    if kind in ("setup", "era_setup"):  # the game's setup, or an era's (its own variant)
-        items = _setup(screen, panel, language, marks)
-    elif kind == "game_over":
+    if kind == "game_over":
         items = _game_over(screen, panel, language, marks)
     else:
         items = _step(screen, panel, language, marks)
@@ -229,89 +224,6 @@ def _footers(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
     once = screen.call is not None or _label(screen.text, language) == title
     return step_footers(screen, language, panel, "" if once else title,
                         None if undo is None else word(language, undo))
-
-
-def _setup(screen: PlayScreen, panel: Panel, language: str, marks: Marks
-           ) -> tuple[Placed, ...]:
-    players = word(language, "players", n=len(screen.totals))
-    variant = _label(screen.variant, language)
-    first = f"{variant}  {players}" if variant else players
-    if screen.drawn and screen.start_player is not None:  # who was drawn to start round 1
-        starts = word(language, "starts", colour=_colour(screen.start_player, language))
-        first = f"{first}  {starts}"
-        if text_width(drawable(first)) > panel.inner and variant:  # the start player first
-            first = f"{variant}  {starts}"
-    if screen.chosen:  # NEXT chooses who starts (and then the variant)
-        hint = word(language, "hint_chosen_variant" if screen.variant else "hint_chosen")
-    else:
-        hint = word(language, "hint_variant" if screen.variant else "hint_setup")
-    if marks.turn % 2 and screen.kind == "setup":  # every other page: the settings menu
-        hint = say(language, "hint_open_settings")
-    title, notes = screen.game.text(language), screen.notes
-    if screen.kind == "era_setup":  # `variant_per_era`: "Era II setup", no notes
-        title, notes = word(language, "era_setup", era=_era_text(screen, language)), ()
-    lines = [line for note in notes
-             for line in wrap(drawable(note.text(language)), panel.inner)]
-    if screen.why_played is not None and screen.kind == "setup":  # which game plays, and why
-        return _chosen(screen, panel, language, marks, title, first, hint)
-    if panel.compact:  # the notes a line a page after the variant's, NEXT hold turning them
-        page = screen.page % (len(lines) + 1)
-        if page == 0:
-            more = word(language, "hint_notes") if lines else ""
-            items = _status(screen, panel, language, title, more, marks=marks)
-            items += _text("variant", first, MARGIN, 12, panel.inner)
-        else:
-            items = _status(screen, panel, language,
-                            word(language, "notes_page", n=page, count=len(lines)),
-                            word(language, "hint_more"), marks=marks)
-            items += _text("notes", lines[page - 1], MARGIN, 12, panel.inner)
-        return tuple(items + _hint(hint, panel))
-    items = _status(screen, panel, language, title, marks=marks)
-    top = panel.content_top
-    items += _text("variant", first, MARGIN, top, panel.inner)
-    if len(lines) > NOTE_ROWS:  # pages of one row fewer, the last row saying how to turn;
-        # a note starts a page unless it would not fit one anyway, or shares it whole
-        pages: list[list[str]] = []
-        for note in notes:
-            block = wrap(drawable(note.text(language)), panel.inner)
-            if pages and (len(pages[-1]) + len(block) <= NOTE_ROWS - 1
-                          or len(block) > NOTE_ROWS - 1):
-                pages[-1] += block
-            else:
-                pages.append(list(block))
-        pages = [rows[i:i + NOTE_ROWS - 1] for rows in pages
-                 for i in range(0, len(rows), NOTE_ROWS - 1)]
-        page = screen.page % len(pages)
-        lines = pages[page]
-        items += _text("notes_more", word(language, "hint_more_page", n=page + 1,
-                                          count=len(pages)),
-                       MARGIN, top + NOTE_ROWS * LINE_PX + 1, panel.inner)
-    for index, line in enumerate(lines):
-        items += _text("notes", line, MARGIN, top + (index + 1) * LINE_PX + 1, panel.inner)
-    return tuple(items + _hint(hint, panel))
-
-
-NOTE_ROWS = 4  # the rows under the variant on 128x64
-
-
-def _chosen(screen: PlayScreen, panel: Panel, language: str, marks: Marks, title: str,
-            first: str, hint: str) -> tuple[Placed, ...]:
-    """The box's first setup of a game, for a few seconds or until a press: the game (the
-    status row) and why it plays ("Given with --game", "Chosen in the settings menu", "The
-    config's game"): on 128x64 "Playing <game>" and why, where the notes go (they follow);
-    on 128x32 why, in the variant's row."""
-    why = word(language, f"chosen_{screen.why_played}")
-    items = _status(screen, panel, language, title, marks=marks)
-    if panel.compact:
-        items += _text("chosen", why, MARGIN, 12, panel.inner)
-        return tuple(items + _hint(hint, panel))
-    top = panel.content_top
-    items += _text("variant", first, MARGIN, top, panel.inner)
-    playing = _text("playing", word(language, "playing", game=screen.game.text(language)),
-                    MARGIN, top + LINE_PX + 3, panel.inner, lines=2)
-    items += playing
-    items += _text("chosen", why, MARGIN, top + (len(playing) + 1) * LINE_PX + 3, panel.inner)
-    return tuple(items + _hint(hint, panel))
 
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
