@@ -100,7 +100,7 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     check_language(language)
     kind = screen.kind
     placed = planned_layout(screen, panel, language, marks)
-    if placed is not None:  # a countdown or a question: Time of Empires' screens
+    if placed is not None:  # one of Time of Empires' screens (`round_plans.is_planned`)
         held = marks.hold_progress is not None  # the lit hint row is the hold's bar
         return tuple(_as_placed(item, mask, held) for item, mask in item_masks(placed, panel))
     if kind == "game_over":
