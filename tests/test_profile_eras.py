@@ -296,8 +296,8 @@ def test_a_record_without_past_eras_still_loads_and_a_wrong_one_is_refused() -> 
 
 
 def texts(play: Play, t: float, height: int, language: str) -> list[str]:
-    return [i.text for i in layout_play(screen(play, t), Panel(128, height), language)
-            if i.text]
+    items = layout_play(screen(play, t), Panel(128, height), language)
+    return [i.text for i in sorted(items, key=lambda i: (i.y, i.x)) if i.text]
 
 
 @pytest.mark.parametrize("height", [64, 32])

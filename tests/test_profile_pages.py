@@ -23,10 +23,10 @@ from erabox.files.games import load_game
 from erabox.run.app import Box
 from erabox.run.screen_worker import PlayFrame
 from erabox.ui.panel import MARGIN, Panel
+from erabox.ui.screen_parts import STEP_KINDS
 from erabox.ui.screens import (
     MORE,
     PAGE_S,
-    STEP_KINDS,
     Marks,
     Placed,
     layout_play,
@@ -47,7 +47,7 @@ def _cycle(pages: list[tuple[Placed, ...]], role: str) -> list[Placed]:
     """The step's (or call's) own pages: a line each, up to the one without "→"; the pages
     after them (the hint row's undo page turning with them: `turning`) show them again."""
     lines = [next(i for i in items if i.role == role) for items in pages]
-    ends = [n for n, items in enumerate(pages) if not any(i.role == "step_more" for i in items)]
+    ends = [n for n, line in enumerate(lines) if not line.text.endswith(f" {MORE}")]
     count = ends[0] + 1
     assert len(pages) % count == 0
     assert [i.text for i in lines] == [i.text for i in lines[:count]] * (len(pages) // count)
@@ -101,10 +101,9 @@ def test_every_step_is_readable_whole_on_128x32(language: str) -> None:
         for number, items in enumerate(pages):
             (line,) = [i for i in items if i.role == "step"]
             assert not line.abbreviated, (name, whole, number)
-            more = [i for i in items if i.role == "step_more"]
             last = number % len(own) == len(own) - 1
-            assert [i.text for i in more] == ([] if last else [MORE])
-            read.append(line.text)
+            assert line.text.endswith(f" {MORE}") != last  # "→" ends each page but the last
+            read.append(line.text.removesuffix(f" {MORE}"))
             _kept_apart(items, SMALL, (name, whole, number))
         read = read[:len(own)]
         assert "".join(read).replace(" ", "") == whole.replace(" ", ""), (name, read)
@@ -126,7 +125,7 @@ def test_a_step_that_fits_its_line_stays_whole() -> None:
             items = layout_play(short, SMALL, language, Marks(turn=turn))
             (line,) = [i for i in items if i.role == "step"]
             assert line.text == short.text.text(language)  # type: ignore[union-attr]
-            assert not [i for i in items if i.role == "step_more"]
+            assert not line.text.endswith(MORE)
 
 
 def test_a_long_call_is_readable_whole_on_128x32_too() -> None:
@@ -137,7 +136,7 @@ def test_a_long_call_is_readable_whole_on_128x32_too() -> None:
     for language in LANGUAGES:
         called = replace(shown, call=call)
         pages = _pages(called, SMALL, language)
-        read = [i.text for i in _cycle(pages, "call")]
+        read = [i.text.removesuffix(f" {MORE}") for i in _cycle(pages, "call")]
         assert len(read) > 1 and not [i for items in pages for i in items if i.role == "step"]
         assert "".join(read).replace(" ", "") == call.text(language).replace(" ", "")
 

@@ -13,7 +13,7 @@ from erabox.core.profile import Label
 from erabox.ui.gallery import profile_samples
 from erabox.ui.game_words import word
 from erabox.ui.panel import Panel
-from erabox.ui.screens import GAP, Marks, layout_play, turning
+from erabox.ui.screens import Marks, layout_play, turning
 
 SMALL = Panel(height=32)
 STEPS = [(f"{game}/{name}", shown) for game, _, screens in profile_samples()
@@ -52,8 +52,9 @@ def test_whose_turn_stays_where_it_fits_beside_the_countdown(language: str) -> N
     panel = SMALL
     items = layout_play(shown, panel, language, Marks(turn=1))
     footer = [i for i in items if i.role == "footer"]
-    (timer,) = [i for i in items if i.role == "timer"]
-    assert footer and footer[-1].box[2] <= timer.x - GAP and not footer[-1].abbreviated
+    (timer,) = [i for i in items if i.role == "status_clock"]  # the countdown: status row
+    assert timer.text == "12:34" and timer.y + timer.mask.height <= footer[0].y
+    assert footer and not footer[-1].abbreviated
     assert word(language, "undo_next_hold") in footer[0].text
     short = replace(shown, last_turns=True, player="purple")  # a longer turn: the undo kept
     said = " ".join(i.text for i in layout_play(short, panel, language, Marks(turn=1))

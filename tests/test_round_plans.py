@@ -209,7 +209,7 @@ def test_a_countdown_phase_of_several_steps_keeps_its_step_screen() -> None:
     several = replace(shown, position=(1, 2))
     assert not is_clock(several)
     roles = [item.role for item in layout_play(several, Panel(), "en")]
-    assert "title" in roles and "timer" in roles and "clock" not in roles  # the countdown small
+    assert "title" in roles and "status_clock" in roles and "clock" not in roles  # small, on top
     assert ImageChops.difference(draw(several, Panel(), "en"), draw(shown, Panel(), "en")
                                  ).getbbox() is not None
 
@@ -466,3 +466,22 @@ def test_the_setup_is_time_of_empires_setup_its_way_to_the_notes_kept(language: 
     assert right.text == word(language, "hint_notes") and not right.abbreviated
     assert status.abbreviated and status.x + status.mask.width < right.x  # Altay's long name
     assert turning(setup, Panel(), language) == turning(setup, Panel(height=32), language) == 2
+
+
+def test_a_step_is_laid_out_in_time_of_empires_rows_its_countdown_on_top() -> None:
+    """A phase of several steps: the phase, the step and whose turn centred top to bottom, the
+    hint at the bottom; its countdown small in the middle of the status row, between the
+    round and who starts, as Time of Empires' clock stands over a question."""
+    shown = replace(screen(played_to(65.0), 65.0), position=(1, 2), player="red",
+                    start_player="red", text=Label("Gather two treasures each", "宝を2つ集める"))
+    items = layout_play(shown, Panel(), "en")
+    order = [item.role for item in sorted(items, key=lambda item: (item.y, item.x))]
+    assert order == ["status", "status_clock", "status_hint", "title", "step", "footer", "hint"]
+    for item in items:
+        if item.role in ("title", "step", "footer", "hint"):
+            assert abs(item.x + item.mask.width / 2 - 64) <= 1, item.role
+    (clock,) = [item for item in items if item.role == "status_clock"]
+    (status,) = [item for item in items if item.role == "status"]
+    (starts,) = [item for item in items if item.role == "status_hint"]
+    assert clock.text == "9:00" and starts.text == "red starts"
+    assert status.x + status.mask.width < clock.x < clock.x + clock.mask.width < starts.x

@@ -38,11 +38,6 @@ def timer_text(screen: PlayScreen, language: str) -> str:
     return word(language, "time_up") if screen.timer_done else ""
 
 
-def timer_room(timer: str) -> int:
-    """The px the countdown takes at the right of 128x32's hint row, with its gap."""
-    return text_width(drawable(timer)) + GAP if timer else 0
-
-
 def footer_parts(screen: PlayScreen, language: str) -> list[str]:
     """The step's position ("2/3"), and whose turn it is or who starts next, where said."""
     parts = ["" if screen.position is None else f"{screen.position[0]}/{screen.position[1]}"]
@@ -60,7 +55,7 @@ def step_footers(screen: PlayScreen, language: str, panel: Panel, title: str,
     """128x32's hint row under a step, page by page (`undo`: the undo gesture's words, said
     every other page; `title`: the phase's name, "" where it is the step itself)."""
     footer = footer_parts(screen, language)
-    room = panel.inner - timer_room(timer_text(screen, language))
+    room = panel.inner  # the countdown is in the status row
 
     def fits(parts: list[str]) -> bool:
         return text_width(drawable(_join(parts))) <= room

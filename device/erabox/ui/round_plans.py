@@ -1,7 +1,8 @@
-"""A round game's screens that are Time of Empires' own: its countdown, its questions, its
-setup and a step of the guide walked there, its points entry, its standings after an era and
-its final ranking, each a `Plan` for `layout.layout_plan` (`planned`); its other screens (a
-step of a round, a ranking that says what decided each place) are `screens.py`'s.
+"""A round game's screens (`PlayScreen`) as `Plan`s for `layout.layout_plan`, in Time of
+Empires' rows (`planned`): its countdown and its questions are Time of Empires' own screens;
+its setup (and a step of the guide walked there), a step of a round, its points entry, its
+standings after an era and its final ranking are laid out as Time of Empires' are, centred. A
+ranking whose places say what decided them is `screens.py`'s (`explained`).
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -16,8 +17,8 @@ Empires' do.
 
 The rows and their sizes are Time of Empires' own (`plans.lead_in_rows`, `running_rows`,
 `paused_rows`, `progress_row`), placed by the same `layout`, so a countdown looks the same in
-every game. A phase of several steps keeps its step screen
-(`screens._step`, the countdown in its footer): the step is what the table reads there.
+every game. A phase of several steps keeps its step screen (`step_plan`, the countdown small
+in its status row): the step is what the table reads there.
 
 **A question** ("New game?", "Restart this era?"): Time of Empires' question screen, the game
 (or its era) in the status row, the question big in the middle (lit, on 128x32), "ERA: yes /
@@ -34,6 +35,11 @@ row, a row each centred (`place_rows`; past five in two columns, `PairRow`).
 as Time of Empires' (past four places the verdict in the status row). A ranking whose places
 say what decided them (`explained`) stays `screens.py`'s: its reasons wrap over rows.
 
+**A step of a round** (`step_plan`): the round, who starts and a countdown (small, in the
+middle: a phase of several steps keeps its step screen) in the status row; the phase, the
+step, its place and whose turn; on 128x32 the step a line a page, the footer's pages
+(`compact.step_footers`) in the last row.
+
 **A step of the guide walked at a setup** (`walk_plan`): Time of Empires' preparation guide,
 its part and place in the status row, the step centred, what ERA starts under it.
 
@@ -46,11 +52,12 @@ Pure, like `plans`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from erabox.core.effects import PlayScreen
 
-from .compact import MORE, scoring_title_lines
+from .compact import MORE, footer_parts, scoring_title_lines, step_footers, timer_text
 from .game_words import word
 from .layout import Layout, StatusMarks, layout_plan
 from .panel import Panel
@@ -71,8 +78,10 @@ from .plans import (
     running_rows,
 )
 from .screen_parts import (
+    GAP,
     ROWS_OF_PLACES,
     STEP_KINDS,
+    UNDO,
     Marks,
     _colour,
     _era_text,
@@ -86,23 +95,26 @@ from .text import drawable, text_width, wrap
 
 
 def is_planned(screen: PlayScreen) -> bool:
-    """Whether `screen` is one of Time of Empires' kinds: a question, a countdown's clock
-    (`is_clock`), a number being entered (`scoring_plan`)."""
-    return (screen.kind in ("confirm", "scoring", "standings", "setup", "era_setup")
-            or is_clock(screen) or screen.guide
-            or (screen.kind == "game_over" and not explained(screen)))
+    """Whether `screen` is planned here: every screen but a ranking whose places say what
+    decided them (`explained`), which `screens.py` lays out."""
+    return not (screen.kind == "game_over" and explained(screen))
 
 
 def planned_pages(screen: PlayScreen, panel: Panel, language: str) -> int:
-    """How many pages a screen that `is_planned` turns through on its own on `panel`: on
-    128x32 a number's category too long for its line, a step walked at a setup its lines;
-    else 1."""
-    if screen.kind == "setup" and not screen.guide:  # its hint row, then the settings'
+    """How many pages a screen that `is_planned` turns through on its own on `panel`: the
+    setup two (its hint row, then the settings'); on 128x32 a step (or a call) too long for
+    its line its lines, with its hint row's pages (`math.lcm`), a step walked at a setup its
+    lines, a number's category too long for its line its lines; else 1."""
+    if screen.kind == "setup" and not screen.guide:
         return 2
-    if not panel.compact:
+    if not panel.compact or is_clock(screen):
         return 1
     if screen.guide:
         return len(walk_lines(_label(screen.text, language), panel))
+    if screen.kind in STEP_KINDS:
+        shown = screen.text if screen.call is None else screen.call
+        lines = len(step_lines(_label(shown, language), panel))
+        return math.lcm(lines, len(step_footers_of(screen, panel, language)))
     if screen.kind == "scoring" and not screen.shown:
         return len(scoring_title_lines(screen, language, panel))
     return 1
@@ -123,23 +135,28 @@ def planned(screen: PlayScreen, language: str, panel: Panel,
             held: float | None = None, turn: int = 0) -> Plan:
     """The plan of a screen that `is_planned`; `held`: how far NEXT and ERA are held toward
     "New game?" (0..1), None while they are not; `turn`: the page it has turned to on its own
-    (a long category's name on 128x32)."""
+    (`planned_pages`)."""
     if screen.kind == "confirm":
         return confirm_plan(screen, language)
-    if screen.guide or screen.kind in ("scoring", "standings", "game_over", "setup",
-                                       "era_setup"):
-        plan = (walk_plan(screen, language, panel, turn) if screen.guide
-                else setup_plan(screen, language, panel, turn)
-                if screen.kind in ("setup", "era_setup")
-                else scoring_plan(screen, language, panel, turn) if screen.kind == "scoring"
-                else standings_plan(screen, language, panel) if screen.kind == "standings"
-                else ranking_plan(screen, language, panel))
-        if held is not None:
-            return holding(plan, held, language)
-        if screen.prompt is not None and screen.prompt.value == "resumed":
-            return resumed(plan, language)
-        return plan
-    return clock_plan(screen, language, panel, held)
+    if is_clock(screen):
+        return clock_plan(screen, language, panel, held)
+    if screen.guide:
+        plan = walk_plan(screen, language, panel, turn)
+    elif screen.kind in ("setup", "era_setup"):
+        plan = setup_plan(screen, language, panel, turn)
+    elif screen.kind == "scoring":
+        plan = scoring_plan(screen, language, panel, turn)
+    elif screen.kind == "standings":
+        plan = standings_plan(screen, language, panel)
+    elif screen.kind == "game_over":
+        plan = ranking_plan(screen, language, panel)
+    else:  # a step of a round, a special round, an event
+        plan = step_plan(screen, language, panel, turn)
+    if held is not None:
+        return holding(plan, held, language)
+    if screen.prompt is not None and screen.prompt.value == "resumed":
+        return resumed(plan, language)
+    return plan
 
 
 def confirm_plan(screen: PlayScreen, language: str) -> Plan:
@@ -417,3 +434,71 @@ def chosen_plan(screen: PlayScreen, language: str, panel: Panel, title: str, fir
     playing = TextRow("playing", word(language, "playing", game=screen.game.text(language)),
                       ((1, 2),))
     return Plan(status=title, rows=[TextRow("variant", first), playing, why], hint=hint)
+
+
+def step_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) -> Plan:
+    """A step of a round (a phase, a special round, an event), in Time of Empires' rows: the
+    round (or era and round) in the status row, who starts (or "Paused") at its right, a
+    countdown of the phase in the middle of it (as Time of Empires' clock stands there under a
+    question); the phase's name, the step (up to three lines), the position and whose turn;
+    an event that ERA hold can start said in a row of its own under a step of two lines at
+    most, else in the name's row (the step says what to do); a countdown's call big in place
+    of the name and the step. On 128x32 the step (or the call) a line a page, " →" ending
+    each but the last, and in the hint row the position, whose turn and the phase's name (or
+    the event), every other page the undo gesture (`compact.step_footers`)."""
+    starts = screen.start_player
+    right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
+    if screen.paused:  # the countdown is held: said where the start player is
+        right = word(language, "hall_start" if screen.hall_start else "paused")
+    timer = timer_text(screen, language)
+    room = panel.inner - sum(text_width(drawable(part)) + GAP for part in (right, timer) if part)
+    status = _round_text(screen, language, room)
+    title = _label(screen.title, language)
+    text = _label(screen.text, language)
+    if screen.call is not None:  # a countdown's call: its prompt over the step for a while
+        text = title = screen.call.text(language)
+    once = text == title  # a part without steps of its own: its label is its step, shown once
+    event = ("" if screen.event is None
+             else word(language, "hint_event", event=screen.event.text(language)))
+    role = "call" if screen.call else "step"
+    if panel.compact:
+        lines = step_lines(text, panel)
+        page = turn % len(lines)
+        more = f" {MORE}" if page < len(lines) - 1 else ""
+        footers = step_footers_of(screen, panel, language)  # every other page: how to undo
+        return Plan(status=status, status_right=right, keep_right=True, status_clock=timer,
+                    rows=[], small=[TextRow(role, lines[page] + more),
+                                    TextRow("footer", footers[turn % len(footers)])])
+    footer = TextRow("footer", " ".join(part for part in footer_parts(screen, language)
+                                        if part))
+    rows: list[Row]
+    if screen.call is not None:  # big, in place of the phase and the step
+        rows = [TextRow("call", text, ((2, 2), (1, 3))), footer]
+    else:
+        own_row = bool(event) and len(wrap(drawable(text), panel.inner)) <= 2
+        title_shown = not (event and not own_row)
+        rows = [TextRow("title", title) if title_shown else TextRow("event_hint", event)]
+        if not (once and title_shown):
+            rows.append(TextRow("step", text, ((1, 2 if own_row else 3),)))
+        if own_row:
+            rows.append(TextRow("event_hint", event))
+        rows.append(footer)
+    if not footer.text:
+        rows.remove(footer)
+    return Plan(status=status, status_right=right, keep_right=True, status_clock=timer,
+                rows=rows, hint=word(language, hint_key(screen)))
+
+
+def step_lines(text: str, panel: Panel) -> list[str]:
+    """A step on 128x32: its lines, leaving room for " →" at the end of each."""
+    if text_width(drawable(text)) <= panel.inner:
+        return [text]
+    return wrap(drawable(text), panel.inner - text_width(f" {MORE}"))
+
+
+def step_footers_of(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
+    """128x32's hint row under a step, page by page (`compact.step_footers`)."""
+    title, undo = _label(screen.title, language), UNDO.get(hint_key(screen))
+    once = screen.call is not None or _label(screen.text, language) == title
+    return step_footers(screen, language, panel, "" if once else title,
+                        None if undo is None else word(language, undo))

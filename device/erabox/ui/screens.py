@@ -1,17 +1,11 @@
 """A game profile's screen model (`PlayScreen`) -> 1-bit image for a 128x64 or 128x32 panel.
 
-Pure, like `render.py` (the box's own screens), and built from the same parts: the Misaki
-text of `text.py` (wrapped, or visibly abbreviated with "‥"), the big digits of `glyphs.py`,
-the rows of `panel.py` (a status row on top, content rows, a hint row at the bottom, 2 px
-from every edge). Drawing is two steps: `layout_play` places items (each a mask at a
-position, with the role it plays), `render_play` paints them; tests measure the items.
-
-128x64: status (the era in a game of eras, the round and start player, or the game), a
-title, up to three lines of the step, a footer (step n/count, whose turn, the countdown), the
-hint. 128x32: status, the step a line a page, and a footer in the hint row. A countdown, a
-question, the setup, a step of the guide walked at it, a number being entered, the standings
-after an era and the final ranking are Time of Empires' own screens (`round_plans.py`); a
-ranking whose places say what decided them is laid out here, the reasons wrapped.
+Every screen but one is planned by `round_plans.py` in Time of Empires' rows and placed and
+painted as Time of Empires' are (`layout.layout_plan`, `paint.py`); `layout_play` gives its
+items as masks (each at a position, with the role it plays: tests measure them),
+`render_play` paints it. The one laid out here: a ranking whose places say what decided them
+("2 blue 4 on 2nd criterion; tie broken by ..."), the reasons wrapped over the rows (128x64:
+as many whole places as five rows hold a page; 128x32: a line a page), NEXT turning them.
 
 Some screens turn pages on their own, every `PAGE_S` seconds of the box's clock while they are
 shown (`Marks.turn`; `turning` says how many pages there are): the setup's hint row alternates
@@ -21,13 +15,11 @@ too long for its line shows a line at a time, "→" at the end of each but the l
 is taken for it: a step's buttons stay as they are.
 
 The box's status marks (`Marks`: no sound, cannot save, a sound file missing) sit at the right
-of the status row, as on Time of Empires' screens; while NEXT and ERA are held together the
-hint row becomes a lit "New game? ■■■□□□" bar, filling as the hold goes on.
+of the status row; while NEXT and ERA are held together the hint row becomes a lit "New game?
+■■■□□□" bar, filling as the hold goes on.
 """
 
 from __future__ import annotations
-
-import math
 
 from PIL import Image
 
@@ -35,11 +27,6 @@ from erabox.core.play import (
     PlayScreen,
 )
 
-from .compact import (
-    footer_parts,
-    step_footers,
-    timer_text,
-)
 from .game_words import word
 from .layout import DigitsItem, Item, TextItem
 from .paint import item_masks, paint
@@ -50,17 +37,11 @@ from .screen_parts import GAP as GAP
 from .screen_parts import NO_MARKS as NO_MARKS
 from .screen_parts import (
     ROWS_OF_PLACES,
-    STEP_KINDS,
-    UNDO,
     Placed,
     _colour,
     _hint,
-    _label,
-    _right,
-    _round_text,
     _status,
     _text,
-    hint_key,
 )
 from .screen_parts import Marks as Marks
 from .strings import check_language, say
@@ -72,25 +53,9 @@ MORE = "→"  # ends a page of a step that goes on on the next
 
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
     """How many pages `screen` turns through on its own on `panel` (1: it stays as it is):
-    the setup's hint row two, a step too long for 128x32's line its lines."""
-    if is_planned(screen):  # Time of Empires' kinds (a long name or step on 128x32 turns)
-        return planned_pages(screen, panel, language)
-    if panel.compact and screen.kind in STEP_KINDS:
-        shown = screen.text if screen.call is None else screen.call
-        lines = len(_step_lines(_label(shown, language), panel))
-        return math.lcm(lines, len(_footers(screen, panel, language)))
-    return 1
-
-
-def _undo_key(screen: PlayScreen) -> str | None:
-    return UNDO.get(hint_key(screen))
-
-
-def _step_lines(text: str, panel: Panel) -> list[str]:
-    """A step on 128x32: its lines, leaving room for `MORE` at the end of each."""
-    if text_width(drawable(text)) <= panel.inner:
-        return [text]
-    return wrap(drawable(text), panel.inner - text_width(MORE) - 1)
+    the setup's hint row two, a step too long for 128x32's line its lines
+    (`round_plans.planned_pages`)."""
+    return planned_pages(screen, panel, language) if is_planned(screen) else 1
 
 
 def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = "en",
@@ -98,15 +63,11 @@ def layout_play(screen: PlayScreen, panel: Panel | None = None, language: str = 
     """Where each item of `screen` goes on `panel`, with the box's `marks`."""
     panel = panel or Panel()
     check_language(language)
-    kind = screen.kind
     placed = planned_layout(screen, panel, language, marks)
     if placed is not None:  # one of Time of Empires' screens (`round_plans.is_planned`)
         held = marks.hold_progress is not None  # the lit hint row is the hold's bar
         return tuple(_as_placed(item, mask, held) for item, mask in item_masks(placed, panel))
-    if kind == "game_over":
-        items = _game_over(screen, panel, language, marks)
-    else:
-        items = _step(screen, panel, language, marks)
+    items = _game_over(screen, panel, language, marks)
     if marks.hold_progress is None:
         return items
     return _holding(items, marks.hold_progress, panel, language)
@@ -153,77 +114,6 @@ def _holding(items: tuple[Placed, ...], held: float, panel: Panel,
         bar.paste(0, (x, 1, x + mask.width, 1 + mask.height), mask)
     kept = tuple(item for item in items if item.y < panel.hint_top)
     return (*kept, Placed("hold", 0, panel.hint_top - 1, bar, block.abbreviated))
-
-
-def _step(screen: PlayScreen, panel: Panel, language: str, marks: Marks
-          ) -> tuple[Placed, ...]:
-    starts = screen.start_player
-    right = word(language, "starts", colour=_colour(starts, language)) if starts else ""
-    if screen.paused:  # the countdown is held: said where the start player is
-        right = word(language, "hall_start" if screen.hall_start else "paused")
-    room = panel.inner - (GAP + text_width(drawable(right)) if right else 0)
-    items = _status(screen, panel, language, _round_text(screen, language, room), right,
-                    marks)
-    footer = footer_parts(screen, language)
-    timer = timer_text(screen, language)
-    title = _label(screen.title, language)
-    text = _label(screen.text, language)
-    if screen.call is not None:  # a countdown's call: its prompt over the step for a while
-        text = title = screen.call.text(language)
-    once = text == title  # a part without steps of its own: its label is its step, shown once
-    event = ("" if screen.event is None
-             else word(language, "hint_event", event=screen.event.text(language)))
-    if panel.compact:  # an event that can start takes the title's place in the footer
-        lines = _step_lines(text, panel)  # the step, or a countdown's call
-        page = marks.turn % len(lines)
-        items += _text("call" if screen.call else "step", lines[page], MARGIN, 12, panel.inner)
-        if page < len(lines) - 1:  # more on the next page
-            items.append(_right("step_more", MORE, 12, panel))
-        footers = _footers(screen, panel, language)  # every other page: how to undo
-        footer_text = footers[marks.turn % len(footers)]
-    elif screen.call is not None:  # big, in place of the phase and the step
-        items += _text("call", text, MARGIN, panel.content_top, panel.inner, lines=2, scale=2)
-        footer_y = panel.content_top + 4 * LINE_PX + 1
-        footer_text = " ".join(f for f in footer if f)
-    else:  # an event that can start: its hint in a row of its own under a step of two
-        # lines at most, else in the title's row (the step says what to do)
-        top = panel.content_top
-        own_row = bool(event) and len(wrap(drawable(text), panel.inner, 1)) <= 2
-        title_shown = not (event and not own_row)
-        if title_shown:
-            items += _text("title", title, MARGIN, top, panel.inner)
-        else:
-            items += _text("event_hint", event, MARGIN, top, panel.inner)
-        if not (once and title_shown):
-            items += _text("step", text, MARGIN, top + LINE_PX + 1, panel.inner,
-                           lines=2 if own_row else 3)
-        footer_y = top + (3 if own_row else 4) * LINE_PX + 1
-        if own_row:
-            items += _text("event_hint", event, MARGIN, top + 4 * LINE_PX + 1, panel.inner)
-        footer_text = " ".join(f for f in footer if f)
-    if not panel.compact:
-        if timer:
-            placed = _right("timer", timer, footer_y, panel)
-            items.append(placed)
-            room = placed.x - GAP - MARGIN
-        else:
-            room = panel.inner
-        items += _text("footer", footer_text, MARGIN, footer_y, room)
-        return tuple(items + _hint(word(language, hint_key(screen)), panel))
-    room = panel.inner
-    if timer:
-        placed = _right("timer", timer, panel.hint_top, panel)
-        items.append(placed)
-        room = placed.x - GAP - MARGIN
-    return tuple(items + _text("footer", footer_text, MARGIN, panel.hint_top, room))
-
-
-def _footers(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
-    """128x32's hint row under a step, page by page (`compact.step_footers`)."""
-    title, undo = _label(screen.title, language), _undo_key(screen)
-    once = screen.call is not None or _label(screen.text, language) == title
-    return step_footers(screen, language, panel, "" if once else title,
-                        None if undo is None else word(language, undo))
 
 
 def _game_over(screen: PlayScreen, panel: Panel, language: str, marks: Marks
