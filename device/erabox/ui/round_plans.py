@@ -110,7 +110,7 @@ def planned_pages(screen: PlayScreen, panel: Panel, language: str) -> int:
     if not panel.compact or is_clock(screen):
         return 1
     if screen.guide:
-        return len(walk_lines(_label(screen.text, language), panel))
+        return len(step_lines(_label(screen.text, language), panel))
     if screen.kind in STEP_KINDS:
         shown = screen.text if screen.call is None else screen.call
         lines = len(step_lines(_label(shown, language), panel))
@@ -228,15 +228,13 @@ def scoring_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0)
             word(language, "hint_minus" if screen.minus else "hint_scoring"))
     digits = DigitsRow("value", value, ((3, 3), (2, 3), (1, 3)), label=player)
     if panel.compact:
-        lines = scoring_title_lines(screen, language, panel)  # a long one a line a page
-        page = turn % len(lines)
+        name = page_of(scoring_title_lines(screen, language, panel), turn)  # a line a page
         small_hint = (hint if ramp else f"{n}/{count}{'+' if screen.more else ''} "
                       f"{word(language, 'minus')}" if screen.minus else position)
-        more = f" {MORE}" if page < len(lines) - 1 else ""  # the name goes on
         return Plan(status=position, rows=[digits], hint=hint, hint_inverted=ramp,
                     small=[replace(digits, under=worth),  # stepped back: "red 3 = 6"
                            TextRow("player", f"{player} {worth}")],
-                    small_status=lines[page] + more, small_hint=small_hint)
+                    small_status=name, small_hint=small_hint)
     if screen.checklist:  # the era total: what it adds up
         title += ": " + word(language, "and").join(_label(c, language)
                                                     for c in screen.checklist)
@@ -342,22 +340,12 @@ def walk_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) ->
         era or variant)
     text = _label(screen.text, language)
     if panel.compact:
-        lines = walk_lines(text, panel)
-        page = turn % len(lines)
-        more = f" {MORE}" if page < len(lines) - 1 else ""
-        return Plan(status=title, rows=[TextRow("step", lines[page] + more)],
+        return Plan(status=title, rows=[TextRow("step", page_of(step_lines(text, panel), turn))],
                     hint=word(language, "hint_walk_short"))
     start = word(language, "walk_start", era=starts) if starts else word(language, "hint_setup")
     return Plan(status=title, rows=[TextRow("step", text, ((1, 4),)),
                                     TextRow("footer", start)],
                 hint=word(language, "hint_walk"))
-
-
-def walk_lines(text: str, panel: Panel) -> list[str]:
-    """A step walked on 128x32: its lines, leaving room for " →" at the end of each."""
-    if text_width(drawable(text)) <= panel.inner:
-        return [text]
-    return wrap(drawable(text), panel.inner - text_width(f" {MORE}"))
 
 
 NOTE_ROWS = 4  # the rows under the variant on 128x64
@@ -462,12 +450,9 @@ def step_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) ->
              else word(language, "hint_event", event=screen.event.text(language)))
     role = "call" if screen.call else "step"
     if panel.compact:
-        lines = step_lines(text, panel)
-        page = turn % len(lines)
-        more = f" {MORE}" if page < len(lines) - 1 else ""
         footers = step_footers_of(screen, panel, language)  # every other page: how to undo
         return Plan(status=status, status_right=right, keep_right=True, status_clock=timer,
-                    rows=[], small=[TextRow(role, lines[page] + more),
+                    rows=[], small=[TextRow(role, page_of(step_lines(text, panel), turn)),
                                     TextRow("footer", footers[turn % len(footers)])])
     footer = TextRow("footer", " ".join(part for part in footer_parts(screen, language)
                                         if part))
@@ -490,10 +475,18 @@ def step_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) ->
 
 
 def step_lines(text: str, panel: Panel) -> list[str]:
-    """A step on 128x32: its lines, leaving room for " →" at the end of each."""
+    """A step (of a round, or walked at a setup) on 128x32: its lines, leaving room for " →"
+    at the end of each (`page_of`)."""
     if text_width(drawable(text)) <= panel.inner:
         return [text]
     return wrap(drawable(text), panel.inner - text_width(f" {MORE}"))
+
+
+def page_of(lines: list[str], turn: int) -> str:
+    """The line a text shown a line a page shows on page `turn`, " →" ending each but the
+    last."""
+    page = turn % len(lines)
+    return lines[page] + (f" {MORE}" if page < len(lines) - 1 else "")
 
 
 def step_footers_of(screen: PlayScreen, panel: Panel, language: str) -> list[str]:
