@@ -45,9 +45,10 @@ from erabox.ui.layout import (
 from erabox.ui.paint import paint
 from erabox.ui.panel import Panel
 from erabox.ui.render import draw, turning
-from erabox.ui.round_plans import clock_plan, is_clock, is_planned, planned_layout
+from erabox.ui.round_plans import clock_plan, is_clock, planned_layout
 from erabox.ui.screens import Marks, layout_play, render_play
 from erabox.ui.strings import colour_name
+from erabox.ui.text import LINE_PX
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMP_RUN = ROOT / "device" / "erabox" / "examples" / "camp-run.toml"
@@ -406,7 +407,37 @@ def test_the_ranking_is_time_of_empires_ranking(language: str) -> None:
     assert not [item for item in five if item.role == "title"]
     small = layout_play(ranked(4), Panel(height=32), language)
     assert [item.text for item in small if item.role == "status"] == [title.text]
-    assert is_planned(ranked(4)) and not is_planned(ranked(4, decided=True))  # reasons: wrapped
+
+
+def tied(players: int, page: int = 0) -> PlayScreen:
+    """A final ranking of `players` whose places say what decided them: each a tie broken by
+    a long-named rule, so a place wraps over two lines on 128x64."""
+    rule = Label("fewer Disdain cards at the end", "終了時の軽蔑カードが少ない方")
+    return replace(ranked(players), page=page, decided=((None, rule, False),) * players)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_ranking_with_reasons_keeps_each_place_whole(language: str) -> None:
+    """A place and its reasons are one centred row, wrapped under it; a page holds as many
+    whole places as five lines do (two of two lines), NEXT showing the next; on 128x32 a line
+    a page, every line of every place in turn."""
+    pages = []
+    for page in range(3):
+        shown = layout_play(tied(5, page), Panel(), language)
+        rows = [item for item in shown if item.role == "place"]
+        assert all(item.mask.height == 2 * LINE_PX for item in rows)  # wrapped, kept together
+        assert all(abs(2 * item.x + item.mask.width - 128) <= 1 for item in rows)  # centred
+        pages.append([item.text for item in rows])
+    assert [len(texts) for texts in pages] == [2, 2, 1]
+    assert [text[0] for texts in pages for text in texts] == ["1", "2", "3", "4", "5"]
+    (verdict_row,) = [item for item in shown if item.role == "status"]
+    assert verdict_row.text == ("red wins!" if language == "en" else "赤の勝ち！")
+    small = [[item.text for item in layout_play(tied(2, page), Panel(height=32), language)
+              if item.role == "places"] for page in range(5)]
+    assert all(len(texts) == 1 for texts in small)
+    assert [texts[0][0] for texts in small[:3:2]] == ["1", "2"]  # each place's first line ...
+    assert small[1] == small[3] and small[1][0][0] not in "12"  # ... then its reasons' rest
+    assert small[4] == small[0]  # two places of two lines: four pages, then round again
 
 
 LONG_STEP = Label("Each player takes a hand of five cards and one secret objective, shown to "

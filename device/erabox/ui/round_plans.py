@@ -1,8 +1,7 @@
 """A round game's screens (`PlayScreen`) as `Plan`s for `layout.layout_plan`, in Time of
 Empires' rows (`planned`): its countdown and its questions are Time of Empires' own screens;
 its setup (and a step of the guide walked there), a step of a round, its points entry, its
-standings after an era and its final ranking are laid out as Time of Empires' are, centred. A
-ranking whose places say what decided them is `screens.py`'s (`explained`).
+standings after an era and its final ranking are laid out as Time of Empires' are, centred.
 
 **The countdown.** A phase with a countdown (`timer_s`) and one step is, while its clock is
 set, the running clock of the box's own game: the round (or era and round) in the status row
@@ -33,7 +32,8 @@ row, a row each centred (`place_rows`; past five in two columns, `PairRow`).
 
 **The final ranking** (`ranking_plan`): "Final ranking" over the verdict lit and the places,
 as Time of Empires' (past four places the verdict in the status row). A ranking whose places
-say what decided them (`explained`) stays `screens.py`'s: its reasons wrap over rows.
+say what decided them (`explained_plan`): the verdict in the status row, a place a row with its
+reasons wrapped under it, as many whole places as five lines hold a page.
 
 **A step of a round** (`step_plan`): the round, who starts and a countdown (small, in the
 middle: a phase of several steps keeps its step screen) in the status row; the phase, the
@@ -94,14 +94,8 @@ from .strings import say
 from .text import drawable, text_width, wrap
 
 
-def is_planned(screen: PlayScreen) -> bool:
-    """Whether `screen` is planned here: every screen but a ranking whose places say what
-    decided them (`explained`), which `screens.py` lays out."""
-    return not (screen.kind == "game_over" and explained(screen))
-
-
 def planned_pages(screen: PlayScreen, panel: Panel, language: str) -> int:
-    """How many pages a screen that `is_planned` turns through on its own on `panel`: the
+    """How many pages `screen` turns through on its own on `panel`: the
     setup two (its hint row, then the settings'); on 128x32 a step (or a call) too long for
     its line its lines, with its hint row's pages (`math.lcm`), a step walked at a setup its
     lines, a number's category too long for its line its lines; else 1."""
@@ -121,11 +115,8 @@ def planned_pages(screen: PlayScreen, panel: Panel, language: str) -> int:
 
 
 def planned_layout(screen: PlayScreen, panel: Panel, language: str,
-                   marks: Marks) -> Layout | None:
-    """`screen` placed on `panel` with the box's `marks` when it `is_planned`, else None
-    (`screens.py` lays it out)."""
-    if not is_planned(screen):
-        return None
+                   marks: Marks) -> Layout:
+    """`screen` placed on `panel` with the box's `marks`."""
     plan = planned(screen, language, panel, marks.hold_progress, marks.turn)
     return layout_plan(plan, language, StatusMarks(marks.no_sound, marks.no_save,
                                                    marks.no_file), panel)
@@ -133,7 +124,7 @@ def planned_layout(screen: PlayScreen, panel: Panel, language: str,
 
 def planned(screen: PlayScreen, language: str, panel: Panel,
             held: float | None = None, turn: int = 0) -> Plan:
-    """The plan of a screen that `is_planned`; `held`: how far NEXT and ERA are held toward
+    """The plan of `screen`; `held`: how far NEXT and ERA are held toward
     "New game?" (0..1), None while they are not; `turn`: the page it has turned to on its own
     (`planned_pages`)."""
     if screen.kind == "confirm":
@@ -148,6 +139,8 @@ def planned(screen: PlayScreen, language: str, panel: Panel,
         plan = scoring_plan(screen, language, panel, turn)
     elif screen.kind == "standings":
         plan = standings_plan(screen, language, panel)
+    elif screen.kind == "game_over" and explained(screen):
+        plan = explained_plan(screen, language, panel)
     elif screen.kind == "game_over":
         plan = ranking_plan(screen, language, panel)
     else:  # a step of a round, a special round, an event
@@ -293,7 +286,7 @@ def verdict(screen: PlayScreen, language: str) -> str:
 
 def explained(screen: PlayScreen) -> bool:
     """Whether a place of the ranking says what decided it (a category, a tie-break, a tie
-    left shared): `screens.py` lays those out, a place's reasons wrapped."""
+    left shared): `explained_plan` shows those, a place's reasons wrapped."""
     return any(by is not None or tie is not None or unbroken
                for by, tie, unbroken in screen.decided)
 
@@ -324,6 +317,60 @@ def ranking_plan(screen: PlayScreen, language: str, panel: Panel) -> Plan:
     sizes = ((1, 2), (1, 1)) if len(lines) < LIT_PLACES else ONE_LINE  # room for two lines
     return Plan(status=title, rows=[TextRow("title", said, sizes, inverted=True),
                                     *place_rows(lines)], hint=hint)
+
+
+def explained_plan(screen: PlayScreen, language: str, panel: Panel) -> Plan:
+    """A ranking whose places say what decided them ("2 blue 4 on 2nd criterion; tie broken
+    by ..."): the verdict in the status row, a place a row, centred, its reasons wrapped over
+    as many lines as they take; on 128x64 as many whole places as five lines hold a page, on
+    128x32 a line a page (short places side by side). NEXT turns the pages."""
+    pages = explained_pages(screen, language, panel)
+    hint = word(language, "hint_over_more" if len(pages) > 1 else "hint_over")
+    rows: list[Row] = [TextRow("places" if panel.compact else "place", text,
+                               ((1, min(lines, ROWS_OF_PLACES)),))
+                       for text, lines in pages[screen.page % len(pages)]]
+    return Plan(status=verdict(screen, language), rows=rows, hint=hint)
+
+
+def explained_pages(screen: PlayScreen, language: str,
+                    panel: Panel) -> list[list[tuple[str, int]]]:
+    """The explained ranking's pages: each a list of (text, lines it wraps to)."""
+    whys = [why(screen, index, language) for index in range(len(screen.places))]
+    pages: list[list[tuple[str, int]]] = []
+    if panel.compact:  # a line a page; a place of one line joins one before it that fits
+        whole = False
+        for text in whys:
+            block = wrap(drawable(text), panel.inner)
+            joined = f"{pages[-1][0][0]}  {text}" if pages else ""
+            if len(block) == 1 and whole and text_width(drawable(joined)) <= panel.inner:
+                pages[-1] = [(joined, 1)]
+            else:
+                pages += [[(line, 1)] for line in block]
+                whole = len(block) == 1
+        return pages
+    for text in whys:
+        lines = len(wrap(drawable(text), panel.inner))
+        if pages and sum(n for _, n in pages[-1]) + lines <= ROWS_OF_PLACES:
+            pages[-1].append((text, lines))
+        else:
+            pages.append([(text, lines)])
+    return pages
+
+
+def why(screen: PlayScreen, index: int, language: str) -> str:
+    """One place of the ranking and what decided it, in words."""
+    place, colour, score, out, _ = screen.places[index]
+    by, tie, unbroken = screen.decided[index]
+    head = word(language, "place", place=place, colour=_colour(colour, language))
+    parts = [head + (str(score) if by is None else
+                     word(language, "by", score=score, category=by.text(language)))]
+    if out is not None:
+        parts.append(word(language, "out_at", n=out))
+    if tie is not None:
+        parts.append(word(language, "tie_by", rule=tie.text(language)))
+    elif unbroken:
+        parts.append(word(language, "tie_shared"))
+    return word(language, "and").join(parts)
 
 
 def walk_plan(screen: PlayScreen, language: str, panel: Panel, turn: int = 0) -> Plan:

@@ -1,7 +1,6 @@
-"""The drawing parts a game profile's screens share (`screens.py`, and the guide
-walked at a setup, `profile_walk_screen.py`): the box's marks, a placed item, a text fitted
-into its lines, the status row with its marks, the hint row, the round's and era's words.
-Pure, like the screens they build.
+"""The parts a game profile's screens share (`round_plans.py`, `screens.py`): the box's
+marks, a placed item as a mask, the round's and era's words, the hint row's keys, the places
+as pages of a line. Pure, like the screens they build.
 """
 
 from __future__ import annotations
@@ -14,10 +13,8 @@ from erabox.core.play import PlayScreen
 from erabox.core.profile import ROUND_NUMBER, Label
 
 from .game_words import word
-from .glyphs import NO_FILE_ICON, NO_SAVE_ICON, NO_SOUND_ICON, icon_image
-from .panel import MARGIN, Panel
 from .strings import colour_name, era_name
-from .text import LINE_PX, drawable, fit_text, line_image, text_width
+from .text import drawable, text_width
 
 GAP = 4  # px between items side by side
 
@@ -52,40 +49,6 @@ class Placed:
     @property
     def box(self) -> tuple[int, int, int, int]:
         return (self.x, self.y, self.x + self.mask.width, self.y + self.mask.height)
-
-
-def _text(role: str, text: str, x: int, y: int, width: int, lines: int = 1,
-          scale: int = 1) -> list[Placed]:
-    """`text` wrapped into at most `lines` lines of `width` px (abbreviated if it must)."""
-    block = fit_text(text, width, ((scale, lines),) if scale == 1 else ((scale, lines),
-                                                                          (1, lines)))
-    out = []
-    for index, line in enumerate(block.lines):
-        last = index == len(block.lines) - 1
-        out.append(Placed(role, x, y + index * LINE_PX * block.scale,
-                          line_image(line, block.scale), block.abbreviated and last, line))
-    return out
-
-
-def _right(role: str, text: str, y: int, panel: Panel, edge: int | None = None) -> Placed:
-    """One line of `text` ending at the right margin (or at x `edge`)."""
-    text = drawable(text)
-    end = panel.width - MARGIN if edge is None else edge
-    return Placed(role, end - text_width(text), y, line_image(text), text=text)
-
-
-def _icons(marks: Marks, edge: int) -> tuple[list[Placed], int]:
-    """The status marks in the status row, right to left from x `edge`; and the x that what
-    stands left of them must end at."""
-    items = []
-    for shown, role, icon in ((marks.no_sound, "no_sound", NO_SOUND_ICON),
-                              (marks.no_save, "no_save", NO_SAVE_ICON),
-                              (marks.no_file, "no_file", NO_FILE_ICON)):
-        if shown:
-            edge -= len(icon[0])
-            items.append(Placed(role, edge, MARGIN, icon_image(icon)))
-            edge -= GAP
-    return items, edge + (GAP if items else 0)
 
 
 def _round_text(screen: PlayScreen, language: str, room: int | None = None) -> str:
@@ -124,26 +87,6 @@ def _era_text(screen: PlayScreen, language: str, era: int | None = None) -> str:
 def _colour(colour: str | None, language: str) -> str:
     return "" if colour is None else colour_name(colour, language)
 
-
-
-def _status(screen: PlayScreen, panel: Panel, language: str, left: str,
-            right: str = "", marks: Marks = NO_MARKS, edge: int | None = None
-            ) -> list[Placed]:
-    """The status row: the marks at the right edge (or at x `edge`), `right` left of them,
-    `left` fitted into what they leave."""
-    if screen.prompt is not None and screen.prompt.value == "resumed":
-        right = word(language, "resumed")
-    items, end = _icons(marks, panel.width - MARGIN if edge is None else edge)
-    room = end - (GAP if items else 0) - MARGIN
-    if right:
-        placed = _right("status_right", right, MARGIN, panel, edge=room + MARGIN)
-        items.append(placed)
-        room = placed.x - GAP - MARGIN
-    return _text("status", left, MARGIN, MARGIN, room) + items
-
-
-def _hint(text: str, panel: Panel) -> list[Placed]:
-    return _text("hint", text, MARGIN, panel.hint_top, panel.inner)
 
 
 def _label(label: Label | None, language: str) -> str:
