@@ -318,7 +318,8 @@ def test_time_of_empires_status_names_it_at_its_setup() -> None:
 # hints say no undo on it)
 UNDO_EN, UNDO_JA = "Until the gong", "終了の合図まで"
 START_EN, START_JA = "hold NEXT: start", "NEXT長押し: 開始"
-RESUME_EN, RESUME_JA = "hold NEXT: resume", "NEXT長押し: 再開"
+# a NEXT press resumes it (`[buttons] next_resumes`), as the era engine's "NEXT: resume"
+RESUME_EN, RESUME_JA = "NEXT: resume", "NEXT: 再開"
 WAITING, PAUSED = ("Waiting for the hall", "会場の開始待ち"), ("Paused", "一時停止")
 # each hall state: (its status row's right item, its hint) in English and Japanese, and what
 # the table's press (NEXT hold: `[buttons] pause = "next_hold"`) does there: "start" (its

@@ -208,3 +208,27 @@ def test_the_own_prompt_is_drawn_whole_on_both_panels(height: int, language: str
     drawn = [item for item in placed.items
              if isinstance(item, TextItem) and item.source == CAMP.text(language)]
     assert drawn and not any(item.block.abbreviated for item in drawn)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_paused_it_says_a_next_press_resumes_it(language: str) -> None:
+    """Held (hold NEXT), the hint row says what resumes it: a NEXT press (`next_resumes`),
+    and ERA's hold undoes; a press then does resume it."""
+    play, _ = step(at_the_first_call(), Input(Button.NEXT, Gesture.HOLD), 230.0)
+    shown = screen(play, 231.0)
+    assert shown.paused and is_clock(shown)
+    panel = Panel()
+    placed = layout_plan(clock_plan(shown, language, panel), language, StatusMarks(), panel)
+    (hint,) = [item for item in placed.items if isinstance(item, TextItem)
+               and item.role == "hint"]
+    assert hint.source == ("NEXT: resume  hold ERA: undo" if language == "en"
+                           else "NEXT: 再開 ERA長押し: 戻す")
+    assert not hint.block.abbreviated
+    resumed, _ = step(play, Input(Button.NEXT, Gesture.PRESS), 240.0)
+    assert not screen(resumed, 240.0).paused
+    small = Panel(128, 32)  # its column beside the digits holds the press alone, whole
+    placed = layout_plan(clock_plan(shown, language, small), language, StatusMarks(), small)
+    (hint,) = [item for item in placed.items if isinstance(item, TextItem)
+               and item.role == "hint"]
+    assert (hint.source, hint.block.abbreviated) == ("NEXT: resume" if language == "en"
+                                                     else "NEXT: 再開", False)

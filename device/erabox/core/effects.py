@@ -46,6 +46,7 @@ class PlayScreen:
     hall_only: bool = False
     waits: bool = False  # NEXT waits for the countdown's end (`next_leaves = false`)
     pause_hold: bool = False  # `[buttons] pause = "next_hold"`: NEXT hold pauses, ERA hold undoes
+    next_resumes: bool = False  # `[buttons] next_resumes`: a NEXT press resumes it too
     restart: bool = False  # `[buttons] restart_era`: ERA hold restarts the era (undoes no more)
     call: Label | None = None  # a countdown's call just given: its prompt, or the box's words
     value: int | None = None

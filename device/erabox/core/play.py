@@ -384,7 +384,8 @@ def screen(play: Play, now: float) -> PlayScreen:
                        paused=play.held_left is not None, call=call_words(play, now),
                        next_start_player=following, last_turns=spot.final_turn is not None,
                        waits=holds_next(play),
-                       pause_hold=profile.pause == "next_hold", restart=profile.restart_era)
+                       pause_hold=profile.pause == "next_hold",
+                       next_resumes=profile.next_resumes, restart=profile.restart_era)
     if spot.state is State.SCORING:
         at = asked(play)
         assert at is not None

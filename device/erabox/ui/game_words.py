@@ -34,6 +34,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_event": "hold ERA: {event}",
         "hint_step_hold": "NEXT: next  hold ERA: undo",  # [buttons] pause = "next_hold"
         "hint_paused_hold": "hold NEXT: resume  ERA: undo",
+        "hint_paused_hold_press": "NEXT: resume  hold ERA: undo",  # `next_resumes`
+        "hint_paused_hold_press_event": "NEXT: resume",
         "hint_wait_hold": "Until the gong  hold ERA: undo",
         "hint_step_hold_event": "NEXT: next", "hint_paused_hold_event": "hold NEXT: resume",
         "hint_wait_hold_event": "Until the gong",
@@ -81,6 +83,8 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_event": "ERA長押し: {event}",
         "hint_step_hold": "NEXT: 次へ ERA長押し: 戻す",
         "hint_paused_hold": "NEXT長押し:再開 ERA長押し:戻す",
+        "hint_paused_hold_press": "NEXT: 再開 ERA長押し: 戻す",
+        "hint_paused_hold_press_event": "NEXT: 再開",
         "hint_wait_hold": "終了の合図まで ERA長押し: 戻す",
         "hint_step_hold_event": "NEXT: 次へ", "hint_paused_hold_event": "NEXT長押し: 再開",
         "hint_wait_hold_event": "終了の合図まで",

@@ -174,8 +174,10 @@ def clock_plan(screen: PlayScreen, language: str, panel: Panel,
     if screen.paused:  # held (its lead-in too: at its full time), or waiting for the hall
         title, clock = paused_rows(word(language, "hall_start" if screen.hall_start
                                         else "paused"), screen.timer_left)
+        key = hint_key(screen)  # 128x32's column holds what resumes it, a NEXT press
+        short = word(language, f"{key}_event") if key == "hint_paused_hold_press" else None
         plan = Plan(status=status, rows=[title, clock], hint=hint,
-                    small=[clock, replace(title, inverted=True)])
+                    small=[clock, replace(title, inverted=True)], small_hint=short)
     elif screen.lead_in is not None:
         label, digits = lead_in_rows(screen.lead_in, language)
         plan = Plan(status=status, rows=[label, digits], hint=hint, small=[digits, label])

@@ -104,7 +104,9 @@ def hint_key(screen: PlayScreen) -> str:
     # NEXT hold pauses: ERA undoes, or starts its event, or (`restart_era`) restarts the
     # era: then no undo is said
     told = screen.pause_hold and (screen.event is not None or screen.restart)
-    return base + ("_hold" if screen.pause_hold else "") + ("_event" if told else "")
+    press = paused and not screen.hall_start and screen.pause_hold and screen.next_resumes
+    return (base + ("_hold" if screen.pause_hold else "") + ("_press" if press else "")
+            + ("_event" if told else ""))
 
 
 # A step's undo gesture alone, by its 128x64 hint (none where that hint says none): what
@@ -112,7 +114,8 @@ def hint_key(screen: PlayScreen) -> str:
 UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
          "hint_paused": "undo_next_hold", "hint_hall_start": "undo_next_hold",
          "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
-         "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era"}
+         "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era",
+         "hint_paused_hold_press": "undo_era"}
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
