@@ -434,7 +434,7 @@ steps = ["Take cover"]
 
 
 @pytest.mark.parametrize(("language", "hints"), [
-    ("en", ("hold NEXT: start", "hold NEXT: start  ERA: undo")),
+    ("en", ("hold NEXT: start", "hold: NEXT start  ERA undo")),
     ("ja", ("NEXT長押し: 開始", "NEXT長押し:開始 ERA長押し:戻す")),
 ])
 def test_a_countdown_waiting_for_the_hall_hints_its_start_where_an_event_can_start_too(

@@ -93,7 +93,7 @@ def test_the_default_keeps_era_press_pausing_and_next_hold_undoing() -> None:
 
 
 @pytest.mark.parametrize(("language", "hints"), [
-    ("en", ("NEXT: next  hold ERA: undo", "hold NEXT: resume  ERA: undo", "NEXT: next",
+    ("en", ("NEXT: next  hold ERA: undo", "hold: NEXT resume  ERA undo", "NEXT: next",
             "hold NEXT: resume")),
     ("ja", ("NEXT: 次へ ERA長押し: 戻す", "NEXT長押し:再開 ERA長押し:戻す", "NEXT: 次へ",
             "NEXT長押し: 再開")),

@@ -68,7 +68,7 @@ def test_next_hold_pausing_says_its_own_undo_and_none_where_era_hold_is_taken() 
     shown = replace(STEPS[0][1], pause_hold=True, event=None)
     assert word("en", "undo_era_hold") in footers(shown, "en")[1]
     paused = replace(shown, paused=True)
-    assert word("en", "undo_era") in footers(paused, "en")[1]
+    assert word("en", "undo_era_hold") in footers(paused, "en")[1]  # ERA press: nothing
     for taken in (replace(shown, event=Label("Harvest", "収穫")),
                   replace(shown, restart=True)):
         assert not any("undo" in row for row in footers(taken, "en"))

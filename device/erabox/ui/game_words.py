@@ -22,7 +22,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hall_start": "Waiting for the hall",
         # held for the hall's start, where the table may start it alone (`pause_alone`)
         "hint_hall_start": "ERA: start  hold NEXT: undo",
-        "hint_hall_start_hold": "hold NEXT: start  ERA: undo",
+        "hint_hall_start_hold": "hold: NEXT start  ERA undo",
         "hint_hall_start_hold_event": "hold NEXT: start",
         "hint_setup": "ERA: start", "hint_variant": "NEXT: variant  ERA: start",
         # `guide_at_setup`: a step of the guide walked at a setup
@@ -33,7 +33,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hint_step": "NEXT: next  hold NEXT: undo", "hint_wait": "Until the gong  hold NEXT: undo",
         "hint_event": "hold ERA: {event}",
         "hint_step_hold": "NEXT: next  hold ERA: undo",  # [buttons] pause = "next_hold"
-        "hint_paused_hold": "hold NEXT: resume  ERA: undo",
+        "hint_paused_hold": "hold: NEXT resume  ERA undo",
         "hint_paused_hold_press": "NEXT: resume  hold ERA: undo",  # `next_resumes`
         "hint_paused_hold_press_event": "NEXT: resume",
         "hint_wait_hold": "Until the gong  hold ERA: undo",
@@ -56,7 +56,6 @@ WORDS: dict[str, dict[str, str]] = {
         "chosen_menu": "Chosen in the settings menu", "chosen_config": "The config's game",
         # a step on 128x32, every other page: the undo gesture (128x64's hint row says it)
         "undo_next_hold": "hold NEXT: undo", "undo_era_hold": "hold ERA: undo",
-        "undo_era": "ERA: undo",
     },
     "ja": {
         "starts": "スタート: {colour}", "next_starts": "次のスタート: {colour}",
@@ -103,7 +102,6 @@ WORDS: dict[str, dict[str, str]] = {
         "playing": "{game}を遊びます", "chosen_game": "--gameで指定",
         "chosen_menu": "設定メニューで選択", "chosen_config": "設定ファイルのgame",
         "undo_next_hold": "NEXT長押し: 戻す", "undo_era_hold": "ERA長押し: 戻す",
-        "undo_era": "ERA: 戻す",
     },
 }
 

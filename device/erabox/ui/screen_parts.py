@@ -114,8 +114,8 @@ def hint_key(screen: PlayScreen) -> str:
 UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
          "hint_paused": "undo_next_hold", "hint_hall_start": "undo_next_hold",
          "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
-         "hint_paused_hold": "undo_era", "hint_hall_start_hold": "undo_era",
-         "hint_paused_hold_press": "undo_era"}
+         "hint_paused_hold": "undo_era_hold", "hint_hall_start_hold": "undo_era_hold",
+         "hint_paused_hold_press": "undo_era_hold"}
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns
