@@ -13,9 +13,20 @@ from erabox.core.music_score import (
     SCORE_SECTIONS_S,
     SECTION_TAIL_S,
     era_sections,
-    score_position,
     score_segments,
 )
+
+
+def score_position(elapsed_s: float, length_s: float, cues_s: tuple[float, ...]) -> float:
+    """Seconds into the 540 s score for `elapsed_s` of running time in an era, by its
+    segments (`score_segments`): 0 before the start, the score's end from the era's end on."""
+    if elapsed_s <= 0.0:
+        return 0.0
+    if elapsed_s >= length_s:
+        return SCORE_LENGTH_S
+    at, position = max((p for p in score_segments(length_s, cues_s) if p[0] <= elapsed_s),
+                       key=lambda p: p[0])
+    return position + (elapsed_s - at)
 
 RULEBOOK = (540.0, (180.0, 360.0))
 

@@ -143,7 +143,6 @@ class StopMusic:
 
 Command = (PlayCue | SetCueGain | SetMusicGain | PrepareStream | StartMusic | PauseMusic
            | ResumeMusic | StopMusic | LoadSound | CheckMusic)
-MUSIC_COMMANDS = (PrepareStream, StartMusic, PauseMusic, ResumeMusic, StopMusic, SetMusicGain)
 
 
 # --- what plays ---------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from .model import Sound
 from .profile import Phase
 
-CALL_PROMPT_S = 5.0  # a call's prompt stays this long by default (`Phase.prompt_s`)
 SAVED_SLACK_S = 0.01  # a saved countdown's seconds are rounded to the ms
 
 

@@ -65,17 +65,3 @@ def score_segments(length_s: float, cues_s: Sequence[float]) -> tuple[tuple[floa
         merged.append((at, position))
     return tuple(merged)
 
-
-def score_position(elapsed_s: float, length_s: float, cues_s: Sequence[float]) -> float:
-    """Seconds into the 540 s score for `elapsed_s` of running time in an era.
-
-    `length_s` is the era's length and `cues_s` its scholar calls (running seconds). Before
-    the start it is 0, from the era's end on the score's end.
-    """
-    if elapsed_s <= 0.0:
-        return 0.0
-    if elapsed_s >= length_s:
-        return SCORE_LENGTH_S
-    at, position = max((p for p in score_segments(length_s, cues_s) if p[0] <= elapsed_s),
-                       key=lambda p: p[0])
-    return position + (elapsed_s - at)

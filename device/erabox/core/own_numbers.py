@@ -25,8 +25,6 @@ from .config import Config
 from .profile_reader import _Reader
 from .toml_lines import Path
 
-PREP_NUMBERS = ("wonders", "bonus_token_vp")  # an era's numbers the config's prep gives
-
 
 def parse_rounds_config(r: _Reader, rounds: dict[str, Any], eras: int) -> str:
     """`[rounds] config`: "eras" (the config's era count and numbers; needs [[era]] tables)."""

@@ -76,6 +76,9 @@ class Variant:
     config: str = ""  # "intro": its rounds the config's [intro] rounds (`game_config`)
 
 
+PROMPT_S = 5.0  # a call's prompt stays this long over the screen by default (`prompt_s`)
+
+
 @dataclass(frozen=True)
 class PhaseCall:
     """A timed call inside a phase's countdown, `at_s` seconds after it starts: its `sound`
@@ -113,7 +116,7 @@ class Phase:
     lead_in_s: int = 0  # ticks a second before the countdown's start gong (0: no gong)
     variants: tuple[str, ...] = ()  # played only in these variants (ids; none: in every one)
     next_leaves: bool = True  # NEXT on the last step leaves while the countdown runs
-    prompt_s: float = 5.0  # how long a call's prompt stays over the screen
+    prompt_s: float = PROMPT_S  # how long a call's prompt stays over the screen
     resume: str = "running"  # after a power cut its countdown comes back running or paused
     music_from: str = "phase"  # "gong": its music plays on the countdown's running time
     hall: bool = False  # a hall's director steers its countdown (`steer`, docs/hall.md)
@@ -467,7 +470,7 @@ def _phase(r: _Reader, item: Any, at: Path, variants: tuple[Variant, ...], named
                  timer_end=r.choice(table.get("timer_end", "wait"), (*at, "timer_end"),
                                     TIMER_ENDS), variants=only,
                  next_leaves=r.flag(table.get("next_leaves", True), (*at, "next_leaves")),
-                 prompt_s=r.number(table.get("prompt_s", 5.0), (*at, "prompt_s"), 600),
+                 prompt_s=r.number(table.get("prompt_s", PROMPT_S), (*at, "prompt_s"), 600),
                  resume=r.choice(table.get("resume", "running"), (*at, "resume"), RESUMES),
                  music_from=parse_music_from(r, table, at),
                  hall=r.flag(table.get("hall", False), (*at, "hall")),
