@@ -20,11 +20,11 @@ from erabox.core.play import PlayScreen
 
 from .game_words import word
 from .glyphs import big_text_width
+from .guide_pages import MORE as MORE  # ends a page of a text that goes on on the next
 from .panel import MARGIN, Panel
 from .screen_parts import GAP, _colour, _label
 from .text import drawable, text_width, wrap
 
-MORE = "→"  # ends a page of a text that goes on on the next
 BIG_SCALE = (3, 4)  # the number being entered on 128x32: 28 px high, the full height
 
 

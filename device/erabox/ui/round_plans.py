@@ -79,6 +79,7 @@ from .plans import (
 )
 from .screen_parts import (
     GAP,
+    PRESS_ONLY,
     ROWS_OF_PLACES,
     STEP_KINDS,
     UNDO,
@@ -170,14 +171,15 @@ def clock_plan(screen: PlayScreen, language: str, panel: Panel,
     and ERA are held toward "New game?" (0..1), None while they are not."""
     status = _round_text(screen, language)
     name = _label(screen.title, language)  # the phase, at the status row's right where it fits
-    hint = word(language, hint_key(screen))  # what a press does here, as on the step screen
+    key = hint_key(screen)
+    hint = word(language, key)  # what a press does here, as on the step screen
     if screen.paused:  # held (its lead-in too: at its full time), or waiting for the hall
         title, clock = paused_rows(word(language, "hall_start" if screen.hall_start
                                         else "paused"), screen.timer_left)
-        key = hint_key(screen)  # 128x32's column holds what resumes it, a NEXT press
-        short = word(language, f"{key}_event") if key == "hint_paused_hold_press" else None
+        short = PRESS_ONLY.get(key)  # 128x32's column beside the clock: the press alone
         plan = Plan(status=status, rows=[title, clock], hint=hint,
-                    small=[clock, replace(title, inverted=True)], small_hint=short)
+                    small=[clock, replace(title, inverted=True)],
+                    small_hint=None if short is None else word(language, short))
     elif screen.lead_in is not None:
         label, digits = lead_in_rows(screen.lead_in, language)
         plan = Plan(status=status, rows=[label, digits], hint=hint, small=[digits, label])

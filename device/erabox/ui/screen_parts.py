@@ -116,6 +116,8 @@ UNDO = {"hint_step": "undo_next_hold", "hint_wait": "undo_next_hold",
          "hint_step_hold": "undo_era_hold", "hint_wait_hold": "undo_era_hold",
          "hint_paused_hold": "undo_era_hold", "hint_hall_start_hold": "undo_era_hold",
          "hint_paused_hold_press": "undo_era_hold"}
+# A paused clock's hint too long for 128x32's column beside the digits: what resumes it alone
+PRESS_ONLY = {"hint_paused_hold_press": "hint_paused_hold_press_event"}
 
 
 ROWS_OF_PLACES = 5  # the content rows of a 128x64 panel: more places take two columns

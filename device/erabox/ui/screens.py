@@ -25,6 +25,7 @@ from erabox.core.play import (
     PlayScreen,
 )
 
+from .compact import MORE as MORE  # ends a page of a step that goes on on the next
 from .layout import DigitsItem, Item, TextItem
 from .paint import item_masks, paint
 from .panel import Panel
@@ -36,7 +37,6 @@ from .screen_parts import Placed
 from .strings import check_language
 
 PAGE_S = 4.0  # seconds a page that turns on its own stays (the setup's hint, a long step)
-MORE = "→"  # ends a page of a step that goes on on the next
 
 
 def turning(screen: PlayScreen, panel: Panel, language: str) -> int:
