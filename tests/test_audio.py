@@ -710,5 +710,34 @@ def test_a_device_lost_mid_game_gives_one_warning_and_comes_back(tmp_path: Path)
     assert gain == pytest.approx(0.6, abs=0.02)
 
 
+PYGAME_WITHOUT_PKG_RESOURCES = """
+import importlib.util, json, sys
+sys.modules["numpy"] = None  # as the Pi service runs: no numpy in its venv
+from erabox.adapters.mixer import load_pygame
+pygame = load_pygame()
+seen = {"pygame": "pygame" in sys.modules, "during": "pkg_resources" in sys.modules,
+        "stub": pygame.pkgdata.resource_exists("pygame", "freesansbold.ttf") is False,
+        "same": load_pygame() is pygame, "after": None}
+if importlib.util.find_spec("pkg_resources") is not None:
+    import pkg_resources
+    seen["after"] = pkg_resources.__name__
+print(json.dumps(seen))
+"""
+
+
+def test_pygame_loads_without_setuptools_pkg_resources() -> None:
+    """pygame's `pkgdata` would import setuptools' `pkg_resources` (most of `import pygame`'s
+    time as the Pi service runs it) only to find its default font: `load_pygame` keeps it out,
+    and leaves it importable for anything after."""
+    proc = subprocess.run([sys.executable, "-c", PYGAME_WITHOUT_PKG_RESOURCES],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env=dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["pygame"] and seen["same"] and seen["stub"]
+    assert seen["during"] is False
+    assert seen["after"] in (None, "pkg_resources")
+
+
 if __name__ == "__main__":
     _scenario_main(sys.argv[1])

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from erabox.adapters.mixer import load_pygame
 from erabox.core.config import Config
 from erabox.core.model import Button
 from erabox.ports import Post, SimulatedInput, Stop
@@ -60,10 +61,7 @@ class WindowDisplay:
     """A pygame window: `show(image)` from any thread, `run(...)` on the main thread."""
 
     def __init__(self, config: Config, scale: int = SCALE) -> None:
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        import pygame
-
-        self._pg = pygame
+        self._pg = pygame = load_pygame()
         self.problem: str | None = None
         self.scale = scale
         self._lock = threading.Lock()
