@@ -64,9 +64,9 @@ def load_pygame() -> Any:
     `sys.modules` makes that import fail, and pygame takes its own fallback; the entry goes
     again at once, so nothing else is kept from importing it.
     """
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    if "pygame" in sys.modules:
+    if "pygame" in sys.modules:  # every cue's play asks: once imported, nothing more to do
         return sys.modules["pygame"]
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     kept_out = "pkg_resources" not in sys.modules
     if kept_out:
         sys.modules["pkg_resources"] = None  # type: ignore[assignment]
